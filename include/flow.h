@@ -1,0 +1,82 @@
+/* flow: rich text -> set lines of positioned runs.
+ *
+ * The bridge from text to para: segments the spans into break
+ * opportunities with libunibreak (UAX #14: CJK breaks between ideographs,
+ * never before closing or after opening punctuation, Latin words inside
+ * CJK stay whole), adds hyphenation points (hyph) to words of spans that
+ * allow it, soft hyphens (U+00AD) as flagged penalties, shapes every piece
+ * with font_shape, builds boxes/glue/penalties, calls para_break, and turns
+ * each line into page runs: x relative to the start of the measure, y = 0
+ * on the line's baseline, a new run at every face, style, colour or
+ * kerning change and at every justified space (so justification never
+ * needs word spacing in the PDF). Drawn hyphens are real "-" glyphs.
+ *
+ * Overlong unbreakable words (a long URL) are broken at a URL-safe point
+ * (after / . - _ ? & =) or, failing that, anywhere, and reported as a
+ * warning with the span's location. Characters no face has are reported as
+ * warnings (once per character and span) and not drawn.
+ */
+#ifndef VITA_FLOW_H
+#define VITA_FLOW_H
+#include <stdint.h>
+#include "arena.h"
+#include "err.h"
+#include "font.h"
+#include "hyph.h"
+#include "page.h"
+
+enum { FLOW_NOHYPH = 1,   /* never hyphenate inside this span (names, tags) */
+       FLOW_NOBREAK = 2,  /* no line break inside this span */
+       FLOW_URL = 4 };    /* a URL/e-mail/DOI: break only at URL-safe points */
+
+enum { FLOW_JUSTIFY, FLOW_LEFT, FLOW_RIGHT, FLOW_CENTER };
+
+typedef struct flow_span {
+	const char *text;       /* UTF-8 (valid; NFC applied by flow) */
+	int len;                /* bytes */
+	font_chain_t *chain;
+	int style;              /* FONT_REGULAR ... */
+	int32_t size;           /* u */
+	uint32_t color;         /* 0xRRGGBB */
+	const char *url;        /* clickable target, or NULL */
+	unsigned flags;         /* FLOW_* */
+	int line, col;          /* source position for warnings (0 = unknown) */
+} flow_span_t;
+
+typedef struct flow_opts {
+	int32_t width;          /* u: measure */
+	int32_t indent;         /* u: extra left offset of lines after the first
+	                           (hanging indent); the first line starts at 0 */
+	int32_t first_width;    /* u: width of the first line; 0 = width */
+	int align;              /* FLOW_* */
+	const char *lang;       /* "en", "zh", ...: hyphenation and CJK face choice */
+	hyph_t *hyph;           /* NULL: no hyphenation */
+	const char *file;       /* for warnings */
+	int32_t stretch_pm;     /* interword stretch, permille of the space (default 500) */
+	int32_t shrink_pm;      /* interword shrink, permille of the space (default 333) */
+	int32_t tolerance;      /* para tolerance x1000 (0 = default) */
+} flow_opts_t;
+
+typedef struct flow_line {
+	page_run_t *runs; int nruns;   /* x relative to the measure, y = 0 */
+	page_link_t *links; int nlinks;/* x relative, y = -asc, h = asc - desc */
+	int32_t width;          /* u: set width of the line */
+	int32_t asc, desc;      /* u: tallest ascender, lowest descender (< 0) */
+	int32_t ratio;          /* para ratio x 1000 */
+	int hyphen;             /* ends with a drawn hyphen */
+	int overfull;
+} flow_line_t;
+
+typedef struct flow_result {
+	flow_line_t *lines; int nlines;
+	int greedy;             /* the fallback breaker was used */
+} flow_result_t;
+
+/* Set spans into lines; everything is allocated in a. Warnings (missing
+ * characters, overflow) go to e; returns -1 only on a real failure. */
+int flow_set(arena_t *a, const flow_span_t *spans, int n, const flow_opts_t *o,
+             flow_result_t *out, errs_t *e);
+/* Natural width (u) of spans set on one line with no breaking. */
+int32_t flow_width(const flow_span_t *spans, int n, const char *lang);
+
+#endif

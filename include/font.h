@@ -1,0 +1,129 @@
+/* font: faces, fallback chains, coverage, metrics, shaping, subsetting.
+ *
+ * The only module that includes FreeType, HarfBuzz and fontconfig. All
+ * lengths it returns are integer layout units (u = 1/1000 pt). A font's
+ * unscaled metrics are read once and scaled once.
+ *
+ * A chain (fonts/<name>.yaml, loaded with font_chain_load) is an ordered
+ * list of families: Latin first, then CJK faces (optionally tagged with
+ * the languages they are preferred for: zh, ja, ko), then symbol fallbacks.
+ * For a style (regular, bold, italic, bold italic) each family is resolved
+ * to a face file+index; where a family has no real bold or italic, the
+ * regular face is used with FONT_SYNTH_BOLD / FONT_SYNTH_ITALIC set, which
+ * the PDF writer realises (fill+stroke, slant matrix). Never a silent
+ * regular.
+ *
+ * Each character is drawn from the first face in the chain that has it
+ * (CJK faces whose language tag matches the text's language are tried
+ * before other CJK faces). Characters that no face has are reported through
+ * font_missing / the coverage callbacks, never drawn as tofu.
+ *
+ * Advances are those libharu will use when drawing: per glyph,
+ * trunc(advance * 1000 / units_per_em) in 1/1000 em, scaled by the size.
+ * Kerning (HarfBuzz GPOS/kern) appears as a difference between a glyph's
+ * shaped advance and its nominal one; font_shape marks those places so the
+ * caller can start a new run there (libharu has no TJ kerning).
+ */
+#ifndef VITA_FONT_H
+#define VITA_FONT_H
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+#include "err.h"
+
+enum {
+	FONT_REGULAR = 0, FONT_BOLD = 1, FONT_ITALIC = 2, FONT_BOLD_ITALIC = 3
+};
+enum { FONT_SYNTH_BOLD = 1, FONT_SYNTH_ITALIC = 2 };
+
+typedef struct font_lib font_lib_t;     /* FreeType + fontconfig + face cache */
+typedef struct font_face font_face_t;   /* one loaded file+index */
+typedef struct font_chain font_chain_t; /* a named chain; owned by the lib */
+
+/* Faces are numbered 0.. in the order they are first used (stable, so the
+ * layout dump and the PDF are deterministic). */
+typedef struct font_face_info {
+	const char *path;       /* the installed font file */
+	int index;              /* face index in a .ttc, else 0 */
+	const char *family;     /* e.g. "Noto Serif" */
+	const char *style;      /* e.g. "Bold" */
+	const char *psname;     /* PostScript name */
+	int units_per_em;
+} font_face_info_t;
+
+/* search_dirs: NULL-terminated list of extra directories searched for
+ * chain files (<dir>/<name>.yaml) and font files before fontconfig (the
+ * project's fonts/, the directory beside the profile). */
+font_lib_t *font_lib_new(const char *const *search_dirs, errs_t *e);
+void font_lib_free(font_lib_t *lib);
+
+/* Load (or return the already loaded) chain by name ("serif") or path.
+ * Errors: unknown chain (exit 1, located in the layout if given),
+ * a family that cannot be found, a missing, unreadable, CFF-only or
+ * corrupt font file (exit 3, naming the file). */
+font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e);
+const char *font_chain_name(const font_chain_t *c);
+
+/* The face id (stable index) used for code point cp in a style and
+ * language ("en", "zh", "ja", "ko" or NULL); -1 when no face has it. */
+int font_face_for(font_chain_t *c, int style, const char *lang, uint32_t cp);
+/* Synthetic flags (FONT_SYNTH_*) that face id needs in style of chain c. */
+int font_face_synth(font_chain_t *c, int style, int face);
+int font_face_count(const font_lib_t *lib);
+const font_face_info_t *font_face_info(const font_lib_t *lib, int face);
+
+/* Vertical metrics of a chain's first face at size (u): ascender > 0,
+ * descender < 0 (as in the font's hhea/OS2 typo metrics). */
+void font_metrics(font_chain_t *c, int style, int32_t size, int32_t *asc, int32_t *desc);
+/* Cap height and x-height (u) of the chain's first face at size. */
+int32_t font_cap_height(font_chain_t *c, int style, int32_t size);
+
+/* One shaped glyph. */
+typedef struct font_glyph {
+	uint32_t cp;        /* the code point this glyph stands for */
+	uint32_t off;       /* byte offset of that code point in the input */
+	int32_t adv;        /* advance in u at the size (kerning included) */
+	int16_t face;       /* face id */
+	uint8_t synth;      /* FONT_SYNTH_* */
+	uint8_t brk;        /* 1: a new drawing run must start at this glyph
+	                       (face change, kerning, or an offset) */
+} font_glyph_t;
+
+typedef struct font_shaped {
+	font_glyph_t *g;    /* owned by the caller's arena or by font_shaped_done */
+	int n, cap;
+	int32_t width;      /* sum of adv (u) */
+	int missing;        /* number of code points no face could draw */
+} font_shaped_t;
+
+void font_shaped_init(font_shaped_t *s);
+void font_shaped_done(font_shaped_t *s);
+/* Shape s[0..n) (valid UTF-8, NFC) in chain c, style, size (u), language.
+ * Itemises by face (first face that covers each character, kept for a
+ * whole cluster), shapes each item with HarfBuzz (+kern, -liga, -clig),
+ * appends one glyph per code point to out (code points with no face get
+ * face -1, adv 0, and are counted in out->missing). Kerning is applied.
+ * Returns 0, or -1 on an internal failure recorded in e. */
+int font_shape(font_chain_t *c, int style, int32_t size, const char *lang,
+               const char *s, size_t n, font_shaped_t *out, errs_t *e);
+/* Width in u of s at size, as font_shape would give. */
+int32_t font_width(font_chain_t *c, int style, int32_t size, const char *lang,
+                   const char *s, size_t n);
+
+/* NFC-normalise valid UTF-8. Returns a malloc'd string, or NULL when s is
+ * already in NFC (no allocation in the common case). */
+char *font_nfc(const char *s, size_t n, size_t *outlen);
+
+/* Subset face to exactly the code points given (plus .notdef), with
+ * hb-subset, into a new TrueType file in dir; the path is written to
+ * path_out (size pathsz). The subset keeps the code points' cmap entries
+ * (libharu maps code point -> glyph through cmap) and glyf/loca with
+ * renumbered glyph ids. Returns 0 or -1 (exit 3 error). */
+int font_subset(font_lib_t *lib, int face, const uint32_t *cps, int ncps,
+                const char *dir, char *path_out, size_t pathsz, errs_t *e);
+
+/* Describe the chains for `vita fonts`: one line per family and style with
+ * the file and index used. */
+void font_chain_describe(font_chain_t *c, FILE *out);
+
+#endif

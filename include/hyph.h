@@ -1,0 +1,24 @@
+/* hyph: hyphenation points from libhyphen and the installed patterns.
+ *
+ * Never hyphenates words with capitals, digits, or anything but letters
+ * (names, acronyms, URLs, e-mail addresses, DOIs are spans the caller marks
+ * as not to be hyphenated). Keeps at least 2 letters before and 3 after a
+ * break.
+ */
+#ifndef VITA_HYPH_H
+#define VITA_HYPH_H
+#include <stddef.h>
+#include "err.h"
+
+typedef struct hyph hyph_t;
+
+/* Open the patterns for lang ("en", "en-US", ...); looks in
+ * /usr/share/hyphen (hyph_en_US.dic). Returns NULL with an error when no
+ * patterns exist for lang. */
+hyph_t *hyph_open(const char *lang, errs_t *e);
+void hyph_close(hyph_t *h);
+/* Byte offsets inside w[0..n) (one word, UTF-8) before which a hyphen may
+ * be inserted, ascending; returns how many (at most max). */
+int hyph_word(hyph_t *h, const char *w, size_t n, int *offs, int max);
+
+#endif

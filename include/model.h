@@ -1,0 +1,135 @@
+/* model: the CV in memory.
+ *
+ * Built by profile.c from a profile (after --lang and --tags have been
+ * applied: every translated field is already resolved, every item whose
+ * tags were not selected is already gone). Everything lives in the arena
+ * passed to the loader. Strings are valid UTF-8 (checked by the loader).
+ * Positions (line, col) are 1-based, in the profile file, for messages.
+ *
+ * Rich text (fields the spec calls "text") is a list of spans after the
+ * inline markup was parsed: **bold**, *italic*, [label](url), with
+ * backslash escapes removed.
+ */
+#ifndef VITA_MODEL_H
+#define VITA_MODEL_H
+#include <stdio.h>
+
+enum { SPAN_BOLD = 1, SPAN_ITALIC = 2 };
+
+typedef struct mspan {
+	const char *text;   /* UTF-8, markup removed */
+	unsigned flags;     /* SPAN_BOLD | SPAN_ITALIC */
+	const char *url;    /* link target, or NULL */
+} mspan_t;
+
+typedef struct mtext {
+	mspan_t *spans;     /* n == 0: field absent */
+	int n;
+	int line, col;      /* where the field's value starts */
+} mtext_t;
+
+typedef struct mlink {
+	const char *label;  /* plain text; the URL itself when not given */
+	const char *url;
+	int line, col;
+} mlink_t;
+
+enum { DATE_NONE = 0, DATE_YEAR, DATE_MONTH, DATE_DAY, DATE_PRESENT, DATE_TEXT };
+
+typedef struct mdate {
+	int kind;           /* DATE_* */
+	int y, m, d;        /* for YEAR/MONTH/DAY */
+	const char *text;   /* verbatim for DATE_TEXT (and the source text always) */
+	int line, col;
+} mdate_t;
+
+typedef struct mentry {
+	mtext_t title, org, note;
+	const char *location;        /* NULL when absent */
+	mdate_t date, start, end;    /* kind DATE_NONE when absent */
+	mtext_t *details; int ndetails;
+	mlink_t *links; int nlinks;
+	int line, col;
+} mentry_t;
+
+typedef struct mpub {
+	mtext_t title;
+	const char **authors; int nauthors;
+	const char **equal; int nequal;
+	const char *venue;           /* short tag */
+	mtext_t venue_full;
+	int year;                    /* 0 when absent */
+	const char *status;
+	const char *doi;
+	mlink_t *links; int nlinks;
+	const char **badges; int nbadges;
+	mtext_t note;
+	int line, col;
+} mpub_t;
+
+typedef struct mnews {
+	mdate_t date;
+	mtext_t text;
+	int line, col;
+} mnews_t;
+
+enum {
+	SEC_ENTRIES, SEC_EDUCATION, SEC_EXPERIENCE, SEC_AWARDS,
+	SEC_PUBLICATIONS, SEC_NEWS, SEC_LIST, SEC_TEXT
+};
+enum { NUM_REVERSE = 0, NUM_FORWARD, NUM_NONE };       /* publications */
+enum { GROUP_NONE = 0, GROUP_YEAR, GROUP_TYPE };
+enum { LIST_INLINE = 0, LIST_BULLETS };
+
+typedef struct msection {
+	int type;                    /* SEC_* */
+	const char *title;
+	/* SEC_ENTRIES, _EDUCATION, _EXPERIENCE, _AWARDS */
+	mentry_t *entries; int nentries;
+	/* SEC_PUBLICATIONS */
+	mpub_t *pubs; int npubs;
+	const char **highlight; int nhighlight; /* default: the profile name */
+	int numbering;               /* NUM_* */
+	int group_by;                /* GROUP_* */
+	/* SEC_NEWS */
+	mnews_t *news; int nnews;
+	/* SEC_LIST */
+	mtext_t *items; int nitems;
+	int list_style;              /* LIST_* */
+	/* SEC_TEXT */
+	mtext_t text;
+	int line, col;
+} msection_t;
+
+typedef struct mcontact {
+	const char *kind;            /* email, phone, website, orcid, github, scholar, linkedin, twitter */
+	const char *value;           /* as written */
+	const char *url;             /* mailto:, tel:, https://... derived from value */
+	int line, col;
+} mcontact_t;
+
+typedef struct model {
+	const char *file;            /* profile path, for messages */
+	const char *dir;             /* directory of the profile ("." if none) */
+	int version;
+	const char *name;
+	const char *name_native;     /* NULL when absent */
+	const char *headline, *affiliation, *location;
+	mcontact_t *contacts; int ncontacts; /* in the order of the spec's table */
+	mlink_t *links; int nlinks;
+	const char *photo;           /* resolved relative to dir; NULL when absent */
+	int photo_line, photo_col;
+	mtext_t summary;
+	mdate_t updated;             /* DATE_NONE when absent */
+	const char *layout;          /* layout name or file; NULL = default */
+	const char **layout_set;     /* "key=value" overrides from the layout map */
+	int nlayout_set;
+	int layout_line, layout_col;
+	const char *lang;            /* language chosen with --lang, or NULL */
+	msection_t *sections; int nsections;
+} model_t;
+
+/* Stable text form for golden tests (`vita render --dump=model`). */
+void model_dump(const model_t *m, FILE *out);
+
+#endif

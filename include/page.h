@@ -1,0 +1,100 @@
+/* page: the page list -- what layout decided, ready to be placed.
+ *
+ * Coordinates are integer layout units (u = 1/1000 pt) with the origin at
+ * the top-left corner of the page and y growing downwards. A run's y is its
+ * baseline. The PDF writer converts to PDF space (y up, points) and never
+ * measures or wraps anything.
+ *
+ * page_dump prints the list as stable text for golden tests
+ * (`vita render --dump=layout`).
+ */
+#ifndef VITA_PAGE_H
+#define VITA_PAGE_H
+#include <stdint.h>
+#include <stdio.h>
+#include "arena.h"
+
+/* One run of text drawn with one face at one size, starting at (x, y). */
+typedef struct page_run {
+	int32_t x, y;       /* u: pen start, baseline */
+	int32_t w;          /* u: advance width of the run (for checks, links) */
+	int32_t size;       /* u: font size */
+	int face;           /* face id (font_face_info) */
+	int synth;          /* FONT_SYNTH_BOLD | FONT_SYNTH_ITALIC */
+	uint32_t color;     /* 0xRRGGBB */
+	const char *text;   /* UTF-8, NFC, BMP only, < 65,535 bytes */
+	int len;            /* bytes */
+} page_run_t;
+
+/* A filled rectangle (rules, badge frames when stroke > 0). */
+typedef struct page_rect {
+	int32_t x, y, w, h; /* u; (x, y) is the top-left corner */
+	uint32_t color;     /* fill colour */
+	int32_t stroke;     /* u: 0 = filled; > 0 = outline of that width */
+} page_rect_t;
+
+/* A clickable area. */
+typedef struct page_link {
+	int32_t x, y, w, h; /* u; top-left corner */
+	const char *url;    /* https://, mailto:, tel: */
+} page_link_t;
+
+typedef struct page_image {
+	int32_t x, y, w, h; /* u; top-left corner, drawn size */
+	const char *path;   /* PNG or JPEG file, already validated */
+	int png;            /* 1 PNG, 0 JPEG */
+} page_image_t;
+
+enum { PAGE_RUN, PAGE_RECT, PAGE_LINK, PAGE_IMAGE };
+
+typedef struct page_item {
+	int kind;           /* PAGE_* */
+	union {
+		page_run_t run;
+		page_rect_t rect;
+		page_link_t link;
+		page_image_t image;
+	} u;
+} page_item_t;
+
+typedef struct page {
+	page_item_t *items; /* in drawing order */
+	int n, cap;
+} page_t;
+
+/* A bookmark: one per section. */
+typedef struct page_mark {
+	const char *title;  /* UTF-8 */
+	int page;           /* 0-based */
+	int32_t y;          /* u, top of the section title */
+} page_mark_t;
+
+typedef struct page_doc {
+	arena_t *arena;     /* owns everything below */
+	int32_t w, h;       /* u: page size */
+	page_t *pages;
+	int npages, cappages;
+	page_mark_t *marks;
+	int nmarks, capmarks;
+	/* document information (UTF-8; NULL when absent) */
+	const char *title, *author, *subject, *keywords, *creator;
+	/* faces: for face id i, the TrueType file the PDF writer loads (a
+	   subset made by font_subset) and its synthetic needs */
+	const char **face_files;
+	int nfaces;
+	long long epoch;    /* creation time (seconds since 1970, UTC) */
+} page_doc_t;
+
+page_doc_t *page_doc_new(int32_t w, int32_t h);
+void page_doc_free(page_doc_t *d);
+page_t *page_add(page_doc_t *d);                      /* appends a blank page */
+void page_run(page_t *p, const page_run_t *r);        /* copies r (text must live in d->arena) */
+void page_rect(page_t *p, const page_rect_t *r);
+void page_link(page_t *p, const page_link_t *l);
+void page_image(page_t *p, const page_image_t *im);
+void page_mark(page_doc_t *d, const char *title, int page, int32_t y);
+
+/* Stable text: one line per item, integer coordinates. */
+void page_dump(const page_doc_t *d, FILE *out);
+
+#endif

@@ -1,0 +1,26 @@
+/* profile: a profile file (profile.md, version 1) -> model.
+ *
+ * Reports every error it finds (not only the first) into errs, each with
+ * file, line and column; misspelt keys and section types get a "did you
+ * mean". Returns 0 and sets *out, or -1 when any error was found.
+ */
+#ifndef VITA_PROFILE_H
+#define VITA_PROFILE_H
+#include <stddef.h>
+#include "arena.h"
+#include "err.h"
+#include "model.h"
+
+typedef struct profile_opts {
+	const char *lang;            /* --lang: pick this translation; NULL = first */
+	const char *const *tags;     /* --tags: NULL = keep everything */
+	int ntags;
+} profile_opts_t;
+
+int profile_load(arena_t *a, const char *path, const profile_opts_t *o,
+                 model_t **out, errs_t *e);
+/* Same, from memory (path is used for messages and relative paths). */
+int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
+                     const profile_opts_t *o, model_t **out, errs_t *e);
+
+#endif

@@ -1,0 +1,20 @@
+/* utf8: decoding, validation and NFC normalisation of UTF-8. */
+#ifndef VITA_UTF8_H
+#define VITA_UTF8_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* Decode one code point at s[0..n); returns its length in bytes (1..4) and
+ * stores it in *cp, or returns 0 if the bytes are not valid UTF-8
+ * (overlong, surrogate, > U+10FFFF, truncated, stray continuation). */
+int utf8_decode(const char *s, size_t n, uint32_t *cp);
+/* Encode cp into out (4 bytes room); returns the length. */
+int utf8_encode(uint32_t cp, char *out);
+/* Offset of the first invalid byte, or -1 when all of s[0..n) is valid. */
+long utf8_invalid_at(const char *s, size_t n);
+/* Number of code points (s must be valid). */
+size_t utf8_len(const char *s, size_t n);
+/* NFC normalisation needs Unicode data: it lives in font.h (font_nfc),
+ * next to HarfBuzz, the only library here that carries that data. */
+
+#endif

@@ -1,0 +1,90 @@
+/* buf: growable byte strings; see buf.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arena.h"
+#include "buf.h"
+
+void buf_init(buf_t *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+void buf_done(buf_t *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof(*b));
+}
+
+void buf_reset(buf_t *b)
+{
+	b->len = 0;
+	if (b->s)
+		b->s[0] = '\0';
+}
+
+static void buf_room(buf_t *b, size_t n)
+{
+	if (b->len + n + 1 <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 64;
+	while (cap < b->len + n + 1)
+		cap *= 2;
+	b->s = xrealloc(b->s, cap);
+	b->cap = cap;
+}
+
+void buf_add(buf_t *b, const char *s, size_t n)
+{
+	buf_room(b, n);
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void buf_puts(buf_t *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void buf_putc(buf_t *b, int c)
+{
+	char ch = (char)c;
+	buf_add(b, &ch, 1);
+}
+
+void buf_printf(buf_t *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	buf_room(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+int buf_read_file(buf_t *b, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	char tmp[65536];
+	size_t n;
+	while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0)
+		buf_add(b, tmp, n);
+	int bad = ferror(f);
+	int saved = errno;
+	fclose(f);
+	if (bad) {
+		errno = saved ? saved : EIO;
+		return -1;
+	}
+	buf_room(b, 0);
+	b->s[b->len] = '\0';
+	return 0;
+}

@@ -1,0 +1,110 @@
+/* err: located diagnostics; see err.h. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arena.h"
+#include "err.h"
+
+void errs_init(errs_t *e)
+{
+	memset(e, 0, sizeof(*e));
+}
+
+void errs_done(errs_t *e)
+{
+	free(e->v);
+	memset(e, 0, sizeof(*e));
+}
+
+void errs_clear(errs_t *e)
+{
+	e->n = 0;
+	e->nerrors = 0;
+}
+
+static int errs_vadd(errs_t *e, const char *file, int line, int col, int sev,
+                     int code, const char *fmt, va_list ap)
+{
+	int max = e->max ? e->max : 100;
+	if (sev == ERR_ERROR)
+		e->nerrors++;
+	if (e->n >= max)
+		return sev == ERR_ERROR ? -1 : 0;
+	if (e->n == e->cap) {
+		e->cap = e->cap ? e->cap * 2 : 8;
+		e->v = xrealloc(e->v, e->cap * sizeof(e->v[0]));
+	}
+	err_t *x = &e->v[e->n++];
+	memset(x, 0, sizeof(*x));
+	snprintf(x->file, sizeof(x->file), "%s", file ? file : "");
+	x->line = line;
+	x->col = col;
+	x->sev = sev;
+	x->code = code;
+	vsnprintf(x->msg, sizeof(x->msg), fmt, ap);
+	return sev == ERR_ERROR ? -1 : 0;
+}
+
+int err_at(errs_t *e, const char *file, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = errs_vadd(e, file, line, col, ERR_ERROR, ERR_INPUT, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int err_sys(errs_t *e, const char *file, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = errs_vadd(e, file, 0, 0, ERR_ERROR, ERR_SYSTEM, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int warn_at(errs_t *e, const char *file, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = errs_vadd(e, file, line, col, ERR_WARNING, 0, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int errs_code(const errs_t *e)
+{
+	int code = 0;
+	for (int i = 0; i < e->n; i++)
+		if (e->v[i].sev == ERR_ERROR && e->v[i].code > code)
+			code = e->v[i].code;
+	if (!code && e->nerrors)
+		code = ERR_INPUT;
+	return code;
+}
+
+void err_print(FILE *f, const err_t *x)
+{
+	if (x->file[0]) {
+		fputs(x->file, f);
+		if (x->line > 0) {
+			fprintf(f, ":%d", x->line);
+			if (x->col > 0)
+				fprintf(f, ":%d", x->col);
+		}
+		fputs(": ", f);
+	} else {
+		fputs("vita: ", f);
+	}
+	fputs(x->sev == ERR_WARNING ? "warning: " : "error: ", f);
+	fputs(x->msg, f);
+	if (x->context[0])
+		fprintf(f, " (%s)", x->context);
+	fputc('\n', f);
+}
+
+void errs_print(FILE *f, const errs_t *e)
+{
+	for (int i = 0; i < e->n; i++)
+		err_print(f, &e->v[i]);
+}

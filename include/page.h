@@ -58,8 +58,10 @@ typedef struct page_item {
 } page_item_t;
 
 typedef struct page {
-	page_item_t *items; /* in drawing order */
+	page_item_t *items; /* in drawing order; owned by doc->arena */
 	int n, cap;
+	struct page_doc *doc; /* the document this page belongs to */
+	int index;          /* 0-based position in doc->pages */
 } page_t;
 
 /* A bookmark: one per section. */
@@ -87,14 +89,24 @@ typedef struct page_doc {
 
 page_doc_t *page_doc_new(int32_t w, int32_t h);
 void page_doc_free(page_doc_t *d);
-page_t *page_add(page_doc_t *d);                      /* appends a blank page */
-void page_run(page_t *p, const page_run_t *r);        /* copies r (text must live in d->arena) */
+/* Appends a blank page. d->pages may move when pages are added: a page_t
+ * pointer kept across page_add still works with the page_* adders below
+ * (they follow p->doc and p->index), but read items through d->pages[i]. */
+page_t *page_add(page_doc_t *d);
+/* The adders copy the item, and copy its strings (run text, URL, image path)
+ * into doc->arena, so callers may pass temporaries and unterminated slices
+ * (a run's text is r->text[0..r->len)). */
+void page_run(page_t *p, const page_run_t *r);
 void page_rect(page_t *p, const page_rect_t *r);
 void page_link(page_t *p, const page_link_t *l);
 void page_image(page_t *p, const page_image_t *im);
-void page_mark(page_doc_t *d, const char *title, int page, int32_t y);
+void page_mark(page_doc_t *d, const char *title, int page, int32_t y); /* copies title */
 
-/* Stable text: one line per item, integer coordinates. */
+/* Stable text: one line per item, integer coordinates. Prints the page
+ * size, title/author/subject/keywords, every page's items and the marks;
+ * never face file names, image directories, creator or epoch (they differ
+ * between machines and versions). Strings are quoted with \" \\ and \xHH
+ * escapes for control characters; other UTF-8 is printed as is. */
 void page_dump(const page_doc_t *d, FILE *out);
 
 #endif

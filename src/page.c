@@ -1,0 +1,210 @@
+/* page: the page list that layout fills and the PDF writer places.
+ *
+ *   page_doc_t *d = page_doc_new(595276, 841890);   (A4 in u)
+ *   page_t *p = page_add(d);
+ *   page_run(p, &(page_run_t){.x = .., .text = s, .len = n, ...});
+ *   page_mark(d, "Publications", 0, y);
+ *   page_dump(d, stdout);  pdf_write(d, "cv.pdf", &e);  page_doc_free(d);
+ *
+ * Everything (item arrays, copied strings) lives in d->arena, so freeing the
+ * document is one arena_free. Arrays grow by doubling with arena_grow; the
+ * abandoned blocks stay in the arena (at most as much again as the final
+ * arrays). Every page keeps a back pointer to its document and its index,
+ * so the adders work even through a page_t pointer that went stale when
+ * d->pages was reallocated by a later page_add.
+ */
+#include <string.h>
+#include "page.h"
+
+page_doc_t *page_doc_new(int32_t w, int32_t h)
+{
+	arena_t *a = arena_new();
+	page_doc_t *d = arena_alloc(a, sizeof(*d));
+	d->arena = a;
+	d->w = w;
+	d->h = h;
+	return d;
+}
+
+void page_doc_free(page_doc_t *d)
+{
+	if (d)
+		arena_free(d->arena); /* d itself lives in its arena */
+}
+
+/* Grow an arena array of n elements of size sz to room for n + 1. */
+static void *grow(arena_t *a, void *v, int n, int *cap, size_t sz)
+{
+	if (n < *cap)
+		return v;
+	int ncap = *cap ? *cap * 2 : 16;
+	v = arena_grow(a, v, (size_t)n * sz, (size_t)ncap * sz);
+	*cap = ncap;
+	return v;
+}
+
+page_t *page_add(page_doc_t *d)
+{
+	d->pages = grow(d->arena, d->pages, d->npages, &d->cappages, sizeof(page_t));
+	page_t *p = &d->pages[d->npages];
+	memset(p, 0, sizeof(*p));
+	p->doc = d;
+	p->index = d->npages++;
+	return p;
+}
+
+/* The live page behind p (p may be a copy left behind by a page_add). */
+static page_t *live(page_t *p)
+{
+	return &p->doc->pages[p->index];
+}
+
+static page_item_t *new_item(page_t *p, int kind)
+{
+	p = live(p);
+	arena_t *a = p->doc->arena;
+	p->items = grow(a, p->items, p->n, &p->cap, sizeof(page_item_t));
+	page_item_t *it = &p->items[p->n++];
+	memset(it, 0, sizeof(*it));
+	it->kind = kind;
+	return it;
+}
+
+static const char *copy(page_t *p, const char *s)
+{
+	return s ? arena_strdup(p->doc->arena, s) : NULL;
+}
+
+void page_run(page_t *p, const page_run_t *r)
+{
+	page_item_t *it = new_item(p, PAGE_RUN);
+	it->u.run = *r;
+	int len = r->len > 0 && r->text ? r->len : 0;
+	it->u.run.text = arena_strndup(p->doc->arena, r->text ? r->text : "", (size_t)len);
+	it->u.run.len = len;
+}
+
+void page_rect(page_t *p, const page_rect_t *r)
+{
+	new_item(p, PAGE_RECT)->u.rect = *r;
+}
+
+void page_link(page_t *p, const page_link_t *l)
+{
+	page_item_t *it = new_item(p, PAGE_LINK);
+	it->u.link = *l;
+	it->u.link.url = copy(p, l->url);
+}
+
+void page_image(page_t *p, const page_image_t *im)
+{
+	page_item_t *it = new_item(p, PAGE_IMAGE);
+	it->u.image = *im;
+	it->u.image.path = copy(p, im->path);
+}
+
+void page_mark(page_doc_t *d, const char *title, int page, int32_t y)
+{
+	d->marks = grow(d->arena, d->marks, d->nmarks, &d->capmarks, sizeof(page_mark_t));
+	page_mark_t *m = &d->marks[d->nmarks++];
+	m->title = arena_strdup(d->arena, title ? title : "");
+	m->page = page;
+	m->y = y;
+}
+
+/* ---- dump ---- */
+
+static void dump_str(FILE *out, const char *s, size_t n)
+{
+	putc('"', out);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\x%02X", c);
+		else
+			putc(c, out);
+	}
+	putc('"', out);
+}
+
+static void dump_cstr(FILE *out, const char *s)
+{
+	dump_str(out, s ? s : "", s ? strlen(s) : 0);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = path ? strrchr(path, '/') : NULL;
+	return b ? b + 1 : path ? path : "";
+}
+
+static void dump_item(FILE *out, const page_item_t *it)
+{
+	switch (it->kind) {
+	case PAGE_RUN: {
+		const page_run_t *r = &it->u.run;
+		fprintf(out, "run x=%d y=%d w=%d size=%d face=%d synth=%d color=#%06X ",
+		        (int)r->x, (int)r->y, (int)r->w, (int)r->size, r->face, r->synth,
+		        (unsigned)(r->color & 0xFFFFFF));
+		dump_str(out, r->text ? r->text : "", r->text && r->len > 0 ? (size_t)r->len : 0);
+		break;
+	}
+	case PAGE_RECT: {
+		const page_rect_t *r = &it->u.rect;
+		fprintf(out, "rect x=%d y=%d w=%d h=%d color=#%06X stroke=%d", (int)r->x,
+		        (int)r->y, (int)r->w, (int)r->h, (unsigned)(r->color & 0xFFFFFF),
+		        (int)r->stroke);
+		break;
+	}
+	case PAGE_LINK: {
+		const page_link_t *l = &it->u.link;
+		fprintf(out, "link x=%d y=%d w=%d h=%d ", (int)l->x, (int)l->y, (int)l->w,
+		        (int)l->h);
+		dump_cstr(out, l->url);
+		break;
+	}
+	case PAGE_IMAGE: {
+		const page_image_t *im = &it->u.image;
+		fprintf(out, "image x=%d y=%d w=%d h=%d %s ", (int)im->x, (int)im->y,
+		        (int)im->w, (int)im->h, im->png ? "png" : "jpeg");
+		dump_cstr(out, base_name(im->path));
+		break;
+	}
+	default:
+		fprintf(out, "unknown kind=%d", it->kind);
+	}
+	putc('\n', out);
+}
+
+static void dump_info(FILE *out, const char *key, const char *v)
+{
+	if (!v)
+		return;
+	fprintf(out, "%s ", key);
+	dump_cstr(out, v);
+	putc('\n', out);
+}
+
+void page_dump(const page_doc_t *d, FILE *out)
+{
+	fprintf(out, "doc %dx%d pages=%d faces=%d marks=%d\n", (int)d->w, (int)d->h,
+	        d->npages, d->nfaces, d->nmarks);
+	dump_info(out, "title", d->title);
+	dump_info(out, "author", d->author);
+	dump_info(out, "subject", d->subject);
+	dump_info(out, "keywords", d->keywords);
+	for (int i = 0; i < d->npages; i++) {
+		const page_t *p = &d->pages[i];
+		fprintf(out, "page %d %dx%d\n", i + 1, (int)d->w, (int)d->h);
+		for (int j = 0; j < p->n; j++)
+			dump_item(out, &p->items[j]);
+	}
+	for (int i = 0; i < d->nmarks; i++) {
+		const page_mark_t *m = &d->marks[i];
+		fprintf(out, "mark page=%d y=%d ", m->page + 1, (int)m->y);
+		dump_cstr(out, m->title);
+		putc('\n', out);
+	}
+}

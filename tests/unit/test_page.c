@@ -1,0 +1,93 @@
+/* Unit tests for page: building the list, stale page pointers, the dump. */
+#include <stdlib.h>
+#include "page.h"
+#include "t.h"
+
+static char *dump(const page_doc_t *d)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+	page_dump(d, f);
+	fclose(f);
+	return s;
+}
+
+TEST(test_dump)
+{
+	page_doc_t *d = page_doc_new(595276, 841890);
+	d->title = "CV \"Zhu\"";
+	d->author = "Zhanda Zhu (朱展达)";
+	d->creator = "vita 1.0";
+	static const char *faces[] = {"/tmp/x/sub0.ttf"};
+	d->face_files = faces;
+	d->nfaces = 1;
+	page_t *p = page_add(d);
+	char text[] = "Zhanda Zhu 朱展达XXXX";
+	page_run(p, &(page_run_t){.x = 56693, .y = 80000, .w = 120000, .size = 10500,
+	                          .color = 0x1a2b3c, .text = text, .len = (int)strlen(text) - 4});
+	text[0] = 'Q'; /* copied: the page list must not see this */
+	page_rect(p, &(page_rect_t){1, 2, 3, 4, 0xff0000, 500});
+	page_link(p, &(page_link_t){5, 6, 7, 8, "https://a.b/\\q\"\n"});
+	page_image(p, &(page_image_t){9, 10, 11, 12, "/home/me/photo.png", 1});
+	page_mark(d, "Publications", 0, 70000);
+	char *s = dump(d);
+	EQ_STR(s, "doc 595276x841890 pages=1 faces=1 marks=1\n"
+	          "title \"CV \\\"Zhu\\\"\"\n"
+	          "author \"Zhanda Zhu (朱展达)\"\n"
+	          "page 1 595276x841890\n"
+	          "run x=56693 y=80000 w=120000 size=10500 face=0 synth=0 color=#1A2B3C \"Zhanda Zhu 朱展达\"\n"
+	          "rect x=1 y=2 w=3 h=4 color=#FF0000 stroke=500\n"
+	          "link x=5 y=6 w=7 h=8 \"https://a.b/\\\\q\\\"\\x0A\"\n"
+	          "image x=9 y=10 w=11 h=12 png \"photo.png\"\n"
+	          "mark page=1 y=70000 \"Publications\"\n");
+	free(s);
+	page_doc_free(d);
+}
+
+/* Many pages and items: arrays grow; a page pointer kept across page_add
+ * (now stale) still adds to the right page. */
+TEST(test_grow_and_stale)
+{
+	page_doc_t *d = page_doc_new(1000, 2000);
+	page_t *first = page_add(d);
+	for (int i = 1; i < 100; i++) {
+		page_t *p = page_add(d);
+		for (int j = 0; j < 50; j++)
+			page_rect(p, &(page_rect_t){i, j, 1, 1, 0, 0});
+	}
+	page_rect(first, &(page_rect_t){7, 7, 7, 7, 0, 0});
+	EQ_INT(d->npages, 100);
+	EQ_INT(d->pages[0].n, 1);
+	EQ_INT(d->pages[0].items[0].u.rect.x, 7);
+	EQ_INT(d->pages[99].n, 50);
+	EQ_INT(d->pages[99].items[49].u.rect.y, 49);
+	EQ_INT(d->pages[42].index, 42);
+	for (int i = 0; i < 300; i++)
+		page_mark(d, "m", i % 100, i);
+	EQ_INT(d->nmarks, 300);
+	EQ_STR(d->marks[299].title, "m");
+	EQ_INT(d->marks[299].y, 299);
+	page_doc_free(d);
+}
+
+TEST(test_empty)
+{
+	page_doc_t *d = page_doc_new(10, 20);
+	char *s = dump(d);
+	EQ_STR(s, "doc 10x20 pages=0 faces=0 marks=0\n");
+	free(s);
+	page_t *p = page_add(d);
+	page_run(p, &(page_run_t){.text = NULL, .len = 0});
+	EQ_STR(d->pages[0].items[0].u.run.text, "");
+	page_doc_free(d);
+	page_doc_free(NULL);
+}
+
+int main(void)
+{
+	RUN(test_dump);
+	RUN(test_grow_and_stale);
+	RUN(test_empty);
+	return t_report();
+}

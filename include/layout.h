@@ -1,0 +1,32 @@
+/* layout: model + style + fonts -> page list.
+ *
+ * Blocks (header, section titles, entries, publications, news, lists,
+ * text) are built as lists of set lines (flow) with keep rules, then
+ * paginated: a section title never ends a page, an entry's title block
+ * stays with its first line, a short entry is not split, no widows or
+ * orphans in paragraphs. Then footers and bookmarks are added.
+ */
+#ifndef VITA_LAYOUT_H
+#define VITA_LAYOUT_H
+#include "err.h"
+#include "font.h"
+#include "model.h"
+#include "page.h"
+#include "style.h"
+
+typedef struct layout_opts {
+	long long epoch;        /* "now" for the updated date and PDF dates */
+	int strict;             /* characters no font has are errors, not warnings */
+} layout_opts_t;
+
+/* Lay out m; NULL with errors in e on failure (warnings are kept in e). */
+page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
+                          const layout_opts_t *o, errs_t *e);
+/* Subset every face the document uses into dir and fill d->face_files. */
+int layout_subset(page_doc_t *d, font_lib_t *lib, const char *dir, errs_t *e);
+/* Report (as warnings, or errors when strict) every character of the
+ * profile's text that no face of the layout's chains can draw, located.
+ * Returns the number of such characters. */
+int layout_coverage(const model_t *m, const style_t *s, font_lib_t *lib, int strict, errs_t *e);
+
+#endif

@@ -1,0 +1,599 @@
+/* main: the command line (see ../shared/spec/cli.md, docs in README.md).
+ *
+ *   vita render PROFILE [-o OUT|-] [-l LAYOUT] [--lang CODE] [--tags T,..]
+ *               [--set KEY=VALUE].. [--dump=model|layout] [--strict] [--reproducible]
+ *   vita batch PROFILE... -d DIR [-j N] [render options]
+ *   vita check PROFILE...
+ *   vita fonts [PROFILE] [-l LAYOUT]
+ *   vita layouts
+ *   vita new NAME
+ *
+ * The only file that prints diagnostics. Exit: 0 ok, 1 invalid input,
+ * 2 usage, 3 system resource.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "arena.h"
+#include "buf.h"
+#include "err.h"
+#include "font.h"
+#include "layout.h"
+#include "model.h"
+#include "page.h"
+#include "pdf.h"
+#include "profile.h"
+#include "style.h"
+
+#ifndef VITA_VERSION
+#define VITA_VERSION "0.1.0"
+#endif
+#ifndef VITA_DATADIR
+#define VITA_DATADIR "/usr/local/share/vita"
+#endif
+
+static const char usage_text[] =
+	"usage: vita COMMAND [OPTIONS]\n"
+	"\n"
+	"commands:\n"
+	"  render PROFILE     typeset one CV (PROFILE.pdf unless -o)\n"
+	"  batch PROFILE...   typeset many CVs into -d DIR, -j N at a time\n"
+	"  check PROFILE...   validate profiles; report every error\n"
+	"  fonts [PROFILE]    the font chains, their files, and characters no font has\n"
+	"  layouts            the layouts available\n"
+	"  new NAME           print a commented starter profile for NAME\n"
+	"\n"
+	"options:\n"
+	"  -o, --output FILE  output PDF ('-' for stdout)\n"
+	"  -l, --layout NAME  layout name or file (default: academic)\n"
+	"      --lang CODE    pick translated fields in this language\n"
+	"      --tags T,...   keep untagged items and items with one of these tags\n"
+	"      --set K=V      override a layout key (repeatable)\n"
+	"      --dump=WHAT    print the model or the page list instead of a PDF\n"
+	"      --strict       characters no font can draw are errors\n"
+	"      --reproducible fixed dates (as SOURCE_DATE_EPOCH=0 would)\n"
+	"  -d, --dir DIR      batch: output directory\n"
+	"  -j, --jobs N       batch: parallel jobs (default: number of CPUs)\n"
+	"  -h, --help         this help\n"
+	"  -V, --version      print the version\n"
+	"\n"
+	"exit status: 0 ok, 1 invalid input, 2 usage error, 3 system failure\n";
+
+static const char render_help[] =
+	"usage: vita render PROFILE [-o OUT.pdf|-] [-l LAYOUT] [--lang CODE]\n"
+	"                   [--tags T,...] [--set KEY=VALUE]... [--dump=model|layout]\n"
+	"                   [--strict] [--reproducible]\n"
+	"\n"
+	"Typesets PROFILE into a PDF. OUT defaults to PROFILE with .pdf. The PDF is\n"
+	"written to a temporary file beside OUT and renamed into place when complete.\n"
+	"With SOURCE_DATE_EPOCH set (or --reproducible) the output is byte-identical\n"
+	"for the same inputs.\n";
+
+typedef struct opts {
+	const char *out, *layout, *lang, *dump, *dir;
+	const char **sets; int nsets;
+	const char **tags; int ntags;
+	int strict, reproducible, jobs;
+	char **args; int nargs;
+} opts_t;
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("vita: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'vita --help'.\n", stderr);
+	return 2;
+}
+
+/* Data directories (layouts/, fonts/): beside the binary's project,
+ * then the installed share directory. */
+static char exe_root[PATH_MAX / 2];
+
+static void find_root(void)
+{
+	char p[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", p, sizeof(p) - 1);
+	if (n <= 0)
+		return;
+	p[n] = '\0';
+	char *s = strrchr(p, '/');
+	if (!s)
+		return;
+	*s = '\0';
+	s = strrchr(p, '/');
+	if (s)
+		*s = '\0';
+	snprintf(exe_root, sizeof(exe_root), "%s", p);
+}
+
+static void data_dirs(const char *sub, const char *profile_dir, char store[4][PATH_MAX],
+                      const char *dirs[5])
+{
+	int n = 0;
+	if (profile_dir) {
+		snprintf(store[n], PATH_MAX, "%s/%s", profile_dir, sub);
+		dirs[n] = store[n]; n++;
+	}
+	if (exe_root[0]) {
+		snprintf(store[n], PATH_MAX, "%s/%s", exe_root, sub);
+		dirs[n] = store[n]; n++;
+		snprintf(store[n], PATH_MAX, "%s/share/vita/%s", exe_root, sub);
+		dirs[n] = store[n]; n++;
+	}
+	snprintf(store[n], PATH_MAX, "%s/%s", VITA_DATADIR, sub);
+	dirs[n] = store[n]; n++;
+	dirs[n] = NULL;
+}
+
+static long long now_epoch(const opts_t *o)
+{
+	const char *s = getenv("SOURCE_DATE_EPOCH");
+	if (s && *s) {
+		char *end;
+		long long v = strtoll(s, &end, 10);
+		if (!*end && v >= 0)
+			return v;
+	}
+	if (o->reproducible)
+		return 0;
+	return (long long)time(NULL);
+}
+
+static void print_errs(const errs_t *e)
+{
+	errs_print(stderr, e);
+	int max = e->max ? e->max : 100;
+	if (e->nerrors > max)
+		fprintf(stderr, "vita: %d more errors not shown\n", e->nerrors - max);
+}
+
+static int load_model(arena_t *a, const char *path, const opts_t *o, model_t **m, errs_t *e)
+{
+	profile_opts_t po = {o->lang, o->tags, o->ntags};
+	return profile_load(a, path, &po, m, e);
+}
+
+/* Layout for a model: -l beats the profile's `layout:`; then the
+ * profile's overrides, then --set. */
+static style_t *load_style(const model_t *m, const opts_t *o, errs_t *e)
+{
+	char store[4][PATH_MAX];
+	const char *dirs[5];
+	data_dirs("layouts", m ? m->dir : NULL, store, dirs);
+	const char *name = o->layout ? o->layout : m && m->layout ? m->layout : "academic";
+	style_t *s = style_load(name, dirs, e);
+	if (!s)
+		return NULL;
+	int rc = 0;
+	for (int i = 0; m && i < m->nlayout_set; i++)
+		if (style_set(s, m->layout_set[i], m->file, m->layout_line, m->layout_col, e))
+			rc = -1;
+	for (int i = 0; i < o->nsets; i++)
+		if (style_set(s, o->sets[i], "--set", 0, 0, e))
+			rc = -1;
+	if (rc) {
+		style_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static font_lib_t *open_fonts(const model_t *m, errs_t *e)
+{
+	char store[4][PATH_MAX];
+	const char *dirs[5];
+	data_dirs("fonts", m ? m->dir : NULL, store, dirs);
+	return font_lib_new(dirs, e);
+}
+
+static char *default_out(const char *profile, const char *dir)
+{
+	const char *base = dir ? strrchr(profile, '/') : NULL;
+	base = base ? base + 1 : profile;
+	size_t n = strlen(base);
+	const char *dot = strrchr(base, '.');
+	if (dot && !strchr(dot, '/'))
+		n = (size_t)(dot - base);
+	buf_t b;
+	buf_init(&b);
+	if (dir)
+		buf_printf(&b, "%s/", dir);
+	buf_add(&b, base, n);
+	buf_puts(&b, ".pdf");
+	return b.s;
+}
+
+/* Render one profile with an open font library. Returns the exit code. */
+static int render_one(const char *profile, const char *out, const opts_t *o,
+                      font_lib_t *shared_lib, errs_t *e)
+{
+	arena_t *a = arena_new();
+	model_t *m = NULL;
+	style_t *s = NULL;
+	font_lib_t *lib = shared_lib;
+	page_doc_t *doc = NULL;
+	int code = 0;
+	char tmpdir[PATH_MAX] = "";
+
+	if (load_model(a, profile, o, &m, e))
+		goto fail;
+	if (o->dump && !strcmp(o->dump, "model")) {
+		model_dump(m, stdout);
+		goto done;
+	}
+	if (!(s = load_style(m, o, e)))
+		goto fail;
+	if (!lib && !(lib = open_fonts(m, e)))
+		goto fail;
+	layout_opts_t lo = {now_epoch(o), o->strict};
+	if (!(doc = layout_render(m, s, lib, &lo, e)))
+		goto fail;
+	if (e->nerrors)
+		goto fail;
+	if (o->dump) {
+		if (strcmp(o->dump, "layout")) {
+			code = usage_error("unknown --dump '%s' (model or layout)", o->dump);
+			goto done;
+		}
+		page_dump(doc, stdout);
+		goto done;
+	}
+	const char *t = getenv("TMPDIR");
+	snprintf(tmpdir, sizeof(tmpdir), "%s/vita.XXXXXX", t && *t ? t : "/tmp");
+	if (!mkdtemp(tmpdir)) {
+		err_sys(e, tmpdir, "cannot create a temporary directory: %s", strerror(errno));
+		tmpdir[0] = '\0';
+		goto fail;
+	}
+	if (layout_subset(doc, lib, tmpdir, e))
+		goto fail;
+	if (pdf_write(doc, out, e))
+		goto fail;
+	goto done;
+fail:
+	code = errs_code(e);
+	if (!code)
+		code = 1;
+done:
+	if (tmpdir[0]) {
+		for (int i = 0; doc && i < doc->nfaces; i++)
+			if (doc->face_files && doc->face_files[i])
+				unlink(doc->face_files[i]);
+		rmdir(tmpdir);
+	}
+	page_doc_free(doc);
+	if (lib && lib != shared_lib)
+		font_lib_free(lib);
+	style_free(s);
+	arena_free(a);
+	return code;
+}
+
+static int cmd_render(const opts_t *o)
+{
+	if (o->nargs != 1)
+		return usage_error("render takes exactly one PROFILE%s", "");
+	errs_t e;
+	errs_init(&e);
+	char *out = o->out ? NULL : default_out(o->args[0], NULL);
+	int code = render_one(o->args[0], o->out ? o->out : out, o, NULL, &e);
+	print_errs(&e);
+	errs_done(&e);
+	free(out);
+	return code;
+}
+
+static int cmd_check(const opts_t *o)
+{
+	if (o->nargs < 1)
+		return usage_error("check needs at least one PROFILE%s", "");
+	int code = 0;
+	for (int i = 0; i < o->nargs; i++) {
+		errs_t e;
+		errs_init(&e);
+		arena_t *a = arena_new();
+		model_t *m = NULL;
+		if (load_model(a, o->args[i], o, &m, &e) == 0) {
+			style_t *s = load_style(m, o, &e);
+			style_free(s);
+		}
+		print_errs(&e);
+		int c = errs_code(&e);
+		if (!c && e.nerrors)
+			c = 1;
+		if (c > code)
+			code = c;
+		errs_done(&e);
+		arena_free(a);
+	}
+	return code;
+}
+
+static int cmd_fonts(const opts_t *o)
+{
+	if (o->nargs > 1)
+		return usage_error("fonts takes at most one PROFILE%s", "");
+	errs_t e;
+	errs_init(&e);
+	arena_t *a = arena_new();
+	model_t *m = NULL;
+	style_t *s = NULL;
+	font_lib_t *lib = NULL;
+	int code = 0;
+	if (o->nargs == 1 && load_model(a, o->args[0], o, &m, &e))
+		goto out;
+	if (!(s = load_style(m, o, &e)) || !(lib = open_fonts(m, &e)))
+		goto out;
+	const char *chains[2] = {s->font_body, s->font_heading};
+	for (int i = 0; i < 2; i++) {
+		if (i == 1 && !strcmp(chains[1], chains[0]))
+			break;
+		font_chain_t *c = font_chain_get(lib, chains[i], &e);
+		if (!c)
+			goto out;
+		printf("chain %s (%s)\n", font_chain_name(c), i == 0 ? "body" : "heading");
+		font_chain_describe(c, stdout);
+	}
+	if (m) {
+		int n = layout_coverage(m, s, lib, o->strict, &e);
+		if (n == 0)
+			printf("every character of %s has a font\n", m->file);
+		else
+			printf("%d character%s of %s have no font (listed on stderr)\n", n,
+			       n == 1 ? "" : "s", m->file);
+	}
+out:
+	print_errs(&e);
+	code = errs_code(&e);
+	if (!code && e.nerrors)
+		code = 1;
+	font_lib_free(lib);
+	style_free(s);
+	arena_free(a);
+	errs_done(&e);
+	return code;
+}
+
+static int cmd_layouts(const opts_t *o)
+{
+	(void)o;
+	char store[4][PATH_MAX];
+	const char *dirs[5];
+	data_dirs("layouts", NULL, store, dirs);
+	style_list(dirs, stdout);
+	return 0;
+}
+
+static int cmd_new(const opts_t *o)
+{
+	if (o->nargs != 1)
+		return usage_error("new takes exactly one NAME%s", "");
+	const char *name = o->args[0];
+	printf("# A vita profile (format: profile.md). Render it with: vita render FILE\n"
+	       "vita: 1\n"
+	       "name: %s\n"
+	       "# name_native: 山本 遥        # your name in its native script, if any\n"
+	       "headline: Ph.D. Student        # one line under the name\n"
+	       "affiliation: Your University\n"
+	       "location: City, Country\n"
+	       "contact:\n"
+	       "  email: you@example.org\n"
+	       "  website: example.org\n"
+	       "summary: >\n"
+	       "  One paragraph about your research. Inline **bold**, *italic* and\n"
+	       "  [links](https://example.org) work in every text field.\n"
+	       "sections:\n"
+	       "  - title: Education\n"
+	       "    type: education\n"
+	       "    entries:\n"
+	       "      - title: Ph.D. in Computer Science\n"
+	       "        org: Your University\n"
+	       "        start: 2022-09\n"
+	       "        end: present\n"
+	       "  - title: Publications\n"
+	       "    type: publications\n"
+	       "    entries:\n"
+	       "      - title: \"Your Paper Title\"\n"
+	       "        authors: [%s, A. Coauthor]\n"
+	       "        venue: \"Conf '25\"\n"
+	       "        year: 2025\n"
+	       "  - title: Awards\n"
+	       "    type: awards\n"
+	       "    entries:\n"
+	       "      - title: A Scholarship\n"
+	       "        note: USD $10,000\n"
+	       "        date: 2024\n"
+	       "  - title: Interests\n"
+	       "    type: list\n"
+	       "    items: [Machine learning systems, Compilers]\n",
+	       name, name);
+	return 0;
+}
+
+/* batch: -j worker processes, each renders its share in one process (one
+ * font library, faces loaded once). Children report per profile on a
+ * pipe; the parent draws progress on a terminal and prints a summary. */
+static int cmd_batch(const opts_t *o)
+{
+	if (o->nargs < 1)
+		return usage_error("batch needs at least one PROFILE%s", "");
+	if (!o->dir)
+		return usage_error("batch needs -d DIR%s", "");
+	if (o->out)
+		return usage_error("batch writes into -d DIR; -o is not allowed%s", "");
+	if (mkdir(o->dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "%s: error: cannot create directory: %s\n", o->dir, strerror(errno));
+		return 3;
+	}
+	int jobs = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (jobs < 1)
+		jobs = 1;
+	if (jobs > o->nargs)
+		jobs = o->nargs;
+	int fds[2];
+	if (pipe(fds)) {
+		perror("vita: pipe");
+		return 3;
+	}
+	fflush(NULL);
+	for (int w = 0; w < jobs; w++) {
+		pid_t pid = fork();
+		if (pid < 0) {
+			perror("vita: fork");
+			return 3;
+		}
+		if (pid == 0) {
+			close(fds[0]);
+			font_lib_t *lib = NULL;
+			for (int i = w; i < o->nargs; i += jobs) {
+				errs_t e;
+				errs_init(&e);
+				if (!lib) {
+					lib = open_fonts(NULL, &e);
+				}
+				char *out = default_out(o->args[i], o->dir);
+				int code = lib ? render_one(o->args[i], out, o, lib, &e) : errs_code(&e);
+				print_errs(&e);
+				fflush(stderr);
+				free(out);
+				errs_done(&e);
+				unsigned char msg[2] = {(unsigned char)code, 0};
+				if (write(fds[1], msg, 1) != 1)
+					break;
+			}
+			font_lib_free(lib);
+			_exit(0);
+		}
+	}
+	close(fds[1]);
+	int done = 0, failed = 0, tty = isatty(2);
+	unsigned char c;
+	while (read(fds[0], &c, 1) == 1) {
+		done++;
+		if (c)
+			failed++;
+		if (tty) {
+			int bar = done * 30 / o->nargs;
+			fprintf(stderr, "\r[%.*s%*s] %d/%d", bar, "==============================",
+			        30 - bar, "", done, o->nargs);
+		}
+	}
+	close(fds[0]);
+	while (wait(NULL) > 0)
+		;
+	if (tty)
+		fputc('\n', stderr);
+	if (done < o->nargs)
+		failed += o->nargs - done;
+	fprintf(stderr, "vita: %d of %d CVs rendered into %s%s\n", o->nargs - failed, o->nargs,
+	        o->dir, failed ? "; see the errors above" : "");
+	return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	find_root();
+	opts_t o;
+	memset(&o, 0, sizeof(o));
+	if (argc < 2) {
+		fputs(usage_text, stderr);
+		return 2;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
+		printf("vita %s\n", VITA_VERSION);
+		return 0;
+	}
+	static const struct option longopts[] = {
+		{"output", required_argument, 0, 'o'}, {"layout", required_argument, 0, 'l'},
+		{"lang", required_argument, 0, 'L'},   {"tags", required_argument, 0, 'T'},
+		{"set", required_argument, 0, 'S'},    {"dump", required_argument, 0, 'D'},
+		{"strict", no_argument, 0, 's'},       {"reproducible", no_argument, 0, 'R'},
+		{"dir", required_argument, 0, 'd'},    {"jobs", required_argument, 0, 'j'},
+		{"help", no_argument, 0, 'h'},         {"version", no_argument, 0, 'V'},
+		{0, 0, 0, 0}};
+	o.sets = xcalloc((size_t)argc, sizeof(char *));
+	o.tags = xcalloc((size_t)argc * 8 + 8, sizeof(char *));
+	char *tagbuf = NULL;
+	int code = 0;
+	optind = 2;
+	opterr = 0;
+	int ch;
+	while ((ch = getopt_long(argc, argv, ":o:l:d:j:hV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'o': o.out = optarg; break;
+		case 'l': o.layout = optarg; break;
+		case 'L': o.lang = optarg; break;
+		case 'D': o.dump = optarg; break;
+		case 's': o.strict = 1; break;
+		case 'R': o.reproducible = 1; break;
+		case 'd': o.dir = optarg; break;
+		case 'S': o.sets[o.nsets++] = optarg; break;
+		case 'j': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > 256) {
+				code = usage_error("-j expects a number from 1 to 256, got '%s'", optarg);
+				goto out;
+			}
+			o.jobs = (int)v;
+			break;
+		}
+		case 'T': {
+			free(tagbuf);
+			tagbuf = xstrdup(optarg);
+			o.ntags = 0;
+			for (char *t = strtok(tagbuf, ","); t && o.ntags < argc * 8; t = strtok(NULL, ","))
+				o.tags[o.ntags++] = t;
+			break;
+		}
+		case 'h':
+			fputs(!strcmp(cmd, "render") ? render_help : usage_text, stdout);
+			goto out;
+		case 'V':
+			printf("vita %s\n", VITA_VERSION);
+			goto out;
+		case ':':
+			code = usage_error("option '%s' needs a value", argv[optind - 1]);
+			goto out;
+		default:
+			code = usage_error("unknown option '%s'", argv[optind - 1]);
+			goto out;
+		}
+	}
+	o.args = argv + optind;
+	o.nargs = argc - optind;
+	if (!o.ntags && !tagbuf)
+		o.tags = (free(o.tags), NULL);
+	if (!strcmp(cmd, "render"))
+		code = cmd_render(&o);
+	else if (!strcmp(cmd, "batch"))
+		code = cmd_batch(&o);
+	else if (!strcmp(cmd, "check"))
+		code = cmd_check(&o);
+	else if (!strcmp(cmd, "fonts"))
+		code = cmd_fonts(&o);
+	else if (!strcmp(cmd, "layouts"))
+		code = cmd_layouts(&o);
+	else if (!strcmp(cmd, "new"))
+		code = cmd_new(&o);
+	else
+		code = usage_error("unknown command '%s'", cmd);
+out:
+	free(o.sets);
+	free((void *)o.tags);
+	free(tagbuf);
+	return code;
+}

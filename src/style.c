@@ -1,0 +1,470 @@
+/* style: layouts/<name>.yaml -> style_t.
+ *
+ * One table (keys[]) names every layout key with its type and field; the
+ * YAML loader flattens nested maps into dotted paths ("page.margin.top")
+ * and feeds each value through style_set, exactly as `--set` does. Unknown
+ * keys get a "did you mean". Call: style_load(name, dirs, e), then
+ * style_set(...) for each override, style_free when done.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <dirent.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arena.h"
+#include "buf.h"
+#include "font.h"
+#include "style.h"
+#include "ydoc.h"
+
+enum { T_LEN, T_PERMILLE, T_COLOR, T_STR, T_BOOL, T_ENUM, T_PAGE };
+
+typedef struct key {
+	const char *path;
+	int type;
+	size_t off;
+	const char *choices;   /* T_ENUM: "a|b|c" -> 0, 1, 2 */
+	const char *help;
+} key_t_;
+
+#define F(f) offsetof(style_t, f)
+static const key_t_ keys[] = {
+	{"page.size", T_PAGE, 0, "a4|letter", "paper size"},
+	{"page.width", T_LEN, F(page_w), NULL, "page width"},
+	{"page.height", T_LEN, F(page_h), NULL, "page height"},
+	{"page.margin.top", T_LEN, F(margin_top), NULL, ""},
+	{"page.margin.bottom", T_LEN, F(margin_bottom), NULL, ""},
+	{"page.margin.left", T_LEN, F(margin_left), NULL, ""},
+	{"page.margin.right", T_LEN, F(margin_right), NULL, ""},
+	{"fonts.body", T_STR, F(font_body), NULL, "font chain for text"},
+	{"fonts.heading", T_STR, F(font_heading), NULL, "font chain for the name and titles"},
+	{"lang", T_STR, F(lang), NULL, "default text language"},
+	{"sizes.body", T_LEN, F(size_body), NULL, ""},
+	{"sizes.small", T_LEN, F(size_small), NULL, ""},
+	{"sizes.name", T_LEN, F(size_name), NULL, ""},
+	{"sizes.native", T_LEN, F(size_native), NULL, ""},
+	{"sizes.headline", T_LEN, F(size_headline), NULL, ""},
+	{"sizes.section", T_LEN, F(size_section), NULL, ""},
+	{"sizes.footer", T_LEN, F(size_footer), NULL, ""},
+	{"leading", T_PERMILLE, F(leading), NULL, "baseline distance / font size"},
+	{"colors.text", T_COLOR, F(c_text), NULL, ""},
+	{"colors.muted", T_COLOR, F(c_muted), NULL, ""},
+	{"colors.accent", T_COLOR, F(c_accent), NULL, ""},
+	{"colors.link", T_COLOR, F(c_link), NULL, ""},
+	{"colors.rule", T_COLOR, F(c_rule), NULL, ""},
+	{"colors.highlight", T_COLOR, F(c_highlight), NULL, ""},
+	{"colors.badge", T_COLOR, F(c_badge), NULL, ""},
+	{"header.align", T_ENUM, F(header_align), "left|center", ""},
+	{"header.gap", T_LEN, F(header_gap), NULL, ""},
+	{"header.separator", T_STR, F(contact_sep), NULL, ""},
+	{"section.uppercase", T_BOOL, F(section_upper), NULL, ""},
+	{"section.style", T_ENUM, F(section_style), "regular|bold|italic|bold-italic", ""},
+	{"section.before", T_LEN, F(section_before), NULL, ""},
+	{"section.after", T_LEN, F(section_after), NULL, ""},
+	{"section.rule", T_LEN, F(section_rule), NULL, ""},
+	{"entry.gap", T_LEN, F(entry_gap), NULL, ""},
+	{"entry.date_gap", T_LEN, F(date_gap), NULL, ""},
+	{"entry.months", T_STR, F(month_names), NULL, ""},
+	{"entry.present", T_STR, F(present_word), NULL, ""},
+	{"entry.date_separator", T_STR, F(date_sep), NULL, ""},
+	{"entry.bullet", T_STR, F(bullet), NULL, ""},
+	{"entry.bullet_indent", T_LEN, F(bullet_indent), NULL, ""},
+	{"publications.label", T_ENUM, F(pub_label), "venue|number", ""},
+	{"publications.label_width", T_LEN, F(pub_label_width), NULL, ""},
+	{"publications.gap", T_LEN, F(pub_gap), NULL, ""},
+	{"publications.badge_prefix", T_STR, F(badge_prefix), NULL, ""},
+	{"news.date_width", T_LEN, F(news_date_width), NULL, ""},
+	{"text.align", T_ENUM, F(text_align), "left|center|right|justify", ""},
+	{"text.hyphenate", T_BOOL, F(hyphenate), NULL, ""},
+	{"text.gap", T_LEN, F(para_gap), NULL, ""},
+	{"footer.show", T_BOOL, F(footer), NULL, ""},
+	{"footer.text", T_STR, F(footer_text), NULL, ""},
+	{"footer.updated", T_STR, F(updated_text), NULL, ""},
+};
+#undef F
+#define NKEYS ((int)(sizeof(keys) / sizeof(keys[0])))
+
+typedef struct style_box {
+	style_t s;             /* first: a style_t* is a style_box* */
+	arena_t *a;
+	int depth;             /* extends nesting */
+} style_box_t;
+
+static void style_defaults(style_t *s)
+{
+	s->page_w = 595276; s->page_h = 841890;
+	s->margin_top = s->margin_bottom = 56693;
+	s->margin_left = s->margin_right = 56693;
+	s->font_body = s->font_heading = "serif";
+	s->lang = "en";
+	s->size_body = 10000; s->size_small = 8500; s->size_name = 22000;
+	s->size_native = 0; s->size_headline = 11000; s->size_section = 11500;
+	s->size_footer = 8000;
+	s->leading = 1250;
+	s->c_text = 0x1a1a1a; s->c_muted = 0x555555; s->c_accent = 0x1f4e79;
+	s->c_link = 0x1f4e79; s->c_rule = 0x1f4e79; s->c_highlight = 0x8b1a1a;
+	s->c_badge = 0x1f4e79;
+	s->header_align = ST_CENTER;
+	s->header_gap = 10000;
+	s->contact_sep = "  \u00b7  ";
+	s->section_upper = 0; s->section_style = FONT_BOLD;
+	s->section_before = 12000; s->section_after = 5000; s->section_rule = 500;
+	s->entry_gap = 5000; s->date_gap = 12000;
+	s->month_names = "Jan.,Feb.,Mar.,Apr.,May,Jun.,Jul.,Aug.,Sep.,Oct.,Nov.,Dec.";
+	s->present_word = "present"; s->date_sep = " \u2013 ";
+	s->bullet = "\u2022"; s->bullet_indent = 11000;
+	s->pub_label = 0; s->pub_label_width = 62000; s->pub_gap = 5000;
+	s->badge_prefix = "Artifact badges:";
+	s->news_date_width = 62000;
+	s->text_align = ST_JUSTIFY; s->hyphenate = 1; s->para_gap = 4000;
+	s->footer = 1;
+	s->footer_text = "{name} \u2014 page {page} of {pages}";
+	s->updated_text = "Updated {date}";
+}
+
+/* Levenshtein distance, for "did you mean". */
+static int edit_distance(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b);
+	if (la > 64 || lb > 64)
+		return 99;
+	int d[65][65];
+	for (int i = 0; i <= la; i++) d[i][0] = i;
+	for (int j = 0; j <= lb; j++) d[0][j] = j;
+	for (int i = 1; i <= la; i++)
+		for (int j = 1; j <= lb; j++) {
+			int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < c) c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c) c = d[i][j - 1] + 1;
+			d[i][j] = c;
+		}
+	return d[la][lb];
+}
+
+static const key_t_ *key_find(const char *path, size_t n)
+{
+	for (int i = 0; i < NKEYS; i++)
+		if (strlen(keys[i].path) == n && !strncmp(keys[i].path, path, n))
+			return &keys[i];
+	return NULL;
+}
+
+static const char *key_suggest(const char *path)
+{
+	const char *best = NULL;
+	int bd = 4;
+	for (int i = 0; i < NKEYS; i++) {
+		int d = edit_distance(path, keys[i].path);
+		const char *dot = strrchr(keys[i].path, '.');
+		const char *pd = strrchr(path, '.');
+		if (dot && pd && !strcmp(dot, pd) && d > 2)
+			d = 3; /* same last component, other group */
+		if (d < bd) {
+			bd = d;
+			best = keys[i].path;
+		}
+	}
+	return best;
+}
+
+/* "10", "10.5", "10pt", "2mm", "1cm", "0.5in" -> u */
+static int parse_len(const char *v, int32_t *out)
+{
+	char *end;
+	double x = strtod(v, &end);
+	if (end == v)
+		return -1;
+	while (*end == ' ')
+		end++;
+	double k = 1000.0;
+	if (!*end || !strcmp(end, "pt")) k = 1000.0;
+	else if (!strcmp(end, "mm")) k = 72000.0 / 25.4;
+	else if (!strcmp(end, "cm")) k = 720000.0 / 25.4;
+	else if (!strcmp(end, "in")) k = 72000.0;
+	else return -1;
+	x *= k;
+	if (!(x >= 0 && x < 1e9))
+		return -1;
+	*out = (int32_t)lround(x);
+	return 0;
+}
+
+static int parse_color(const char *v, uint32_t *out)
+{
+	if (v[0] != '#' || strlen(v) != 7)
+		return -1;
+	for (int i = 1; i < 7; i++)
+		if (!isxdigit((unsigned char)v[i]))
+			return -1;
+	*out = (uint32_t)strtoul(v + 1, NULL, 16);
+	return 0;
+}
+
+static int parse_enum(const char *choices, const char *v)
+{
+	int idx = 0;
+	size_t n = strlen(v);
+	for (const char *p = choices; *p; idx++) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+		if (len == n && !strncmp(p, v, n))
+			return idx;
+		if (!bar)
+			break;
+		p = bar + 1;
+	}
+	return -1;
+}
+
+static int set_value(style_box_t *b, const key_t_ *k, const char *v,
+                     const char *where, int line, int col, errs_t *e)
+{
+	char *base = (char *)&b->s;
+	switch (k->type) {
+	case T_LEN:
+		if (parse_len(v, (int32_t *)(base + k->off)))
+			return err_at(e, where, line, col,
+			              "'%s' expects a length (10, 10.5pt, 2mm, 1cm, 0.5in), got '%s'",
+			              k->path, v);
+		return 0;
+	case T_PERMILLE: {
+		char *end;
+		double x = strtod(v, &end);
+		if (end == v || *end || !(x > 0 && x < 100))
+			return err_at(e, where, line, col, "'%s' expects a number such as 1.25, got '%s'",
+			              k->path, v);
+		*(int32_t *)(base + k->off) = (int32_t)lround(x * 1000);
+		return 0;
+	}
+	case T_COLOR:
+		if (parse_color(v, (uint32_t *)(base + k->off)))
+			return err_at(e, where, line, col, "'%s' expects a colour \"#rrggbb\", got '%s'",
+			              k->path, v);
+		return 0;
+	case T_STR:
+		*(const char **)(base + k->off) = arena_strdup(b->a, v);
+		return 0;
+	case T_BOOL:
+		if (!strcmp(v, "true") || !strcmp(v, "yes"))
+			*(int *)(base + k->off) = 1;
+		else if (!strcmp(v, "false") || !strcmp(v, "no"))
+			*(int *)(base + k->off) = 0;
+		else
+			return err_at(e, where, line, col, "'%s' expects true or false, got '%s'",
+			              k->path, v);
+		return 0;
+	case T_ENUM: {
+		int x = parse_enum(k->choices, v);
+		if (x < 0)
+			return err_at(e, where, line, col, "'%s' expects one of %s, got '%s'",
+			              k->path, k->choices, v);
+		if (k->off == offsetof(style_t, text_align))
+			x = (int[]){ST_LEFT, ST_CENTER, ST_RIGHT, ST_JUSTIFY}[x];
+		if (k->off == offsetof(style_t, header_align))
+			x = x ? ST_CENTER : ST_LEFT;
+		*(int *)(base + k->off) = x;
+		return 0;
+	}
+	case T_PAGE:
+		if (!strcmp(v, "a4")) {
+			b->s.page_w = 595276; b->s.page_h = 841890;
+		} else if (!strcmp(v, "letter")) {
+			b->s.page_w = 612000; b->s.page_h = 792000;
+		} else {
+			return err_at(e, where, line, col, "'page.size' expects a4 or letter, got '%s'", v);
+		}
+		return 0;
+	}
+	return -1;
+}
+
+static int set_path(style_box_t *b, const char *path, size_t plen, const char *v,
+                    const char *where, int line, int col, errs_t *e)
+{
+	const key_t_ *k = key_find(path, plen);
+	if (!k) {
+		char tmp[256];
+		snprintf(tmp, sizeof(tmp), "%.*s", (int)plen, path);
+		const char *s = key_suggest(tmp);
+		if (s)
+			return err_at(e, where, line, col, "unknown layout key '%s'; did you mean '%s'?", tmp, s);
+		return err_at(e, where, line, col, "unknown layout key '%s'", tmp);
+	}
+	return set_value(b, k, v, where, line, col, e);
+}
+
+int style_set(style_t *s, const char *kv, const char *where, int line, int col, errs_t *e)
+{
+	const char *eq = strchr(kv, '=');
+	if (!eq)
+		return err_at(e, where, line, col, "expected KEY=VALUE, got '%s'", kv);
+	return set_path((style_box_t *)s, kv, (size_t)(eq - kv), eq + 1, where, line, col, e);
+}
+
+static int load_into(style_box_t *b, const char *name, const char *const *dirs, errs_t *e);
+
+static int walk(style_box_t *b, const ynode_t *m, buf_t *path, const char *file, errs_t *e)
+{
+	int rc = 0;
+	for (int i = 0; i < m->n; i++) {
+		const ynode_t *k = m->kids[2 * i], *v = m->kids[2 * i + 1];
+		size_t keep = path->len;
+		if (k->kind != YD_SCALAR) {
+			rc = err_at(e, file, k->line, k->col, "layout keys must be plain names");
+			continue;
+		}
+		if (path->len)
+			buf_putc(path, '.');
+		buf_puts(path, k->str);
+		if (v->kind == YD_MAP) {
+			if (walk(b, v, path, file, e))
+				rc = -1;
+		} else if (v->kind == YD_SCALAR) {
+			if (set_path(b, path->s, path->len, v->str, file, v->line, v->col, e))
+				rc = -1;
+		} else {
+			rc = err_at(e, file, v->line, v->col, "'%s' expects a value, got %s",
+			            path->s, ydoc_kind_name(v->kind));
+		}
+		path->len = keep;
+		path->s[keep] = '\0';
+	}
+	return rc;
+}
+
+static int find_file(const char *name, const char *const *dirs, buf_t *out)
+{
+	if (strchr(name, '/') || strstr(name, ".yaml")) {
+		buf_puts(out, name);
+		return 0;
+	}
+	for (int i = 0; dirs && dirs[i]; i++) {
+		buf_reset(out);
+		buf_printf(out, "%s/%s.yaml", dirs[i], name);
+		FILE *f = fopen(out->s, "r");
+		if (f) {
+			fclose(f);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int load_into(style_box_t *b, const char *name, const char *const *dirs, errs_t *e)
+{
+	buf_t path, text, kp;
+	buf_init(&path);
+	buf_init(&text);
+	buf_init(&kp);
+	int rc = -1;
+	if (++b->depth > 8) {
+		err_at(e, name, 0, 0, "layouts extend each other in a loop");
+		goto done;
+	}
+	if (find_file(name, dirs, &path)) {
+		err_at(e, NULL, 0, 0, "no layout named '%s' (see `vita layouts`)", name);
+		goto done;
+	}
+	if (buf_read_file(&text, path.s)) {
+		err_sys(e, path.s, "cannot read layout: %s", strerror(errno));
+		goto done;
+	}
+	const char *file = arena_strdup(b->a, path.s);
+	ynode_t *root;
+	if (ydoc_parse(b->a, file, text.s ? text.s : "", text.len, &root, e))
+		goto done;
+	if (root->kind != YD_MAP) {
+		err_at(e, file, root->line, root->col, "a layout is a map of keys");
+		goto done;
+	}
+	rc = 0;
+	const ynode_t *ext = ydoc_get(root, "extends");
+	if (ext && ext->kind == YD_SCALAR && load_into(b, ext->str, dirs, e))
+		rc = -1;
+	b->s.file = file;
+	for (int i = 0; i < root->n; i++) {
+		const ynode_t *k = root->kids[2 * i], *v = root->kids[2 * i + 1];
+		if (k->kind == YD_SCALAR && v->kind == YD_SCALAR) {
+			if (!strcmp(k->str, "name")) {
+				b->s.name = v->str;
+				continue;
+			}
+			if (!strcmp(k->str, "description")) {
+				b->s.description = v->str;
+				continue;
+			}
+			if (!strcmp(k->str, "extends"))
+				continue;
+		}
+		ynode_t one = *root;
+		one.kids = (ynode_t **)&root->kids[2 * i];
+		one.n = 1;
+		if (walk(b, &one, &kp, file, e))
+			rc = -1;
+	}
+done:
+	buf_done(&path);
+	buf_done(&text);
+	buf_done(&kp);
+	return rc;
+}
+
+style_t *style_load(const char *name, const char *const *dirs, errs_t *e)
+{
+	style_box_t *b = xcalloc(1, sizeof(*b));
+	b->a = arena_new();
+	style_defaults(&b->s);
+	if (load_into(b, name, dirs, e)) {
+		style_free(&b->s);
+		return NULL;
+	}
+	if (!b->s.name)
+		b->s.name = name;
+	return &b->s;
+}
+
+void style_free(style_t *s)
+{
+	if (!s)
+		return;
+	style_box_t *b = (style_box_t *)s;
+	arena_free(b->a);
+	free(b);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void style_list(const char *const *dirs, FILE *out)
+{
+	for (int i = 0; dirs && dirs[i]; i++) {
+		DIR *d = opendir(dirs[i]);
+		if (!d)
+			continue;
+		char *names[256];
+		int n = 0;
+		struct dirent *de;
+		while ((de = readdir(d)) && n < 256) {
+			size_t l = strlen(de->d_name);
+			if (l > 5 && !strcmp(de->d_name + l - 5, ".yaml"))
+				names[n++] = xstrdup(de->d_name);
+		}
+		closedir(d);
+		qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
+		for (int j = 0; j < n; j++) {
+			names[j][strlen(names[j]) - 5] = '\0';
+			errs_t e;
+			errs_init(&e);
+			style_t *s = style_load(names[j], dirs, &e);
+			fprintf(out, "%-12s %s\n", names[j],
+			        s && s->description ? s->description : "(cannot be loaded)");
+			style_free(s);
+			errs_done(&e);
+			free(names[j]);
+		}
+	}
+}

@@ -111,7 +111,8 @@ static void find_root(void)
 	s = strrchr(p, '/');
 	if (s)
 		*s = '\0';
-	snprintf(exe_root, sizeof(exe_root), "%s", p);
+	if (strlen(p) < sizeof(exe_root))
+		memcpy(exe_root, p, strlen(p) + 1);
 }
 
 static void data_dirs(const char *sub, const char *profile_dir, char store[4][PATH_MAX],

@@ -18,7 +18,8 @@ DEB_BUILD = gcc make pkg-config libyaml-dev libfreetype-dev libharfbuzz-dev \
             libhpdf-dev libfontconfig-dev libunibreak-dev libhyphen-dev hyphen-en-us
 DEB_FONTS = fonts-noto-core fonts-lxgw-wenkai fonts-wqy-microhei fonts-dejavu-core \
             fonts-ipafont-mincho fonts-nanum
-DEB_TEST  = poppler-utils mupdf-tools ghostscript qpdf valgrind clang libclang-rt-14-dev
+DEB_TEST  = poppler-utils mupdf-tools ghostscript qpdf valgrind clang libclang-rt-14-dev \
+            python3 python3-yaml time
 DEB_ALL   = $(DEB_BUILD) $(DEB_FONTS) $(DEB_TEST)
 
 SRC      = $(wildcard src/*.c)

@@ -1,0 +1,41 @@
+#!/bin/sh
+# make bench: ms per CV as a fresh process (median of 31), ms per CV when
+# many are rendered in one process (batch -j 1), CVs per second in batch
+# (-j all cores), peak RSS, pages and PDF bytes, for the bundled profiles
+# and a synthetic 250-publication CV. Prints a table; timings are never
+# asserted anywhere.
+set -eu
+VITA=${1:-build/vita}
+W=${BUILD:-build}/bench
+rm -rf "$W"; mkdir -p "$W"
+python3 tests/tools/gen_long.py 250 > "$W/long-250.yaml"
+python3 tests/tools/gen_long.py 50 > "$W/long-50.yaml"
+export SOURCE_DATE_EPOCH=1767225600
+ms() { echo "$1 $2" | awk '{printf "%.2f", ($2 - $1) / 1e6}'; }
+median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+printf '%-22s %9s %9s %9s %8s %6s %9s\n' profile "ms/CV" "ms/CV" "CVs/s" "RSS MB" pages "PDF bytes"
+printf '%-22s %9s %9s %9s %8s %6s %9s\n' "" "process" "in-proc" "batch" "" "" ""
+for p in profiles/*.yaml "$W/long-50.yaml" "$W/long-250.yaml"; do
+	n=$(basename "$p" .yaml)
+	"$VITA" render "$p" -o "$W/$n.pdf" 2>/dev/null
+	i=0; : > "$W/t"
+	while [ $i -lt 31 ]; do
+		a=$(date +%s%N); "$VITA" render "$p" -o "$W/$n.pdf" 2>/dev/null; b=$(date +%s%N)
+		ms "$a" "$b" >> "$W/t"; echo >> "$W/t"; i=$((i + 1))
+	done
+	fresh=$(grep . "$W/t" | median)
+	# in one process: 40 copies through batch -j 1
+	mkdir -p "$W/in" "$W/out"; i=0; set --
+	while [ $i -lt 40 ]; do cp "$p" "$W/in/$n-$i.yaml"; set -- "$@" "$W/in/$n-$i.yaml"; i=$((i + 1)); done
+	a=$(date +%s%N); "$VITA" batch "$@" -d "$W/out" -j 1 2>/dev/null; b=$(date +%s%N)
+	inproc=$(echo "$a $b" | awk '{printf "%.2f", ($2 - $1) / 1e6 / 40}')
+	a=$(date +%s%N); "$VITA" batch "$@" -d "$W/out" 2>/dev/null; b=$(date +%s%N)
+	rate=$(echo "$a $b" | awk '{printf "%.0f", 40 / (($2 - $1) / 1e9)}')
+	rss=$(/usr/bin/time -f %M "$VITA" render "$p" -o "$W/$n.pdf" 2>&1 >/dev/null | tail -1 | awk '{printf "%.1f", $1 / 1024}')
+	pages=$(pdfinfo "$W/$n.pdf" | awk '/^Pages:/ {print $2}')
+	bytes=$(stat -c %s "$W/$n.pdf")
+	printf '%-22s %9s %9s %9s %8s %6s %9s\n' "$n" "$fresh" "$inproc" "$rate" "$rss" "$pages" "$bytes"
+	rm -rf "$W/in" "$W/out"
+done
+echo
+echo "machine: $(nproc) cores, $(awk '/model name/ {sub(/.*: /, ""); print; exit}' /proc/cpuinfo); $(date -u +%Y-%m-%d)"

@@ -1,0 +1,395 @@
+/* Unit tests for pdf: a hand-made page list written with installed fonts,
+ * checked with the real tools (pdftotext, pdffonts, pdfinfo, qpdf, mutool),
+ * reproducibility (cmp), stdout, failure paths, and speed. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "pdf.h"
+#include "t.h"
+
+#define SERIF "/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf"
+#define SERIF_B "/usr/share/fonts/truetype/noto/NotoSerif-Bold.ttf"
+#define KAI "/usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-Regular.ttf"
+
+static char dir[64];
+
+static char *run(const char *fmt, const char *arg)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd), fmt, arg, arg);
+	FILE *f = popen(cmd, "r");
+	if (!f)
+		return strdup("");
+	size_t n = 0, cap = 4096;
+	char *s = malloc(cap);
+	size_t k;
+	while ((k = fread(s + n, 1, cap - n - 1, f)) > 0) {
+		n += k;
+		if (cap - n < 2)
+			s = realloc(s, cap *= 2);
+	}
+	s[n] = '\0';
+	pclose(f);
+	return s;
+}
+
+static int has(const char *cmd_fmt, const char *arg, const char *needle)
+{
+	char *s = run(cmd_fmt, arg);
+	int ok = strstr(s, needle) != NULL;
+	if (!ok)
+		fprintf(stderr, "output of '%s' lacks \"%s\":\n%s\n", cmd_fmt, needle, s);
+	free(s);
+	return ok;
+}
+
+static char *file_in(const char *name)
+{
+	static char p[8][256];
+	static int i;
+	char *s = p[i++ % 8];
+	snprintf(s, 256, "%s/%s", dir, name);
+	return s;
+}
+
+static void text(page_t *p, int face, int synth, int32_t x, int32_t y, const char *s)
+{
+	page_run(p, &(page_run_t){.x = x, .y = y, .size = 11000, .face = face, .synth = synth,
+	                          .color = 0x202020, .text = s, .len = (int)strlen(s)});
+}
+
+static page_doc_t *make_doc(void)
+{
+	page_doc_t *d = page_doc_new(595276, 841890);
+	d->title = "Curriculum Vitae — Zhanda Zhu";
+	d->author = "Zhanda Zhu (朱展达)";
+	d->subject = "CV";
+	d->keywords = "systems, ML";
+	d->creator = "vita test";
+	d->epoch = 1704164645; /* 2024-01-02 03:04:05 UTC */
+	static const char *faces[] = {SERIF, KAI, SERIF_B};
+	d->face_files = faces;
+	d->nfaces = 3;
+	page_t *p = page_add(d);
+	text(p, 0, 0, 56693, 80000, "Zhanda Zhu");
+	text(p, 1, 0, 120000, 80000, "朱展达");
+	text(p, 0, 0, 56693, 100000, "Müller Ñandú café naïve Ærøskøbing");
+	text(p, 0, 0, 56693, 120000, "Ελληνικά Русский язык");
+	text(p, 0, 1, 56693, 140000, "SyntheticBold");
+	text(p, 0, 2, 56693, 160000, "SyntheticItalic");
+	text(p, 2, 0, 56693, 180000, "RealBold \"quoted\" (x) \\ back");
+	page_rect(p, &(page_rect_t){56693, 190000, 481890, 500, 0x3366cc, 0});
+	page_rect(p, &(page_rect_t){56693, 200000, 50000, 20000, 0xcc0000, 800});
+	text(p, 0, 0, 60000, 214000, "Badge");
+	page_link(p, &(page_link_t){56693, 230000, 100000, 12000, "https://example.org/ü?a=1 b"});
+	text(p, 0, 0, 56693, 240000, "example.org");
+	page_mark(d, "Education 教育", 0, 70000);
+	p = page_add(d);
+	text(p, 0, 0, 56693, 80000, "Publications on page two");
+	page_mark(d, "Publications 论文", 1, 70000);
+	return d;
+}
+
+TEST(test_write_and_check)
+{
+	page_doc_t *d = make_doc();
+	errs_t e;
+	errs_init(&e);
+	const char *out = file_in("a.pdf");
+	EQ_INT(pdf_write(d, out, &e), 0);
+	EQ_INT(e.n, 0);
+	errs_print(stderr, &e);
+	CHECK(has("pdftotext -layout %s - 2>/dev/null", out, "Zhanda Zhu"));
+	CHECK(has("pdftotext %s - 2>/dev/null", out, "朱展达"));
+	CHECK(has("pdftotext %s - 2>/dev/null", out, "Müller Ñandú café naïve Ærøskøbing"));
+	CHECK(has("pdftotext %s - 2>/dev/null", out, "Ελληνικά Русский язык"));
+	CHECK(has("pdftotext %s - 2>/dev/null", out, "SyntheticBold"));
+	CHECK(has("pdftotext %s - 2>/dev/null", out, "SyntheticItalic"));
+	CHECK(has("pdftotext %s - 2>/dev/null", out, "RealBold \"quoted\" (x) \\ back"));
+	CHECK(has("pdftotext -f 2 -l 2 %s - 2>/dev/null", out, "Publications on page two"));
+	CHECK(has("pdffonts %s", out, "NotoSerif-Regular"));
+	CHECK(has("pdffonts %s", out, "LXGWWenKai"));
+	CHECK(has("pdffonts %s | awk 'NR>2 && $0 !~ / yes +yes +yes / {bad=1} END {print bad ? \"BAD\" : \"ALLEMB\"}'",
+	          out, "ALLEMB"));
+	CHECK(has("qpdf --check %s 2>&1", out, "No syntax or stream encoding errors"));
+	CHECK(has("pdfinfo %s", out, "Title:           Curriculum Vitae — Zhanda Zhu"));
+	CHECK(has("pdfinfo %s", out, "Author:          Zhanda Zhu (朱展达)"));
+	CHECK(has("pdfinfo %s", out, "Keywords:        systems, ML"));
+	CHECK(has("pdfinfo %s", out, "Creator:         vita test"));
+	CHECK(has("pdfinfo %s", out, "Pages:           2"));
+	CHECK(has("pdfinfo %s", out, "Page size:       595.276 x 841.89 pts (A4)"));
+	CHECK(has("TZ=UTC pdfinfo -isodates %s", out, "CreationDate:    2024-01-02T03:04:05"));
+	CHECK(has("TZ=UTC pdfinfo -isodates %s", out, "ModDate:         2024-01-02T03:04:05"));
+	CHECK(has("mutool show %s outline 2>&1", out, "Education 教育"));
+	CHECK(has("mutool show %s outline 2>&1", out, "Publications 论文"));
+	CHECK(has("qpdf --show-npages %s", out, "2"));
+	/* link: borderless, URI percent-encoded */
+	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -a -e URI -e Border", out,
+	          "https://example.org/%C3%BC?a=1%20b"));
+	CHECK(has("qpdf --qdf --object-streams=disable %s - | tr -s '\\n ' '  '", out,
+	          "/Border [ 0 0 0 ]"));
+	/* outline destinations keep the reader's zoom */
+	CHECK(has("qpdf --qdf --object-streams=disable %s - | tr -s '\\n ' '  '", out,
+	          "/XYZ null 771.89"));
+	/* Synthetic bold: fill+stroke; italic: slanted matrix */
+	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -a -e ' Tr' -e ' Tm'", out, "2 Tr"));
+	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -a -e ' Tr' -e ' Tm'", out,
+	          "1 0 0.21256 1 56.693 681.89"));
+	/* renders without complaint */
+	CHECK(has("gs -q -dNOPAUSE -dBATCH -sDEVICE=nullpage %s 2>&1; echo GS-DONE", out, "GS-DONE"));
+	CHECK(has("gs -q -dNOPAUSE -dBATCH -sDEVICE=nullpage %s 2>&1 | grep -ci error", out, "0"));
+	/* reproducible: same list + epoch -> same bytes */
+	const char *out2 = file_in("b.pdf");
+	EQ_INT(pdf_write(d, out2, &e), 0);
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "cmp -s %s %s", out, out2);
+	EQ_INT(system(cmd), 0);
+	d->epoch += 1;
+	EQ_INT(pdf_write(d, out2, &e), 0);
+	CHECK(system(cmd) != 0);
+	/* permissions follow the umask, like any new file */
+	struct stat st;
+	CHECK(stat(out, &st) == 0 && (st.st_mode & 0777) == (0666 & ~(unsigned)umask(022)));
+	page_doc_free(d);
+	errs_done(&e);
+}
+
+TEST(test_stdout)
+{
+	page_doc_t *d = make_doc();
+	errs_t e;
+	errs_init(&e);
+	const char *ref = file_in("ref.pdf"), *got = file_in("stdout.pdf");
+	EQ_INT(pdf_write(d, ref, &e), 0);
+	fflush(stdout);
+	int saved = dup(1), fd = open(got, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, 1);
+	close(fd);
+	int rc = pdf_write(d, "-", &e);
+	dup2(saved, 1);
+	close(saved);
+	EQ_INT(rc, 0);
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "cmp -s %s %s", ref, got);
+	EQ_INT(system(cmd), 0);
+	page_doc_free(d);
+	errs_done(&e);
+}
+
+static int count_files(void)
+{
+	char *s = run("ls -A %s | wc -l", dir);
+	int n = atoi(s);
+	free(s);
+	return n;
+}
+
+static void write_file(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "wb");
+	fputs(s, f);
+	fclose(f);
+}
+
+/* A failed write returns -1 with exit code 3, names the culprit, leaves the
+ * existing target untouched and no temporary file behind. */
+static void expect_fail(page_doc_t *d, const char *target, const char *culprit,
+                        const char *msg)
+{
+	errs_t e;
+	errs_init(&e);
+	int before = count_files();
+	EQ_INT(pdf_write(d, target, &e), -1);
+	EQ_INT(errs_code(&e), 3);
+	EQ_INT(e.nerrors, 1);
+	CHECK(e.n > 0 && strstr(e.v[0].file, culprit));
+	CHECK(e.n > 0 && strstr(e.v[0].msg, msg));
+	if (e.n > 0 && !strstr(e.v[0].msg, msg))
+		fprintf(stderr, "message: %s: %s\n", e.v[0].file, e.v[0].msg);
+	EQ_INT(count_files(), before);
+	errs_done(&e);
+}
+
+TEST(test_failures)
+{
+	const char *target = file_in("keep.pdf");
+	write_file(target, "old contents");
+	page_doc_t *d = make_doc();
+	static const char *missing[] = {SERIF, "/nonexistent/font.ttf", SERIF_B};
+	d->face_files = missing;
+	expect_fail(d, target, "/nonexistent/font.ttf", "No such file");
+	CHECK(has("cat %s", target, "old contents"));
+
+	const char *junk = file_in("junk.ttf");
+	write_file(junk, "this is not a font at all, just some text......");
+	static const char *bad[3] = {SERIF, NULL, SERIF_B};
+	bad[1] = junk;
+	d->face_files = bad;
+	expect_fail(d, target, "junk.ttf", "not a TrueType font");
+
+	static const char *otf[] = {SERIF, "/usr/share/fonts/opentype/urw-base35/NimbusRoman-Regular.otf", SERIF_B};
+	if (access(otf[1], R_OK) == 0) {
+		d->face_files = otf;
+		expect_fail(d, target, "NimbusRoman", "CFF");
+	}
+	/* a font libharu 2.3.0 would crash on: hhea.numberOfHMetrics > numGlyphs */
+	char cmd[800];
+	const char *crash = file_in("crash.ttf");
+	snprintf(cmd, sizeof(cmd),
+	         "python3 -c \"import struct,sys\n"
+	         "b=bytearray(open('%s','rb').read())\n"
+	         "n=struct.unpack('>H',b[4:6])[0]\n"
+	         "for i in range(n):\n"
+	         " t=b[12+16*i:28+16*i]\n"
+	         " if t[:4]==b'hhea':\n"
+	         "  o=struct.unpack('>I',t[8:12])[0]; b[o+34:o+36]=b'\\xff\\xff'\n"
+	         "open('%s','wb').write(b)\"", SERIF, crash);
+	if (system(cmd) == 0) {
+		static const char *cr[3] = {NULL, SERIF, SERIF_B};
+		cr[0] = crash;
+		d->face_files = cr;
+		expect_fail(d, target, "crash.ttf", "numberOfHMetrics");
+	}
+	d->face_files = missing;
+	d->face_files = (const char *[]){SERIF, KAI, SERIF_B};
+	/* a broken image */
+	page_image(&d->pages[1], &(page_image_t){0, 0, 10000, 10000, junk, 1});
+	expect_fail(d, target, "junk.ttf", "PNG");
+	CHECK(has("cat %s", target, "old contents"));
+	d->pages[1].n--;
+	/* unwritable targets */
+	expect_fail(d, "/nonexistent-dir/cv.pdf", "/nonexistent-dir/cv.pdf", "No such file");
+	expect_fail(d, dir, dir, "directory");
+	CHECK(has("cat %s", target, "old contents"));
+	/* and the same document does write */
+	errs_t e;
+	errs_init(&e);
+	EQ_INT(pdf_write(d, target, &e), 0);
+	CHECK(has("pdftotext %s -", target, "Zhanda"));
+	errs_done(&e);
+	page_doc_free(d);
+}
+
+/* Runs libharu would mangle are skipped with a warning, not drawn. */
+TEST(test_bad_text)
+{
+	page_doc_t *d = page_doc_new(595276, 841890);
+	static const char *faces[] = {SERIF};
+	d->face_files = faces;
+	d->nfaces = 1;
+	page_t *p = page_add(d);
+	text(p, 0, 0, 1000, 20000, "good");
+	text(p, 0, 0, 1000, 40000, "bad \xff\xfe utf8");
+	text(p, 0, 0, 1000, 60000, "astral \xf0\xa0\xae\xb7");
+	/* a long run over libharu's 65,535-byte string limit */
+	size_t n = 70000;
+	char *big = malloc(n + 1);
+	for (size_t i = 0; i < n; i += 2)
+		memcpy(big + i, "é", 2);
+	big[n] = '\0';
+	text(p, 0, 0, 1000, 80000, big);
+	free(big);
+	errs_t e;
+	errs_init(&e);
+	const char *out = file_in("bad.pdf");
+	EQ_INT(pdf_write(d, out, &e), 0);
+	EQ_INT(e.nerrors, 0);
+	EQ_INT(e.n, 2);
+	CHECK(has("pdftotext %s -", out, "good"));
+	/* the long run is drawn whole, in two strings (off the page, so
+	   count the code points in the content stream, not with pdftotext) */
+	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -aio 00e9 | wc -l", out, "35000"));
+	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -ac Tj", out, "3"));
+	CHECK(has("qpdf --check %s 2>&1", out, "No syntax or stream encoding errors"));
+	errs_done(&e);
+	page_doc_free(d);
+}
+
+/* An image, cached per path, and an empty document. */
+TEST(test_image_and_empty)
+{
+	const char *src = file_in("a.pdf"), *png = file_in("img");
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "pdftoppm -png -r 10 -singlefile %s %s", src, png);
+	EQ_INT(system(cmd), 0);
+	page_doc_t *d = page_doc_new(200000, 100000);
+	page_t *p = page_add(d);
+	const char *path = file_in("img.png");
+	page_image(p, &(page_image_t){10000, 10000, 50000, 70000, path, 1});
+	page_image(p, &(page_image_t){70000, 10000, 50000, 70000, path, 1});
+	errs_t e;
+	errs_init(&e);
+	const char *out = file_in("img.pdf");
+	EQ_INT(pdf_write(d, out, &e), 0);
+	CHECK(has("pdfimages -list %s", out, "image"));
+	CHECK(has("pdfimages -list %s | tail -n +3 | wc -l", out, "2"));
+	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -ac '/Subtype /Image'", out, "1"));
+	page_doc_free(d);
+	d = page_doc_new(595276, 841890);
+	EQ_INT(pdf_write(d, out, &e), 0); /* no pages: libharu still writes a valid file */
+	CHECK(has("qpdf --check %s 2>&1", out, "No syntax or stream encoding errors"));
+	EQ_INT(e.nerrors, 0);
+	page_doc_free(d);
+	errs_done(&e);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Two Latin pages (60 lines, 2 faces, 10 links): a few ms with the full
+ * Noto Serif files (subset fonts are smaller still). */
+TEST(test_speed)
+{
+	page_doc_t *d = page_doc_new(595276, 841890);
+	static const char *faces[] = {SERIF, SERIF_B};
+	d->face_files = faces;
+	d->nfaces = 2;
+	for (int pg = 0; pg < 2; pg++) {
+		page_t *p = page_add(d);
+		for (int i = 0; i < 30; i++) {
+			text(p, i % 5 == 0, 0, 56693, 60000 + i * 24000,
+			     "Designed and built a distributed training system for large models, ");
+			if (i % 3 == 0)
+				page_link(p, &(page_link_t){56693, 50000 + i * 24000, 100000, 12000, "https://x.org"});
+		}
+	}
+	errs_t e;
+	errs_init(&e);
+	const char *out = file_in("speed.pdf");
+	double best = 1e9;
+	for (int k = 0; k < 5; k++) {
+		double t0 = now();
+		EQ_INT(pdf_write(d, out, &e), 0);
+		double t = now() - t0;
+		best = t < best ? t : best;
+	}
+	fprintf(stderr, "pdf_write 2 pages: %.2f ms\n", best * 1e3);
+	CHECK(best < 0.05); /* generous: sanitizer builds are slower */
+	errs_done(&e);
+	page_doc_free(d);
+}
+
+int main(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/vita-pdf-XXXXXX");
+	if (!mkdtemp(dir))
+		return 1;
+	RUN(test_write_and_check);
+	RUN(test_stdout);
+	RUN(test_failures);
+	RUN(test_bad_text);
+	RUN(test_image_and_empty);
+	RUN(test_speed);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir); if (getenv("KEEP")) return t_report();
+	if (!t_fail && system(cmd) != 0)
+		return 1;
+	return t_report();
+}

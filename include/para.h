@@ -13,6 +13,7 @@
 
 #define PARA_INF 10000            /* penalty >= INF: no break; <= -INF: forced */
 #define PARA_MAX_OPTIMAL 20000    /* items; above this, greedy */
+#define PARA_FIL 0x10000000       /* glue stretch >= this is infinite (fil) */
 
 enum { PARA_BOX, PARA_GLUE, PARA_PENALTY };
 

@@ -1,0 +1,176 @@
+/* hyph: hyphenation points from libhyphen; see hyph.h.
+ *
+ * hyph_open("en") loads /usr/share/hyphen/hyph_en_US.dic (or hyph_en.dic)
+ * once; hyph_word(h, "hyphenation", 11, offs, max) returns the byte
+ * offsets a hyphen may precede. The dictionary's first line names its
+ * encoding: UTF-8 words are passed as they are; ISO8859-1 dictionaries get
+ * the word re-encoded (words with characters beyond Latin-1 are left
+ * alone). Only words made entirely of lowercase letters are hyphenated,
+ * at least 2 letters before and 3 after every break.
+ */
+#include <hyphen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arena.h"
+#include "hyph.h"
+#include "utf8.h"
+
+#define HYPH_DIR "/usr/share/hyphen"
+#define HYPH_MAXWORD 100          /* letters; longer words are not split */
+#define HYPH_LMIN 2
+#define HYPH_RMIN 3
+
+struct hyph {
+	HyphenDict *dict;
+	int latin1;               /* the dictionary is ISO8859-1 */
+};
+
+/* Candidate file names for a language tag: "en-US" -> hyph_en_US.dic,
+ * hyph_en.dic; "en" -> hyph_en_US.dic too (the common install). */
+static int hyph_paths(const char *lang, char paths[][256], int max)
+{
+	char ll[16] = "", rr[16] = "";
+	int n = 0, i = 0;
+	while (lang[i] && lang[i] != '-' && lang[i] != '_' && i < 15) {
+		ll[i] = (char)(lang[i] >= 'A' && lang[i] <= 'Z' ? lang[i] + 32 : lang[i]);
+		i++;
+	}
+	ll[i] = 0;
+	if (lang[i] == '-' || lang[i] == '_') {
+		int j = 0;
+		for (i++; lang[i] && j < 15; i++, j++)
+			rr[j] = (char)(lang[i] >= 'a' && lang[i] <= 'z' ? lang[i] - 32 : lang[i]);
+		rr[j] = 0;
+	}
+	if (!ll[0])
+		return 0;
+	if (rr[0] && n < max)
+		snprintf(paths[n++], 256, "%s/hyph_%s_%s.dic", HYPH_DIR, ll, rr);
+	if (n < max)
+		snprintf(paths[n++], 256, "%s/hyph_%s.dic", HYPH_DIR, ll);
+	if (!strcmp(ll, "en") && n < max)
+		snprintf(paths[n++], 256, "%s/hyph_en_US.dic", HYPH_DIR);
+	return n;
+}
+
+/* The first line of a .dic names its character set. */
+static int dic_is_latin1(const char *path)
+{
+	char line[64] = "";
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
+	fclose(f);
+	return !strncmp(line, "ISO8859-1", 9) || !strncmp(line, "ISO-8859-1", 10);
+}
+
+hyph_t *hyph_open(const char *lang, errs_t *e)
+{
+	char paths[3][256];
+	int n = hyph_paths(lang ? lang : "", paths, 3);
+	for (int i = 0; i < n; i++) {
+		FILE *f = fopen(paths[i], "r");
+		if (!f)
+			continue;
+		fclose(f);
+		HyphenDict *d = hnj_hyphen_load(paths[i]);
+		if (!d)
+			continue;
+		hyph_t *h = xcalloc(1, sizeof(*h));
+		h->dict = d;
+		h->latin1 = dic_is_latin1(paths[i]);
+		return h;
+	}
+	err_sys(e, n ? paths[0] : HYPH_DIR,
+	        "no hyphenation patterns for language '%s' in %s",
+	        lang ? lang : "", HYPH_DIR);
+	return NULL;
+}
+
+void hyph_close(hyph_t *h)
+{
+	if (!h)
+		return;
+	hnj_hyphen_free(h->dict);
+	free(h);
+}
+
+/* Lowercase letters of Latin scripts (ASCII, Latin-1, Latin Extended-A). */
+static int is_lower(uint32_t c)
+{
+	if (c >= 'a' && c <= 'z')
+		return 1;
+	if (c >= 0xDF && c <= 0xFF)
+		return c != 0xF7;
+	if (c >= 0x100 && c <= 0x137)
+		return c & 1;
+	if (c >= 0x139 && c <= 0x148)
+		return !(c & 1);
+	if (c >= 0x14A && c <= 0x177)
+		return c & 1;
+	if (c >= 0x17A && c <= 0x17E)
+		return !(c & 1);
+	return c == 0x17F;
+}
+
+/* Decode w into code points with their byte offsets; 0 when the word is
+ * not all lowercase letters (or is too short or too long). */
+static int word_cps(const char *w, size_t n, uint32_t *cps, int *off, int max)
+{
+	int k = 0;
+	for (size_t i = 0; i < n;) {
+		uint32_t c;
+		int l = utf8_decode(w + i, n - i, &c);
+		if (!l || !is_lower(c) || k >= max)
+			return 0;
+		cps[k] = c;
+		off[k++] = (int)i;
+		i += (size_t)l;
+	}
+	return k;
+}
+
+int hyph_word(hyph_t *h, const char *w, size_t n, int *offs, int max)
+{
+	uint32_t cps[HYPH_MAXWORD];
+	int off[HYPH_MAXWORD], k, cnt = 0;
+	char enc[HYPH_MAXWORD * 4 + 1], hy[HYPH_MAXWORD * 4 + 5];
+	char **rep = NULL;
+	int *pos = NULL, *cut = NULL, len = 0;
+	if (!h || !w || max <= 0)
+		return 0;
+	k = word_cps(w, n, cps, off, HYPH_MAXWORD);
+	if (k < HYPH_LMIN + HYPH_RMIN)
+		return 0;
+	if (h->latin1) {
+		for (int i = 0; i < k; i++) {
+			if (cps[i] > 0xFF)
+				return 0;
+			enc[len++] = (char)cps[i];
+		}
+	} else {
+		memcpy(enc, w, n);
+		len = (int)n;
+	}
+	enc[len] = 0;
+	memset(hy, 0, sizeof(hy));
+	if (hnj_hyphen_hyphenate3(h->dict, enc, len, hy, NULL, &rep, &pos, &cut,
+	                          HYPH_LMIN, HYPH_RMIN, HYPH_LMIN, HYPH_RMIN) == 0) {
+		/* hy[i] odd: a break after letter i (indexed by letter in UTF-8
+		 * dictionaries too: libhyphen normalises the array) */
+		for (int i = HYPH_LMIN - 1; i < k - HYPH_RMIN && cnt < max; i++)
+			if ((hy[i] & 1) && !(rep && rep[i]))
+				offs[cnt++] = off[i + 1];
+	}
+	if (rep) {
+		for (int i = 0; i < len; i++)
+			free(rep[i]);
+		free(rep);
+	}
+	free(pos);
+	free(cut);
+	return cnt;
+}

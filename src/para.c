@@ -1,0 +1,497 @@
+/* para: Knuth-Plass line breaking with a greedy fallback; see para.h.
+ *
+ * para_break(items, n, opts, &lines, &nlines) chooses break points for a
+ * paragraph of boxes, glue and penalties. The optimiser is TeX's: running
+ * totals of width/stretch/shrink make any line's measure O(1); active
+ * nodes (at most one per break and fitness class) are dropped as soon as
+ * the line from them is overfull, so the work is about (items x breaks per
+ * line). Demerits are (line_penalty + badness)^2 +- penalty^2, plus
+ * fitness_demerits when adjacent lines' fitness classes differ by more than
+ * one, hyphen_demerits for two hyphenated lines in a row (half of it when
+ * the line before the last is hyphenated), and a quadratic charge for a
+ * last line shorter than last_line_min permille of the measure.
+ *
+ * Pass 1 uses opts->tolerance; pass 2 accepts any underfull line and, like
+ * TeX's final pass, keeps an overfull line when nothing else is left (an
+ * overlong box). Greedy first-fit is used above PARA_MAX_OPTIMAL items, on
+ * request, or if pass 2 fails. Glue with stretch >= PARA_FIL is infinite.
+ * A line ending at a forced break is set at natural width when underfull
+ * (ratio 0), like a paragraph's last line. Integers only.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arena.h"
+#include "para.h"
+
+#define AWFUL ((int64_t)1 << 60)
+
+void para_opts_default(para_opts_t *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->tolerance = 2000;
+	o->line_penalty = 10;
+	o->hyphen_demerits = 10000;
+	o->fitness_demerits = 10000;
+	o->last_line_min = 200;
+}
+
+/* Running totals before item i. */
+typedef struct sums {
+	int64_t *w, *y, *z, *fil;
+} sums_t;
+
+typedef struct node {         /* an active or passive break */
+	int pos;                  /* break item, -1 for the paragraph start */
+	int start;                /* first item of the line after the break */
+	int line;                 /* lines before this break */
+	int fit;                  /* fitness class of the line ending here */
+	int flagged;              /* broken at a flagged penalty */
+	int overfull;
+	int32_t ratio;
+	int64_t total;            /* total demerits */
+	int prev;                 /* passive index of the previous break */
+	int next;                 /* next active node (-1 = end) */
+} node_t;
+
+typedef struct kp {
+	const para_item_t *it;
+	int n;
+	const para_opts_t *o;
+	sums_t s;
+	node_t *v;                /* all nodes ever made; never freed early */
+	int nv, capv;
+	int active;               /* head of the active list (by position) */
+	int tail;                 /* its last node */
+} kp_t;
+
+static int is_forced(const para_item_t *p)
+{
+	return p->type == PARA_PENALTY && p->penalty <= -PARA_INF;
+}
+
+/* Is item i a legal break (i == n: the virtual end)? Glue right before a
+ * forced break is not: breaking there only adds an empty line (TeX puts
+ * \penalty10000 before \parfillskip for the same reason). */
+static int is_break(const para_item_t *it, int n, int i)
+{
+	if (i == n)
+		return 1;
+	if (it[i].type == PARA_PENALTY)
+		return it[i].penalty < PARA_INF;
+	if (it[i].type == PARA_GLUE)   /* not just before a forced break */
+		return i > 0 && it[i - 1].type == PARA_BOX &&
+		       !(i + 1 < n && is_forced(&it[i + 1]));
+	return 0;
+}
+
+/* First item of the line after a break at b: glue and penalties are
+ * discarded up to the next box or forced break. */
+static int line_start(const para_item_t *it, int n, int b)
+{
+	int i = b + 1;
+	while (i < n && it[i].type != PARA_BOX && !is_forced(&it[i]))
+		i++;
+	return i;
+}
+
+static int is_end_break(const para_item_t *it, int n, int b)
+{
+	return b == n || is_forced(&it[b]);
+}
+
+/* TeX's badness: about 100 (t/s)^3, capped at 10000. */
+static int32_t badness(int64_t t, int64_t s)
+{
+	int64_t r;
+	if (t <= 0)
+		return 0;
+	if (s <= 0)
+		return 10000;
+	r = t * 297 / s;
+	if (r > 1290)
+		return 10000;
+	return (int32_t)((r * r * r + 0x20000) / 0x40000);
+}
+
+/* Geometry of a line from item s to the break b. */
+typedef struct lmeas {
+	int64_t w, y, z, fil;
+} lmeas_t;
+
+static lmeas_t measure(const kp_t *k, int s, int b)
+{
+	lmeas_t m;
+	m.w = k->s.w[b] - k->s.w[s];
+	m.y = k->s.y[b] - k->s.y[s];
+	m.z = k->s.z[b] - k->s.z[s];
+	m.fil = k->s.fil[b] - k->s.fil[s];
+	if (b < k->n && k->it[b].type == PARA_PENALTY)
+		m.w += k->it[b].w;
+	return m;
+}
+
+static int32_t line_width(const para_opts_t *o, int line)
+{
+	return line == 0 && o->first_width > 0 ? o->first_width : o->width;
+}
+
+static int32_t clamp32(int64_t v)
+{
+	if (v > INT32_MAX / 2)
+		return INT32_MAX / 2;
+	if (v < INT32_MIN / 2)
+		return INT32_MIN / 2;
+	return (int32_t)v;
+}
+
+/* Ratio (x1000) and badness of a line; *over is 1 when it cannot fit,
+ * 2 when it is underfull with nothing to stretch (ratio 0, infinitely bad). */
+static int32_t line_ratio(lmeas_t m, int32_t lw, int endb, int32_t *bad, int *over)
+{
+	int64_t t = lw - m.w;
+	*over = 0;
+	*bad = 0;
+	if (t == 0)
+		return 0;
+	if (t > 0) {
+		if (m.fil > 0 || endb)
+			return 0;
+		*bad = badness(t, m.y);
+		if (m.y <= 0)
+			*over = 2;
+		return m.y > 0 ? clamp32(t * 1000 / m.y) : 0;
+	}
+	if (-t > m.z) {
+		*over = 1;
+		*bad = 10000;
+		return -1000;
+	}
+	*bad = badness(-t, m.z);
+	return clamp32(t * 1000 / m.z);
+}
+
+static int fitness(int64_t t, int32_t bad)
+{
+	if (t > 0)
+		return bad > 99 ? 0 : bad > 12 ? 1 : 2;
+	return bad > 12 ? 3 : 2;
+}
+
+static int kp_node(kp_t *k)
+{
+	if (k->nv == k->capv) {
+		k->capv = k->capv ? k->capv * 2 : 256;
+		k->v = xrealloc(k->v, (size_t)k->capv * sizeof(k->v[0]));
+	}
+	memset(&k->v[k->nv], 0, sizeof(k->v[0]));
+	return k->nv++;
+}
+
+static int sums_init(sums_t *s, const para_item_t *it, int n)
+{
+	size_t sz = (size_t)(n + 1) * sizeof(int64_t);
+	s->w = xmalloc(sz);
+	s->y = xmalloc(sz);
+	s->z = xmalloc(sz);
+	s->fil = xmalloc(sz);
+	s->w[0] = s->y[0] = s->z[0] = s->fil[0] = 0;
+	for (int i = 0; i < n; i++) {
+		const para_item_t *p = &it[i];
+		int g = p->type == PARA_GLUE;
+		int fil = g && p->stretch >= PARA_FIL;
+		s->w[i + 1] = s->w[i] + (p->type == PARA_PENALTY ? 0 : p->w);
+		s->y[i + 1] = s->y[i] + (g && !fil ? p->stretch : 0);
+		s->z[i + 1] = s->z[i] + (g ? p->shrink : 0);
+		s->fil[i + 1] = s->fil[i] + (fil ? 1 : 0);
+	}
+	return 0;
+}
+
+static void sums_done(sums_t *s)
+{
+	free(s->w);
+	free(s->y);
+	free(s->z);
+	free(s->fil);
+}
+
+/* The best new break at b per fitness class. */
+typedef struct cand {
+	int64_t total;
+	int from;                 /* node index */
+	int32_t ratio;
+	int overfull;
+} cand_t;
+
+static int64_t demerits(const kp_t *k, const node_t *a, int b, int32_t bad,
+                        int fit, lmeas_t m, int32_t lw)
+{
+	const para_opts_t *o = k->o;
+	int64_t d = (int64_t)o->line_penalty + bad, p = 0;
+	int flagged = 0, endb = is_end_break(k->it, k->n, b);
+	if (b < k->n && k->it[b].type == PARA_PENALTY) {
+		p = k->it[b].penalty;
+		flagged = k->it[b].flagged;
+	}
+	d = d >= 10000 ? 100000000 : d * d;
+	if (p > 0)
+		d += p * p;
+	else if (p > -PARA_INF)
+		d -= p * p;
+	if (flagged && a->flagged)
+		d += o->hyphen_demerits;
+	if (b == k->n || (b == k->n - 1 && endb))
+		if (a->flagged)
+			d += o->hyphen_demerits / 2;
+	if (abs(fit - a->fit) > 1)
+		d += o->fitness_demerits;
+	if (endb && o->last_line_min > 0) {
+		int64_t min = (int64_t)lw * o->last_line_min / 1000;
+		if (m.w < min && min > 0) {
+			int64_t s = (min - m.w) * 100 / min;
+			d += 10 * s * s;
+		}
+	}
+	return d;
+}
+
+/* Try every active node against break b. */
+static void kp_try(kp_t *k, int b, int32_t tol, int final)
+{
+	cand_t c[4];
+	int prev = -1, a = k->active;
+	int endb = is_end_break(k->it, k->n, b);
+	int64_t best = AWFUL;
+	for (int f = 0; f < 4; f++)
+		c[f].total = AWFUL;
+	while (a >= 0) {
+		node_t *na = &k->v[a];
+		int next = na->next, over, drop;
+		int32_t bad, lw = line_width(k->o, na->line), r;
+		lmeas_t m;
+		if (na->start > b || (na->start == b && !endb)) {
+			prev = a;
+			a = next;
+			continue;
+		}
+		m = measure(k, na->start, b);
+		r = line_ratio(m, lw, endb, &bad, &over);
+		drop = over == 1 || endb;
+		if (over != 1 && (final || (over == 0 && r <= tol))) {
+			int fit = fitness(lw - m.w, bad);
+			int64_t t = na->total + demerits(k, na, b, bad, fit, m, lw);
+			if (t < c[fit].total) {
+				c[fit].total = t;
+				c[fit].from = a;
+				c[fit].ratio = r;
+				c[fit].overfull = 0;
+			}
+			if (t < best)
+				best = t;
+		} else if (over == 1 && final && best == AWFUL && next < 0 && prev < 0) {
+			/* the last hope: keep the overfull line (TeX's rescue) */
+			c[2].total = na->total;
+			c[2].from = a;
+			c[2].ratio = -1000;
+			c[2].overfull = 1;
+			best = na->total;
+		}
+		if (drop) {
+			if (prev < 0)
+				k->active = next;
+			else
+				k->v[prev].next = next;
+			if (k->tail == a)
+				k->tail = prev;
+		} else {
+			prev = a;
+		}
+		a = next;
+	}
+	for (int f = 0; f < 4; f++) {
+		if (c[f].total == AWFUL || c[f].total > best + k->o->fitness_demerits)
+			continue;
+		int id = kp_node(k);
+		node_t *nn = &k->v[id], *from = &k->v[c[f].from];
+		nn->pos = b;
+		nn->start = b < k->n ? line_start(k->it, k->n, b) : k->n;
+		nn->line = from->line + 1;
+		nn->fit = f;
+		nn->flagged = b < k->n && k->it[b].type == PARA_PENALTY && k->it[b].flagged;
+		nn->overfull = c[f].overfull;
+		nn->ratio = c[f].ratio;
+		nn->total = c[f].total;
+		nn->prev = c[f].from;
+		nn->next = -1;
+		if (k->active < 0)
+			k->active = id;
+		else
+			k->v[k->tail].next = id;
+		k->tail = id;
+	}
+}
+
+/* One pass; returns the final node or -1. */
+static int kp_pass(kp_t *k, int32_t tol, int final)
+{
+	int root, best = -1;
+	k->nv = 0;
+	root = kp_node(k);
+	k->v[root].pos = -1;
+	k->v[root].start = 0;
+	k->v[root].fit = 2;
+	k->v[root].prev = -1;
+	k->v[root].next = -1;
+	k->active = root;
+	k->tail = root;
+	for (int b = 0; b <= k->n && k->active >= 0; b++) {
+		if (!is_break(k->it, k->n, b))
+			continue;
+		if (b == k->n && k->n > 0 && is_forced(&k->it[k->n - 1]))
+			break;
+		kp_try(k, b, tol, final);
+	}
+	for (int a = k->active; a >= 0; a = k->v[a].next) {
+		int endpos = k->n > 0 && is_forced(&k->it[k->n - 1]) ? k->n - 1 : k->n;
+		if (k->v[a].pos != endpos)
+			continue;
+		if (best < 0 || k->v[a].total < k->v[best].total ||
+		    (k->v[a].total == k->v[best].total && a < best))
+			best = a;
+	}
+	return best;
+}
+
+static void kp_lines(kp_t *k, int last, para_line_t **lines, int *nlines)
+{
+	int cnt = 0;
+	for (int a = last; a >= 0 && k->v[a].pos >= 0; a = k->v[a].prev)
+		cnt++;
+	para_line_t *l = xcalloc((size_t)(cnt ? cnt : 1), sizeof(*l));
+	int i = cnt;
+	for (int a = last; a >= 0 && k->v[a].pos >= 0; a = k->v[a].prev) {
+		node_t *na = &k->v[a], *pa = &k->v[na->prev];
+		i--;
+		l[i].start = pa->start;
+		l[i].end = na->pos;
+		l[i].ratio = na->ratio;
+		l[i].hyphen = na->flagged;
+		l[i].overfull = na->overfull;
+	}
+	*lines = l;
+	*nlines = cnt;
+}
+
+/* Ratio and overfull flag of a finished line (greedy). */
+static void line_finish(const para_item_t *it, int n, const para_opts_t *o,
+                        para_line_t *l, int line)
+{
+	lmeas_t m = {0, 0, 0, 0};
+	int32_t bad;
+	int endb = is_end_break(it, n, l->end);
+	for (int i = l->start; i < l->end; i++) {
+		if (it[i].type == PARA_PENALTY)
+			continue;
+		m.w += it[i].w;
+		if (it[i].type == PARA_GLUE) {
+			if (it[i].stretch >= PARA_FIL)
+				m.fil++;
+			else
+				m.y += it[i].stretch;
+			m.z += it[i].shrink;
+		}
+	}
+	if (l->end < n && it[l->end].type == PARA_PENALTY) {
+		m.w += it[l->end].w;
+		l->hyphen = it[l->end].flagged;
+	}
+	l->ratio = line_ratio(m, line_width(o, line), endb, &bad, &l->overfull);
+	l->overfull = l->overfull == 1;
+}
+
+static void greedy_push(para_line_t **v, int *nv, int *cap, int s, int b)
+{
+	if (*nv == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*v = xrealloc(*v, (size_t)*cap * sizeof(**v));
+	}
+	memset(&(*v)[*nv], 0, sizeof(**v));
+	(*v)[*nv].start = s;
+	(*v)[*nv].end = b;
+	(*nv)++;
+}
+
+/* First fit: each line takes as much as fits (shrink allowed). */
+static void greedy(const para_item_t *it, int n, const para_opts_t *o,
+                   para_line_t **lines, int *nlines)
+{
+	para_line_t *v = NULL;
+	int nv = 0, cap = 0, s = 0;
+	int end = n > 0 && is_forced(&it[n - 1]) ? n - 1 : n;
+	for (;;) {
+		int64_t w = 0, z = 0;
+		int last = -1, b = -1, lw = line_width(o, nv);
+		for (int i = s; i <= n; i++) {
+			if (is_break(it, n, i) && (i > s || is_end_break(it, n, i))) {
+				int64_t bw = w + (i < n && it[i].type == PARA_PENALTY ? it[i].w : 0);
+				int fits = bw - z <= lw;
+				if (is_end_break(it, n, i)) {
+					b = fits || last < 0 ? i : last;
+					break;
+				}
+				if (!fits) {
+					b = last >= 0 ? last : i;
+					break;
+				}
+				last = i;
+			}
+			if (i < n && it[i].type != PARA_PENALTY) {
+				w += it[i].w;
+				if (it[i].type == PARA_GLUE)
+					z += it[i].shrink;
+			}
+		}
+		if (b < 0)
+			b = n;
+		greedy_push(&v, &nv, &cap, s, b);
+		line_finish(it, n, o, &v[nv - 1], nv - 1);
+		if (b >= end)
+			break;
+		s = line_start(it, n, b);
+	}
+	*lines = v;
+	*nlines = nv;
+}
+
+int para_break(const para_item_t *items, int n, const para_opts_t *o,
+               para_line_t **lines, int *nlines)
+{
+	kp_t k;
+	int last;
+	*lines = NULL;
+	*nlines = 0;
+	if (n <= 0)
+		return 0;
+	if (o->greedy || n > PARA_MAX_OPTIMAL) {
+		greedy(items, n, o, lines, nlines);
+		return 1;
+	}
+	memset(&k, 0, sizeof(k));
+	k.it = items;
+	k.n = n;
+	k.o = o;
+	sums_init(&k.s, items, n);
+	last = kp_pass(&k, o->tolerance > 0 ? o->tolerance : 2000, 0);
+	if (last < 0)
+		last = kp_pass(&k, INT32_MAX, 1);
+	if (last >= 0)
+		kp_lines(&k, last, lines, nlines);
+	free(k.v);
+	sums_done(&k.s);
+	if (last < 0) {
+		greedy(items, n, o, lines, nlines);
+		return 1;
+	}
+	return 0;
+}

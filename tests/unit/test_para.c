@@ -1,0 +1,301 @@
+/* test_para: the line breaker with made-up widths (no fonts). */
+#include <stdlib.h>
+#include <time.h>
+#include "para.h"
+#include "t.h"
+
+#define MAXIT 64
+
+typedef struct pb {
+	para_item_t it[MAXIT];
+	int n;
+} pb_t;
+
+static void box(pb_t *p, int32_t w)
+{
+	p->it[p->n++] = (para_item_t){PARA_BOX, w, 0, 0, 0, 0};
+}
+
+static void glue(pb_t *p, int32_t w, int32_t st, int32_t sh)
+{
+	p->it[p->n++] = (para_item_t){PARA_GLUE, w, st, sh, 0, 0};
+}
+
+static void pen(pb_t *p, int32_t w, int32_t pen_, int flagged)
+{
+	p->it[p->n++] = (para_item_t){PARA_PENALTY, w, 0, 0, pen_, flagged};
+}
+
+static void finish(pb_t *p)
+{
+	glue(p, 0, PARA_FIL, 0);
+	pen(p, 0, -PARA_INF, 0);
+}
+
+/* Words with glue 10 (+5 -3) between them. */
+static void words(pb_t *p, const int *w, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (i)
+			glue(p, 10, 5, 3);
+		box(p, w[i]);
+	}
+	finish(p);
+}
+
+static int32_t max_ratio(const para_line_t *l, int n)
+{
+	int32_t m = 0;
+	for (int i = 0; i + 1 < n; i++)
+		if (l[i].ratio > m)
+			m = l[i].ratio;
+	return m;
+}
+
+/* Greedy fills line 1 and leaves line 2 very loose (ratio 2.8); the
+ * optimiser spreads the words so no line is looser than 0.67. */
+TEST(classic)
+{
+	static const int w[] = {10, 24, 11, 17, 8, 14, 21, 17, 34, 16, 35, 17, 14};
+	pb_t p = {.n = 0};
+	para_opts_t o;
+	para_line_t *l;
+	int n;
+	words(&p, w, 13);
+	para_opts_default(&o);
+	o.width = 100;
+	o.tolerance = 10000;
+	EQ_INT(para_break(p.it, p.n, &o, &l, &n), 0);
+	EQ_INT(n, 4);
+	EQ_INT(l[0].start, 0);
+	EQ_INT(l[0].end, 7);
+	EQ_INT(l[1].start, 8);
+	EQ_INT(l[1].end, 15);
+	EQ_INT(l[2].end, 21);
+	EQ_INT(l[3].end, 26);
+	EQ_INT(l[3].ratio, 0);
+	CHECK(max_ratio(l, n) <= 700);
+	free(l);
+	o.greedy = 1;
+	EQ_INT(para_break(p.it, p.n, &o, &l, &n), 1);
+	EQ_INT(n, 4);
+	EQ_INT(l[1].ratio, 2800);
+	free(l);
+}
+
+/* "A B C1-C2 D": a cheap hyphen beats a loose line; an expensive one not. */
+static int hyph_case(int32_t penalty)
+{
+	pb_t p = {.n = 0};
+	para_opts_t o;
+	para_line_t *l;
+	int n, h;
+	box(&p, 35); glue(&p, 10, 15, 5);
+	box(&p, 35); glue(&p, 10, 15, 5);
+	box(&p, 10); pen(&p, 5, penalty, 1); box(&p, 20); glue(&p, 10, 15, 5);
+	box(&p, 60);
+	finish(&p);
+	para_opts_default(&o);
+	o.width = 100;
+	para_break(p.it, p.n, &o, &l, &n);
+	h = n == 2 ? l[0].hyphen : -1;
+	if (n == 2 && h)
+		CHECK(l[0].end == 5 && l[1].start == 6);
+	free(l);
+	return h;
+}
+
+TEST(hyphen_penalty)
+{
+	EQ_INT(hyph_case(50), 1);
+	EQ_INT(hyph_case(500), 0);
+}
+
+/* Two lines that would both end hyphenated: hyphen_demerits decides. */
+static int consecutive(int32_t hd)
+{
+	pb_t p = {.n = 0};
+	para_opts_t o;
+	para_line_t *l;
+	int n, twice = 0;
+	box(&p, 35); glue(&p, 10, 15, 5);
+	box(&p, 35); glue(&p, 10, 15, 5);
+	box(&p, 10); pen(&p, 5, 50, 1); box(&p, 20); glue(&p, 10, 15, 5);
+	box(&p, 35); glue(&p, 10, 15, 5);
+	box(&p, 25); pen(&p, 5, 50, 1); box(&p, 20); glue(&p, 10, 15, 5);
+	box(&p, 40);
+	finish(&p);
+	para_opts_default(&o);
+	o.width = 100;
+	o.tolerance = 5000;
+	o.hyphen_demerits = hd;
+	para_break(p.it, p.n, &o, &l, &n);
+	for (int i = 0; i + 1 < n; i++)
+		if (l[i].hyphen && l[i + 1].hyphen)
+			twice = 1;
+	free(l);
+	return twice;
+}
+
+TEST(consecutive_hyphens)
+{
+	EQ_INT(consecutive(0), 1);
+	EQ_INT(consecutive(50000000), 0);
+}
+
+TEST(forced_breaks)
+{
+	pb_t p = {.n = 0};
+	para_opts_t o;
+	para_line_t *l;
+	int n;
+	box(&p, 20); glue(&p, 10, 5, 3); box(&p, 20);
+	glue(&p, 0, PARA_FIL, 0); pen(&p, 0, -PARA_INF, 0);
+	glue(&p, 0, PARA_FIL, 0); pen(&p, 0, -PARA_INF, 0);   /* empty line */
+	box(&p, 30);
+	finish(&p);
+	para_opts_default(&o);
+	o.width = 100;
+	EQ_INT(para_break(p.it, p.n, &o, &l, &n), 0);
+	EQ_INT(n, 3);
+	EQ_INT(l[0].start, 0);
+	EQ_INT(l[0].end, 4);
+	EQ_INT(l[0].ratio, 0);
+	EQ_INT(l[1].start, 6);
+	EQ_INT(l[1].end, 6);
+	EQ_INT(l[2].start, 7);
+	EQ_INT(l[2].end, 9);
+	free(l);
+}
+
+TEST(overlong_box)
+{
+	pb_t p = {.n = 0};
+	para_opts_t o;
+	para_line_t *l;
+	int n, over = 0;
+	box(&p, 30); glue(&p, 10, 5, 3); box(&p, 40); glue(&p, 10, 5, 3);
+	box(&p, 250); glue(&p, 10, 5, 3);
+	box(&p, 40); glue(&p, 10, 5, 3); box(&p, 30);
+	finish(&p);
+	para_opts_default(&o);
+	o.width = 100;
+	para_break(p.it, p.n, &o, &l, &n);
+	EQ_INT(n, 3);
+	for (int i = 0; i < n; i++)
+		if (l[i].overfull) {
+			over++;
+			EQ_INT(l[i].start, 4);
+			EQ_INT(l[i].end, 5);
+		}
+	EQ_INT(over, 1);
+	free(l);
+}
+
+TEST(empty)
+{
+	pb_t p = {.n = 0};
+	para_opts_t o;
+	para_line_t *l = (para_line_t *)&p;
+	int n = -1;
+	para_opts_default(&o);
+	o.width = 100;
+	EQ_INT(para_break(p.it, 0, &o, &l, &n), 0);
+	EQ_INT(n, 0);
+	CHECK(l == NULL);
+	finish(&p);
+	EQ_INT(para_break(p.it, p.n, &o, &l, &n), 0);
+	EQ_INT(n, 1);
+	free(l);
+}
+
+/* A short last line costs demerits: with last_line_min the optimiser
+ * takes a word down to it. */
+TEST(last_line)
+{
+	static const int w[] = {30, 30, 25, 30, 30, 20, 10};
+	pb_t p = {.n = 0};
+	para_opts_t o;
+	para_line_t *l;
+	int n;
+	int32_t lastw = 0;
+	for (int i = 0; i < 7; i++) {
+		if (i)
+			glue(&p, 10, 30, 3);
+		box(&p, w[i]);
+	}
+	finish(&p);
+	para_opts_default(&o);
+	o.width = 100;
+	o.last_line_min = 0;
+	para_break(p.it, p.n, &o, &l, &n);
+	EQ_INT(n, 3);
+	EQ_INT(l[2].start, 12);     /* "10" alone */
+	free(l);
+	o.last_line_min = 300;
+	para_break(p.it, p.n, &o, &l, &n);
+	EQ_INT(n, 3);
+	for (int i = l[n - 1].start; i < l[n - 1].end; i++)
+		lastw += p.it[i].w;
+	CHECK(lastw >= 30);
+	free(l);
+}
+
+TEST(first_width)
+{
+	static const int w[] = {40, 40, 40, 40, 40, 40};
+	pb_t p = {.n = 0};
+	para_opts_t o;
+	para_line_t *l;
+	int n;
+	words(&p, w, 6);
+	para_opts_default(&o);
+	o.width = 140;
+	o.first_width = 90;
+	para_break(p.it, p.n, &o, &l, &n);
+	EQ_INT(n, 3);
+	EQ_INT(l[0].end, 3);
+	free(l);
+}
+
+/* One million items: greedy, linear, a fraction of a second. */
+TEST(huge)
+{
+	int nw = 333333, n = 0;
+	para_item_t *it = malloc(sizeof(*it) * (size_t)(nw * 3 + 2));
+	para_opts_t o;
+	para_line_t *l;
+	int nl;
+	clock_t t0 = clock();
+	for (int i = 0; i < nw; i++) {
+		it[n++] = (para_item_t){PARA_BOX, 20 + (i % 1000) * 7919 % 40, 0, 0, 0, 0};
+		it[n++] = (para_item_t){PARA_PENALTY, 5, 0, 0, (i % 3) ? PARA_INF : 50, 1};
+		it[n++] = (para_item_t){PARA_GLUE, 10, 5, 3, 0, 0};
+	}
+	it[n++] = (para_item_t){PARA_GLUE, 0, PARA_FIL, 0, 0, 0};
+	it[n++] = (para_item_t){PARA_PENALTY, 0, 0, 0, -PARA_INF, 0};
+	para_opts_default(&o);
+	o.width = 500;
+	EQ_INT(para_break(it, n, &o, &l, &nl), 1);
+	CHECK(nl > 20000);
+	for (int i = 0; i < nl; i++)
+		CHECK(!l[i].overfull);
+	EQ_INT(l[nl - 1].end, n - 1);
+	CHECK((double)(clock() - t0) / CLOCKS_PER_SEC < 3.0);
+	free(l);
+	free(it);
+}
+
+int main(void)
+{
+	RUN(classic);
+	RUN(hyphen_penalty);
+	RUN(consecutive_hyphens);
+	RUN(forced_breaks);
+	RUN(overlong_box);
+	RUN(empty);
+	RUN(last_line);
+	RUN(first_width);
+	RUN(huge);
+	return t_report();
+}

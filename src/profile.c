@@ -1,0 +1,623 @@
+/* profile: a native profile (spec/profile.md, version 1) -> model_t.
+ *
+ *   profile_load(arena, path, &opts, &model, &errs)   reads the file
+ *   profile_load_mem(arena, path, data, len, ...)     from memory
+ *
+ * The loader keeps going after an error, so `vita check` reports every
+ * problem at once; it returns -1 if any error was recorded. Items removed
+ * by --tags are still validated. Typed getters live in profile_val.c,
+ * BibTeX in profile_bib.c. The schema, as a grammar ( ? optional,
+ * * list, | choice; "text" accepts inline markup, any string or text may
+ * be a translation map {LANG: string, ...}):
+ *
+ *   profile     = { vita? int(1), name string, name_native? string,
+ *                   headline? string, affiliation? string, location? string,
+ *                   contact? contact, links? link*, photo? path,
+ *                   summary? text, updated? date, layout? layout,
+ *                   sections section* }
+ *   contact     = { (email|phone|website|orcid|github|scholar|linkedin|
+ *                   twitter)? citem }
+ *   citem       = string | { value string, tags? tags }
+ *   link        = string(url) | { label? string, url string }
+ *   layout      = string | { name? string, KEY? (value | {KEY: ...}) }
+ *                 (nested keys flatten to "a.b=value"; lists join with ",")
+ *   section     = { title string, type TYPE, tags? tags, CONTENT }
+ *     TYPE entries|education|experience|awards:  entries entry*
+ *     TYPE publications: (entries pub* | bibtex path)+, highlight? string*,
+ *                        numbering? none|forward|reverse,
+ *                        group_by? none|year|type
+ *     TYPE news:         entries news*
+ *     TYPE list:         items item*, style? inline|bullets
+ *     TYPE text:         text text
+ *   entry       = { title text, org? text, location? string, date? date,
+ *                   start? date, end? date (not before start),
+ *                   details? item*, note? text, links? link*, tags? tags }
+ *   pub         = { title text, authors? string*, equal? string* (each
+ *                   among authors), venue? string, venue_full? text,
+ *                   year? int, status? string, doi? string, links? link*,
+ *                   badges? string*, note? text, tags? tags }
+ *   news        = { date date, text text, tags? tags }
+ *   item        = text | { value text, tags? tags }
+ *   tags        = string | string*
+ *   date        = YYYY | YYYY-MM | YYYY-MM-DD | present | other free text
+ *
+ * A publications section without `highlight` gets [name] filled in.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include "buf.h"
+#include "profile_int.h"
+
+static const char *const top_keys[] = {
+	"vita", "name", "name_native", "headline", "affiliation", "location",
+	"contact", "links", "photo", "summary", "updated", "layout", "sections",
+	NULL};
+static const char *const contact_kinds[] = {
+	"email", "phone", "website", "orcid", "github", "scholar", "linkedin",
+	"twitter", NULL};
+static const char *const sec_types[] = {
+	"entries", "education", "experience", "awards", "publications", "news",
+	"list", "text", NULL};
+static const char *const sec_keys[][10] = {
+	[SEC_ENTRIES] = {"title", "type", "tags", "entries", NULL},
+	[SEC_EDUCATION] = {"title", "type", "tags", "entries", NULL},
+	[SEC_EXPERIENCE] = {"title", "type", "tags", "entries", NULL},
+	[SEC_AWARDS] = {"title", "type", "tags", "entries", NULL},
+	[SEC_PUBLICATIONS] = {"title", "type", "tags", "entries", "bibtex",
+	                      "highlight", "numbering", "group_by", NULL},
+	[SEC_NEWS] = {"title", "type", "tags", "entries", NULL},
+	[SEC_LIST] = {"title", "type", "tags", "items", "style", NULL},
+	[SEC_TEXT] = {"title", "type", "tags", "text", NULL},
+};
+static const char *const entry_keys[] = {
+	"title", "org", "location", "date", "start", "end", "details", "note",
+	"links", "tags", NULL};
+static const char *const pub_keys[] = {
+	"title", "authors", "equal", "venue", "venue_full", "year", "status",
+	"doi", "links", "badges", "note", "tags", NULL};
+static const char *const news_keys[] = {"date", "text", "tags", NULL};
+static const char *const item_keys[] = {"value", "tags", NULL};
+static const char *const numbering_names[] = {"reverse", "forward", "none", NULL};
+static const char *const group_names[] = {"none", "year", "type", NULL};
+static const char *const style_names[] = {"inline", "bullets", NULL};
+
+/* A list item: text, or {value: text, tags: [...]}. 1 = keep it. */
+static int item_parse(pctx_t *c, const ynode_t *it, const char *key, mtext_t *out,
+                      int *err)
+{
+	int keep = 1;
+	if (it->kind == YD_MAP && (ydoc_get(it, "value") || ydoc_get(it, "tags"))) {
+		if (pv_keys(c, it, item_keys, "a tagged item") < 0)
+			*err = -1;
+		keep = pv_keep(c, it);
+		if (pv_text(c, it, "value", 1, out) < 0)
+			*err = -1;
+		return keep;
+	}
+	if (pv_text_node(c, it, key, out) < 0)
+		*err = -1;
+	else if (out->n == 0)
+		*err = pv_err(c, it, "empty item in '%s'", key);
+	return keep;
+}
+
+static int items_parse(pctx_t *c, const ynode_t *map, const char *key,
+                       int required, mtext_t **out, int *n)
+{
+	const ynode_t *l = ydoc_get(map, key);
+	int rc = 0;
+	*out = NULL;
+	*n = 0;
+	if (!l || l->kind == YD_NULL)
+		return required ? pv_err(c, l ? l : map, "missing required key '%s'", key) : 0;
+	if (!pv_is_seq(c, l, key))
+		return -1;
+	*out = arena_alloc(c->a, (size_t)l->n * sizeof(**out));
+	for (int i = 0; i < l->n; i++)
+		if (item_parse(c, l->kids[i], key, &(*out)[*n], &rc))
+			(*n)++;
+	return rc;
+}
+
+static int entry_period(pctx_t *c, mentry_t *en)
+{
+	const mdate_t *s = &en->start, *e = &en->end;
+	int sn = s->kind >= DATE_YEAR && s->kind <= DATE_DAY;
+	int enm = e->kind >= DATE_YEAR && e->kind <= DATE_DAY;
+	if (sn && enm && pv_date_cmp(e, s) < 0)
+		return err_at(c->e, c->file, e->line, e->col,
+		              "the period ends (%s) before it starts (%s)", e->text,
+		              s->text);
+	return 0;
+}
+
+static int entry_parse(pctx_t *c, const ynode_t *n, mentry_t *en)
+{
+	int rc = 0;
+	memset(en, 0, sizeof(*en));
+	en->line = n->line;
+	en->col = n->col;
+	if (!pv_is_map(c, n, "an entry"))
+		return -1;
+	rc |= pv_keys(c, n, entry_keys, "an entry");
+	rc |= pv_text(c, n, "title", 1, &en->title);
+	rc |= pv_text(c, n, "org", 0, &en->org);
+	rc |= pv_field(c, n, "location", 0, &en->location);
+	rc |= pv_date(c, n, "date", &en->date);
+	rc |= pv_date(c, n, "start", &en->start);
+	rc |= pv_date(c, n, "end", &en->end);
+	rc |= items_parse(c, n, "details", 0, &en->details, &en->ndetails);
+	rc |= pv_text(c, n, "note", 0, &en->note);
+	rc |= pv_links(c, n, "links", &en->links, &en->nlinks);
+	rc |= entry_period(c, en);
+	return rc ? -1 : 0;
+}
+
+static int pub_equal_check(pctx_t *c, const ynode_t *n, const mpub_t *p)
+{
+	int rc = 0;
+	for (int i = 0; i < p->nequal; i++) {
+		int found = 0;
+		for (int j = 0; j < p->nauthors && !found; j++)
+			found = !strcmp(p->equal[i], p->authors[j]);
+		if (!found)
+			rc = pv_err(c, ydoc_get(n, "equal"),
+			            "'%s' in 'equal' is not one of the authors", p->equal[i]);
+	}
+	return rc;
+}
+
+static int pub_parse(pctx_t *c, const ynode_t *n, mpub_t *p)
+{
+	int rc = 0;
+	memset(p, 0, sizeof(*p));
+	p->line = n->line;
+	p->col = n->col;
+	if (!pv_is_map(c, n, "a publication"))
+		return -1;
+	rc |= pv_keys(c, n, pub_keys, "a publication");
+	rc |= pv_text(c, n, "title", 1, &p->title);
+	rc |= pv_strings(c, n, "authors", &p->authors, &p->nauthors);
+	rc |= pv_strings(c, n, "equal", &p->equal, &p->nequal);
+	rc |= pv_field(c, n, "venue", 0, &p->venue);
+	rc |= pv_text(c, n, "venue_full", 0, &p->venue_full);
+	rc |= pv_int(c, n, "year", 1000, 9999, &p->year);
+	rc |= pv_field(c, n, "status", 0, &p->status);
+	rc |= pv_field(c, n, "doi", 0, &p->doi);
+	rc |= pv_links(c, n, "links", &p->links, &p->nlinks);
+	rc |= pv_strings(c, n, "badges", &p->badges, &p->nbadges);
+	rc |= pv_text(c, n, "note", 0, &p->note);
+	if (!rc)
+		rc |= pub_equal_check(c, n, p);
+	return rc ? -1 : 0;
+}
+
+static int news_parse(pctx_t *c, const ynode_t *n, mnews_t *nw)
+{
+	int rc = 0;
+	memset(nw, 0, sizeof(*nw));
+	nw->line = n->line;
+	nw->col = n->col;
+	if (!pv_is_map(c, n, "a news item"))
+		return -1;
+	rc |= pv_keys(c, n, news_keys, "a news item");
+	if (!ydoc_get(n, "date"))
+		rc |= pv_err(c, n, "missing required key 'date'");
+	rc |= pv_date(c, n, "date", &nw->date);
+	rc |= pv_text(c, n, "text", 1, &nw->text);
+	return rc ? -1 : 0;
+}
+
+/* The list under `entries`, parsed by kind into an arena array. */
+static int sec_entries(pctx_t *c, const ynode_t *sec, msection_t *s, int required)
+{
+	const ynode_t *l = ydoc_get(sec, "entries");
+	int rc = 0;
+	if (!l || l->kind == YD_NULL)
+		return required ? pv_err(c, l ? l : sec, "missing required key 'entries'") : 0;
+	if (!pv_is_seq(c, l, s->type == SEC_PUBLICATIONS ? "publications" :
+	               s->type == SEC_NEWS ? "news items" : "entries"))
+		return -1;
+	size_t cnt = (size_t)l->n;
+	if (s->type == SEC_PUBLICATIONS)
+		s->pubs = arena_alloc(c->a, cnt * sizeof(*s->pubs));
+	else if (s->type == SEC_NEWS)
+		s->news = arena_alloc(c->a, cnt * sizeof(*s->news));
+	else
+		s->entries = arena_alloc(c->a, cnt * sizeof(*s->entries));
+	for (int i = 0; i < l->n; i++) {
+		const ynode_t *it = l->kids[i];
+		int keep = it->kind == YD_MAP ? pv_keep(c, it) : 1;
+		if (s->type == SEC_PUBLICATIONS) {
+			rc |= pub_parse(c, it, &s->pubs[s->npubs]);
+			s->npubs += keep;
+		} else if (s->type == SEC_NEWS) {
+			rc |= news_parse(c, it, &s->news[s->nnews]);
+			s->nnews += keep;
+		} else {
+			rc |= entry_parse(c, it, &s->entries[s->nentries]);
+			s->nentries += keep;
+		}
+	}
+	return rc;
+}
+
+static char *path_join(arena_t *a, const char *dir, const char *p)
+{
+	if (p[0] == '/' || !strcmp(dir, "."))
+		return arena_strdup(a, p);
+	return arena_printf(a, "%s/%s", dir, p);
+}
+
+static int sec_bibtex(pctx_t *c, const ynode_t *sec, msection_t *s)
+{
+	const ynode_t *n = ydoc_get(sec, "bibtex");
+	const char *p;
+	mpub_t *v;
+	int nv = 0;
+	if (pv_string(c, n, "bibtex", &p) < 0 || !p)
+		return n && n->kind != YD_NULL ? -1 : 0;
+	if (pbib_load(c, n, path_join(c->a, c->m->dir, p), &v, &nv) < 0)
+		return -1;
+	mpub_t *all = arena_alloc(c->a, (size_t)(s->npubs + nv) * sizeof(*all));
+	if (s->npubs)
+		memcpy(all, s->pubs, (size_t)s->npubs * sizeof(*all));
+	if (nv)
+		memcpy(all + s->npubs, v, (size_t)nv * sizeof(*all));
+	s->pubs = all;
+	s->npubs += nv;
+	return 0;
+}
+
+static int sec_pubs(pctx_t *c, const ynode_t *sec, msection_t *s)
+{
+	int rc = 0;
+	int has = ydoc_get(sec, "entries") || ydoc_get(sec, "bibtex");
+	rc |= sec_entries(c, sec, s, 0);
+	rc |= sec_bibtex(c, sec, s);
+	if (!has)
+		rc |= pv_err(c, sec, "missing required key 'entries' (or 'bibtex')");
+	rc |= pv_strings(c, sec, "highlight", &s->highlight, &s->nhighlight);
+	rc |= pv_enum(c, sec, "numbering", numbering_names, &s->numbering);
+	rc |= pv_enum(c, sec, "group_by", group_names, &s->group_by);
+	if (s->nhighlight == 0 && c->m->name) {
+		s->highlight = arena_alloc(c->a, sizeof(*s->highlight));
+		s->highlight[0] = c->m->name;
+		s->nhighlight = 1;
+	}
+	return rc;
+}
+
+static int sec_type(pctx_t *c, const ynode_t *n, int *type)
+{
+	const ynode_t *t = ydoc_get(n, "type");
+	const char *s;
+	if (!t)
+		return pv_err(c, n, "missing required key 'type' (one of: entries, "
+		              "education, experience, awards, publications, news, "
+		              "list, text)");
+	if (pv_string(c, t, "type", &s) < 0)
+		return -1;
+	for (int i = 0; s && sec_types[i]; i++)
+		if (!strcmp(s, sec_types[i])) {
+			*type = i;
+			return 0;
+		}
+	const char *sug = s ? pv_suggest(s, sec_types) : NULL;
+	if (sug)
+		return pv_err(c, t, "unknown section type '%.60s'; did you mean '%s'?", s, sug);
+	return pv_err(c, t, "unknown section type '%.60s' (expected one of: entries, "
+	              "education, experience, awards, publications, news, list, "
+	              "text)", s ? s : "");
+}
+
+static int section_parse(pctx_t *c, const ynode_t *n, msection_t *s)
+{
+	int rc = 0;
+	char what[64];
+	memset(s, 0, sizeof(*s));
+	s->line = n->line;
+	s->col = n->col;
+	if (!pv_is_map(c, n, "a section"))
+		return -1;
+	rc |= pv_field(c, n, "title", 1, &s->title);
+	if (sec_type(c, n, &s->type) < 0)
+		return -1;
+	snprintf(what, sizeof(what), "a section of type '%s'", sec_types[s->type]);
+	rc |= pv_keys(c, n, sec_keys[s->type], what);
+	switch (s->type) {
+	case SEC_PUBLICATIONS:
+		rc |= sec_pubs(c, n, s);
+		break;
+	case SEC_LIST:
+		rc |= items_parse(c, n, "items", 1, &s->items, &s->nitems);
+		rc |= pv_enum(c, n, "style", style_names, &s->list_style);
+		break;
+	case SEC_TEXT:
+		rc |= pv_text(c, n, "text", 1, &s->text);
+		break;
+	default:
+		rc |= sec_entries(c, n, s, 1);
+	}
+	return rc ? -1 : 0;
+}
+
+static int sections_parse(pctx_t *c, const ynode_t *root)
+{
+	const ynode_t *l = ydoc_get(root, "sections");
+	model_t *m = c->m;
+	int rc = 0;
+	if (!l)
+		return pv_err(c, root, "missing required key 'sections'");
+	if (l->kind != YD_SEQ)
+		return pv_err(c, l, "expected a list of sections, got %s",
+		              ydoc_kind_name(l->kind));
+	m->sections = arena_alloc(c->a, (size_t)l->n * sizeof(*m->sections));
+	for (int i = 0; i < l->n; i++) {
+		const ynode_t *it = l->kids[i];
+		int keep = it->kind == YD_MAP ? pv_keep(c, it) : 1;
+		rc |= section_parse(c, it, &m->sections[m->nsections]);
+		m->nsections += keep;
+	}
+	return rc;
+}
+
+/* ---- header: contact, layout, photo ---- */
+
+static const char *contact_url(arena_t *a, const char *kind, const char *v)
+{
+	int url = strstr(v, "://") != NULL;
+	const char *h = v[0] == '@' ? v + 1 : v;
+	if (!strcmp(kind, "email"))
+		return strncmp(v, "mailto:", 7) ? arena_printf(a, "mailto:%s", v) : v;
+	if (!strcmp(kind, "phone")) {
+		buf_t b;
+		buf_init(&b);
+		buf_puts(&b, "tel:");
+		for (const char *p = v; *p; p++)
+			if ((*p >= '0' && *p <= '9') || (*p == '+' && b.len == 4))
+				buf_putc(&b, *p);
+		char *s = arena_strdup(a, b.s);
+		buf_done(&b);
+		return s;
+	}
+	if (url)
+		return v;
+	if (!strcmp(kind, "website"))
+		return arena_printf(a, "https://%s", v);
+	if (!strcmp(kind, "orcid"))
+		return arena_printf(a, "https://orcid.org/%s", v);
+	if (!strcmp(kind, "github"))
+		return arena_printf(a, "https://github.com/%s", h);
+	if (!strcmp(kind, "scholar"))
+		return arena_printf(a, "https://scholar.google.com/citations?user=%s", v);
+	if (!strcmp(kind, "linkedin"))
+		return arena_printf(a, "https://www.linkedin.com/in/%s", h);
+	return arena_printf(a, "https://twitter.com/%s", h);
+}
+
+static int contact_item(pctx_t *c, const ynode_t *v, const char *kind,
+                        mcontact_t *ct)
+{
+	const char *s;
+	int keep = 1, rc = 0;
+	memset(ct, 0, sizeof(*ct));
+	ct->kind = kind;
+	ct->line = v->line;
+	ct->col = v->col;
+	if (v->kind == YD_MAP && (ydoc_get(v, "value") || ydoc_get(v, "tags"))) {
+		rc |= pv_keys(c, v, item_keys, "a contact item");
+		keep = pv_keep(c, v);
+		rc |= pv_field(c, v, "value", 1, &s);
+	} else {
+		rc |= pv_string(c, v, kind, &s);
+		if (!rc && (!s || !*s))
+			rc = pv_err(c, v, "'%s' is empty", kind);
+	}
+	if (rc)
+		return -1;
+	ct->value = s;
+	ct->url = contact_url(c->a, kind, s);
+	return keep;
+}
+
+static int contact_parse(pctx_t *c, const ynode_t *root)
+{
+	const ynode_t *n = ydoc_get(root, "contact");
+	model_t *m = c->m;
+	int rc = 0;
+	if (!n || n->kind == YD_NULL)
+		return 0;
+	if (!pv_is_map(c, n, "'contact'"))
+		return -1;
+	rc |= pv_keys(c, n, contact_kinds, "'contact'");
+	m->contacts = arena_alloc(c->a, 8 * sizeof(*m->contacts));
+	for (int i = 0; contact_kinds[i]; i++) {
+		const ynode_t *v = ydoc_get(n, contact_kinds[i]);
+		if (!v)
+			continue;
+		int k = contact_item(c, v, contact_kinds[i], &m->contacts[m->ncontacts]);
+		if (k < 0)
+			rc = -1;
+		else
+			m->ncontacts += k;
+	}
+	return rc;
+}
+
+static int layout_value(pctx_t *c, const ynode_t *v, buf_t *b)
+{
+	if (v->kind == YD_SCALAR) {
+		buf_puts(b, v->str);
+		return 0;
+	}
+	if (v->kind == YD_SEQ) {
+		for (int i = 0; i < v->n; i++) {
+			if (v->kids[i]->kind != YD_SCALAR)
+				return pv_err(c, v->kids[i], "expected a value in a layout "
+				              "list, got %s", ydoc_kind_name(v->kids[i]->kind));
+			buf_printf(b, "%s%s", i ? "," : "", v->kids[i]->str);
+		}
+		return 0;
+	}
+	return pv_err(c, v, "expected a value for a layout setting, got %s",
+	              ydoc_kind_name(v->kind));
+}
+
+/* Flatten {page: {size: letter}} into "page.size=letter". */
+static int layout_flatten(pctx_t *c, const ynode_t *map, const char *prefix,
+                          const char ***out, int *n, int *cap)
+{
+	int rc = 0;
+	for (int i = 0; i < map->n; i++) {
+		const ynode_t *k = map->kids[2 * i], *v = map->kids[2 * i + 1];
+		if (k->kind != YD_SCALAR || (!prefix && !strcmp(k->str, "name")))
+			continue;
+		char *key = prefix ? arena_printf(c->a, "%s.%s", prefix, k->str)
+		                   : arena_strdup(c->a, k->str);
+		if (v->kind == YD_MAP) {
+			rc |= layout_flatten(c, v, key, out, n, cap);
+			continue;
+		}
+		buf_t b;
+		buf_init(&b);
+		buf_printf(&b, "%s=", key);
+		if (layout_value(c, v, &b) < 0) {
+			rc = -1;
+		} else {
+			if (*n == *cap) {
+				int nc = *cap ? *cap * 2 : 8;
+				*out = arena_grow(c->a, (void *)*out, (size_t)*cap * sizeof(**out),
+				                  (size_t)nc * sizeof(**out));
+				*cap = nc;
+			}
+			(*out)[(*n)++] = arena_strdup(c->a, b.s);
+		}
+		buf_done(&b);
+	}
+	return rc;
+}
+
+static int layout_parse(pctx_t *c, const ynode_t *root)
+{
+	const ynode_t *n = ydoc_get(root, "layout");
+	model_t *m = c->m;
+	int cap = 0;
+	if (!n || n->kind == YD_NULL)
+		return 0;
+	m->layout_line = n->line;
+	m->layout_col = n->col;
+	if (n->kind == YD_SCALAR)
+		return pv_string(c, n, "layout", &m->layout);
+	if (n->kind != YD_MAP)
+		return pv_err(c, n, "expected a layout name or a map {name: ..., "
+		              "overrides...} for 'layout', got %s", ydoc_kind_name(n->kind));
+	int rc = pv_field(c, n, "name", 0, &m->layout);
+	rc |= layout_flatten(c, n, NULL, &m->layout_set, &m->nlayout_set, &cap);
+	return rc;
+}
+
+static int photo_parse(pctx_t *c, const ynode_t *root)
+{
+	const ynode_t *n = ydoc_get(root, "photo");
+	const char *p;
+	if (pv_string(c, n, "photo", &p) < 0)
+		return -1;
+	if (!p)
+		return 0;
+	c->m->photo = path_join(c->a, c->m->dir, p);
+	c->m->photo_line = n->line;
+	c->m->photo_col = n->col;
+	if (access(c->m->photo, R_OK) != 0)
+		return pv_err(c, n, "photo not found: '%s' (%s)", c->m->photo,
+		              strerror(errno));
+	return 0;
+}
+
+static int version_parse(pctx_t *c, const ynode_t *root)
+{
+	c->m->version = 1;
+	if (pv_int(c, root, "vita", 0, 999999, &c->m->version) < 0)
+		return -1;
+	if (c->m->version != 1)
+		return pv_err(c, ydoc_get(root, "vita"), "unsupported profile version "
+		              "%d (this vita reads version 1)", c->m->version);
+	return 0;
+}
+
+static int header_parse(pctx_t *c, const ynode_t *root)
+{
+	model_t *m = c->m;
+	int rc = 0;
+	rc |= pv_keys(c, root, top_keys, "the profile");
+	rc |= version_parse(c, root);
+	rc |= pv_field(c, root, "name", 1, &m->name);
+	rc |= pv_field(c, root, "name_native", 0, &m->name_native);
+	rc |= pv_field(c, root, "headline", 0, &m->headline);
+	rc |= pv_field(c, root, "affiliation", 0, &m->affiliation);
+	rc |= pv_field(c, root, "location", 0, &m->location);
+	rc |= contact_parse(c, root);
+	rc |= pv_links(c, root, "links", &m->links, &m->nlinks);
+	rc |= photo_parse(c, root);
+	rc |= pv_text(c, root, "summary", 0, &m->summary);
+	rc |= pv_date(c, root, "updated", &m->updated);
+	rc |= layout_parse(c, root);
+	return rc;
+}
+
+static const char *dir_of(arena_t *a, const char *path)
+{
+	const char *s = strrchr(path, '/');
+	if (!s)
+		return ".";
+	if (s == path)
+		return "/";
+	return arena_strndup(a, path, (size_t)(s - path));
+}
+
+int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
+                     const profile_opts_t *o, model_t **out, errs_t *e)
+{
+	ynode_t *root;
+	pctx_t c = {a, e, path, o, NULL};
+	int before = e->nerrors;
+	*out = NULL;
+	if (len > PROFILE_MAX_FILE)
+		return err_at(e, path, 0, 0, "profile is too large (%zu bytes; at most %d)",
+		              len, PROFILE_MAX_FILE);
+	if (ydoc_parse(a, path, data, len, &root, e) < 0)
+		return -1;
+	if (root->kind == YD_NULL)
+		return err_at(e, path, 1, 1, "empty profile (expected a map with at "
+		              "least name: and sections:)");
+	if (root->kind != YD_MAP)
+		return pv_err(&c, root, "expected a profile (a map with keys such as "
+		              "name: and sections:), got %s", ydoc_kind_name(root->kind));
+	c.m = arena_alloc(a, sizeof(model_t));
+	c.m->file = arena_strdup(a, path);
+	c.m->dir = dir_of(a, path);
+	c.m->lang = o && o->lang ? arena_strdup(a, o->lang) : NULL;
+	header_parse(&c, root);
+	sections_parse(&c, root);
+	if (e->nerrors > before)
+		return -1;
+	*out = c.m;
+	return 0;
+}
+
+int profile_load(arena_t *a, const char *path, const profile_opts_t *o,
+                 model_t **out, errs_t *e)
+{
+	buf_t b;
+	buf_init(&b);
+	*out = NULL;
+	if (buf_read_file(&b, path) < 0) {
+		int r = err_at(e, path, 0, 0, "cannot read the profile: %s", strerror(errno));
+		buf_done(&b);
+		return r;
+	}
+	int rc = profile_load_mem(a, path, b.s ? b.s : "", b.len, o, out, e);
+	buf_done(&b);
+	return rc;
+}

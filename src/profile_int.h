@@ -1,0 +1,54 @@
+/* profile_int.h: what profile.c, profile_val.c and profile_bib.c share.
+ * Private to the profile loader; not part of the public interface. */
+#ifndef VITA_PROFILE_INT_H
+#define VITA_PROFILE_INT_H
+#include "profile.h"
+#include "ydoc.h"
+
+#define PROFILE_MAX_STR (64 * 1024)      /* bytes in one string value */
+#define PROFILE_MAX_FILE (16 * 1024 * 1024)
+
+typedef struct pctx {
+	arena_t *a;
+	errs_t *e;
+	const char *file;
+	const profile_opts_t *o;
+	model_t *m;
+} pctx_t;
+
+/* profile_val.c: typed getters; each reports a located error and returns
+ * -1 (or NULL) on bad input. A NULL node means "absent". */
+int pv_err(pctx_t *c, const ynode_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+const char *pv_suggest(const char *word, const char *const *known);
+int pv_keys(pctx_t *c, const ynode_t *map, const char *const *known,
+            const char *what);
+int pv_is_map(pctx_t *c, const ynode_t *n, const char *what);
+int pv_is_seq(pctx_t *c, const ynode_t *n, const char *what);
+const ynode_t *pv_translate(pctx_t *c, const ynode_t *n, const char *key);
+int pv_string(pctx_t *c, const ynode_t *n, const char *key, const char **out);
+int pv_field(pctx_t *c, const ynode_t *map, const char *key, int required,
+             const char **out);
+int pv_text(pctx_t *c, const ynode_t *map, const char *key, int required,
+            mtext_t *out);
+int pv_text_node(pctx_t *c, const ynode_t *n, const char *key, mtext_t *out);
+void pv_markup(arena_t *a, const char *s, mtext_t *out);
+int pv_date(pctx_t *c, const ynode_t *map, const char *key, mdate_t *out);
+int pv_date_str(const char *s, mdate_t *d, const char **why);
+int pv_date_cmp(const mdate_t *a, const mdate_t *b);
+int pv_int(pctx_t *c, const ynode_t *map, const char *key, long lo, long hi,
+           int *out);
+int pv_strings(pctx_t *c, const ynode_t *map, const char *key,
+               const char ***out, int *n);
+int pv_links(pctx_t *c, const ynode_t *map, const char *key, mlink_t **out,
+             int *n);
+int pv_enum(pctx_t *c, const ynode_t *map, const char *key,
+            const char *const *names, int *out);
+/* 1 when the item carrying `tags` is kept by opts (and tags are valid). */
+int pv_keep(pctx_t *c, const ynode_t *map);
+
+/* profile_bib.c: load a BibTeX file into publications. */
+int pbib_load(pctx_t *c, const ynode_t *where, const char *path,
+              mpub_t **pubs, int *npubs);
+
+#endif

@@ -61,6 +61,7 @@ typedef struct pw {
 	int fd;                  /* output */
 	char *tmp;               /* temporary file name, NULL for stdout */
 	HPDF_Font *fonts;        /* per face id; NULL until used */
+	const char **names;      /* per face id: its PostScript name, once loaded */
 	HPDF_Page *pages;
 	pdf_img_t *imgs;
 	int nimgs;
@@ -91,7 +92,7 @@ static const struct {
 	{HPDF_TTF_CANNOT_EMBEDDING_FONT, "the font's licence forbids embedding"},
 	{HPDF_TTF_INVALID_CMAP, "the font has no usable Unicode cmap"},
 	{HPDF_TTF_INVALID_FOMAT, "not a TrueType font"},
-	{HPDF_TTF_MISSING_TABLE, "a TrueType table is missing (CFF .otf or .ttc font?)"},
+	{HPDF_TTF_MISSING_TABLE, "a required TrueType table is missing"},
 	{HPDF_UNSUPPORTED_FONT_TYPE, "unsupported font type"},
 	{HPDF_INVALID_TTC_FILE, "invalid TrueType collection"},
 	{HPDF_STRING_OUT_OF_RANGE, "string too long"},
@@ -248,8 +249,15 @@ static int pw_font(pw_t *w, int face, HPDF_Font *out)
 	w->what = "load the font";
 	w->subject = file;
 	const char *name = HPDF_LoadTTFontFromFile(w->pdf, file, HPDF_TRUE);
-	*out = w->fonts[face] = HPDF_GetFont(w->pdf, name, "UTF-8");
 	w->subject = NULL;
+	/* libharu silently reuses a loaded font with the same PostScript name */
+	for (int i = 0; i < d->nfaces; i++)
+		if (w->names[i] && !strcmp(w->names[i], name))
+			return pw_fail(w, file, "cannot embed the font: its PostScript name %s is "
+			               "also that of %s (libharu would draw it in that font)",
+			               name, d->face_files[i]);
+	w->names[face] = name;
+	*out = w->fonts[face] = HPDF_GetFont(w->pdf, name, "UTF-8");
 	return 0;
 }
 
@@ -581,7 +589,7 @@ static int copy_out(pw_t *w)
 		if (k == 0)
 			break;
 		if (write_all(w->fd, buf, k) < 0)
-			return pw_fail(w, NULL, "cannot write: %s", strerror(errno));
+			return pw_fail(w, NULL, "cannot write the PDF: %s", strerror(errno));
 		left -= k;
 	}
 	return 0;
@@ -639,7 +647,7 @@ static int open_output(pw_t *w)
 	if (w->fd < 0) {
 		free(w->tmp);
 		w->tmp = NULL;
-		return pw_fail(w, NULL, "cannot write: %s", strerror(errno));
+		return pw_fail(w, NULL, "cannot write the PDF: %s", strerror(errno));
 	}
 	struct stat st; /* replacing a file: keep its permissions */
 	if (!stat(w->path, &st) && S_ISREG(st.st_mode))
@@ -652,9 +660,9 @@ static int close_output(pw_t *w, int rc)
 	if (!w->tmp)
 		return rc;
 	if (close(w->fd) < 0 && rc == 0)
-		rc = pw_fail(w, NULL, "cannot write: %s", strerror(errno));
+		rc = pw_fail(w, NULL, "cannot write the PDF: %s", strerror(errno));
 	if (rc == 0 && rename(w->tmp, w->path) < 0)
-		rc = pw_fail(w, NULL, "cannot write: %s", strerror(errno));
+		rc = pw_fail(w, NULL, "cannot write the PDF: %s", strerror(errno));
 	if (rc < 0)
 		unlink(w->tmp);
 	free(w->tmp);
@@ -671,6 +679,7 @@ int pdf_write(const page_doc_t *doc, const char *path, errs_t *e)
 	volatile int rc = -1;
 	if (open_output(w) == 0) {
 		w->fonts = xcalloc((size_t)(doc->nfaces > 0 ? doc->nfaces : 1), sizeof(HPDF_Font));
+		w->names = xcalloc((size_t)(doc->nfaces > 0 ? doc->nfaces : 1), sizeof(char *));
 		w->pages = xcalloc((size_t)(doc->npages > 0 ? doc->npages : 1), sizeof(HPDF_Page));
 		w->tb = xmalloc(PDF_CHUNK + 1);
 		if (setjmp(w->jb) == 0) {
@@ -684,6 +693,7 @@ int pdf_write(const page_doc_t *doc, const char *path, errs_t *e)
 		rc = close_output(w, rc);
 	}
 	free(w->fonts);
+	free(w->names);
 	free(w->pages);
 	free(w->imgs);
 	free(w->tb);

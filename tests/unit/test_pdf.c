@@ -209,6 +209,7 @@ static void expect_fail(page_doc_t *d, const char *target, const char *culprit,
 	CHECK(e.n > 0 && strstr(e.v[0].msg, msg));
 	if (e.n > 0 && !strstr(e.v[0].msg, msg))
 		fprintf(stderr, "message: %s: %s\n", e.v[0].file, e.v[0].msg);
+	if (getenv("SHOW")) errs_print(stderr, &e);
 	EQ_INT(count_files(), before);
 	errs_done(&e);
 }
@@ -253,7 +254,28 @@ TEST(test_failures)
 		d->face_files = cr;
 		expect_fail(d, target, "crash.ttf", "numberOfHMetrics");
 	}
-	d->face_files = missing;
+	/* a font that passes our checks but not libharu's (no name table):
+	   libharu's error comes back through the handler */
+	const char *noname = file_in("noname.ttf");
+	snprintf(cmd, sizeof(cmd),
+	         "python3 -c \"b=bytearray(open('%s','rb').read())\n"
+	         "i=b.find(b'name',12); b[i:i+4]=b'xame'\n"
+	         "open('%s','wb').write(b)\"", SERIF, noname);
+	if (system(cmd) == 0) {
+		static const char *nn[3] = {SERIF, NULL, SERIF_B};
+		nn[1] = noname;
+		d->face_files = nn;
+		expect_fail(d, target, "noname.ttf", "cannot load the font: a required TrueType table is missing");
+	}
+	/* two files with the same PostScript name would alias in libharu */
+	const char *copy = file_in("copy.ttf");
+	snprintf(cmd, sizeof(cmd), "cp %s %s", SERIF, copy);
+	if (system(cmd) == 0) {
+		static const char *cp[3] = {SERIF, SERIF_B, NULL};
+		cp[2] = copy;
+		d->face_files = cp;
+		expect_fail(d, target, "copy.ttf", "PostScript name NotoSerif-Regular");
+	}
 	d->face_files = (const char *[]){SERIF, KAI, SERIF_B};
 	/* a broken image */
 	page_image(&d->pages[1], &(page_image_t){0, 0, 10000, 10000, junk, 1});

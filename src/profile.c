@@ -576,12 +576,29 @@ static const char *dir_of(arena_t *a, const char *path)
 	return arena_strndup(a, path, (size_t)(s - path));
 }
 
+/* Errors come out per concern (keys, then values); show them in file order.
+ * Stable insertion sort over this load's errors only. */
+static void errs_sort(errs_t *e, int from)
+{
+	for (int i = from + 1; i < e->n; i++) {
+		err_t x = e->v[i];
+		int j = i;
+		while (j > from && !strcmp(e->v[j - 1].file, x.file) &&
+		       (e->v[j - 1].line > x.line ||
+		        (e->v[j - 1].line == x.line && e->v[j - 1].col > x.col))) {
+			e->v[j] = e->v[j - 1];
+			j--;
+		}
+		e->v[j] = x;
+	}
+}
+
 int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
                      const profile_opts_t *o, model_t **out, errs_t *e)
 {
 	ynode_t *root;
 	pctx_t c = {a, e, path, o, NULL};
-	int before = e->nerrors;
+	int before = e->nerrors, first = e->n;
 	*out = NULL;
 	if (len > PROFILE_MAX_FILE)
 		return err_at(e, path, 0, 0, "profile is too large (%zu bytes; at most %d)",
@@ -600,6 +617,7 @@ int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
 	c.m->lang = o && o->lang ? arena_strdup(a, o->lang) : NULL;
 	header_parse(&c, root);
 	sections_parse(&c, root);
+	errs_sort(e, first);
 	if (e->nerrors > before)
 		return -1;
 	*out = c.m;

@@ -77,6 +77,7 @@ const font_face_info_t *font_face_info(const font_lib_t *lib, int face);
 void font_metrics(font_chain_t *c, int style, int32_t size, int32_t *asc, int32_t *desc);
 /* Cap height and x-height (u) of the chain's first face at size. */
 int32_t font_cap_height(font_chain_t *c, int style, int32_t size);
+int32_t font_x_height(font_chain_t *c, int style, int32_t size);
 
 /* One shaped glyph. */
 typedef struct font_glyph {

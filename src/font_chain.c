@@ -1,0 +1,500 @@
+/* font_chain: fonts/<name>.yaml -> a chain of faces, resolved with
+ * fontconfig (only for `family:` entries). Grammar of a chain file:
+ *
+ *   chain  := map { name: str, description: str, faces: [face, ...] }
+ *   face   := map { family: str          # a fontconfig family, e.g. "Noto Serif"
+ *                 | file: path           # or an explicit file (relative to
+ *                                        # the chain file, then the search dirs)
+ *                   index: int           # face index in a .ttc (default 0)
+ *                   bold: path, italic: path, bold-italic: path   # with file:
+ *                   lang: zh | ja | ko | [zh, ...]   # preferred for these
+ *                   italic-style: upright | synthetic }
+ *
+ * Styles: each entry is resolved to 4 faces (regular, bold, italic, bold
+ * italic). A family without a real bold uses its regular face with
+ * FONT_SYNTH_BOLD; without a real italic, its upright face with
+ * FONT_SYNTH_ITALIC -- except for lang-tagged (CJK) entries, whose italic
+ * is the upright face with no slant: slanted Han/kana/Hangul is poor
+ * typography, so this is a deliberate choice (override with
+ * `italic-style: synthetic`). `vita fonts` shows which applies.
+ *
+ * Family lookup uses FcFontList (the fonts whose family name really is the
+ * one asked for; FcFontMatch would always return *some* font) and picks the
+ * closest width/weight/slant itself. A family that is not installed is an
+ * exit-3 error located in the chain file.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fontconfig/fontconfig.h>
+#include "arena.h"
+#include "buf.h"
+#include "font_int.h"
+#include "ydoc.h"
+
+#define CHAIN_MAX_FACES 32
+
+/* A located error with exit code 3 (a system resource: a missing font). */
+static int err_sys_at(errs_t *e, const char *file, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int err_sys_at(errs_t *e, const char *file, int line, int col, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	int n = e->n;
+	err_at(e, file, line, col, "%s", msg);
+	if (e->n > n)
+		e->v[n].code = ERR_SYSTEM;
+	return -1;
+}
+
+void font_fc_free(font_lib_t *lib)
+{
+	if (lib->fc)
+		FcConfigDestroy((FcConfig *)lib->fc);
+	lib->fc = NULL;
+}
+
+void font_chain_free(font_chain_t *c)
+{
+	if (!c)
+		return;
+	for (int k = 0; k < c->nent; k++) {
+		free(c->ent[k].family);
+		for (int s = 0; s < 4; s++)
+			free(c->ent[k].why[s]);
+	}
+	free(c->ent);
+	for (int l = 0; l < FONT_NLANG; l++) {
+		free(c->order[0][l]);
+		free(c->order[1][l]);
+	}
+	font_shaped_done(&c->scratch);
+	free(c->name);
+	free(c->file);
+	free(c->desc);
+	free(c);
+}
+
+/* ---- fontconfig ---- */
+
+typedef struct fc_cand {
+	const char *file;
+	int index, weight, slant, width, truetype;
+} fc_cand_t;
+
+static FcConfig *fc_config(font_lib_t *lib)
+{
+	if (!lib->fc)
+		lib->fc = FcInitLoadConfigAndFonts();
+	return (FcConfig *)lib->fc;
+}
+
+static long fc_score(const fc_cand_t *c, int bold, int italic)
+{
+	int want_w = bold ? FC_WEIGHT_BOLD : FC_WEIGHT_REGULAR;
+	long s = 0;
+	if ((c->slant > 0) != (italic != 0))
+		s += 100000000L;
+	if (!c->truetype)
+		s += 10000000L;
+	s += 10000L * labs((long)c->width - 100);
+	s += 10L * labs((long)c->weight - want_w);
+	if (c->slant == FC_SLANT_OBLIQUE)
+		s += 1;
+	return s;
+}
+
+static const fc_cand_t *fc_best(const fc_cand_t *v, int n, int bold, int italic)
+{
+	const fc_cand_t *b = NULL;
+	long bs = 0;
+	for (int i = 0; i < n; i++) {
+		long s = fc_score(&v[i], bold, italic);
+		int better = !b || s < bs;
+		if (b && s == bs) {
+			int c = strcmp(v[i].file, b->file);
+			better = c < 0 || (c == 0 && v[i].index < b->index);
+		}
+		if (better) {
+			b = &v[i];
+			bs = s;
+		}
+	}
+	return b;
+}
+
+static int fc_cands(FcFontSet *fs, fc_cand_t *v, int max)
+{
+	int n = 0;
+	for (int i = 0; i < fs->nfont && n < max; i++) {
+		FcPattern *p = fs->fonts[i];
+		FcChar8 *file, *fmt;
+		FcBool var = FcFalse;
+		fc_cand_t *c = &v[n];
+		if (FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch)
+			continue;
+		FcPatternGetBool(p, FC_VARIABLE, 0, &var);
+		if (var)
+			continue; /* the default instance of a variable font is not a style */
+		c->file = (const char *)file;
+		c->index = 0;
+		c->weight = FC_WEIGHT_REGULAR;
+		c->slant = FC_SLANT_ROMAN;
+		c->width = FC_WIDTH_NORMAL;
+		FcPatternGetInteger(p, FC_INDEX, 0, &c->index);
+		FcPatternGetInteger(p, FC_WEIGHT, 0, &c->weight);
+		FcPatternGetInteger(p, FC_SLANT, 0, &c->slant);
+		FcPatternGetInteger(p, FC_WIDTH, 0, &c->width);
+		c->truetype = FcPatternGetString(p, FC_FONTFORMAT, 0, &fmt) == FcResultMatch &&
+		              strcmp((const char *)fmt, "TrueType") == 0;
+		n++;
+	}
+	return n;
+}
+
+typedef struct chain_ctx {
+	font_lib_t *lib;
+	font_chain_t *c;
+	const char *file;       /* the chain file, for messages */
+	char *dir;              /* its directory */
+	errs_t *e;
+} chain_ctx_t;
+
+static font_face_t *ctx_face(chain_ctx_t *x, const char *path, int index, const ynode_t *at)
+{
+	return font_file_get(x->lib, path, index, x->file, at->line, at->col, x->e);
+}
+
+/* The 4 styles of a family from fontconfig; synthetic where it has none. */
+static int resolve_family(chain_ctx_t *x, font_entry_t *en, const ynode_t *at)
+{
+	FcConfig *fc = fc_config(x->lib);
+	if (!fc)
+		return err_sys(x->e, x->file, "cannot initialise fontconfig");
+	FcPattern *p = FcPatternCreate();
+	FcPatternAddString(p, FC_FAMILY, (const FcChar8 *)en->family);
+	FcObjectSet *os = FcObjectSetBuild(FC_FILE, FC_INDEX, FC_WEIGHT, FC_SLANT, FC_WIDTH,
+	                                   FC_FONTFORMAT, FC_VARIABLE, (char *)0);
+	FcFontSet *fs = FcFontList(fc, p, os);
+	FcObjectSetDestroy(os);
+	FcPatternDestroy(p);
+	fc_cand_t v[256];
+	int n = fs ? fc_cands(fs, v, 256) : 0;
+	int rc = 0;
+	if (n == 0) {
+		rc = err_sys_at(x->e, x->file, at->line, at->col,
+		                "font family '%s' is not installed (fc-list : family lists the installed ones)",
+		                en->family);
+		goto out;
+	}
+	const fc_cand_t *r = fc_best(v, n, 0, 0), *b = fc_best(v, n, 1, 0);
+	const fc_cand_t *i = fc_best(v, n, 0, 1), *bi = fc_best(v, n, 1, 1);
+	int realb = b->weight >= FC_WEIGHT_DEMIBOLD && b->slant == 0;
+	int reali = i->slant > 0 && i->weight < FC_WEIGHT_DEMIBOLD;
+	int realbi = bi->slant > 0 && bi->weight >= FC_WEIGHT_DEMIBOLD;
+	en->face[FONT_REGULAR] = ctx_face(x, r->file, r->index, at);
+	en->face[FONT_BOLD] = realb ? ctx_face(x, b->file, b->index, at) : NULL;
+	en->face[FONT_ITALIC] = reali ? ctx_face(x, i->file, i->index, at) : NULL;
+	en->face[FONT_BOLD_ITALIC] = realbi ? ctx_face(x, bi->file, bi->index, at) : NULL;
+	if (!en->face[FONT_REGULAR] || (realb && !en->face[FONT_BOLD]) ||
+	    (reali && !en->face[FONT_ITALIC]) || (realbi && !en->face[FONT_BOLD_ITALIC]))
+		rc = -1;
+out:
+	if (fs)
+		FcFontSetDestroy(fs);
+	return rc;
+}
+
+/* Fill in the styles that have no face of their own. */
+static void synthesise(font_entry_t *en)
+{
+	int up = en->upright_italic;
+	if (!en->face[FONT_BOLD]) {
+		en->face[FONT_BOLD] = en->face[FONT_REGULAR];
+		en->synth[FONT_BOLD] = FONT_SYNTH_BOLD;
+	}
+	if (!en->face[FONT_ITALIC]) {
+		en->face[FONT_ITALIC] = en->face[FONT_REGULAR];
+		en->synth[FONT_ITALIC] = up ? 0 : FONT_SYNTH_ITALIC;
+		if (up)
+			en->why[FONT_ITALIC] = xstrdup("no italic: upright by design");
+	}
+	if (!en->face[FONT_BOLD_ITALIC]) {
+		if (en->face[FONT_ITALIC] != en->face[FONT_REGULAR]) {
+			en->face[FONT_BOLD_ITALIC] = en->face[FONT_ITALIC];
+			en->synth[FONT_BOLD_ITALIC] = FONT_SYNTH_BOLD;
+		} else {
+			en->face[FONT_BOLD_ITALIC] = en->face[FONT_BOLD];
+			en->synth[FONT_BOLD_ITALIC] = en->synth[FONT_BOLD] | (up ? 0 : FONT_SYNTH_ITALIC);
+			if (up)
+				en->why[FONT_BOLD_ITALIC] = xstrdup("no italic: upright by design");
+		}
+	}
+}
+
+/* ---- YAML ---- */
+
+static int want_scalar(chain_ctx_t *x, const ynode_t *v, const char *key)
+{
+	if (v->kind == YD_SCALAR && v->len > 0)
+		return 0;
+	return err_at(x->e, x->file, v->line, v->col, "'%s' must be a non-empty string, not %s",
+	              key, ydoc_kind_name(v->kind));
+}
+
+/* A file named in the chain: absolute, beside the chain file, or in a
+ * search dir. Returns a malloc'd path (the first candidate if none exists,
+ * so the error names it). */
+static char *find_file(chain_ctx_t *x, const char *name)
+{
+	if (name[0] == '/')
+		return xstrdup(name);
+	buf_t b;
+	buf_init(&b);
+	buf_printf(&b, "%s/%s", x->dir, name);
+	if (access(b.s, R_OK) == 0)
+		return b.s;
+	for (int i = 0; i < x->lib->ndirs; i++) {
+		buf_t d;
+		buf_init(&d);
+		buf_printf(&d, "%s/%s", x->lib->dirs[i], name);
+		if (access(d.s, R_OK) == 0) {
+			buf_done(&b);
+			return d.s;
+		}
+		buf_done(&d);
+	}
+	return b.s;
+}
+
+static font_face_t *file_face(chain_ctx_t *x, const ynode_t *v, int index)
+{
+	if (want_scalar(x, v, "file") != 0)
+		return NULL;
+	char *path = find_file(x, v->str);
+	font_face_t *f = ctx_face(x, path, index, v);
+	free(path);
+	return f;
+}
+
+static int parse_lang_one(chain_ctx_t *x, font_entry_t *en, const ynode_t *v)
+{
+	int li = v->kind == YD_SCALAR ? font_lang_index(v->str) : FONT_LANG_NONE;
+	if (li == FONT_LANG_NONE || v->len != 2)
+		return err_at(x->e, x->file, v->line, v->col,
+		              "lang must be zh, ja or ko (the CJK languages a face is preferred for)");
+	en->langs |= 1u << li;
+	return 0;
+}
+
+static int parse_lang(chain_ctx_t *x, font_entry_t *en, const ynode_t *v)
+{
+	if (v->kind != YD_SEQ)
+		return parse_lang_one(x, en, v);
+	int rc = 0;
+	for (int i = 0; i < v->n; i++)
+		rc |= parse_lang_one(x, en, v->kids[i]);
+	return rc;
+}
+
+static int parse_index(chain_ctx_t *x, const ynode_t *v, int *index)
+{
+	char *end;
+	long n = v->kind == YD_SCALAR ? strtol(v->str, &end, 10) : -1;
+	if (v->kind != YD_SCALAR || *end || n < 0 || n > 1000 || v->len == 0)
+		return err_at(x->e, x->file, v->line, v->col,
+		              "index must be a face number in a font collection (0, 1, ...)");
+	*index = (int)n;
+	return 0;
+}
+
+static const char *face_keys[] = {
+	"family", "file", "index", "bold", "italic", "bold-italic", "lang", "italic-style", NULL
+};
+
+static int face_key(const char *k)
+{
+	for (int i = 0; face_keys[i]; i++)
+		if (strcmp(k, face_keys[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* Check keys and simple values of a face map. */
+static int face_check(chain_ctx_t *x, font_entry_t *en, const ynode_t *m)
+{
+	int rc = 0;
+	for (int i = 0; i < m->n; i++) {
+		const ynode_t *k = m->kids[2 * i], *v = m->kids[2 * i + 1];
+		int id = k->kind == YD_SCALAR ? face_key(k->str) : -1;
+		if (id < 0) {
+			rc = err_at(x->e, x->file, k->line, k->col,
+			            "unknown key '%s' in a face (expected family, file, index, bold, "
+			            "italic, bold-italic, lang or italic-style)",
+			            k->kind == YD_SCALAR ? k->str : "?");
+		} else if (id == 6) {
+			rc |= parse_lang(x, en, v);
+		} else if (id == 7) {
+			if (v->kind == YD_SCALAR && strcmp(v->str, "upright") == 0)
+				en->upright_italic = 1;
+			else if (v->kind == YD_SCALAR && strcmp(v->str, "synthetic") == 0)
+				en->upright_italic = 0;
+			else
+				rc = err_at(x->e, x->file, v->line, v->col,
+				            "italic-style must be upright or synthetic");
+		} else if (id != 2 && want_scalar(x, v, face_keys[id]) != 0) {
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+static char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return xstrdup(s ? s + 1 : p);
+}
+
+static int parse_face(chain_ctx_t *x, font_entry_t *en, const ynode_t *m)
+{
+	if (m->kind != YD_MAP)
+		return err_at(x->e, x->file, m->line, m->col,
+		              "a face must be a map with family: or file:, not %s", ydoc_kind_name(m->kind));
+	const ynode_t *fam = ydoc_get(m, "family"), *file = ydoc_get(m, "file");
+	const ynode_t *idx = ydoc_get(m, "index");
+	const ynode_t *at = m->n > 0 ? m->kids[0] : m;
+	if (!fam && !file)
+		return err_at(x->e, x->file, at->line, at->col, "a face needs family: (or file:)");
+	int upright_default = -1;
+	if (ydoc_get(m, "italic-style"))
+		upright_default = 0;
+	if (face_check(x, en, m) != 0)
+		return -1;
+	if (upright_default < 0)
+		en->upright_italic = en->langs != 0;
+	int index = 0;
+	if (idx && parse_index(x, idx, &index) != 0)
+		return -1;
+	if (!file) {
+		en->family = xstrdup(fam->str);
+		for (int s = 1; s < 4; s++)
+			if (ydoc_get(m, face_keys[2 + s]))
+				return err_at(x->e, x->file, at->line, at->col,
+				              "'%s' names a file: use it together with file:", face_keys[2 + s]);
+		if (resolve_family(x, en, fam) != 0)
+			return -1;
+	} else {
+		en->family = fam ? xstrdup(fam->str) : base_name(file->str);
+		int rc = 0;
+		if (!(en->face[FONT_REGULAR] = file_face(x, file, index)))
+			rc = -1;
+		for (int s = 1; s < 4; s++) {
+			const ynode_t *v = ydoc_get(m, face_keys[2 + s]);
+			if (v && !(en->face[s] = file_face(x, v, index)))
+				rc = -1;
+		}
+		if (rc)
+			return -1;
+	}
+	synthesise(en);
+	return 0;
+}
+
+/* Per language, the order entries are tried in. For CJK characters
+ * (order[1]): untagged entries keep their place; the places of tagged
+ * entries go first to those tagged with the language, then to the other
+ * tagged ones, each in chain order. For other characters (order[0]): the
+ * untagged entries first, then the tagged ones as above. */
+static void chain_orders(font_chain_t *c)
+{
+	for (int l = 0; l < FONT_NLANG; l++) {
+		int tagged[CHAIN_MAX_FACES], nt = 0;
+		for (int k = 0; k < c->nent; k++)
+			if (c->ent[k].langs && (c->ent[k].langs & (1u << l)))
+				tagged[nt++] = k;
+		for (int k = 0; k < c->nent; k++)
+			if (c->ent[k].langs && !(c->ent[k].langs & (1u << l)))
+				tagged[nt++] = k;
+		int *cjk = xmalloc((size_t)(c->nent ? c->nent : 1) * sizeof(int));
+		int *other = xmalloc((size_t)(c->nent ? c->nent : 1) * sizeof(int));
+		int t = 0, no = 0;
+		for (int k = 0; k < c->nent; k++) {
+			cjk[k] = c->ent[k].langs ? tagged[t++] : k;
+			if (!c->ent[k].langs)
+				other[no++] = k;
+		}
+		for (int i = 0; i < nt; i++)
+			other[no++] = tagged[i];
+		c->order[1][l] = cjk;
+		c->order[0][l] = other;
+	}
+}
+
+static int parse_faces(chain_ctx_t *x, const ynode_t *v, const ynode_t *root)
+{
+	font_chain_t *c = x->c;
+	if (!v)
+		return err_at(x->e, x->file, root->line, root->col,
+		              "a font chain needs faces: a list of family: entries");
+	if (v->kind != YD_SEQ || v->n == 0)
+		return err_at(x->e, x->file, v->line, v->col, "faces must be a non-empty list");
+	if (v->n > CHAIN_MAX_FACES)
+		return err_at(x->e, x->file, v->line, v->col, "at most %d faces in a chain", CHAIN_MAX_FACES);
+	c->ent = xcalloc((size_t)v->n, sizeof(*c->ent));
+	int rc = 0;
+	for (int i = 0; i < v->n; i++) {
+		c->nent = i + 1;
+		rc |= parse_face(x, &c->ent[i], v->kids[i]);
+	}
+	return rc;
+}
+
+static int parse_root(chain_ctx_t *x, const ynode_t *root)
+{
+	font_chain_t *c = x->c;
+	if (root->kind != YD_MAP)
+		return err_at(x->e, x->file, root->line ? root->line : 1, root->col ? root->col : 1,
+		              "a font chain must be a map with name, description and faces");
+	int rc = 0;
+	for (int i = 0; i < root->n; i++) {
+		const ynode_t *k = root->kids[2 * i], *v = root->kids[2 * i + 1];
+		const char *ks = k->kind == YD_SCALAR ? k->str : "?";
+		if (strcmp(ks, "name") == 0 || strcmp(ks, "description") == 0) {
+			if (want_scalar(x, v, ks) != 0)
+				rc = -1;
+			else if (ks[0] == 'n')
+				c->name = xstrdup(v->str);
+			else
+				c->desc = xstrdup(v->str);
+		} else if (strcmp(ks, "faces") != 0) {
+			rc = err_at(x->e, x->file, k->line, k->col,
+			            "unknown key '%s' in a font chain (expected name, description, faces)", ks);
+		}
+	}
+	if (rc)
+		return -1;
+	return parse_faces(x, ydoc_get(root, "faces"), root);
+}
+
+int font_chain_parse(font_lib_t *lib, font_chain_t *c, const char *file,
+                     const char *data, size_t len, errs_t *e)
+{
+	arena_t *a = arena_new();
+	chain_ctx_t x = { lib, c, file, NULL, e };
+	const char *sl = strrchr(file, '/');
+	x.dir = sl ? arena_strndup(a, file, (size_t)(sl - file)) : ".";
+	c->file = xstrdup(file);
+	ynode_t *root = NULL;
+	int rc = ydoc_parse(a, file, data, len, &root, e);
+	if (rc == 0)
+		rc = parse_root(&x, root);
+	if (rc == 0)
+		chain_orders(c);
+	arena_free(a);
+	return rc;
+}

@@ -1,0 +1,113 @@
+/* font_int.h: structures shared by the src/font*.c files (not a public
+ * interface; see include/font.h). Only src/font*.c include this file. */
+#ifndef VITA_FONT_INT_H
+#define VITA_FONT_INT_H
+#include <stdint.h>
+#include <hb.h>
+#include "font.h"
+
+enum { FONT_LANG_NONE, FONT_LANG_ZH, FONT_LANG_JA, FONT_LANG_KO, FONT_NLANG };
+
+/* One font file + face index. Validated (sfnt checks) when a chain names
+ * it; loaded (FreeType check, HarfBuzz objects, metrics) on first use,
+ * which is also when it gets its face id. */
+struct font_face {
+	char *path;
+	int index;
+	int id;                 /* face id; -1 until first used */
+	int broken;             /* loading failed (error recorded) */
+	font_face_info_t info;
+	char *family, *style, *psname;
+	hb_blob_t *blob;        /* the mapped file */
+	hb_face_t *hbface;
+	hb_font_t *hbfont;      /* scale = upem: positions in font units */
+	int upem;
+	int asc, desc, cap, xh; /* font units */
+	int kerns;              /* has GPOS or kern: worth shaping */
+	unsigned nglyphs;
+	int32_t *milli;         /* nominal advance per glyph (1/1000 em); -1 unknown */
+};
+
+/* One entry of a chain: a family (or explicit files) and its 4 styles. */
+typedef struct font_entry {
+	char *family;           /* the name in the chain (or the file's family) */
+	unsigned langs;         /* bit (1 << FONT_LANG_*) per lang tag */
+	int upright_italic;     /* italic uses the upright face, no slant */
+	font_face_t *face[4];   /* per FONT_* style */
+	int synth[4];           /* FONT_SYNTH_* per style */
+	char *why[4];           /* how the style was resolved (for describe) */
+} font_entry_t;
+
+/* Cached result of shaping one item (a run of text in one face),
+ * independent of size: per code point its offset, nominal advance and
+ * kerning in font units. */
+typedef struct font_sglyph {
+	uint32_t cp;
+	uint32_t off;           /* byte offset in the item */
+	int32_t milli;          /* nominal advance, 1/1000 em (libharu's value) */
+	int32_t kern;           /* shaped - nominal advance, font units */
+	int32_t xoff;           /* x offset, font units */
+	int32_t flags;          /* 1: brk before (offset), 2: brk after */
+} font_sglyph_t;
+
+typedef struct font_sitem {
+	uint64_t hash;
+	int face;               /* face id */
+	uint32_t len;           /* bytes of text */
+	int n;                  /* glyphs */
+	char *text;             /* points into the allocation */
+	font_sglyph_t *g;
+} font_sitem_t;
+
+struct font_chain {
+	font_lib_t *lib;
+	char *name, *file, *desc;
+	font_entry_t *ent;
+	int nent;
+	int *order[2][FONT_NLANG]; /* entry indices tried: [CJK char?][language] */
+	/* cp -> entry cache: key (cp << 4 | lang << 2 | style) + 1, 0 = empty */
+	uint32_t ckey[4096];
+	int16_t cval[4096];
+	font_shaped_t scratch;  /* for font_width */
+	struct font_chain *next;
+};
+
+struct font_lib {
+	char **dirs;            /* chain search directories */
+	int ndirs;
+	void *ft;               /* FT_Library */
+	void *fc;               /* FcConfig, created when first needed */
+	font_face_t **all;      /* every file+index seen */
+	int nall, capall;
+	font_face_t **used;     /* by face id */
+	int nused, capused;
+	font_chain_t *chains;
+	errs_t late;            /* errors from lazy loading, handed on later */
+	hb_buffer_t *buf;
+	font_sitem_t *cache;    /* open addressing shaping cache */
+	int ncache, capcache;
+};
+
+/* font.c */
+font_face_t *font_file_get(font_lib_t *lib, const char *path, int index,
+                           const char *ctx, int line, int col, errs_t *e);
+int font_face_use(font_lib_t *lib, font_face_t *f);
+int32_t font_face_milli(font_face_t *f, unsigned gid);
+int font_lang_index(const char *lang);
+int font_pass_late(font_lib_t *lib, errs_t *e);
+int font_chain_entry_for(font_chain_t *c, int style, int li, uint32_t cp);
+int font_entry_has(font_chain_t *c, int k, int style, uint32_t cp);
+
+/* font_sfnt.c: our own checks of the sfnt tables libharu trusts. */
+int font_sfnt_check(const char *path, int index, char *why, size_t whysz);
+
+/* font_chain.c */
+int font_chain_parse(font_lib_t *lib, font_chain_t *c, const char *file,
+                     const char *data, size_t len, errs_t *e);
+void font_chain_free(font_chain_t *c);
+void font_fc_free(font_lib_t *lib);
+
+/* font_shape.c */
+void font_cache_free(font_lib_t *lib);
+
+#endif

@@ -1,0 +1,182 @@
+/* font_nfc: Unicode NFC with HarfBuzz's Unicode data (the only Unicode
+ * database linked in). font_nfc(s, n, &len) returns a malloc'd NFC copy,
+ * or NULL when s is already NFC -- decided without allocating for ASCII
+ * and for text with no decomposable characters, marks or conjoining jamo.
+ *
+ * Algorithm (UAX #15): full canonical decomposition (HarfBuzz's
+ * hb_unicode_decompose, applied recursively; Hangul syllables
+ * algorithmically), canonical ordering by combining class (stable), then
+ * canonical composition (hb_unicode_compose; Hangul L+V and LV+T
+ * algorithmically), which is blocked when a mark of the same or higher
+ * class lies in between.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <hb.h>
+#include "arena.h"
+#include "font.h"
+#include "utf8.h"
+
+enum {
+	SBASE = 0xac00, LBASE = 0x1100, VBASE = 0x1161, TBASE = 0x11a7,
+	LCOUNT = 19, VCOUNT = 21, TCOUNT = 28, NCOUNT = VCOUNT * TCOUNT, SCOUNT = LCOUNT * NCOUNT
+};
+
+typedef struct ucs {
+	uint32_t *v;
+	size_t n, cap;
+} ucs_t;
+
+static void ucs_push(ucs_t *u, uint32_t cp)
+{
+	if (u->n == u->cap) {
+		u->cap = u->cap ? 2 * u->cap : 64;
+		u->v = xrealloc(u->v, u->cap * sizeof(uint32_t));
+	}
+	u->v[u->n++] = cp;
+}
+
+static void decompose(hb_unicode_funcs_t *uf, uint32_t cp, ucs_t *u, int depth)
+{
+	if (cp >= SBASE && cp < SBASE + SCOUNT) {
+		uint32_t si = cp - SBASE;
+		ucs_push(u, LBASE + si / NCOUNT);
+		ucs_push(u, VBASE + (si % NCOUNT) / TCOUNT);
+		if (si % TCOUNT)
+			ucs_push(u, TBASE + si % TCOUNT);
+		return;
+	}
+	hb_codepoint_t a, b;
+	if (depth < 8 && hb_unicode_decompose(uf, cp, &a, &b)) {
+		decompose(uf, a, u, depth + 1);
+		if (b)
+			decompose(uf, b, u, depth + 1);
+		return;
+	}
+	ucs_push(u, cp);
+}
+
+static unsigned ccc(hb_unicode_funcs_t *uf, uint32_t cp)
+{
+	return cp < 0x300 ? 0 : (unsigned)hb_unicode_combining_class(uf, cp);
+}
+
+/* Stable insertion sort of each run of non-starters by combining class. */
+static void reorder(hb_unicode_funcs_t *uf, ucs_t *u)
+{
+	for (size_t i = 1; i < u->n; i++) {
+		unsigned c = ccc(uf, u->v[i]);
+		if (c == 0)
+			continue;
+		size_t j = i;
+		uint32_t x = u->v[i];
+		while (j > 0 && ccc(uf, u->v[j - 1]) > c) {
+			u->v[j] = u->v[j - 1];
+			j--;
+		}
+		u->v[j] = x;
+	}
+}
+
+static int compose_pair(hb_unicode_funcs_t *uf, uint32_t a, uint32_t b, uint32_t *ab)
+{
+	if (a >= LBASE && a < LBASE + LCOUNT && b >= VBASE && b < VBASE + VCOUNT) {
+		*ab = SBASE + ((a - LBASE) * VCOUNT + (b - VBASE)) * TCOUNT;
+		return 1;
+	}
+	if (a >= SBASE && a < SBASE + SCOUNT && (a - SBASE) % TCOUNT == 0 &&
+	    b > TBASE && b < TBASE + TCOUNT) {
+		*ab = a + (b - TBASE);
+		return 1;
+	}
+	hb_codepoint_t r;
+	if (hb_unicode_compose(uf, a, b, &r)) {
+		*ab = r;
+		return 1;
+	}
+	return 0;
+}
+
+static void compose(hb_unicode_funcs_t *uf, ucs_t *u)
+{
+	if (u->n == 0)
+		return;
+	size_t starter = 0, out = 1;
+	int last = ccc(uf, u->v[0]) ? 256 : 0;
+	for (size_t i = 1; i < u->n; i++) {
+		uint32_t ch = u->v[i], ab;
+		int c = (int)ccc(uf, ch);
+		int blocked = !(last < c || last == 0);
+		if (last == 256)
+			blocked = 1;
+		if (!blocked && compose_pair(uf, u->v[starter], ch, &ab)) {
+			u->v[starter] = ab;
+			continue;
+		}
+		if (c == 0) {
+			starter = out;
+			last = 0;
+		} else {
+			last = c;
+		}
+		u->v[out++] = ch;
+	}
+	u->n = out;
+}
+
+/* Could s differ from its NFC? False for ASCII, and for text without
+ * decomposable characters, combining marks and conjoining jamo. */
+static int maybe_not_nfc(hb_unicode_funcs_t *uf, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		if ((unsigned char)s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		uint32_t cp;
+		int l = utf8_decode(s + i, n - i, &cp);
+		if (l == 0)
+			return 0; /* invalid UTF-8: not ours to fix */
+		hb_codepoint_t a, b;
+		if ((cp >= 0x1100 && cp <= 0x11ff) || ccc(uf, cp) != 0 ||
+		    (cp >= 0x300 && hb_unicode_general_category(uf, cp) ==
+		                    HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK) ||
+		    (!(cp >= SBASE && cp < SBASE + SCOUNT) && hb_unicode_decompose(uf, cp, &a, &b)))
+			return 1;
+		i += (size_t)l;
+	}
+	return 0;
+}
+
+char *font_nfc(const char *s, size_t n, size_t *outlen)
+{
+	hb_unicode_funcs_t *uf = hb_unicode_funcs_get_default();
+	if (!maybe_not_nfc(uf, s, n))
+		return NULL;
+	ucs_t u = { NULL, 0, 0 };
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		int l = utf8_decode(s + i, n - i, &cp);
+		if (l == 0) {
+			free(u.v);
+			return NULL;
+		}
+		decompose(uf, cp, &u, 0);
+		i += (size_t)l;
+	}
+	reorder(uf, &u);
+	compose(uf, &u);
+	char *r = xmalloc(u.n * 4 + 1);
+	size_t len = 0;
+	for (size_t i = 0; i < u.n; i++)
+		len += (size_t)utf8_encode(u.v[i], r + len);
+	r[len] = 0;
+	free(u.v);
+	if (len == n && memcmp(r, s, n) == 0) {
+		free(r);
+		return NULL;
+	}
+	if (outlen)
+		*outlen = len;
+	return r;
+}

@@ -1,0 +1,116 @@
+/* font_subset: a small TrueType file with just the code points a document
+ * uses, for libharu to embed (HPDF_LoadTTFontFromFile).
+ *
+ * hb-subset renumbers glyph ids (which sidesteps libharu 2.3's bug with
+ * composite components above glyph 32767), drops hinting and the layout
+ * tables libharu never reads, and writes a post table without glyph names.
+ * It keeps cmap (3,1,4) for the BMP, which is the only cmap libharu reads,
+ * and name ids 0-6 (libharu needs the PostScript name, id 6). The result is
+ * checked with the same sfnt checks as any input font before its path is
+ * returned. libharu 2.3 has no load-from-memory, hence the file.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <hb-subset.h>
+#include "font_int.h"
+
+static const hb_tag_t drop_tags[] = {
+	HB_TAG('G', 'S', 'U', 'B'), HB_TAG('G', 'P', 'O', 'S'), HB_TAG('G', 'D', 'E', 'F'),
+	HB_TAG('k', 'e', 'r', 'n'), HB_TAG('B', 'A', 'S', 'E'), HB_TAG('J', 'S', 'T', 'F'),
+	HB_TAG('M', 'A', 'T', 'H'), HB_TAG('v', 'h', 'e', 'a'), HB_TAG('v', 'm', 't', 'x'),
+	HB_TAG('V', 'O', 'R', 'G'), HB_TAG('D', 'S', 'I', 'G'), HB_TAG('m', 'e', 't', 'a'),
+	HB_TAG('S', 'T', 'A', 'T'), HB_TAG('g', 'a', 's', 'p'), HB_TAG('h', 'd', 'm', 'x'),
+	HB_TAG('L', 'T', 'S', 'H'), HB_TAG('V', 'D', 'M', 'X'), HB_TAG('P', 'C', 'L', 'T'),
+};
+
+static hb_subset_input_t *subset_input(const uint32_t *cps, int ncps)
+{
+	hb_subset_input_t *in = hb_subset_input_create_or_fail();
+	if (!in)
+		return NULL;
+	hb_set_t *u = hb_subset_input_unicode_set(in);
+	for (int i = 0; i < ncps; i++)
+		if (cps[i] <= 0xffff)
+			hb_set_add(u, cps[i]);
+	hb_set_t *drop = hb_subset_input_set(in, HB_SUBSET_SETS_DROP_TABLE_TAG);
+	for (size_t i = 0; i < sizeof(drop_tags) / sizeof(drop_tags[0]); i++)
+		hb_set_add(drop, drop_tags[i]);
+	hb_set_t *names = hb_subset_input_set(in, HB_SUBSET_SETS_NAME_ID);
+	for (unsigned id = 0; id <= 6; id++)
+		hb_set_add(names, id);
+	hb_subset_input_set_flags(in, HB_SUBSET_FLAGS_NO_HINTING);
+	return in;
+}
+
+static int write_all(int fd, const char *p, unsigned n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (unsigned)w;
+	}
+	return 0;
+}
+
+/* Write blob to a new mkstemp file in dir. */
+static int subset_write(hb_blob_t *blob, const char *dir, char *path, size_t pathsz,
+                        const char *src, errs_t *e)
+{
+	int len = snprintf(path, pathsz, "%s/vita-font-XXXXXX", dir && *dir ? dir : ".");
+	if (len < 0 || (size_t)len >= pathsz)
+		return err_sys(e, src, "temporary font path too long (directory %s)", dir);
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return err_sys(e, path, "cannot create the font subset: %s", strerror(errno));
+	unsigned n;
+	const char *data = hb_blob_get_data(blob, &n);
+	int bad = write_all(fd, data, n);
+	if (close(fd) != 0)
+		bad = 1;
+	if (bad) {
+		int err = errno;
+		unlink(path);
+		return err_sys(e, path, "cannot write the font subset: %s", strerror(err));
+	}
+	return 0;
+}
+
+int font_subset(font_lib_t *lib, int face, const uint32_t *cps, int ncps,
+                const char *dir, char *path_out, size_t pathsz, errs_t *e)
+{
+	if (face < 0 || face >= lib->nused)
+		return err_sys(e, "", "font_subset: no face %d", face);
+	font_face_t *f = lib->used[face];
+	hb_subset_input_t *in = subset_input(cps, ncps);
+	if (!in)
+		return err_sys(e, f->path, "cannot subset font: out of memory");
+	hb_face_t *sub = hb_subset_or_fail(f->hbface, in);
+	hb_subset_input_destroy(in);
+	if (!sub)
+		return err_sys(e, f->path, "cannot subset font (hb-subset failed)");
+	hb_blob_t *blob = hb_face_reference_blob(sub);
+	hb_face_destroy(sub);
+	char tmp[4096];
+	int rc = subset_write(blob, dir, tmp, sizeof(tmp), f->path, e);
+	hb_blob_destroy(blob);
+	if (rc)
+		return -1;
+	char why[300];
+	if (font_sfnt_check(tmp, 0, why, sizeof(why)) != 0) {
+		unlink(tmp);
+		return err_sys(e, f->path, "font subset unusable: %s", why);
+	}
+	if (strlen(tmp) >= pathsz) {
+		unlink(tmp);
+		return err_sys(e, f->path, "font subset path does not fit the buffer");
+	}
+	memcpy(path_out, tmp, strlen(tmp) + 1);
+	return 0;
+}

@@ -1,0 +1,551 @@
+/* test_font: chains, per-character face selection, shaping and kerning,
+ * NFC, subsetting (loaded back by FreeType and by libharu), and a corpus
+ * of corrupt fonts generated from installed ones (each must give -1 and an
+ * exit-3 error naming the file). Needs the fonts of `make deps`. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include <hpdf.h>
+#include "t.h"
+#include "font.h"
+#include "arena.h"
+#include "utf8.h"
+
+#define NOTO "/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf"
+
+static const char *dirs[] = { "fonts", NULL };
+static char tmpdir[256];
+
+static font_lib_t *lib_open(errs_t *e)
+{
+	errs_init(e);
+	return font_lib_new(dirs, e);
+}
+
+static const char *family_of(font_lib_t *lib, int face)
+{
+	const font_face_info_t *fi = font_face_info(lib, face);
+	return fi ? fi->family : "(none)";
+}
+
+static uint32_t cp_of(const char *s)
+{
+	uint32_t cp = 0;
+	utf8_decode(s, strlen(s), &cp);
+	return cp;
+}
+
+TEST(selection)
+{
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	font_chain_t *c = font_chain_get(lib, "serif", &e);
+	CHECK(c != NULL);
+	if (!c) {
+		errs_print(stderr, &e);
+		font_lib_free(lib);
+		errs_done(&e);
+		return;
+	}
+	EQ_STR(font_chain_name(c), "serif");
+	EQ_INT(font_face_count(lib), 0); /* nothing loaded yet: lazy */
+	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, "en", 'A')), "Noto Serif");
+	EQ_INT(font_face_for(c, FONT_REGULAR, "en", 'A'), 0); /* first used = id 0 */
+	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, "zh", cp_of("朱"))), "LXGW WenKai");
+	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, NULL, cp_of("朱"))), "LXGW WenKai");
+	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, "en", cp_of("朱"))), "LXGW WenKai");
+	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, "ja", cp_of("あ"))), "IPAMincho");
+	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, "ja", cp_of("朱"))), "IPAMincho");
+	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, "ko", cp_of("한"))), "NanumMyeongjo");
+	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, NULL, cp_of("한"))), "NanumMyeongjo");
+	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, NULL, cp_of("★"))), "DejaVu Sans");
+	EQ_INT(font_face_for(c, FONT_REGULAR, NULL, 0x10fffd), -1);
+	EQ_INT(font_face_for(c, FONT_REGULAR, NULL, 0x20bb7), -1); /* non-BMP: libharu drops it */
+	EQ_INT(font_face_for(c, FONT_REGULAR, NULL, 0x0f40), -1);  /* Tibetan KA */
+	/* styles: real bold/italic for Noto; LXGW bold real, italic upright;
+	 * IPA Mincho has no bold: synthetic */
+	int nb = font_face_for(c, FONT_BOLD, "en", 'A');
+	EQ_STR(font_face_info(lib, nb)->style, "Bold");
+	EQ_INT(font_face_synth(c, FONT_BOLD, nb), 0);
+	int ni = font_face_for(c, FONT_ITALIC, "en", 'A');
+	EQ_STR(font_face_info(lib, ni)->style, "Italic");
+	int zb = font_face_for(c, FONT_BOLD, "zh", cp_of("朱"));
+	EQ_STR(font_face_info(lib, zb)->style, "Bold");
+	EQ_INT(font_face_synth(c, FONT_BOLD, zb), 0);
+	int zi = font_face_for(c, FONT_ITALIC, "zh", cp_of("朱"));
+	EQ_INT(font_face_synth(c, FONT_ITALIC, zi), 0);
+	EQ_STR(font_face_info(lib, zi)->style, "Regular");
+	int jb = font_face_for(c, FONT_BOLD, "ja", cp_of("あ"));
+	EQ_INT(font_face_synth(c, FONT_BOLD, jb), FONT_SYNTH_BOLD);
+	EQ_INT(font_face_synth(c, FONT_BOLD_ITALIC, font_face_for(c, FONT_BOLD_ITALIC, "ja", cp_of("あ"))),
+	       FONT_SYNTH_BOLD);
+	int32_t asc, desc;
+	font_metrics(c, FONT_REGULAR, 10000, &asc, &desc);
+	CHECK(asc > 9000 && asc < 12000);
+	CHECK(desc < -2000 && desc > -4000);
+	int32_t ch = font_cap_height(c, FONT_REGULAR, 10000);
+	CHECK(ch > 6000 && ch < 7500);
+	char *out = NULL;
+	size_t outn = 0;
+	FILE *f = open_memstream(&out, &outn);
+	font_chain_describe(c, f);
+	fclose(f);
+	CHECK(strstr(out, "NotoSerif-Regular.ttf") != NULL);
+	CHECK(strstr(out, "LXGWWenKai-Bold.ttf") != NULL);
+	CHECK(strstr(out, "synthetic-bold") != NULL);
+	CHECK(strstr(out, "lang=ja") != NULL);
+	free(out);
+	EQ_INT(e.n, 0);
+	font_lib_free(lib);
+	errs_done(&e);
+}
+
+static int32_t nominal_sum(font_lib_t *lib, int face, const char *s, int32_t size)
+{
+	FT_Library ft;
+	FT_Face f;
+	const font_face_info_t *fi = font_face_info(lib, face);
+	FT_Init_FreeType(&ft);
+	FT_New_Face(ft, fi->path, fi->index, &f);
+	int32_t w = 0;
+	for (size_t i = 0; s[i]; i++) {
+		FT_Load_Char(f, (unsigned char)s[i], FT_LOAD_NO_SCALE);
+		w += (int32_t)(f->glyph->advance.x * 1000 / f->units_per_EM) * size / 1000;
+	}
+	FT_Done_Face(f);
+	FT_Done_FreeType(ft);
+	return w;
+}
+
+TEST(shaping)
+{
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	font_chain_t *c = font_chain_get(lib, "serif", &e);
+	if (!c) {
+		CHECK(c != NULL);
+		font_lib_free(lib);
+		errs_done(&e);
+		return;
+	}
+	font_shaped_t s;
+	font_shaped_init(&s);
+	const char *t = "AVAST Wave";
+	CHECK(font_shape(c, FONT_REGULAR, 26000, "en", t, strlen(t), &s, &e) == 0);
+	EQ_INT(s.n, 10);
+	EQ_INT(s.missing, 0);
+	int32_t sum = 0;
+	int brks = 0;
+	for (int i = 0; i < s.n; i++) {
+		sum += s.g[i].adv;
+		brks += s.g[i].brk;
+		EQ_INT(s.g[i].off, i);
+		EQ_INT(s.g[i].cp, (unsigned char)t[i]);
+	}
+	EQ_INT(s.width, sum);
+	int32_t nom = nominal_sum(lib, s.g[0].face, t, 26000);
+	CHECK(s.width < nom - 1000); /* kerned: AV, VA, AS?, Wa */
+	CHECK(brks >= 3);
+	EQ_INT(s.g[0].brk, 0);
+	CHECK(s.g[1].brk == 1); /* after the kerned A of AV */
+	EQ_INT(font_width(c, FONT_REGULAR, 26000, "en", t, strlen(t)), s.width);
+	/* width of unkerned text is the sum of libharu's truncated advances */
+	const char *u = "minimum";
+	EQ_INT(font_width(c, FONT_REGULAR, 11000, "en", u, strlen(u)),
+	       nominal_sum(lib, s.g[0].face, u, 11000));
+	/* mixed faces: a new run at each face change, missing counted */
+	s.n = 0;
+	s.width = 0;
+	const char *m = "Zhu 朱展达 ★ \xe0\xbd\x80";
+	CHECK(font_shape(c, FONT_REGULAR, 10000, "en", m, strlen(m), &s, &e) == 0);
+	EQ_INT(s.n, 11);
+	EQ_INT(s.missing, 1);
+	EQ_INT(s.g[4].brk, 1);
+	EQ_STR(family_of(lib, s.g[4].face), "LXGW WenKai");
+	EQ_INT(s.g[4].adv, 10000); /* full-width ideograph */
+	EQ_INT(s.g[4].off, 4);
+	EQ_INT(s.g[5].off, 7);
+	EQ_INT(s.g[5].brk, 0);
+	EQ_INT(s.g[7].brk, 1);
+	EQ_STR(family_of(lib, s.g[8].face), "DejaVu Sans");
+	EQ_INT(s.g[10].face, -1);
+	EQ_INT(s.g[10].cp, 0x0f40);
+	/* cached path gives the same result */
+	font_shaped_t s2;
+	font_shaped_init(&s2);
+	font_shape(c, FONT_REGULAR, 10000, "en", m, strlen(m), &s2, &e);
+	EQ_INT(s2.n, s.n);
+	EQ_INT(s2.width, s.width);
+	CHECK(memcmp(s.g, s2.g, (size_t)s.n * sizeof(s.g[0])) == 0);
+	/* a combining mark stays with its base's face */
+	s2.n = 0;
+	const char *dec = "u\xcc\x88";
+	font_shape(c, FONT_ITALIC, 10000, "en", dec, strlen(dec), &s2, &e);
+	EQ_INT(s2.n, 2);
+	EQ_INT(s2.g[0].face, s2.g[1].face);
+	font_shaped_done(&s2);
+	font_shaped_done(&s);
+	EQ_INT(e.n, 0);
+	font_lib_free(lib);
+	errs_done(&e);
+}
+
+static void nfc_case(const char *in, const char *want)
+{
+	size_t n = 0;
+	char *r = font_nfc(in, strlen(in), &n);
+	if (!want) {
+		CHECK(r == NULL);
+		if (r)
+			fprintf(stderr, "  unexpected NFC change of '%s' to '%s'\n", in, r);
+	} else {
+		EQ_STR(r, want);
+		if (r)
+			EQ_INT(n, strlen(want));
+	}
+	free(r);
+}
+
+TEST(nfc)
+{
+	nfc_case("plain ascii", NULL);
+	nfc_case("Müller", NULL);                              /* already composed */
+	nfc_case("Mu\xcc\x88ller", "Müller");                  /* u + U+0308 */
+	nfc_case("朱展达", NULL);
+	nfc_case("\xe1\x84\x92\xe1\x85\xa1\xe1\x86\xab", "한"); /* jamo H A N */
+	nfc_case("한국", NULL);
+	/* Vietnamese: e + circumflex + acute (in either mark order, the same
+	 * class 230 keeps order: e + U+0302 + U+0301 -> ế) */
+	nfc_case("Nguye\xcc\x82\xcc\x83n", "Nguyễn");
+	nfc_case("Nguyễn", NULL);
+	nfc_case("e\xcc\x82\xcc\x81", "ế");
+	/* ordering: dot below (220) before circumflex (230): a + U+0302 + U+0323 -> ậ */
+	nfc_case("a\xcc\x82\xcc\xa3", "ậ");
+	nfc_case("\xe2\x84\xab", "Å"); /* ANGSTROM SIGN singleton */
+	nfc_case("\xcc\x88u", NULL);   /* a leading mark stays */
+}
+
+static int subset_load_haru_err;
+static void haru_err(HPDF_STATUS no, HPDF_STATUS detail, void *data)
+{
+	(void)detail;
+	(void)data;
+	subset_load_haru_err = (int)no;
+}
+
+TEST(subset)
+{
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	font_chain_t *c = font_chain_get(lib, "serif", &e);
+	if (!c) {
+		CHECK(c != NULL);
+		font_lib_free(lib);
+		errs_done(&e);
+		return;
+	}
+	const char *lat = "Zhanda Zhu, University of Toronto. Müller Ñandú (2024) — AI/ML & systems!";
+	uint32_t cps[128];
+	int n = 0;
+	for (size_t i = 0; lat[i];) {
+		uint32_t cp;
+		i += (size_t)utf8_decode(lat + i, strlen(lat) - i, &cp);
+		int dup = 0;
+		for (int k = 0; k < n; k++)
+			dup |= cps[k] == cp;
+		if (!dup)
+			cps[n++] = cp;
+	}
+	int face = font_face_for(c, FONT_REGULAR, "en", 'Z');
+	char path[4096];
+	CHECK(font_subset(lib, face, cps, n, tmpdir, path, sizeof(path), &e) == 0);
+	struct stat st;
+	CHECK(stat(path, &st) == 0);
+	fprintf(stderr, "  Noto Serif subset, %d code points: %lld bytes\n", n, (long long)st.st_size);
+	CHECK(st.st_size > 2000 && st.st_size < 20000);
+	FT_Library ft;
+	FT_Face f;
+	FT_Init_FreeType(&ft);
+	CHECK(FT_New_Face(ft, path, 0, &f) == 0);
+	for (int k = 0; k < n; k++)
+		CHECK(FT_Get_Char_Index(f, cps[k]) != 0);
+	CHECK(FT_Get_Char_Index(f, 'q') == 0);
+	CHECK((int)f->num_glyphs <= 2 * n); /* + composite components */
+	int has31 = 0;
+	for (int k = 0; k < f->num_charmaps; k++)
+		has31 |= f->charmaps[k]->platform_id == 3 && f->charmaps[k]->encoding_id == 1;
+	CHECK(has31);
+	FT_Done_Face(f);
+	/* libharu 2.3 loads it (it needs cmap 3,1,4 and the PostScript name) */
+	subset_load_haru_err = 0;
+	HPDF_Doc pdf = HPDF_New(haru_err, NULL);
+	HPDF_UseUTFEncodings(pdf);
+	const char *name = HPDF_LoadTTFontFromFile(pdf, path, HPDF_TRUE);
+	CHECK(name != NULL);
+	EQ_INT(subset_load_haru_err, 0);
+	if (name)
+		EQ_STR(name, "NotoSerif-Regular");
+	HPDF_Free(pdf);
+	unlink(path);
+	/* CJK: the Micro Hei composite glyphs are renumbered below 32768 */
+	uint32_t zh[] = { 0x6731, 0x5c55, 0x8fbe };
+	int z = font_face_for(c, FONT_REGULAR, "zh", 0x8fbe);
+	CHECK(font_subset(lib, z, zh, 3, tmpdir, path, sizeof(path), &e) == 0);
+	CHECK(stat(path, &st) == 0 && st.st_size < 10000);
+	CHECK(FT_New_Face(ft, path, 0, &f) == 0);
+	CHECK(FT_Get_Char_Index(f, 0x8fbe) != 0);
+	FT_Done_Face(f);
+	unlink(path);
+	FT_Done_FreeType(ft);
+	EQ_INT(e.n, 0);
+	errs_print(stderr, &e);
+	font_lib_free(lib);
+	errs_done(&e);
+}
+
+/* ---- corrupt-font corpus, generated from Noto Serif ---- */
+
+static unsigned char *slurp(const char *p, size_t *n)
+{
+	FILE *f = fopen(p, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	unsigned char *b = malloc((size_t)len);
+	*n = fread(b, 1, (size_t)len, f);
+	fclose(f);
+	return b;
+}
+
+static void spit(const char *p, const void *b, size_t n)
+{
+	FILE *f = fopen(p, "wb");
+	fwrite(b, 1, n, f);
+	fclose(f);
+}
+
+static long table_off(const unsigned char *b, const char *tag)
+{
+	unsigned nt = (unsigned)b[4] << 8 | b[5];
+	for (unsigned i = 0; i < nt; i++) {
+		const unsigned char *r = b + 12 + 16 * i;
+		if (memcmp(r, tag, 4) == 0)
+			return (long)((uint32_t)r[8] << 24 | (uint32_t)r[9] << 16 | (uint32_t)r[10] << 8 | r[11]);
+	}
+	return -1;
+}
+
+static void write_chain(const char *chain, const char *file, const char *extra)
+{
+	FILE *f = fopen(chain, "w");
+	fprintf(f, "name: bad\nfaces:\n  - file: %s\n%s", file, extra ? extra : "");
+	fclose(f);
+}
+
+/* The chain naming font file must fail with exit 3 and name the file,
+ * with want in the message. */
+static void corrupt_case(const char *file, const char *want, const char *extra)
+{
+	char chain[512];
+	snprintf(chain, sizeof(chain), "%s/bad.yaml", tmpdir);
+	write_chain(chain, file, extra);
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	font_chain_t *c = font_chain_get(lib, chain, &e);
+	CHECK(c == NULL);
+	EQ_INT(errs_code(&e), 3);
+	if (e.n > 0) {
+		CHECK(strstr(e.v[0].file, file) != NULL);
+		if (!strstr(e.v[0].msg, want))
+			fprintf(stderr, "  %s: message '%s' lacks '%s'\n", file, e.v[0].msg, want);
+		CHECK(strstr(e.v[0].msg, want) != NULL);
+	}
+	font_lib_free(lib);
+	errs_done(&e);
+}
+
+static void put16(unsigned char *p, unsigned v)
+{
+	p[0] = (unsigned char)(v >> 8);
+	p[1] = (unsigned char)v;
+}
+
+TEST(corrupt)
+{
+	size_t n;
+	unsigned char *b = slurp(NOTO, &n);
+	CHECK(b != NULL);
+	if (!b)
+		return;
+	char p[512];
+	unsigned char *w = malloc(n);
+
+	snprintf(p, sizeof(p), "%s/truncated.ttf", tmpdir);
+	spit(p, b, 10000);
+	corrupt_case(p, "corrupt font", NULL);
+
+	snprintf(p, sizeof(p), "%s/empty.ttf", tmpdir);
+	spit(p, b, 0);
+	corrupt_case(p, "corrupt font", NULL);
+
+	snprintf(p, sizeof(p), "%s/random.ttf", tmpdir);
+	srand(7);
+	for (size_t i = 0; i < 4096; i++)
+		w[i] = (unsigned char)(rand() >> 7);
+	spit(p, w, 4096);
+	corrupt_case(p, "not a TrueType font", NULL);
+
+	memcpy(w, b, n);
+	put16(w + table_off(b, "hhea") + 34, 0xffff);
+	snprintf(p, sizeof(p), "%s/nummetrics.ttf", tmpdir);
+	spit(p, w, n);
+	corrupt_case(p, "numberOfHMetrics", NULL);
+
+	memcpy(w, b, n);
+	put16(w + table_off(b, "hhea") + 34, 0);
+	snprintf(p, sizeof(p), "%s/nummetrics0.ttf", tmpdir);
+	spit(p, w, n);
+	corrupt_case(p, "numberOfHMetrics", NULL);
+
+	memcpy(w, b, n);
+	put16(w + table_off(b, "head") + 18, 0);
+	snprintf(p, sizeof(p), "%s/upem0.ttf", tmpdir);
+	spit(p, w, n);
+	corrupt_case(p, "unitsPerEm", NULL);
+
+	memcpy(w, b, n);
+	{ /* hmtx length 0x7fffffff */
+		unsigned nt = (unsigned)b[4] << 8 | b[5];
+		for (unsigned i = 0; i < nt; i++)
+			if (memcmp(w + 12 + 16 * i, "hmtx", 4) == 0)
+				memcpy(w + 12 + 16 * i + 12, "\x7f\xff\xff\xff", 4);
+	}
+	snprintf(p, sizeof(p), "%s/hmtxlen.ttf", tmpdir);
+	spit(p, w, n);
+	corrupt_case(p, "past the end", NULL);
+
+	memcpy(w, b, n);
+	memcpy(w + 12 + 16 * 0, "zzzz", 0); /* no-op; then rename glyf -> glyx */
+	{
+		unsigned nt = (unsigned)b[4] << 8 | b[5];
+		for (unsigned i = 0; i < nt; i++)
+			if (memcmp(w + 12 + 16 * i, "glyf", 4) == 0)
+				memcpy(w + 12 + 16 * i, "glyx", 4);
+	}
+	snprintf(p, sizeof(p), "%s/noglyf.ttf", tmpdir);
+	spit(p, w, n);
+	corrupt_case(p, "not a TrueType-outline font", NULL);
+
+	const char *cff = "/usr/share/fonts/opentype/urw-base35/NimbusRoman-Regular.otf";
+	if (access(cff, R_OK) == 0)
+		corrupt_case(cff, "CFF", NULL);
+	else
+		fprintf(stderr, "  (no CFF font installed: CFF case skipped)\n");
+
+	snprintf(p, sizeof(p), "%s/missing.ttf", tmpdir);
+	corrupt_case(p, "cannot open", NULL);
+	corrupt_case(NOTO, "not a collection", "    index: 1\n");
+	corrupt_case("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", "out of range", "    index: 5\n");
+	free(w);
+	free(b);
+}
+
+/* Errors in the chain file itself: located, with the right exit code. */
+static void chain_case(const char *text, int code, int line, const char *want)
+{
+	char chain[512];
+	snprintf(chain, sizeof(chain), "%s/c.yaml", tmpdir);
+	FILE *f = fopen(chain, "w");
+	fputs(text, f);
+	fclose(f);
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	CHECK(font_chain_get(lib, chain, &e) == NULL);
+	EQ_INT(errs_code(&e), code);
+	CHECK(e.n >= 1);
+	if (e.n >= 1) {
+		EQ_STR(e.v[0].file, chain);
+		EQ_INT(e.v[0].line, line);
+		if (e.v[0].line != line)
+			fprintf(stderr, "  (%s)\n", e.v[0].msg);
+		if (!strstr(e.v[0].msg, want))
+			fprintf(stderr, "  message '%s' lacks '%s'\n", e.v[0].msg, want);
+		CHECK(strstr(e.v[0].msg, want) != NULL);
+	}
+	font_lib_free(lib);
+	errs_done(&e);
+}
+
+TEST(chain_errors)
+{
+	chain_case("name: x\nfaces:\n  - family: Noto Serif\n    colour: red\n", 1, 4, "unknown key 'colour'");
+	chain_case("name: x\nfaces:\n  - lang: [zh]\n", 1, 3, "needs family");
+	chain_case("name: x\nfonts: []\n", 1, 2, "unknown key 'fonts'");
+	chain_case("name: x\n", 1, 1, "needs faces");
+	chain_case("name: x\nfaces:\n  - family: Noto Serif\n  - family: No Such Family 42\n", 3, 4,
+	           "'No Such Family 42' is not installed");
+	chain_case("name: x\nfaces:\n  - family: LXGW WenKai\n    lang: [fr]\n", 1, 4, "lang must be");
+	chain_case("name: x\nfaces:\n  - family: [a\n", 1, 4, "malformed YAML");
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	CHECK(font_chain_get(lib, "nosuchchain", &e) == NULL);
+	EQ_INT(errs_code(&e), 1);
+	CHECK(e.n == 1 && strstr(e.v[0].msg, "unknown font chain 'nosuchchain'"));
+	font_lib_free(lib);
+	errs_done(&e);
+}
+
+/* An explicit file chain with a .ttc index and lang tags. */
+TEST(file_chain)
+{
+	char chain[512];
+	snprintf(chain, sizeof(chain), "%s/f.yaml", tmpdir);
+	FILE *f = fopen(chain, "w");
+	fprintf(f, "name: files\nfaces:\n  - file: " NOTO "\n    family: Noto\n"
+	        "  - file: /usr/share/fonts/truetype/wqy/wqy-microhei.ttc\n    index: 1\n    lang: zh\n");
+	fclose(f);
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	font_chain_t *c = font_chain_get(lib, chain, &e);
+	CHECK(c != NULL);
+	if (c) {
+		int id = font_face_for(c, FONT_BOLD, "zh", 0x6731);
+		CHECK(id >= 0);
+		EQ_INT(font_face_info(lib, id)->index, 1);
+		EQ_INT(font_face_synth(c, FONT_BOLD, id), FONT_SYNTH_BOLD);
+		EQ_INT(font_face_synth(c, FONT_ITALIC, font_face_for(c, FONT_ITALIC, NULL, 'a')),
+		       FONT_SYNTH_ITALIC);
+		CHECK(font_chain_get(lib, chain, &e) == c);
+	}
+	errs_print(stderr, &e);
+	font_lib_free(lib);
+	errs_done(&e);
+}
+
+int main(void)
+{
+	const char *t = getenv("TMPDIR");
+	snprintf(tmpdir, sizeof(tmpdir), "%s/vita-font-test-XXXXXX", t && *t ? t : "/tmp");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	RUN(selection);
+	RUN(shaping);
+	RUN(nfc);
+	RUN(subset);
+	RUN(corrupt);
+	RUN(chain_errors);
+	RUN(file_chain);
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+	return t_report();
+}

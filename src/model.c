@@ -60,6 +60,8 @@ static void dump_spans(FILE *f, const mtext_t *t)
 			unsigned char c = (unsigned char)*s;
 			if (c == '"' || c == '\\')
 				fprintf(f, "\\%c", c);
+			else if (c == '\n')
+				fputs("\\n", f);
 			else if (c < 0x20 || c == 0x7f)
 				fprintf(f, "\\x%02x", c);
 			else

@@ -41,7 +41,8 @@
  *   tags        = string | string*
  *   date        = YYYY | YYYY-MM | YYYY-MM-DD | present | other free text
  *
- * A publications section without `highlight` gets [name] filled in.
+ * A publications section without `highlight` gets one filled in: the name
+ * (as chosen by --lang), its other translations, and name_native.
  */
 #include <errno.h>
 #include <string.h>
@@ -270,6 +271,30 @@ static int sec_bibtex(pctx_t *c, const ynode_t *sec, msection_t *s)
 	return 0;
 }
 
+static void highlight_add(msection_t *s, const char *name)
+{
+	if (!name || !*name)
+		return;
+	for (int i = 0; i < s->nhighlight; i++)
+		if (!strcmp(s->highlight[i], name))
+			return;
+	s->highlight[s->nhighlight++] = name;
+}
+
+/* The name as chosen by --lang, its other translations, then name_native,
+ * so authors written in either script are found. */
+static void highlight_default(pctx_t *c, msection_t *s)
+{
+	const ynode_t *n = ydoc_get(c->root, "name");
+	int max = 2 + (n && n->kind == YD_MAP ? n->n : 0);
+	s->highlight = arena_alloc(c->a, (size_t)max * sizeof(*s->highlight));
+	highlight_add(s, c->m->name);
+	for (int i = 0; n && n->kind == YD_MAP && i < n->n; i++)
+		if (n->kids[2 * i + 1]->kind == YD_SCALAR)
+			highlight_add(s, n->kids[2 * i + 1]->str);
+	highlight_add(s, c->m->name_native);
+}
+
 static int sec_pubs(pctx_t *c, const ynode_t *sec, msection_t *s)
 {
 	int rc = 0;
@@ -281,11 +306,8 @@ static int sec_pubs(pctx_t *c, const ynode_t *sec, msection_t *s)
 	rc |= pv_strings(c, sec, "highlight", &s->highlight, &s->nhighlight);
 	rc |= pv_enum(c, sec, "numbering", numbering_names, &s->numbering);
 	rc |= pv_enum(c, sec, "group_by", group_names, &s->group_by);
-	if (s->nhighlight == 0 && c->m->name) {
-		s->highlight = arena_alloc(c->a, sizeof(*s->highlight));
-		s->highlight[0] = c->m->name;
-		s->nhighlight = 1;
-	}
+	if (s->nhighlight == 0)
+		highlight_default(c, s);
 	return rc;
 }
 
@@ -597,7 +619,7 @@ int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
                      const profile_opts_t *o, model_t **out, errs_t *e)
 {
 	ynode_t *root;
-	pctx_t c = {a, e, path, o, NULL};
+	pctx_t c = {a, e, path, o, NULL, NULL};
 	int before = e->nerrors, first = e->n;
 	*out = NULL;
 	if (len > PROFILE_MAX_FILE)
@@ -611,6 +633,7 @@ int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
 	if (root->kind != YD_MAP)
 		return pv_err(&c, root, "expected a profile (a map with keys such as "
 		              "name: and sections:), got %s", ydoc_kind_name(root->kind));
+	c.root = root;
 	c.m = arena_alloc(a, sizeof(model_t));
 	c.m->file = arena_strdup(a, path);
 	c.m->dir = dir_of(a, path);

@@ -14,6 +14,7 @@ typedef struct pctx {
 	const char *file;
 	const profile_opts_t *o;
 	model_t *m;
+	const ynode_t *root;  /* the profile map */
 } pctx_t;
 
 /* profile_val.c: typed getters; each reports a located error and returns

@@ -648,7 +648,10 @@ void pv_markup(arena_t *a, const char *s, mtext_t *out)
 	memset(&k, 0, sizeof(k));
 	k.a = a;
 	buf_init(&k.b);
-	mk_parse(&k, s, s + strlen(s), 0, NULL);
+	size_t n = strlen(s);
+	while (n && mk_space((unsigned char)s[n - 1]))   /* YAML | leaves a newline */
+		n--;
+	mk_parse(&k, s, s + n, 0, NULL);
 	mk_flush(&k);
 	buf_done(&k.b);
 	out->spans = k.v;

@@ -62,12 +62,15 @@ typedef struct pw {
 	char *tmp;               /* temporary file name, NULL for stdout */
 	HPDF_Font *fonts;        /* per face id; NULL until used */
 	const char **names;      /* per face id: its PostScript name, once loaded */
+	uint8_t (*used)[8192];   /* per face id: bitmap of the BMP code points drawn */
+	uint8_t scratch[8192];
 	HPDF_Page *pages;
 	pdf_img_t *imgs;
 	int nimgs;
 	char *tb;                /* text chunk buffer, PDF_CHUNK + 1 bytes */
 	/* drawing state of the current page */
 	HPDF_Page page;
+	int pageno;              /* 0-based index of page */
 	int in_text, face, mode;
 	int32_t size, lw;
 	uint32_t fill, stroke;
@@ -330,6 +333,8 @@ static void text_begin(pw_t *w, int on)
 /* Valid UTF-8, no NUL, BMP only: what libharu can draw without mangling. */
 static const char *run_problem(const page_run_t *r)
 {
+	if (r->size <= 0 || r->size > HPDF_MAX_FONTSIZE * 1000)
+		return "font size out of range";
 	if (utf8_invalid_at(r->text, (size_t)r->len) >= 0)
 		return "invalid UTF-8";
 	size_t i = 0, n = (size_t)r->len;
@@ -343,6 +348,19 @@ static const char *run_problem(const page_run_t *r)
 		i += (size_t)k;
 	}
 	return NULL;
+}
+
+/* Note the code points s (valid UTF-8, BMP) uses, for ToUnicode. */
+static void mark_used(uint8_t used[8192], const char *s, size_t n)
+{
+	uint32_t cp;
+	for (size_t i = 0; i < n;) {
+		int k = utf8_decode(s + i, n - i, &cp);
+		if (k <= 0 || cp > 0xFFFF)
+			break;
+		used[cp >> 3] |= (uint8_t)(1u << (cp & 7));
+		i += (size_t)k;
+	}
 }
 
 /* Show text[0..n) in Tj chunks that end on character boundaries. */
@@ -366,8 +384,8 @@ static int draw_run(pw_t *w, const page_run_t *r)
 		return 0;
 	const char *bad = run_problem(r);
 	if (bad) {
-		warn_at(w->e, w->path, 0, 0, "skipped a text run with %s: \"%.40s\"", bad,
-		        r->text);
+		warn_at(w->e, w->path, 0, 0, "page %d: skipped the text run at x=%d y=%d: %s",
+		        w->pageno + 1, (int)r->x, (int)r->y, bad);
 		return 0;
 	}
 	HPDF_Font font = NULL;
@@ -388,6 +406,7 @@ static int draw_run(pw_t *w, const page_run_t *r)
 		w->mode = mode;
 		HPDF_Page_SetTextRenderingMode(w->page, (HPDF_TextRenderingMode)mode);
 	}
+	mark_used(w->used[r->face], r->text, (size_t)r->len);
 	HPDF_REAL c = r->synth & 2 ? PDF_SLANT : 0;
 	HPDF_Page_SetTextMatrix(w->page, 1, 0, c, 1, pt(r->x), pdf_y(w, r->y));
 	show_text(w, r->text, (size_t)r->len);
@@ -398,6 +417,12 @@ static void draw_rect(pw_t *w, const page_rect_t *r)
 {
 	if (r->stroke <= 0 && (r->w <= 0 || r->h <= 0))
 		return;
+	if (r->stroke > HPDF_MAX_LINEWIDTH * 1000) {
+		warn_at(w->e, w->path, 0, 0, "page %d: skipped the rectangle at x=%d y=%d: "
+		        "line width over %d pt", w->pageno + 1, (int)r->x, (int)r->y,
+		        HPDF_MAX_LINEWIDTH);
+		return;
+	}
 	w->what = "draw a rectangle";
 	text_begin(w, 0);
 	uint32_t c = r->color & 0xFFFFFF;
@@ -458,6 +483,7 @@ static int draw_page(pw_t *w, int i)
 {
 	const page_t *p = &w->doc->pages[i];
 	w->what = "add a page";
+	w->pageno = i;
 	w->page = w->pages[i] = HPDF_AddPage(w->pdf);
 	HPDF_Page_SetWidth(w->page, pt(w->doc->w));
 	HPDF_Page_SetHeight(w->page, pt(w->doc->h));
@@ -560,6 +586,71 @@ static void add_marks(pw_t *w)
 		HPDF_SetPageMode(w->pdf, HPDF_PAGE_MODE_USE_OUTLINE);
 }
 
+/* libharu 2.3.0 writes ToUnicode as "begincidrange" over all codes
+ * (poppler warns; stricter extractors may fail). CIDs are code points here
+ * (Identity-H over UTF-8), so the right ToUnicode maps each code drawn to
+ * itself: bfchar entries, 100 per block. The stream is rewritten in place. */
+static void put_bfchars(HPDF_Stream st, const uint16_t *cps, int n)
+{
+	char line[32];
+	snprintf(line, sizeof(line), "%d beginbfchar\n", n);
+	HPDF_Stream_WriteStr(st, line);
+	for (int i = 0; i < n; i++) {
+		snprintf(line, sizeof(line), "<%04X> <%04X>\n", cps[i], cps[i]);
+		HPDF_Stream_WriteStr(st, line);
+	}
+	HPDF_Stream_WriteStr(st, "endbfchar\n");
+}
+
+static void fix_tounicode(HPDF_Font font, const uint8_t used[8192])
+{
+	HPDF_Dict cmap = HPDF_Dict_GetItem(font, "ToUnicode", HPDF_OCLASS_DICT);
+	if (!cmap || !cmap->stream || cmap->stream->type != HPDF_STREAM_MEMORY)
+		return;
+	HPDF_Stream st = cmap->stream;
+	HPDF_MemStream_FreeData(st);
+	HPDF_Stream_WriteStr(st, "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n"
+	                         "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) "
+	                         "/Supplement 0 >> def\n/CMapName /Adobe-Identity-UCS def\n"
+	                         "/CMapType 2 def\n1 begincodespacerange\n<0000> <FFFF>\n"
+	                         "endcodespacerange\n");
+	uint16_t cps[100];
+	int n = 0;
+	for (uint32_t cp = 1; cp <= 0xFFFF; cp++) {
+		if (!(used[cp >> 3] >> (cp & 7) & 1) || (cp >= 0xD800 && cp <= 0xDFFF))
+			continue;
+		cps[n++] = (uint16_t)cp;
+		if (n == 100) {
+			put_bfchars(st, cps, n);
+			n = 0;
+		}
+	}
+	if (n > 0)
+		put_bfchars(st, cps, n);
+	HPDF_Stream_WriteStr(st, "endcmap\nCMapName currentdict /CMap defineresource pop\n"
+	                         "end\nend\n");
+}
+
+static void fix_fonts(pw_t *w)
+{
+	w->what = "write the fonts' ToUnicode maps";
+	uint8_t *used = w->scratch; /* in w: a longjmp must not leak it */
+	for (int i = 0; i < w->doc->nfaces; i++) {
+		if (!w->fonts[i])
+			continue;
+		memset(used, 0, 8192);
+		int first = 1;
+		for (int j = 0; j < w->doc->nfaces; j++) /* faces sharing one font */
+			if (w->fonts[j] == w->fonts[i]) {
+				first &= j >= i;
+				for (int k = 0; k < 8192; k++)
+					used[k] |= w->used[j][k];
+			}
+		if (first)
+			fix_tounicode(w->fonts[i], used);
+	}
+}
+
 static int write_all(int fd, const unsigned char *p, size_t n)
 {
 	while (n > 0) {
@@ -600,6 +691,10 @@ static int pw_build(pw_t *w) __attribute__((noinline));
 static int pw_build(pw_t *w)
 {
 	const page_doc_t *d = w->doc;
+	if (d->w < HPDF_MIN_PAGE_SIZE * 1000 || d->w > HPDF_MAX_PAGE_SIZE * 1000 ||
+	    d->h < HPDF_MIN_PAGE_SIZE * 1000 || d->h > HPDF_MAX_PAGE_SIZE * 1000)
+		return pw_fail(w, NULL, "cannot write the PDF: page size %dx%d u out of range",
+		               (int)d->w, (int)d->h);
 	w->what = "create the PDF";
 	w->pdf = HPDF_New(pw_handler, w);
 	if (!w->pdf)
@@ -612,6 +707,7 @@ static int pw_build(pw_t *w)
 		if (draw_page(w, i) < 0)
 			return -1;
 	add_marks(w);
+	fix_fonts(w);
 	return copy_out(w);
 }
 
@@ -680,6 +776,7 @@ int pdf_write(const page_doc_t *doc, const char *path, errs_t *e)
 	if (open_output(w) == 0) {
 		w->fonts = xcalloc((size_t)(doc->nfaces > 0 ? doc->nfaces : 1), sizeof(HPDF_Font));
 		w->names = xcalloc((size_t)(doc->nfaces > 0 ? doc->nfaces : 1), sizeof(char *));
+		w->used = xcalloc((size_t)(doc->nfaces > 0 ? doc->nfaces : 1), sizeof(w->used[0]));
 		w->pages = xcalloc((size_t)(doc->npages > 0 ? doc->npages : 1), sizeof(HPDF_Page));
 		w->tb = xmalloc(PDF_CHUNK + 1);
 		if (setjmp(w->jb) == 0) {
@@ -694,6 +791,7 @@ int pdf_write(const page_doc_t *doc, const char *path, errs_t *e)
 	}
 	free(w->fonts);
 	free(w->names);
+	free(w->used);
 	free(w->pages);
 	free(w->imgs);
 	free(w->tb);

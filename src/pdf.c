@@ -20,6 +20,11 @@
  * - The whole PDF is built in libharu's memory stream, then copied to the
  *   temporary file, which is renamed over PATH only when complete. On any
  *   error the temporary file is removed and an existing PATH is untouched.
+ * - libharu's ToUnicode map is malformed ("begincidrange"); before saving,
+ *   each font's map is rewritten as identity bfchar entries for the code
+ *   points drawn (CIDs are code points under Identity-H + UTF-8).
+ * - Two font files with one PostScript name are refused: libharu would
+ *   silently draw the second in the first.
  * - Same page list and epoch give byte-identical output (libharu writes no
  *   /ID and we set both dates from doc->epoch).
  */

@@ -122,7 +122,8 @@ char *arena_printf(arena_t *a, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	char probe[1];
+	int n = vsnprintf(probe, sizeof(probe), fmt, ap);
 	va_end(ap);
 	char *p = arena_alloc(a, (size_t)n + 1);
 	va_start(ap, fmt);

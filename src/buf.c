@@ -59,7 +59,8 @@ void buf_printf(buf_t *b, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	char probe[1];
+	int n = vsnprintf(probe, sizeof(probe), fmt, ap);
 	va_end(ap);
 	buf_room(b, (size_t)n);
 	va_start(ap, fmt);

@@ -466,8 +466,8 @@ static const char *style_names[4] = { "regular", "bold", "italic", "bold-italic"
 
 void font_chain_describe(font_chain_t *c, FILE *out)
 {
-	fprintf(out, "chain %s (%s)%s%s\n", c->name, c->file ? c->file : "",
-	        c->desc ? ": " : "", c->desc ? c->desc : "");
+	fprintf(out, "  # %s%s%s\n", c->file ? c->file : "", c->desc ? ": " : "",
+	        c->desc ? c->desc : "");
 	for (int k = 0; k < c->nent; k++) {
 		font_entry_t *en = &c->ent[k];
 		char langs[32] = "";

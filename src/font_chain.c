@@ -54,6 +54,7 @@ static int err_sys_at(errs_t *e, const char *file, int line, int col, const char
 
 void font_fc_free(font_lib_t *lib)
 {
+	font_fccache_free(lib);
 	if (lib->fc)
 		FcConfigDestroy((FcConfig *)lib->fc);
 	lib->fc = NULL;
@@ -82,11 +83,6 @@ void font_chain_free(font_chain_t *c)
 
 /* ---- fontconfig ---- */
 
-typedef struct fc_cand {
-	const char *file;
-	int index, weight, slant, width, truetype;
-} fc_cand_t;
-
 static FcConfig *fc_config(font_lib_t *lib)
 {
 	if (!lib->fc)
@@ -94,7 +90,7 @@ static FcConfig *fc_config(font_lib_t *lib)
 	return (FcConfig *)lib->fc;
 }
 
-static long fc_score(const fc_cand_t *c, int bold, int italic)
+static long fc_score(const font_cand_t *c, int bold, int italic)
 {
 	int want_w = bold ? FC_WEIGHT_BOLD : FC_WEIGHT_REGULAR;
 	long s = 0;
@@ -109,9 +105,9 @@ static long fc_score(const fc_cand_t *c, int bold, int italic)
 	return s;
 }
 
-static const fc_cand_t *fc_best(const fc_cand_t *v, int n, int bold, int italic)
+static const font_cand_t *fc_best(const font_cand_t *v, int n, int bold, int italic)
 {
-	const fc_cand_t *b = NULL;
+	const font_cand_t *b = NULL;
 	long bs = 0;
 	for (int i = 0; i < n; i++) {
 		long s = fc_score(&v[i], bold, italic);
@@ -128,20 +124,20 @@ static const fc_cand_t *fc_best(const fc_cand_t *v, int n, int bold, int italic)
 	return b;
 }
 
-static int fc_cands(FcFontSet *fs, fc_cand_t *v, int max)
+static int fc_cands(FcFontSet *fs, font_cand_t *v, int max)
 {
 	int n = 0;
 	for (int i = 0; i < fs->nfont && n < max; i++) {
 		FcPattern *p = fs->fonts[i];
 		FcChar8 *file, *fmt;
 		FcBool var = FcFalse;
-		fc_cand_t *c = &v[n];
+		font_cand_t *c = &v[n];
 		if (FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch)
 			continue;
 		FcPatternGetBool(p, FC_VARIABLE, 0, &var);
 		if (var)
 			continue; /* the default instance of a variable font is not a style */
-		c->file = (const char *)file;
+		c->file = (char *)file;
 		c->index = 0;
 		c->weight = FC_WEIGHT_REGULAR;
 		c->slant = FC_SLANT_ROMAN;
@@ -170,30 +166,52 @@ static font_face_t *ctx_face(chain_ctx_t *x, const char *path, int index, const 
 	return font_file_get(x->lib, path, index, x->file, at->line, at->col, x->e);
 }
 
-/* The 4 styles of a family from fontconfig; synthetic where it has none. */
-static int resolve_family(chain_ctx_t *x, font_entry_t *en, const ynode_t *at)
+/* The faces of a family: from the cache, else from fontconfig. */
+static int family_list(chain_ctx_t *x, const char *family, font_cand_t *v, int max,
+                       FcFontSet **fsp)
 {
+	font_cand_t *cv;
+	int n = font_fccache_lookup(x->lib, family, &cv);
+	if (n > 0) {
+		n = n < max ? n : max;
+		memcpy(v, cv, (size_t)n * sizeof(*v));
+		return n;
+	}
 	FcConfig *fc = fc_config(x->lib);
 	if (!fc)
 		return err_sys(x->e, x->file, "cannot initialise fontconfig");
 	FcPattern *p = FcPatternCreate();
-	FcPatternAddString(p, FC_FAMILY, (const FcChar8 *)en->family);
+	FcPatternAddString(p, FC_FAMILY, (const FcChar8 *)family);
 	FcObjectSet *os = FcObjectSetBuild(FC_FILE, FC_INDEX, FC_WEIGHT, FC_SLANT, FC_WIDTH,
 	                                   FC_FONTFORMAT, FC_VARIABLE, (char *)0);
 	FcFontSet *fs = FcFontList(fc, p, os);
 	FcObjectSetDestroy(os);
 	FcPatternDestroy(p);
-	fc_cand_t v[256];
-	int n = fs ? fc_cands(fs, v, 256) : 0;
+	*fsp = fs;
+	n = fs ? fc_cands(fs, v, max) : 0;
+	font_fccache_store(x->lib, family, v, n);
+	return n;
+}
+
+/* The 4 styles of a family; synthetic where it has none. */
+static int resolve_family(chain_ctx_t *x, font_entry_t *en, const ynode_t *at)
+{
+	FcFontSet *fs = NULL;
+	font_cand_t v[256];
+	int n = family_list(x, en->family, v, 256, &fs);
 	int rc = 0;
+	if (n < 0) {
+		rc = -1;
+		goto out;
+	}
 	if (n == 0) {
 		rc = err_sys_at(x->e, x->file, at->line, at->col,
 		                "font family '%s' is not installed (fc-list : family lists the installed ones)",
 		                en->family);
 		goto out;
 	}
-	const fc_cand_t *r = fc_best(v, n, 0, 0), *b = fc_best(v, n, 1, 0);
-	const fc_cand_t *i = fc_best(v, n, 0, 1), *bi = fc_best(v, n, 1, 1);
+	const font_cand_t *r = fc_best(v, n, 0, 0), *b = fc_best(v, n, 1, 0);
+	const font_cand_t *i = fc_best(v, n, 0, 1), *bi = fc_best(v, n, 1, 1);
 	int realb = b->weight >= FC_WEIGHT_DEMIBOLD && b->slant == 0;
 	int reali = i->slant > 0 && i->weight < FC_WEIGHT_DEMIBOLD;
 	int realbi = bi->slant > 0 && bi->weight >= FC_WEIGHT_DEMIBOLD;

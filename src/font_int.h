@@ -77,6 +77,7 @@ struct font_lib {
 	int ndirs;
 	void *ft;               /* FT_Library */
 	void *fc;               /* FcConfig, created when first needed */
+	void *fcc;              /* font_fccache.c state */
 	font_face_t **all;      /* every file+index seen */
 	int nall, capall;
 	font_face_t **used;     /* by face id */
@@ -87,6 +88,18 @@ struct font_lib {
 	font_sitem_t *cache;    /* open addressing shaping cache */
 	int ncache, capcache;
 };
+
+/* A face of a family as fontconfig lists it. */
+typedef struct font_cand {
+	char *file;
+	int index, weight, slant, width, truetype;
+} font_cand_t;
+
+/* font_fccache.c: family listings cached across runs. lookup returns the
+ * number of candidates (owned by the cache) or 0 when absent or stale. */
+int font_fccache_lookup(font_lib_t *lib, const char *family, font_cand_t **v);
+void font_fccache_store(font_lib_t *lib, const char *family, const font_cand_t *v, int n);
+void font_fccache_free(font_lib_t *lib);
 
 /* font.c */
 font_face_t *font_file_get(font_lib_t *lib, const char *path, int index,

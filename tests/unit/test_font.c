@@ -104,6 +104,57 @@ TEST(selection)
 	errs_done(&e);
 }
 
+static char *describe(const char *chain)
+{
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	font_chain_t *c = font_chain_get(lib, chain, &e);
+	char *out = NULL;
+	size_t outn = 0;
+	FILE *f = open_memstream(&out, &outn);
+	if (c)
+		font_chain_describe(c, f);
+	fclose(f);
+	font_lib_free(lib);
+	errs_done(&e);
+	return out;
+}
+
+TEST(fccache)
+{
+	char p[600];
+	snprintf(p, sizeof(p), "%s/vita/families", tmpdir);
+	CHECK(access(p, R_OK) == 0);
+	char *a = describe("serif");
+	setenv("VITA_NO_FONT_CACHE", "1", 1);
+	char *b = describe("serif");
+	unsetenv("VITA_NO_FONT_CACHE");
+	EQ_STR(a, b);
+	CHECK(strstr(a, "NanumMyeongjoBold.ttf") != NULL);
+	free(a);
+	free(b);
+	/* a stale record (file size changed) is ignored */
+	FILE *f = fopen(p, "r");
+	char buf[65536];
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = 0;
+	char *s = strstr(buf, "NotoSerif-Regular.ttf");
+	CHECK(s != NULL);
+	if (s) {
+		while (s > buf && s[-1] != '\n')
+			s--;
+		s[0] = 'X'; /* corrupt the record line: it is skipped */
+		f = fopen(p, "w");
+		fwrite(buf, 1, n, f);
+		fclose(f);
+		a = describe("serif");
+		CHECK(strstr(a, "NotoSerif-Regular.ttf") != NULL);
+		free(a);
+	}
+}
+
 static int32_t nominal_sum(font_lib_t *lib, int face, const char *s, int32_t size)
 {
 	FT_Library ft;
@@ -536,6 +587,11 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
+	/* the family cache goes to the temp dir: first run fills it, the
+	 * second run of the same tests reads it */
+	setenv("XDG_CACHE_HOME", tmpdir, 1);
+	RUN(selection);
+	RUN(fccache);
 	RUN(selection);
 	RUN(shaping);
 	RUN(nfc);

@@ -22,10 +22,6 @@
 #include <hb-ot.h>
 #include "font_int.h"
 
-#ifndef VITA_DATADIR
-#define VITA_DATADIR "/usr/local/share"
-#endif
-
 font_lib_t *font_lib_new(const char *const *search_dirs, errs_t *e)
 {
 	font_lib_t *lib = xcalloc(1, sizeof(*lib));
@@ -39,10 +35,9 @@ font_lib_t *font_lib_new(const char *const *search_dirs, errs_t *e)
 	int n = 0;
 	while (search_dirs && search_dirs[n])
 		n++;
-	lib->dirs = xcalloc((size_t)n + 2, sizeof(char *));
+	lib->dirs = xcalloc((size_t)n + 1, sizeof(char *));
 	for (int i = 0; i < n; i++)
 		lib->dirs[lib->ndirs++] = xstrdup(search_dirs[i]);
-	lib->dirs[lib->ndirs++] = xstrdup(VITA_DATADIR "/vita/fonts");
 	errs_init(&lib->late);
 	lib->buf = hb_buffer_create();
 	return lib;

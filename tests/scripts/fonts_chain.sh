@@ -1,0 +1,66 @@
+#!/bin/sh
+# fonts_chain: `vita fonts` shows the chain and its files; chains are data
+# (a fonts/ dir beside the profile overrides the project's); a chain with a
+# family that is not installed, a CFF font or a corrupt font fails with
+# exit 3 and a message naming the family or the file.
+set -u
+: "${VITA:=build/vita}" "${BUILD:=build}"
+T="$BUILD/fonts_chain.tmp"
+rm -rf "$T"; mkdir -p "$T/p/fonts"
+export XDG_CACHE_HOME="$(cd "$T" && pwd)/cache"
+fail=0
+die() { echo "FAIL: $*"; fail=1; }
+
+printf 'name: Ada Lovelace\nsections:\n  - title: Notes\n    type: text\n    text: "Zhanda Zhu 朱展达 Müller ★ ཀ"\n' >"$T/p/ada.yaml"
+
+# 1. the default chain, described
+out=$("$VITA" fonts 2>&1); rc=$?
+[ $rc -eq 0 ] || die "vita fonts exit $rc: $out"
+for s in NotoSerif-Regular.ttf NotoSerif-BoldItalic.ttf LXGWWenKai-Bold.ttf "lang=zh" \
+         "IPAMincho" "synthetic-bold" "NanumMyeongjo" "DejaVuSans.ttf"; do
+	echo "$out" | grep -q -- "$s" || die "vita fonts output lacks '$s'"
+done
+# the second run reads the family cache and says the same
+out2=$("$VITA" fonts 2>&1)
+[ "$out" = "$out2" ] || die "vita fonts differs with the family cache"
+[ -s "$T/cache/vita/families" ] || die "no family cache written"
+
+# 2. a chain beside the profile, with a family that is not installed
+printf 'name: serif\nfaces:\n  - family: Noto Serif\n  - family: Missing Family 7\n' >"$T/p/fonts/serif.yaml"
+out=$("$VITA" fonts "$T/p/ada.yaml" 2>&1); rc=$?
+[ $rc -eq 3 ] || die "missing family: exit $rc, expected 3: $out"
+echo "$out" | grep -q "serif.yaml:4:13: error: font family 'Missing Family 7' is not installed" ||
+	die "missing family: message: $out"
+
+# 3. a CFF font by file
+cff=$(ls /usr/share/fonts/opentype/urw-base35/*.otf 2>/dev/null | head -1)
+if [ -n "$cff" ]; then
+	printf 'name: serif\nfaces:\n  - file: %s\n' "$cff" >"$T/p/fonts/serif.yaml"
+	out=$("$VITA" fonts "$T/p/ada.yaml" 2>&1); rc=$?
+	[ $rc -eq 3 ] || die "CFF: exit $rc, expected 3: $out"
+	echo "$out" | grep -q "$cff: error: not a TrueType-outline font (CFF outlines)" ||
+		die "CFF: message: $out"
+fi
+
+# 4. a corrupt font beside the chain (numberOfHMetrics > numGlyphs: crashes libharu)
+noto=/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf
+cp "$noto" "$T/p/fonts/bad.ttf"
+off=$(od -A n -t x1 -j 12 -N 400 "$T/p/fonts/bad.ttf" | tr -d ' \n' |
+	python3 -c 'import sys;h=sys.stdin.read();
+for i in range(0,len(h),32):
+    if bytes.fromhex(h[i:i+8])==b"hhea": print(int(h[i+16:i+24],16)); break')
+printf '\377\377' | dd of="$T/p/fonts/bad.ttf" bs=1 seek=$((off + 34)) conv=notrunc 2>/dev/null
+printf 'name: serif\nfaces:\n  - file: bad.ttf\n' >"$T/p/fonts/serif.yaml"
+out=$("$VITA" fonts "$T/p/ada.yaml" 2>&1); rc=$?
+[ $rc -eq 3 ] || die "corrupt: exit $rc, expected 3: $out"
+echo "$out" | grep -q "bad.ttf: error: corrupt font: hhea.numberOfHMetrics = 65535" ||
+	die "corrupt: message: $out"
+
+# 5. an unknown key is an input error (exit 1), located
+printf 'name: serif\nfaces:\n  - family: Noto Serif\n    weight: 700\n' >"$T/p/fonts/serif.yaml"
+out=$("$VITA" fonts "$T/p/ada.yaml" 2>&1); rc=$?
+[ $rc -eq 1 ] || die "unknown key: exit $rc, expected 1: $out"
+echo "$out" | grep -q "serif.yaml:4:5: error: unknown key 'weight'" || die "unknown key: message: $out"
+
+rm -rf "$T"
+exit $fail

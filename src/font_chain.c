@@ -135,18 +135,19 @@ static int fc_cands(FcFontSet *fs, font_cand_t *v, int max)
 		if (FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch)
 			continue;
 		FcPatternGetBool(p, FC_VARIABLE, 0, &var);
-		if (var)
-			continue; /* the default instance of a variable font is not a style */
 		c->file = (char *)file;
 		c->index = 0;
 		c->weight = FC_WEIGHT_REGULAR;
 		c->slant = FC_SLANT_ROMAN;
 		c->width = FC_WIDTH_NORMAL;
 		FcPatternGetInteger(p, FC_INDEX, 0, &c->index);
+		if (c->index >> 16)
+			continue; /* a named instance of a variable font: not a file face */
 		FcPatternGetInteger(p, FC_WEIGHT, 0, &c->weight);
 		FcPatternGetInteger(p, FC_SLANT, 0, &c->slant);
 		FcPatternGetInteger(p, FC_WIDTH, 0, &c->width);
-		c->truetype = FcPatternGetString(p, FC_FONTFORMAT, 0, &fmt) == FcResultMatch &&
+		/* a variable font draws its default instance: a last resort */
+		c->truetype = !var && FcPatternGetString(p, FC_FONTFORMAT, 0, &fmt) == FcResultMatch &&
 		              strcmp((const char *)fmt, "TrueType") == 0;
 		n++;
 	}

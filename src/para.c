@@ -100,18 +100,24 @@ static int is_end_break(const para_item_t *it, int n, int b)
 	return b == n || is_forced(&it[b]);
 }
 
-/* TeX's badness: about 100 (t/s)^3, capped at 10000. */
+/* TeX's badness, about 100 (t/s)^3; unlike TeX's not capped at 10000
+ * (up to BAD_MAX), so that when no solution is within tolerance, a ratio
+ * of 3 still costs less than a ratio of 30. */
+#define BAD_MAX 12500000
 static int32_t badness(int64_t t, int64_t s)
 {
 	int64_t r;
 	if (t <= 0)
 		return 0;
 	if (s <= 0)
-		return 10000;
+		return BAD_MAX;
 	r = t * 297 / s;
-	if (r > 1290)
-		return 10000;
-	return (int32_t)((r * r * r + 0x20000) / 0x40000);
+	if (r <= 1290)
+		return (int32_t)((r * r * r + 0x20000) / 0x40000);
+	r = t * 1000 / s;             /* ratio x 1000 */
+	if (r >= 50000)
+		return BAD_MAX;
+	return (int32_t)(r * r * r / 10000000);
 }
 
 /* Geometry of a line from item s to the break b. */
@@ -164,7 +170,7 @@ static int32_t line_ratio(lmeas_t m, int32_t lw, int endb, int32_t *bad, int *ov
 	}
 	if (-t > m.z) {
 		*over = 1;
-		*bad = 10000;
+		*bad = BAD_MAX;
 		return -1000;
 	}
 	*bad = badness(-t, m.z);
@@ -234,7 +240,7 @@ static int64_t demerits(const kp_t *k, const node_t *a, int b, int32_t bad,
 		p = k->it[b].penalty;
 		flagged = k->it[b].flagged;
 	}
-	d = d >= 10000 ? 100000000 : d * d;
+	d = d * d;
 	if (p > 0)
 		d += p * p;
 	else if (p > -PARA_INF)

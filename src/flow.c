@@ -1,0 +1,885 @@
+/* flow: rich text -> set lines of positioned runs; see flow.h.
+ *
+ * flow_set(arena, spans, n, opts, &result, errs) runs the pipeline for one
+ * paragraph:
+ *   1. NFC each span and concatenate them into one text; libunibreak
+ *      (UAX #14, with the language) marks break opportunities over the
+ *      whole of it, so CJK and punctuation rules see across spans.
+ *   2. Break classes are adjusted per span: none inside FLOW_NOBREAK,
+ *      only URL-safe points inside FLOW_URL, soft hyphens, libhyphen
+ *      points in words of spans that allow it.
+ *   3. Each span is shaped (font_shape) chunk by chunk; every code point
+ *      gets its glyph's advance, face and run-break flag.
+ *   4. A piece wider than the measure with no break inside gets break
+ *      points between graphemes, and a warning.
+ *   5. Items for para: boxes for word pieces; glue for spaces (justified:
+ *      stretch/shrink from the options; ragged: Knuth-Plass's ragged
+ *      scheme, glue(0,+R) penalty glue(space,-R), set at natural width);
+ *      zero-width glue with a little stretch between CJK characters;
+ *      penalties for hyphens, URL points and last-resort breaks.
+ *   6. para_break, then each line becomes runs: a new run at every face,
+ *      synthetic style, size, colour or kerning change and after every
+ *      space whose width differs from the font's space (justified), so the
+ *      PDF never needs word spacing. A run followed by glue ends with its
+ *      space character (harmless for drawing, good for text extraction).
+ * Scratch memory is malloc'd once per paragraph; results live in the arena.
+ */
+#include <linebreak.h>
+#include <stdlib.h>
+#include <string.h>
+#include "buf.h"
+#include "flow.h"
+#include "para.h"
+#include "utf8.h"
+
+enum { K_CHAR, K_SPACE, K_NL };
+enum { BK_NONE, BK_ALLOW, BK_URL, BK_HYPH, BK_EMERG, BK_MUST };
+
+#define PEN_HYPHEN 50       /* a hyphenated or explicit-hyphen break */
+#define PEN_PLAIN 100       /* a break with no space (after "/" ...) */
+#define PEN_URL 100         /* inside a URL */
+#define PEN_EMERG 5000      /* inside a word too wide for the measure */
+#define RUN_MAX 65000       /* bytes of text in one run (libharu: < 65,535) */
+
+typedef struct fcp {        /* one code point of the paragraph */
+	uint32_t cp;
+	int32_t off;            /* bytes into the paragraph text */
+	int32_t adv;            /* u; 0 when not drawn */
+	int32_t span;
+	int16_t face;           /* -1: not drawn */
+	uint8_t len, kind, bk, brk, synth, draw;
+} fcp_t;
+
+typedef struct fspan {      /* per span, computed once */
+	const flow_span_t *s;
+	int c0, c1;             /* its code points */
+	size_t nb;              /* bytes of its NFC text */
+	int have_hy, have_met, warned_over;
+	int32_t hyw;            /* u: width of "-" */
+	int hyface, hysynth;
+	int32_t asc, desc;
+	uint32_t warned[16];    /* code points already reported missing */
+	int nwarned;
+} fspan_t;
+
+typedef struct faux {       /* what a para item stands for */
+	int32_t c0, c1;         /* box: code points; glue: space cp or -1;
+	                           penalty: the code point before the break */
+} faux_t;
+
+typedef struct fl {         /* the paragraph being set */
+	arena_t *a;
+	const flow_opts_t *o;
+	errs_t *e;
+	buf_t text;
+	fspan_t *sp;
+	int nsp;
+	fcp_t *c;
+	int nc;
+	para_item_t *it;
+	faux_t *aux;
+	int nit, capit;
+	int32_t w1, w2;         /* first and other line widths */
+	int ragged;
+} fl_t;
+
+/* ---- code point classes ---- */
+
+static int is_cjk(uint32_t c)
+{
+	return (c >= 0x1100 && c <= 0x11FF) || (c >= 0x2E80 && c <= 0x9FFF) ||
+	       (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0xF900 && c <= 0xFAFF) ||
+	       (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFFEF) ||
+	       (c >= 0x20000 && c <= 0x3FFFF);
+}
+
+static int is_dash(uint32_t c)
+{
+	return c == '-' || c == 0x2010 || c == 0x2013 || c == 0x2014;
+}
+
+/* Continues a grapheme (no break before it). */
+static int is_extend(uint32_t c)
+{
+	return (c >= 0x300 && c <= 0x36F) || (c >= 0x1AB0 && c <= 0x1AFF) ||
+	       (c >= 0x1DC0 && c <= 0x1DFF) || (c >= 0x20D0 && c <= 0x20FF) ||
+	       (c >= 0xFE20 && c <= 0xFE2F) || (c >= 0xFE00 && c <= 0xFE0F) ||
+	       c == 0x200D || c == 0x3099 || c == 0x309A ||
+	       (c >= 0x1160 && c <= 0x11FF) || (c >= 0x1F3FB && c <= 0x1F3FF) ||
+	       (c >= 0xE0100 && c <= 0xE01EF);
+}
+
+static int is_url_safe(uint32_t c)
+{
+	return c == '/' || c == '.' || c == '-' || c == '_' || c == '?' ||
+	       c == '&' || c == '=' || c == '#';
+}
+
+static int is_letter(uint32_t c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= 0xC0 && c != 0xD7 && c != 0xF7 && c < 0x2000);
+}
+
+static int kind_of(uint32_t c, int *draw)
+{
+	*draw = 1;
+	if (c == ' ' || c == '\t')
+		return K_SPACE;
+	if (c == '\n' || c == 0x2028 || c == 0x2029 || c == '\v' || c == '\f')
+		return K_NL;
+	if (c < 0x20 || c == 0x7F || c == 0xAD || c == 0x200B || c == 0xFEFF ||
+	    c == 0x2060)
+		*draw = 0;      /* soft hyphen, zero-width space, controls */
+	return K_CHAR;
+}
+
+/* ---- 1, 2: text and break opportunities ---- */
+
+static void fl_text(fl_t *f, const flow_span_t *spans, int n)
+{
+	f->sp = xcalloc((size_t)(n ? n : 1), sizeof(*f->sp));
+	f->nsp = n;
+	buf_init(&f->text);
+	for (int i = 0; i < n; i++) {
+		size_t nl = 0;
+		const char *s = spans[i].text ? spans[i].text : "";
+		size_t len = spans[i].len > 0 ? (size_t)spans[i].len : 0;
+		char *nfc = font_nfc(s, len, &nl);
+		f->sp[i].s = &spans[i];
+		f->sp[i].nb = nfc ? nl : len;
+		buf_add(&f->text, nfc ? nfc : s, nfc ? nl : len);
+		free(nfc);
+	}
+	if (!f->text.s)
+		buf_add(&f->text, "", 0);
+}
+
+static void fl_decode(fl_t *f, int n)
+{
+	size_t len = f->text.len, pos = 0;
+	char *brks = xmalloc(len ? len : 1);
+	static int inited;
+	if (!inited) {
+		init_linebreak();
+		inited = 1;
+	}
+	if (len)
+		set_linebreaks_utf8((const utf8_t *)f->text.s, len, f->o->lang, brks);
+	f->c = xcalloc(len ? len : 1, sizeof(*f->c));
+	for (int si = 0; si < n; si++) {
+		size_t end = pos + f->sp[si].nb;
+		f->sp[si].c0 = f->nc;
+		while (pos < end) {
+			fcp_t *c = &f->c[f->nc];
+			int l = utf8_decode(f->text.s + pos, end - pos, &c->cp), draw;
+			if (!l) {
+				c->cp = 0xFFFD;
+				l = 1;
+			}
+			c->off = (int32_t)pos;
+			c->len = (uint8_t)l;
+			c->span = si;
+			c->face = -1;
+			c->kind = (uint8_t)kind_of(c->cp, &draw);
+			c->draw = (uint8_t)draw;
+			char b = brks[pos + (size_t)l - 1];
+			c->bk = c->kind == K_NL ? BK_MUST :
+			        b == LINEBREAK_ALLOWBREAK || b == LINEBREAK_MUSTBREAK ? BK_ALLOW : BK_NONE;
+			if (c->cp == 0xAD)
+				c->bk = BK_HYPH;
+			pos += (size_t)l;
+			f->nc++;
+		}
+		f->sp[si].c1 = f->nc;
+	}
+	free(brks);
+}
+
+/* FLOW_NOBREAK and FLOW_URL spans: only the span's own break rules. */
+static void fl_span_rules(fl_t *f)
+{
+	for (int si = 0; si < f->nsp; si++) {
+		fspan_t *s = &f->sp[si];
+		unsigned fl = s->s->flags;
+		if (!(fl & (FLOW_NOBREAK | FLOW_URL)))
+			continue;
+		for (int i = s->c0; i + 1 < s->c1; i++) {
+			fcp_t *c = &f->c[i];
+			if (c->bk == BK_ALLOW)
+				c->bk = BK_NONE;
+			if ((fl & FLOW_URL) && !(fl & FLOW_NOBREAK) && c->kind == K_CHAR &&
+			    is_url_safe(c->cp) && !is_url_safe(f->c[i + 1].cp) &&
+			    f->c[i + 1].kind == K_CHAR && i + 2 < s->c1)
+				c->bk = BK_URL;
+		}
+	}
+}
+
+/* ---- hyphenation ---- */
+
+static int hyph_ok(const fl_t *f, int si)
+{
+	unsigned fl = f->sp[si].s->flags;
+	return f->o->hyph && !(fl & (FLOW_NOHYPH | FLOW_URL | FLOW_NOBREAK));
+}
+
+/* One word c[a..b): all in one span, no break inside. */
+static void fl_hyph_word(fl_t *f, int a, int b)
+{
+	int offs[64], n, j;
+	while (a < b && !is_letter(f->c[a].cp))
+		a++;
+	while (b > a && !is_letter(f->c[b - 1].cp))
+		b--;
+	if (b - a < 5)
+		return;
+	if ((a > 0 && f->c[a - 1].cp == 0xAD) || (b < f->nc && f->c[b].cp == 0xAD))
+		return;
+	for (int i = a; i < b; i++)
+		if (f->c[i].cp == 0xAD || !f->c[i].draw)
+			return;
+	n = hyph_word(f->o->hyph, f->text.s + f->c[a].off,
+	              (size_t)(f->c[b - 1].off + f->c[b - 1].len - f->c[a].off), offs, 64);
+	j = a;
+	for (int k = 0; k < n; k++) {
+		int32_t at = f->c[a].off + offs[k];
+		while (j < b && f->c[j].off < at)
+			j++;
+		if (j < b && j > a && f->c[j].off == at && f->c[j - 1].bk == BK_NONE)
+			f->c[j - 1].bk = BK_HYPH;
+	}
+}
+
+static void fl_hyphenate(fl_t *f)
+{
+	if (!f->o->hyph)
+		return;
+	for (int i = 0; i < f->nc;) {
+		int j = i;
+		if (f->c[i].kind != K_CHAR) {
+			i++;
+			continue;
+		}
+		while (j < f->nc && f->c[j].kind == K_CHAR && f->c[j].span == f->c[i].span &&
+		       (j == i || f->c[j - 1].bk == BK_NONE))
+			j++;
+		/* a word running into another span is left alone */
+		int glued = (i > 0 && f->c[i - 1].kind == K_CHAR && f->c[i - 1].bk == BK_NONE &&
+		             is_letter(f->c[i - 1].cp)) ||
+		            (j < f->nc && f->c[j].kind == K_CHAR && f->c[j - 1].bk == BK_NONE &&
+		             is_letter(f->c[j].cp));
+		if (!glued && hyph_ok(f, f->c[i].span))
+			fl_hyph_word(f, i, j);
+		i = j;
+	}
+}
+
+/* ---- 3: shaping ---- */
+
+static void fl_warn_missing(fl_t *f, fcp_t *c)
+{
+	fspan_t *s = &f->sp[c->span];
+	char u[8];
+	for (int i = 0; i < s->nwarned; i++)
+		if (s->warned[i] == c->cp)
+			return;
+	if (s->nwarned < 16)
+		s->warned[s->nwarned++] = c->cp;
+	u[utf8_encode(c->cp, u)] = 0;
+	if (c->face >= 0)
+		warn_at(f->e, f->o->file, s->s->line, s->s->col,
+		        "U+%04X '%s' is outside the BMP and cannot be drawn (libharu limitation)",
+		        (unsigned)c->cp, u);
+	else
+		warn_at(f->e, f->o->file, s->s->line, s->s->col,
+		        "no font in chain '%s' has U+%04X '%s'",
+		        s->s->chain ? font_chain_name(s->s->chain) : "?", (unsigned)c->cp, u);
+}
+
+/* Shape c[a..b) (one span, no newline) without its invisible code points. */
+static int fl_shape_chunk(fl_t *f, int a, int b, buf_t *tmp, int **map, int *mapcap,
+                          font_shaped_t *sh)
+{
+	const flow_span_t *s = f->sp[f->c[a].span].s;
+	buf_reset(tmp);
+	for (int i = a; i < b; i++) {
+		fcp_t *c = &f->c[i];
+		if (!c->draw)
+			continue;
+		if ((int)tmp->len + 4 > *mapcap) {
+			*mapcap = *mapcap * 2 + (int)tmp->len + 64;
+			*map = xrealloc(*map, (size_t)*mapcap * sizeof(int));
+		}
+		(*map)[tmp->len] = i;
+		buf_add(tmp, c->kind == K_SPACE ? " " : f->text.s + c->off,
+		        c->kind == K_SPACE ? 1 : c->len);
+	}
+	if (!tmp->len || !s->chain)
+		return 0;
+	sh->n = 0;
+	sh->width = 0;
+	sh->missing = 0;
+	if (font_shape(s->chain, s->style, s->size, f->o->lang, tmp->s, tmp->len, sh, f->e))
+		return -1;
+	for (int k = 0; k < sh->n; k++) {
+		const font_glyph_t *g = &sh->g[k];
+		if (g->off >= tmp->len)
+			continue;
+		fcp_t *c = &f->c[(*map)[g->off]];
+		c->adv = g->adv;
+		c->face = g->face;
+		c->synth = g->synth;
+		c->brk = g->brk;
+		if (c->face < 0 || c->cp > 0xFFFF) {
+			if (c->kind == K_CHAR)
+				fl_warn_missing(f, c);
+			c->face = -1;
+			c->adv = 0;
+			c->brk = 1;
+		}
+	}
+	return 0;
+}
+
+static int fl_shape(fl_t *f)
+{
+	buf_t tmp;
+	int *map = NULL, mapcap = 0, rc = 0;
+	font_shaped_t sh;
+	buf_init(&tmp);
+	font_shaped_init(&sh);
+	for (int i = 0; i < f->nc && !rc;) {
+		int j = i;
+		while (j < f->nc && f->c[j].span == f->c[i].span && f->c[j].kind != K_NL)
+			j++;
+		if (j > i)
+			rc = fl_shape_chunk(f, i, j, &tmp, &map, &mapcap, &sh);
+		i = j < f->nc && f->c[j].kind == K_NL ? j + 1 : j;
+	}
+	free(map);
+	buf_done(&tmp);
+	font_shaped_done(&sh);
+	return rc;
+}
+
+/* ---- 4: pieces too wide for the measure ---- */
+
+static void fl_warn_over(fl_t *f, int a, int b)
+{
+	fspan_t *s = &f->sp[f->c[a].span];
+	int end = a, k = 0;
+	while (end < b && k < 24) {
+		end++;
+		k++;
+	}
+	int nbytes = f->c[end - 1].off + f->c[end - 1].len - f->c[a].off;
+	if (s->warned_over)
+		return;
+	s->warned_over = 1;
+	warn_at(f->e, f->o->file, s->s->line, s->s->col,
+	        "line overflows: '%.*s%s' is wider than the measure", nbytes,
+	        f->text.s + f->c[a].off, end < b ? "\xe2\x80\xa6" : "");
+}
+
+static void fl_emergency(fl_t *f)
+{
+	int32_t lw = f->w1 < f->w2 ? f->w1 : f->w2;
+	for (int i = 0; i < f->nc;) {
+		int j = i;
+		int64_t w = 0;
+		if (f->c[i].kind != K_CHAR) {
+			i++;
+			continue;
+		}
+		while (j < f->nc && f->c[j].kind == K_CHAR && (j == i || f->c[j - 1].bk == BK_NONE))
+			w += f->c[j++].adv;
+		if (w > lw && j - i > 1) {
+			for (int k = i; k + 1 < j; k++)
+				if (!is_extend(f->c[k + 1].cp) && f->c[k].cp != 0x200D)
+					f->c[k].bk = BK_EMERG;
+			fl_warn_over(f, i, j);
+		}
+		i = j;
+	}
+}
+
+/* ---- 5: items ---- */
+
+static void fl_item(fl_t *f, int type, int32_t w, int32_t st, int32_t sh, int32_t pen,
+                    int flagged, int c0, int c1)
+{
+	if (f->nit == f->capit) {
+		f->capit = f->capit ? f->capit * 2 : 256;
+		f->it = xrealloc(f->it, (size_t)f->capit * sizeof(*f->it));
+		f->aux = xrealloc(f->aux, (size_t)f->capit * sizeof(*f->aux));
+	}
+	f->it[f->nit] = (para_item_t){type, w, st, sh, pen, flagged};
+	f->aux[f->nit] = (faux_t){c0, c1};
+	f->nit++;
+}
+
+static fspan_t *fl_hyinfo(fl_t *f, int si)
+{
+	fspan_t *s = &f->sp[si];
+	if (!s->have_hy && s->s->chain) {
+		s->hyw = font_width(s->s->chain, s->s->style, s->s->size, f->o->lang, "-", 1);
+		s->hyface = font_face_for(s->s->chain, s->s->style, f->o->lang, '-');
+		s->hysynth = s->hyface >= 0 ? font_face_synth(s->s->chain, s->s->style, s->hyface) : 0;
+	} else if (!s->have_hy) {
+		s->hyface = -1;
+	}
+	s->have_hy = 1;
+	return s;
+}
+
+/* Ragged setting: a break with ragged stretch R that vanishes when not
+ * taken (Knuth & Plass, "Breaking paragraphs into lines", ragged right). */
+static void fl_ragged_break(fl_t *f, int32_t R, int32_t pen, int32_t pw, int flagged,
+                            int32_t space, int cbefore, int cspace)
+{
+	fl_item(f, PARA_PENALTY, 0, 0, 0, PARA_INF, 0, -1, -1);
+	fl_item(f, PARA_GLUE, 0, R, 0, 0, 0, -1, -1);
+	fl_item(f, PARA_PENALTY, pw, 0, 0, pen, flagged, cbefore, cbefore);
+	fl_item(f, PARA_GLUE, space, -R, 0, 0, 0, cspace, cspace);
+}
+
+static void fl_glue(fl_t *f, int ci, int breakable)
+{
+	const fcp_t *c = &f->c[ci];
+	const flow_span_t *s = f->sp[c->span].s;
+	int32_t w = c->face >= 0 ? c->adv : s->size / 4;
+	if (!breakable) {
+		fl_item(f, PARA_PENALTY, 0, 0, 0, PARA_INF, 0, -1, -1);
+		fl_item(f, PARA_GLUE, w, f->ragged ? 0 : (int32_t)((int64_t)w * f->o->stretch_pm / 1000),
+		        f->ragged ? 0 : (int32_t)((int64_t)w * f->o->shrink_pm / 1000), 0, 0, ci, ci);
+	} else if (f->ragged) {
+		fl_ragged_break(f, s->size * 3 / 2, 0, 0, 0, w, ci, ci);
+	} else {
+		fl_item(f, PARA_GLUE, w, (int32_t)((int64_t)w * f->o->stretch_pm / 1000),
+		        (int32_t)((int64_t)w * f->o->shrink_pm / 1000), 0, 0, ci, ci);
+	}
+}
+
+/* A break between c[ci] and c[ci + 1] with no space. */
+static void fl_nospace_break(fl_t *f, int ci)
+{
+	const fcp_t *c = &f->c[ci];
+	const flow_span_t *s = f->sp[c->span].s;
+	int32_t pen = PEN_PLAIN, pw = 0;
+	int flagged = 0, cjk = 0;
+	switch (c->bk) {
+	case BK_HYPH:
+		pen = PEN_HYPHEN;
+		pw = fl_hyinfo(f, c->span)->hyw;
+		flagged = 1;
+		break;
+	case BK_URL:
+		pen = PEN_URL;
+		break;
+	case BK_EMERG:
+		pen = PEN_EMERG;
+		break;
+	default:
+		if (is_dash(c->cp)) {
+			pen = PEN_HYPHEN;
+			flagged = 1;
+		} else if (is_cjk(c->cp) || is_cjk(f->c[ci + 1].cp)) {
+			cjk = 1;
+			pen = 0;
+		}
+	}
+	if (f->ragged)
+		fl_ragged_break(f, s->size * 3 / 2, pen, pw, flagged, 0, ci, -1);
+	else if (cjk)
+		fl_item(f, PARA_GLUE, 0, s->size / 6, 0, 0, 0, -1, -1);
+	else
+		fl_item(f, PARA_PENALTY, pw, 0, 0, pen, flagged, ci, ci);
+}
+
+static void fl_forced(fl_t *f)
+{
+	fl_item(f, PARA_PENALTY, 0, 0, 0, PARA_INF, 0, -1, -1);
+	fl_item(f, PARA_GLUE, 0, PARA_FIL, 0, 0, 0, -1, -1);
+	fl_item(f, PARA_PENALTY, 0, 0, 0, -PARA_INF, 0, -1, -1);
+}
+
+static void fl_items(fl_t *f)
+{
+	int space = -1, spacebrk = 0, boxes = 0;
+	for (int i = 0; i < f->nc;) {
+		fcp_t *c = &f->c[i];
+		if (c->kind == K_SPACE) {
+			int j = i;
+			while (j < f->nc && f->c[j].kind == K_SPACE)
+				j++;
+			if (boxes && space < 0) {
+				space = i;
+				spacebrk = f->c[j - 1].bk != BK_NONE;
+			}
+			i = j;
+			continue;
+		}
+		if (c->kind == K_NL) {
+			int j = i;   /* trailing newlines make no empty lines */
+			while (j < f->nc && f->c[j].kind != K_CHAR)
+				j++;
+			if (j < f->nc)
+				fl_forced(f);
+			space = -1;
+			i++;
+			continue;
+		}
+		if (space >= 0)
+			fl_glue(f, space, spacebrk);
+		space = -1;
+		int j = i;
+		int32_t w = 0;
+		while (j < f->nc && f->c[j].kind == K_CHAR && f->c[j].span == c->span &&
+		       (j == i || f->c[j - 1].bk == BK_NONE))
+			w += f->c[j++].adv;
+		fl_item(f, PARA_BOX, w, 0, 0, 0, 0, i, j);
+		boxes++;
+		if (f->c[j - 1].bk != BK_NONE && j < f->nc && f->c[j].kind == K_CHAR)
+			fl_nospace_break(f, j - 1);
+		i = j;
+	}
+	if (boxes)
+		fl_forced(f);
+	else
+		f->nit = 0;       /* nothing to set: no lines */
+}
+
+/* ---- 6: lines -> runs ---- */
+
+typedef struct lset {       /* one line being turned into runs */
+	page_run_t *runs;
+	int nruns, caprun;
+	page_link_t *links;
+	int nlinks, caplink;
+	buf_t rt;               /* text of the open run */
+	int open;
+	page_run_t cur;
+	const char *url;
+	int32_t lx0, lx1;
+	int32_t asc, desc;
+	int metrics;
+} lset_t;
+
+static void ls_close(fl_t *f, lset_t *L, int trailing_space)
+{
+	if (!L->open)
+		return;
+	if (trailing_space)
+		buf_putc(&L->rt, ' ');
+	if (L->nruns == L->caprun) {
+		L->caprun = L->caprun ? L->caprun * 2 : 16;
+		L->runs = xrealloc(L->runs, (size_t)L->caprun * sizeof(*L->runs));
+	}
+	L->cur.text = arena_strndup(f->a, L->rt.s ? L->rt.s : "", L->rt.len);
+	L->cur.len = (int)L->rt.len;
+	L->runs[L->nruns++] = L->cur;
+	L->open = 0;
+	buf_reset(&L->rt);
+}
+
+static void ls_link_flush(lset_t *L)
+{
+	if (!L->url)
+		return;
+	if (L->nlinks == L->caplink) {
+		L->caplink = L->caplink ? L->caplink * 2 : 4;
+		L->links = xrealloc(L->links, (size_t)L->caplink * sizeof(*L->links));
+	}
+	L->links[L->nlinks++] = (page_link_t){L->lx0, 0, L->lx1 - L->lx0, 0, L->url};
+	L->url = NULL;
+}
+
+static void ls_metrics(fl_t *f, lset_t *L, int si)
+{
+	fspan_t *s = &f->sp[si];
+	if (!s->have_met) {
+		if (s->s->chain)
+			font_metrics(s->s->chain, s->s->style, s->s->size, &s->asc, &s->desc);
+		s->have_met = 1;
+	}
+	if (!L->metrics || s->asc > L->asc)
+		L->asc = s->asc;
+	if (!L->metrics || s->desc < L->desc)
+		L->desc = s->desc;
+	L->metrics = 1;
+}
+
+/* Draw one glyph (bytes t[0..n)) of span si at x. */
+static void ls_glyph(fl_t *f, lset_t *L, int si, int face, int synth, int brk,
+                     const char *t, int n, int32_t x, int32_t adv)
+{
+	const flow_span_t *s = f->sp[si].s;
+	if (!L->open || brk || L->cur.face != face || L->cur.synth != synth ||
+	    L->cur.size != s->size || L->cur.color != s->color ||
+	    L->rt.len + (size_t)n > RUN_MAX) {
+		ls_close(f, L, 0);
+		L->cur = (page_run_t){x, 0, 0, s->size, face, synth, s->color, NULL, 0};
+		L->open = 1;
+	}
+	buf_add(&L->rt, t, (size_t)n);
+	L->cur.w = x + adv - L->cur.x;
+	ls_metrics(f, L, si);
+	if (s->url && L->url && !strcmp(s->url, L->url)) {
+		L->lx1 = x + adv;
+	} else {
+		ls_link_flush(L);
+		if (s->url) {
+			L->url = s->url;
+			L->lx0 = x;
+			L->lx1 = x + adv;
+		}
+	}
+}
+
+static int32_t ls_box(fl_t *f, lset_t *L, const faux_t *ax, int32_t x)
+{
+	for (int k = ax->c0; k < ax->c1; k++) {
+		const fcp_t *c = &f->c[k];
+		if (c->face < 0 || !c->draw) {
+			if (c->face < 0 && c->draw && f->c[k].kind == K_CHAR) {
+				ls_link_flush(L);
+			}
+			continue;
+		}
+		ls_glyph(f, L, c->span, c->face, c->synth, c->brk, f->text.s + c->off,
+		         c->len, x, c->adv);
+		x += c->adv;
+	}
+	return x;
+}
+
+/* A glue item at x, set to gw. */
+static void ls_glue(fl_t *f, lset_t *L, const faux_t *ax, int32_t gw)
+{
+	if (ax->c0 < 0) {
+		if (gw != 0)
+			ls_close(f, L, 0);
+		return;
+	}
+	const fcp_t *c = &f->c[ax->c0];
+	if (L->open && c->face == L->cur.face && c->synth == L->cur.synth &&
+	    gw == c->adv && f->sp[c->span].s->size == L->cur.size &&
+	    L->rt.len + 1 < RUN_MAX) {
+		buf_putc(&L->rt, ' ');       /* natural space: stays in the run */
+		L->cur.w += gw;
+		return;
+	}
+	ls_close(f, L, 1);
+}
+
+/* How a line's glue is set: natural widths plus delta, shared out in
+ * proportion to stretch (or shrink) with exact integer remainders, so a
+ * justified line ends exactly at the measure. */
+typedef struct gset {
+	int64_t nat, den, delta, cum, done;
+	int shrink;
+} gset_t;
+
+static void gset_init(fl_t *f, const para_line_t *pl, int32_t lw, gset_t *g)
+{
+	int64_t st = 0, sh = 0;
+	memset(g, 0, sizeof(*g));
+	for (int i = pl->start; i < pl->end; i++) {
+		const para_item_t *p = &f->it[i];
+		if (p->type == PARA_PENALTY)
+			continue;
+		g->nat += p->w;
+		if (p->type == PARA_GLUE && p->stretch < PARA_FIL) {
+			st += p->stretch;
+			sh += p->shrink;
+		}
+	}
+	if (pl->end < f->nit && f->it[pl->end].type == PARA_PENALTY)
+		g->nat += f->it[pl->end].w;
+	if (f->ragged)
+		return;
+	g->delta = lw - g->nat;
+	int endb = pl->end >= f->nit || (f->it[pl->end].type == PARA_PENALTY &&
+	                                 f->it[pl->end].penalty <= -PARA_INF);
+	if (g->delta > 0 && st > 0 && !endb) {
+		g->den = st;
+	} else if (g->delta < 0 && sh > 0) {
+		g->den = sh;
+		g->shrink = 1;
+		if (-g->delta > sh)
+			g->delta = -sh;
+	} else {
+		g->delta = 0;
+	}
+}
+
+static int32_t gset_glue(gset_t *g, const para_item_t *p)
+{
+	int64_t t;
+	if (!g->den || p->stretch >= PARA_FIL)
+		return p->w;
+	g->cum += g->shrink ? p->shrink : p->stretch;
+	t = g->delta * g->cum / g->den;
+	int32_t adj = (int32_t)(t - g->done);
+	g->done = t;
+	return p->w + adj;
+}
+
+static void ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_line_t *out)
+{
+	int32_t lw = first ? f->w1 : f->w2, x0 = first ? 0 : f->o->indent, x;
+	gset_t gs;
+	gset_init(f, pl, lw, &gs);
+	if (f->o->align == FLOW_RIGHT || f->o->align == FLOW_CENTER) {
+		int32_t d = lw - (int32_t)gs.nat;
+		if (d > 0)
+			x0 += f->o->align == FLOW_RIGHT ? d : d / 2;
+	}
+	x = x0;
+	L->nruns = L->nlinks = 0;
+	L->open = 0;
+	L->url = NULL;
+	L->metrics = 0;
+	buf_reset(&L->rt);
+	for (int i = pl->start; i < pl->end; i++) {
+		const para_item_t *p = &f->it[i];
+		if (p->type == PARA_BOX) {
+			x = ls_box(f, L, &f->aux[i], x);
+		} else if (p->type == PARA_GLUE) {
+			int32_t gw = gset_glue(&gs, p);
+			ls_glue(f, L, &f->aux[i], gw);
+			x += gw;
+		}
+	}
+	if (pl->end < f->nit && f->it[pl->end].type == PARA_PENALTY && f->it[pl->end].flagged &&
+	    f->it[pl->end].w > 0 && f->aux[pl->end].c0 >= 0) {
+		int si = f->c[f->aux[pl->end].c0].span;
+		fspan_t *s = fl_hyinfo(f, si);
+		if (s->hyface >= 0) {
+			ls_glyph(f, L, si, s->hyface, s->hysynth, 0, "-", 1, x, s->hyw);
+			x += s->hyw;
+		}
+	}
+	ls_close(f, L, 0);
+	ls_link_flush(L);
+	if (!L->metrics && f->nsp)
+		ls_metrics(f, L, pl->start < f->nit && f->aux[pl->start].c0 >= 0 &&
+		                 f->it[pl->start].type == PARA_BOX ?
+		                 f->c[f->aux[pl->start].c0].span : 0);
+	out->runs = arena_alloc(f->a, sizeof(page_run_t) * (size_t)(L->nruns ? L->nruns : 1));
+	memcpy(out->runs, L->runs, sizeof(page_run_t) * (size_t)L->nruns);
+	out->nruns = L->nruns;
+	out->links = arena_alloc(f->a, sizeof(page_link_t) * (size_t)(L->nlinks ? L->nlinks : 1));
+	for (int k = 0; k < L->nlinks; k++) {
+		out->links[k] = L->links[k];
+		out->links[k].y = -L->asc;
+		out->links[k].h = L->asc - L->desc;
+	}
+	out->nlinks = L->nlinks;
+	out->width = x - (first ? 0 : f->o->indent);
+	out->asc = L->asc;
+	out->desc = L->desc;
+	out->ratio = pl->ratio;
+	out->hyphen = pl->hyphen;
+	out->overfull = pl->overfull;
+}
+
+static void fl_lines(fl_t *f, const para_line_t *pl, int n, flow_result_t *out)
+{
+	lset_t L;
+	memset(&L, 0, sizeof(L));
+	buf_init(&L.rt);
+	out->lines = arena_alloc(f->a, sizeof(flow_line_t) * (size_t)(n ? n : 1));
+	out->nlines = n;
+	for (int i = 0; i < n; i++)
+		ls_line(f, &L, &pl[i], i == 0, &out->lines[i]);
+	free(L.runs);
+	free(L.links);
+	buf_done(&L.rt);
+}
+
+static void fl_free(fl_t *f)
+{
+	buf_done(&f->text);
+	free(f->sp);
+	free(f->c);
+	free(f->it);
+	free(f->aux);
+}
+
+int flow_set(arena_t *a, const flow_span_t *spans, int n, const flow_opts_t *o,
+             flow_result_t *out, errs_t *e)
+{
+	fl_t f;
+	flow_opts_t oo = *o;
+	para_opts_t po;
+	para_line_t *pl = NULL;
+	int npl = 0;
+	memset(out, 0, sizeof(*out));
+	memset(&f, 0, sizeof(f));
+	if (!oo.stretch_pm)
+		oo.stretch_pm = 500;
+	if (!oo.shrink_pm)
+		oo.shrink_pm = 333;
+	f.a = a;
+	f.o = &oo;
+	f.e = e;
+	f.ragged = oo.align != FLOW_JUSTIFY;
+	f.w1 = oo.first_width > 0 ? oo.first_width : oo.width;
+	f.w2 = oo.width - oo.indent > 0 ? oo.width - oo.indent : oo.width;
+	fl_text(&f, spans, n > 0 ? n : 0);
+	fl_decode(&f, n > 0 ? n : 0);
+	fl_span_rules(&f);
+	fl_hyphenate(&f);
+	if (fl_shape(&f)) {
+		fl_free(&f);
+		return -1;
+	}
+	fl_emergency(&f);
+	fl_items(&f);
+	para_opts_default(&po);
+	po.width = f.w2;
+	po.first_width = f.w1;
+	if (oo.tolerance > 0)
+		po.tolerance = oo.tolerance;
+	out->greedy = para_break(f.it, f.nit, &po, &pl, &npl);
+	fl_lines(&f, pl, npl, out);
+	free(pl);
+	fl_free(&f);
+	return 0;
+}
+
+int32_t flow_width(const flow_span_t *spans, int n, const char *lang)
+{
+	int64_t w = 0;
+	buf_t b;
+	buf_init(&b);
+	for (int i = 0; i < n; i++) {
+		const flow_span_t *s = &spans[i];
+		size_t nl = 0, len = s->len > 0 ? (size_t)s->len : 0;
+		char *nfc = font_nfc(s->text ? s->text : "", len, &nl);
+		const char *t = nfc ? nfc : s->text;
+		size_t tl = nfc ? nl : len;
+		buf_reset(&b);
+		for (size_t k = 0; k < tl;) {
+			uint32_t cp;
+			int l = utf8_decode(t + k, tl - k, &cp), draw;
+			if (!l) {
+				k++;
+				continue;
+			}
+			int kind = kind_of(cp, &draw);
+			if (kind == K_SPACE)
+				buf_putc(&b, ' ');
+			else if (kind == K_CHAR && draw)
+				buf_add(&b, t + k, (size_t)l);
+			k += (size_t)l;
+		}
+		if (b.len && s->chain)
+			w += font_width(s->chain, s->style, s->size, lang, b.s, b.len);
+		free(nfc);
+	}
+	buf_done(&b);
+	return (int32_t)w;
+}

@@ -1,0 +1,409 @@
+/* test_flow: rich text set into lines with the real "serif" chain. */
+#include <stdlib.h>
+#include <time.h>
+#include "arena.h"
+#include "flow.h"
+#include "t.h"
+
+static font_lib_t *lib;
+static font_chain_t *serif;
+static hyph_t *hy;
+static arena_t *A;
+
+static flow_span_t span(const char *text, int style, unsigned flags, const char *url)
+{
+	flow_span_t s;
+	memset(&s, 0, sizeof(s));
+	s.text = text;
+	s.len = (int)strlen(text);
+	s.chain = serif;
+	s.style = style;
+	s.size = 10000;
+	s.url = url;
+	s.flags = flags;
+	s.line = 7;
+	s.col = 3;
+	return s;
+}
+
+static flow_opts_t opts(int32_t width, int align)
+{
+	flow_opts_t o;
+	memset(&o, 0, sizeof(o));
+	o.width = width;
+	o.align = align;
+	o.lang = "en";
+	o.hyph = hy;
+	o.file = "cv.yaml";
+	return o;
+}
+
+/* The text of a line as a PDF extractor would see it. */
+static const char *line_text(const flow_line_t *l)
+{
+	static char out[4096];
+	size_t k = 0;
+	for (int i = 0; i < l->nruns && k + (size_t)l->runs[i].len + 2 < sizeof(out); i++) {
+		memcpy(out + k, l->runs[i].text, (size_t)l->runs[i].len);
+		k += (size_t)l->runs[i].len;
+	}
+	out[k] = 0;
+	return out;
+}
+
+/* Runs in order, inside the measure, no overlap, BMP text < 65,535. */
+static void check_lines(const flow_result_t *r, const flow_opts_t *o)
+{
+	for (int i = 0; i < r->nlines; i++) {
+		const flow_line_t *l = &r->lines[i];
+		int32_t right = 0;
+		for (int k = 0; k < l->nruns; k++) {
+			const page_run_t *u = &l->runs[k];
+			CHECK(u->x >= right - 2);
+			right = u->x + u->w;
+			CHECK(u->len > 0 && u->len < 65535);
+			CHECK(u->face >= 0);
+			for (int b = 0; b < u->len; b++)
+				CHECK((unsigned char)u->text[b] < 0xF0);
+		}
+		if (!l->overfull)
+			CHECK(right <= o->width + 2);
+		CHECK(l->asc > 0 && l->desc < 0);
+	}
+}
+
+static const char *para_en =
+	"I am a second year Ph.D. student at the University of Toronto, supervised "
+	"by Prof. Gennady Pekhimenko. My research interests lie in the broad area of "
+	"systems for machine learning, especially in efficient large-scale model "
+	"pre-training, post-training, and serving. I have been fortunate to work at "
+	"NVIDIA, CentML, Microsoft Research Asia, and the Vector Institute, "
+	"contributing to projects in large-scale machine learning systems and "
+	"characterization of heterogeneous accelerators.";
+
+TEST(justified)
+{
+	flow_span_t s[3];
+	s[0] = span(para_en, FONT_REGULAR, 0, NULL);
+	s[1] = span(" Bold words", FONT_BOLD, 0, NULL);
+	s[2] = span(" end here.", FONT_REGULAR, 0, NULL);
+	for (int32_t w = 250000; w <= 450000; w += 25000) {
+		flow_opts_t o = opts(w, FLOW_JUSTIFY);
+		flow_result_t r;
+		errs_t e;
+		errs_init(&e);
+		o.tolerance = 3000;
+		EQ_INT(flow_set(A, s, 3, &o, &r, &e), 0);
+		CHECK(r.nlines >= 2);
+		EQ_INT(e.n, 0);
+		check_lines(&r, &o);
+		for (int i = 0; i + 1 < r.nlines; i++) {
+			const flow_line_t *l = &r.lines[i];
+			CHECK(l->ratio <= 3000 && l->ratio >= -1000);
+			/* justified: the last run ends at the measure */
+			EQ_INT(l->width, w);
+			CHECK(!l->overfull);
+		}
+		CHECK(r.lines[r.nlines - 1].ratio <= 0);
+		errs_done(&e);
+	}
+}
+
+/* Ragged lines: natural spaces stay inside runs; words extract right. */
+TEST(ragged_text)
+{
+	flow_span_t s = span("alpha beta gamma delta epsilon zeta eta theta iota kappa",
+	                     FONT_REGULAR, 0, NULL);
+	flow_opts_t o = opts(100000, FLOW_LEFT);
+	flow_result_t r;
+	errs_t e;
+	char all[512] = "";
+	errs_init(&e);
+	o.hyph = NULL;
+	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	check_lines(&r, &o);
+	CHECK(r.nlines >= 2);
+	for (int i = 0; i < r.nlines; i++) {
+		if (i)
+			strcat(all, " ");
+		strcat(all, line_text(&r.lines[i]));
+		EQ_INT(r.lines[i].runs[0].x, 0);
+		CHECK(r.lines[i].nruns <= 2);
+	}
+	EQ_STR(all, "alpha beta gamma delta epsilon zeta eta theta iota kappa");
+	o.align = FLOW_RIGHT;
+	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	for (int i = 0; i < r.nlines; i++) {
+		const flow_line_t *l = &r.lines[i];
+		const page_run_t *u = &l->runs[l->nruns - 1];
+		CHECK(u->x + u->w >= 100000 - 2 && u->x + u->w <= 100000 + 2);
+	}
+	errs_done(&e);
+}
+
+static int starts_with_any(const char *t, const char *const *set)
+{
+	for (int i = 0; set[i]; i++)
+		if (!strncmp(t, set[i], strlen(set[i])))
+			return 1;
+	return 0;
+}
+
+static int ends_with_any(const char *t, const char *const *set)
+{
+	size_t n = strlen(t);
+	for (int i = 0; set[i]; i++) {
+		size_t m = strlen(set[i]);
+		if (n >= m && !strcmp(t + n - m, set[i]))
+			return 1;
+	}
+	return 0;
+}
+
+TEST(cjk)
+{
+	static const char *const closing[] = {"，", "。", "）", "」", "、", NULL};
+	static const char *const opening[] = {"（", "「", NULL};
+	flow_span_t s = span("我是多伦多大学的二年级博士生，导师是Gennady Pekhimenko教授。"
+	                     "我的研究兴趣（尤其是大规模模型的预训练、后训练和推理服务）"
+	                     "在于机器学习系统。「高效」的分布式训练、量化和编译器，"
+	                     "都是我关心的问题。我曾在NVIDIA、微软亚洲研究院和Vector研究所工作。",
+	                     FONT_REGULAR, 0, NULL);
+	for (int32_t w = 60000; w <= 200000; w += 7000) {
+		flow_opts_t o = opts(w, FLOW_JUSTIFY);
+		flow_result_t r;
+		errs_t e;
+		errs_init(&e);
+		o.lang = "zh";
+		EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+		EQ_INT(e.n, 0);
+		check_lines(&r, &o);
+		CHECK(r.nlines >= 3);
+		for (int i = 0; i < r.nlines; i++) {
+			const char *t = line_text(&r.lines[i]);
+			CHECK(!starts_with_any(t, closing));
+			CHECK(!ends_with_any(t, opening));
+			CHECK(!strstr(t, "Pekhi\n"));
+			if (i + 1 < r.nlines && r.lines[i].ratio != 0)   /* 0: nothing to stretch */
+				EQ_INT(r.lines[i].width, w);
+		}
+		errs_done(&e);
+	}
+}
+
+TEST(hyphen_drawn)
+{
+	flow_span_t s = span("characterization internationalization responsibilities "
+	                     "acknowledgements reconfigurable heterogeneous", FONT_REGULAR, 0, NULL);
+	flow_opts_t o = opts(80000, FLOW_JUSTIFY);
+	flow_result_t r;
+	errs_t e;
+	int hyph = 0;
+	errs_init(&e);
+	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	check_lines(&r, &o);
+	for (int i = 0; i < r.nlines; i++) {
+		const char *t = line_text(&r.lines[i]);
+		if (r.lines[i].hyphen) {
+			hyph++;
+			CHECK(t[strlen(t) - 1] == '-');
+		}
+	}
+	CHECK(hyph > 0);
+	/* no hyphenation in names, or with hyph off */
+	s = span("characterization internationalization responsibilities", FONT_REGULAR,
+	         FLOW_NOHYPH, NULL);
+	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	for (int i = 0; i < r.nlines; i++)
+		CHECK(!r.lines[i].hyphen);
+	errs_done(&e);
+}
+
+TEST(soft_hyphen)
+{
+	flow_span_t s = span("extra\xc2\xadordinarily extra\xc2\xadordinarily extra\xc2\xadordinarily",
+	                     FONT_REGULAR, 0, NULL);
+	flow_opts_t o = opts(60000, FLOW_LEFT);
+	flow_result_t r;
+	errs_t e;
+	int hyph = 0;
+	errs_init(&e);
+	o.hyph = NULL;
+	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(e.n, 0);
+	for (int i = 0; i < r.nlines; i++) {
+		const char *t = line_text(&r.lines[i]);
+		CHECK(!strstr(t, "\xc2\xad"));
+		if (r.lines[i].hyphen) {
+			hyph++;
+			CHECK(strstr(t, "extra-") != NULL);
+		}
+	}
+	CHECK(hyph > 0);
+	errs_done(&e);
+}
+
+TEST(url)
+{
+	flow_span_t s[2];
+	flow_opts_t o = opts(120000, FLOW_LEFT);
+	flow_result_t r;
+	errs_t e;
+	int slash = 0, links = 0;
+	errs_init(&e);
+	s[0] = span("Code: ", FONT_REGULAR, 0, NULL);
+	s[1] = span("https://github.com/pekhimenko-group/mist-distributed-training/tree/main/examples",
+	            FONT_REGULAR, FLOW_URL | FLOW_NOHYPH,
+	            "https://github.com/pekhimenko-group/mist-distributed-training/tree/main/examples");
+	EQ_INT(flow_set(A, s, 2, &o, &r, &e), 0);
+	EQ_INT(e.n, 0);
+	check_lines(&r, &o);
+	CHECK(r.nlines >= 2);
+	for (int i = 0; i < r.nlines; i++) {
+		const char *t = line_text(&r.lines[i]);
+		size_t n = strlen(t);
+		if (i + 1 < r.nlines && n && strchr("/-.", t[n - 1]))
+			slash++;
+		CHECK(!r.lines[i].hyphen);
+		for (int k = 0; k < r.lines[i].nlinks; k++) {
+			const page_link_t *l = &r.lines[i].links[k];
+			links++;
+			EQ_STR(l->url, s[1].url);
+			CHECK(l->w > 0 && l->h > 0 && l->y < 0);
+		}
+	}
+	CHECK(slash >= 1);
+	EQ_INT(links, r.nlines);
+	errs_done(&e);
+}
+
+TEST(overflow)
+{
+	flow_span_t s[3];
+	flow_opts_t o = opts(50000, FLOW_JUSTIFY);
+	flow_result_t r;
+	errs_t e;
+	errs_init(&e);
+	s[0] = span("see ", FONT_REGULAR, 0, NULL);
+	s[1] = span("Pneumonoultramicroscopicsilicovolcanoconiosis", FONT_BOLD, FLOW_NOHYPH, NULL);
+	s[2] = span(" here", FONT_REGULAR, 0, NULL);
+	EQ_INT(flow_set(A, s, 3, &o, &r, &e), 0);
+	EQ_INT(e.n, 1);
+	CHECK(e.n == 1 && e.v[0].sev == ERR_WARNING && e.v[0].line == 7 && e.v[0].col == 3);
+	CHECK(e.n == 1 && strstr(e.v[0].msg, "line overflows: 'Pneumono") != NULL);
+	CHECK(e.n == 1 && strstr(e.v[0].msg, "is wider than the measure") != NULL);
+	check_lines(&r, &o);
+	for (int i = 0; i < r.nlines; i++)
+		CHECK(!r.lines[i].overfull);
+	errs_done(&e);
+}
+
+TEST(missing)
+{
+	flow_span_t s = span("a \xee\x80\x80 b \xee\x80\x80 c \xf0\x9f\x98\x80 d", FONT_REGULAR, 0, NULL);
+	flow_opts_t o = opts(300000, FLOW_LEFT);
+	flow_result_t r;
+	errs_t e;
+	errs_init(&e);
+	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(e.n, 2);
+	CHECK(e.n >= 1 && strstr(e.v[0].msg, "no font in chain 'serif' has U+E000") != NULL);
+	CHECK(e.n >= 2 && strstr(e.v[1].msg, "U+1F600") != NULL);
+	check_lines(&r, &o);
+	EQ_INT(r.nlines, 1);
+	errs_done(&e);
+}
+
+TEST(forced_and_empty)
+{
+	flow_span_t s = span("first line\nsecond line\n", FONT_REGULAR, 0, NULL);
+	flow_opts_t o = opts(300000, FLOW_JUSTIFY);
+	flow_result_t r;
+	errs_t e;
+	errs_init(&e);
+	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(r.nlines, 2);
+	EQ_STR(line_text(&r.lines[0]), "first line");
+	EQ_STR(line_text(&r.lines[1]), "second line");
+	EQ_INT(flow_set(A, &s, 0, &o, &r, &e), 0);
+	EQ_INT(r.nlines, 0);
+	s = span("", FONT_REGULAR, 0, NULL);
+	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(r.nlines, 0);
+	CHECK(flow_width(&s, 1, "en") == 0);
+	s = span("abc def", FONT_REGULAR, 0, NULL);
+	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(r.nlines, 1);
+	EQ_INT(flow_width(&s, 1, "en"), r.lines[0].width);
+	errs_done(&e);
+}
+
+TEST(indent)
+{
+	flow_span_t s = span(para_en, FONT_REGULAR, 0, NULL);
+	flow_opts_t o = opts(200000, FLOW_JUSTIFY);
+	flow_result_t r;
+	errs_t e;
+	errs_init(&e);
+	o.indent = 20000;
+	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	check_lines(&r, &o);
+	EQ_INT(r.lines[0].runs[0].x, 0);
+	for (int i = 1; i < r.nlines; i++) {
+		EQ_INT(r.lines[i].runs[0].x, 20000);
+		CHECK(r.lines[i].width <= 180000 + 2);
+	}
+	errs_done(&e);
+}
+
+/* About two pages of CV text, many times: must take milliseconds. */
+TEST(speed)
+{
+	flow_span_t s[4];
+	flow_opts_t o = opts(400000, FLOW_JUSTIFY);
+	flow_result_t r;
+	errs_t e;
+	errs_init(&e);
+	s[0] = span(para_en, FONT_REGULAR, 0, NULL);
+	s[1] = span(" Zhanda Zhu, ", FONT_BOLD, FLOW_NOHYPH, NULL);
+	s[2] = span(para_en, FONT_ITALIC, 0, NULL);
+	s[3] = span(" https://example.org/a/b", FONT_REGULAR, FLOW_URL, "https://example.org/a/b");
+	clock_t t0 = clock();
+	for (int i = 0; i < 10; i++)
+		flow_set(A, s, 4, &o, &r, &e);
+	double ms = (double)(clock() - t0) * 1000.0 / CLOCKS_PER_SEC / 10;
+	fprintf(stderr, "speed: %.3f ms per paragraph of ~1.4 kB\n", ms);
+	CHECK(ms < 20);
+	errs_done(&e);
+}
+
+int main(void)
+{
+	static const char *const dirs[] = {"fonts", NULL};
+	errs_t e;
+	errs_init(&e);
+	lib = font_lib_new(dirs, &e);
+	serif = lib ? font_chain_get(lib, "serif", &e) : NULL;
+	hy = hyph_open("en", &e);
+	if (!serif || !hy) {
+		errs_print(stderr, &e);
+		return 1;
+	}
+	A = arena_new();
+	RUN(justified);
+	RUN(ragged_text);
+	RUN(cjk);
+	RUN(hyphen_drawn);
+	RUN(soft_hyphen);
+	RUN(url);
+	RUN(overflow);
+	RUN(missing);
+	RUN(forced_and_empty);
+	RUN(indent);
+	RUN(speed);
+	arena_free(A);
+	hyph_close(hy);
+	font_lib_free(lib);
+	errs_done(&e);
+	return t_report();
+}

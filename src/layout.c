@@ -448,8 +448,9 @@ static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 	spans_t hs = {0};
 	sp_text(L, &hs, org_first ? &en->org : &en->title, &bold);
 	if (!org_first && en->note.n) {
-		sp_str(L, &hs, "  ", &muted);
+		sp_str(L, &hs, " (", &muted);
 		sp_text(L, &hs, &en->note, &muted);
+		sp_str(L, &hs, ")", &muted);
 	}
 	if (en->location) {
 		sp_str(L, &hs, "  ", &mutedi);
@@ -517,9 +518,9 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 	if (p->nauthors) {
 		spans_t a = {0};
 		tstyle_t name = reg;
-		name.flags = FLOW_NOHYPH;
+		name.flags = FLOW_NOHYPH | FLOW_NOBREAK; /* a name is never split */
 		tstyle_t hname = bold;
-		hname.flags = FLOW_NOHYPH;
+		hname.flags = FLOW_NOHYPH | FLOW_NOBREAK;
 		for (int i = 0; i < p->nauthors; i++) {
 			const char *au = p->authors[i];
 			const tstyle_t *st = is_highlight(L->m, sec, au) ? &hname : &name;
@@ -528,23 +529,29 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 				sp_str(L, &a, ", ", &reg);
 			sp_add(L, &a, txt, (int)strlen(txt), st, NULL, p->line, p->col);
 		}
+		/* "(2025)" or "(2025, preprint)" closes the author line, as in
+		   author-year styles; the venue tag already sits in the margin */
+		tstyle_t yt = ts(L, FONT_REGULAR, s->size_body, s->c_muted);
+		if (p->year && p->status)
+			sp_str(L, &a, arena_printf(L->a, " (%d, %s)", p->year, p->status), &yt);
+		else if (p->year)
+			sp_str(L, &a, arena_printf(L->a, " (%d)", p->year), &yt);
+		else if (p->status)
+			sp_str(L, &a, arena_printf(L->a, " (%s)", p->status), &yt);
 		v_flow(L, &a, lw, mw, FLOW_LEFT, s->size_body, 0);
+	} else if (p->year || p->status) {
+		spans_t y = {0};
+		tstyle_t yt = ts(L, FONT_REGULAR, s->size_body, s->c_muted);
+		if (p->year)
+			sp_str(L, &y, arena_printf(L->a, "%d%s", p->year, p->status ? ", " : ""), &yt);
+		if (p->status)
+			sp_str(L, &y, p->status, &yt);
+		v_flow(L, &y, lw, mw, FLOW_LEFT, s->size_body, 0);
 	}
 
 	spans_t vn = {0};
 	if (p->venue_full.n)
 		sp_text(L, &vn, &p->venue_full, &ital);
-	if (p->year) {
-		if (vn.n)
-			sp_str(L, &vn, ", ", &reg);
-		sp_str(L, &vn, arena_printf(L->a, "%d", p->year), &reg);
-	}
-	if (p->status) {
-		tstyle_t st = ts(L, FONT_ITALIC, s->size_body, s->c_muted);
-		sp_str(L, &vn, vn.n ? " (" : "(", &st);
-		sp_str(L, &vn, p->status, &st);
-		sp_str(L, &vn, ")", &st);
-	}
 	v_flow(L, &vn, lw, mw, FLOW_LEFT, s->size_body, 1);
 
 	spans_t ex = {0};
@@ -552,18 +559,20 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 	links_row(L, &ex, p->links, p->nlinks, p->doi, &lt);
 	if (p->nbadges) {
 		if (ex.n)
-			sp_str(L, &ex, "     ", &small);
+			sp_str(L, &ex, " \u00b7 ", &small);
 		sp_str(L, &ex, s->badge_prefix, &small);
 		tstyle_t bt = ts(L, FONT_REGULAR, s->size_small * 88 / 100, s->c_badge);
 		bt.flags = FLOW_NOBREAK | FLOW_NOHYPH;
 		for (int i = 0; i < p->nbadges; i++) {
-			sp_str(L, &ex, "  ", &small);
-			sp_add(L, &ex, p->badges[i], (int)strlen(p->badges[i]), &bt, "vita-badge:", 0, 0);
+			/* each badge its own target, so flow keeps their frames apart */
+			sp_str(L, &ex, " ", &small);
+			sp_add(L, &ex, p->badges[i], (int)strlen(p->badges[i]), &bt,
+			       arena_printf(L->a, "vita-badge:%d", i), 0, 0);
 		}
 	}
 	if (p->note.n) {
 		if (ex.n)
-			sp_str(L, &ex, "     ", &small);
+			sp_str(L, &ex, p->nbadges ? "  \u00b7 " : " \u00b7 ", &small);
 		tstyle_t nt = ts(L, FONT_BOLD, s->size_small, s->c_highlight);
 		sp_text(L, &ex, &p->note, &nt);
 	}

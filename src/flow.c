@@ -39,6 +39,7 @@ enum { BK_NONE, BK_ALLOW, BK_URL, BK_HYPH, BK_EMERG, BK_MUST };
 #define PEN_PLAIN 100       /* a break with no space (after "/" ...) */
 #define PEN_URL 100         /* inside a URL */
 #define PEN_EMERG 5000      /* inside a word too wide for the measure */
+#define SHAPE_MAX 2000      /* code points shaped at once, at most */
 #define RUN_MAX 65000       /* bytes of text in one run (libharu: < 65,535) */
 
 typedef struct fcp {        /* one code point of the paragraph */
@@ -173,16 +174,16 @@ static void fl_decode(fl_t *f, int n)
 		while (pos < end) {
 			fcp_t *c = &f->c[f->nc];
 			int l = utf8_decode(f->text.s + pos, end - pos, &c->cp), draw;
+			c->off = (int32_t)pos;
+			c->span = si;
+			c->face = -1;
+			c->kind = (uint8_t)kind_of(l ? c->cp : 0xFFFD, &draw);
+			c->draw = (uint8_t)(l ? draw : 0);   /* a stray byte: never drawn */
 			if (!l) {
 				c->cp = 0xFFFD;
 				l = 1;
 			}
-			c->off = (int32_t)pos;
 			c->len = (uint8_t)l;
-			c->span = si;
-			c->face = -1;
-			c->kind = (uint8_t)kind_of(c->cp, &draw);
-			c->draw = (uint8_t)draw;
 			char b = brks[pos + (size_t)l - 1];
 			c->bk = c->kind == K_NL ? BK_MUST :
 			        b == LINEBREAK_ALLOWBREAK || b == LINEBREAK_MUSTBREAK ? BK_ALLOW : BK_NONE;
@@ -350,8 +351,13 @@ static int fl_shape(fl_t *f)
 	buf_init(&tmp);
 	font_shaped_init(&sh);
 	for (int i = 0; i < f->nc && !rc;) {
+		/* a chunk: one word and the spaces after it (the font module
+		   caches shaped words; kerning never crosses a space), or at
+		   most SHAPE_MAX code points of text without spaces */
 		int j = i;
-		while (j < f->nc && f->c[j].span == f->c[i].span && f->c[j].kind != K_NL)
+		while (j < f->nc && f->c[j].span == f->c[i].span && f->c[j].kind != K_NL &&
+		       j - i < SHAPE_MAX && !(j > i && f->c[j].kind != K_SPACE &&
+		                              f->c[j - 1].kind == K_SPACE))
 			j++;
 		if (j > i)
 			rc = fl_shape_chunk(f, i, j, &tmp, &map, &mapcap, &sh);

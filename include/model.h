@@ -88,7 +88,9 @@ typedef struct msection {
 	mentry_t *entries; int nentries;
 	/* SEC_PUBLICATIONS */
 	mpub_t *pubs; int npubs;
-	const char **highlight; int nhighlight; /* default: the profile name */
+	const char **highlight; int nhighlight; /* never empty: when the profile has
+	                             * none, the loader fills in the name (as chosen
+	                             * by --lang), its other translations, name_native */
 	int numbering;               /* NUM_* */
 	int group_by;                /* GROUP_* */
 	/* SEC_NEWS */

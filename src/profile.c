@@ -71,6 +71,9 @@ static const char *const sec_keys[][10] = {
 	[SEC_LIST] = {"title", "type", "tags", "items", "style", NULL},
 	[SEC_TEXT] = {"title", "type", "tags", "text", NULL},
 };
+static const char *const sec_any_keys[] = {
+	"title", "type", "tags", "entries", "bibtex", "highlight", "numbering",
+	"group_by", "items", "style", "text", NULL};
 static const char *const entry_keys[] = {
 	"title", "org", "location", "date", "start", "end", "details", "note",
 	"links", "tags", NULL};
@@ -111,7 +114,7 @@ static int items_parse(pctx_t *c, const ynode_t *map, const char *key,
 	*out = NULL;
 	*n = 0;
 	if (!l || l->kind == YD_NULL)
-		return required ? pv_err(c, l ? l : map, "missing required key '%s'", key) : 0;
+		return required ? (l ? pv_err(c, l, "'%s' is empty", key) : pv_missing(c, map, key)) : 0;
 	if (!pv_is_seq(c, l, key))
 		return -1;
 	*out = arena_alloc(c->a, (size_t)l->n * sizeof(**out));
@@ -204,7 +207,7 @@ static int news_parse(pctx_t *c, const ynode_t *n, mnews_t *nw)
 		return -1;
 	rc |= pv_keys(c, n, news_keys, "a news item");
 	if (!ydoc_get(n, "date"))
-		rc |= pv_err(c, n, "missing required key 'date'");
+		rc |= pv_missing(c, n, "date");
 	rc |= pv_date(c, n, "date", &nw->date);
 	rc |= pv_text(c, n, "text", 1, &nw->text);
 	return rc ? -1 : 0;
@@ -216,7 +219,7 @@ static int sec_entries(pctx_t *c, const ynode_t *sec, msection_t *s, int require
 	const ynode_t *l = ydoc_get(sec, "entries");
 	int rc = 0;
 	if (!l || l->kind == YD_NULL)
-		return required ? pv_err(c, l ? l : sec, "missing required key 'entries'") : 0;
+		return required ? (l ? pv_err(c, l, "'entries' is empty") : pv_missing(c, sec, "entries")) : 0;
 	if (!pv_is_seq(c, l, s->type == SEC_PUBLICATIONS ? "publications" :
 	               s->type == SEC_NEWS ? "news items" : "entries"))
 		return -1;
@@ -315,6 +318,8 @@ static int sec_type(pctx_t *c, const ynode_t *n, int *type)
 {
 	const ynode_t *t = ydoc_get(n, "type");
 	const char *s;
+	if (!t && pv_misspelt(n, "type"))
+		return -1;
 	if (!t)
 		return pv_err(c, n, "missing required key 'type' (one of: entries, "
 		              "education, experience, awards, publications, news, "
@@ -344,8 +349,10 @@ static int section_parse(pctx_t *c, const ynode_t *n, msection_t *s)
 	if (!pv_is_map(c, n, "a section"))
 		return -1;
 	rc |= pv_field(c, n, "title", 1, &s->title);
-	if (sec_type(c, n, &s->type) < 0)
+	if (sec_type(c, n, &s->type) < 0) {
+		pv_keys(c, n, sec_any_keys, "a section");
 		return -1;
+	}
 	snprintf(what, sizeof(what), "a section of type '%s'", sec_types[s->type]);
 	rc |= pv_keys(c, n, sec_keys[s->type], what);
 	switch (s->type) {
@@ -371,7 +378,7 @@ static int sections_parse(pctx_t *c, const ynode_t *root)
 	model_t *m = c->m;
 	int rc = 0;
 	if (!l)
-		return pv_err(c, root, "missing required key 'sections'");
+		return pv_missing(c, root, "sections");
 	if (l->kind != YD_SEQ)
 		return pv_err(c, l, "expected a list of sections, got %s",
 		              ydoc_kind_name(l->kind));

@@ -21,6 +21,9 @@ typedef struct pctx {
  * -1 (or NULL) on bad input. A NULL node means "absent". */
 int pv_err(pctx_t *c, const ynode_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* "missing required key" unless a misspelt key already explains it. */
+int pv_misspelt(const ynode_t *map, const char *key);
+int pv_missing(pctx_t *c, const ynode_t *map, const char *key);
 const char *pv_suggest(const char *word, const char *const *known);
 int pv_keys(pctx_t *c, const ynode_t *map, const char *const *known,
             const char *what);

@@ -84,6 +84,38 @@ static int pv_known(const char *s, const char *const *known)
 	return 0;
 }
 
+/* Some other key of map is a misspelling of key: its "unknown key ...
+ * did you mean" error already says what is missing. */
+int pv_misspelt(const ynode_t *map, const char *key)
+{
+	/* every key of every map that has required keys: a key in here is
+	 * never taken for a misspelling (it may be valid in this map) */
+	static const char *const schema[] = {
+		"vita", "name", "name_native", "headline", "affiliation", "location",
+		"contact", "links", "photo", "summary", "updated", "layout",
+		"sections", "title", "type", "tags", "entries", "bibtex", "highlight",
+		"numbering", "group_by", "items", "style", "text", "org", "date",
+		"start", "end", "details", "note", "authors", "equal", "venue",
+		"venue_full", "year", "status", "doi", "badges", "value", "label",
+		"url", NULL};
+	const char *one[] = {key, NULL};
+	for (int i = 0; map && map->kind == YD_MAP && i < map->n; i++) {
+		const ynode_t *k = map->kids[2 * i];
+		if (k->kind == YD_SCALAR && !pv_known(k->str, schema) &&
+		    pv_suggest(k->str, one))
+			return 1;
+	}
+	return 0;
+}
+
+int pv_missing(pctx_t *c, const ynode_t *map, const char *key)
+{
+	if (pv_misspelt(map, key))
+		return -1;   /* the unknown-key error is the report */
+	return pv_err(c, map, "missing required key '%s'", key);
+}
+
+
 static void pv_join(char *out, size_t size, const char *const *known)
 {
 	size_t n = 0;
@@ -209,7 +241,7 @@ int pv_field(pctx_t *c, const ynode_t *map, const char *key, int required,
 	if (pv_string(c, n, key, out) < 0)
 		return -1;
 	if (required && !n)
-		return pv_err(c, map, "missing required key '%s'", key);
+		return pv_missing(c, map, key);
 	if (required && (!*out || !**out))
 		return pv_err(c, n, "'%s' is empty", key);
 	return 0;
@@ -237,7 +269,7 @@ int pv_text(pctx_t *c, const ynode_t *map, const char *key, int required,
 	if (pv_text_node(c, n, key, out) < 0)
 		return -1;
 	if (required && !n)
-		return pv_err(c, map, "missing required key '%s'", key);
+		return pv_missing(c, map, key);
 	if (required && out->n == 0)
 		return pv_err(c, n, "'%s' is empty", key);
 	return 0;

@@ -215,6 +215,13 @@ static int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int ali
 	int32_t h = lead(L, size);
 	for (int i = 0; i < r.nlines; i++) {
 		const flow_line_t *fl = &r.lines[i];
+		/* report justified lines stretched or shrunk past the limits */
+		if (align == FLOW_JUSTIFY && i + 1 < r.nlines && !fl->overfull &&
+		    (fl->ratio > 2000 || fl->ratio < -1000))
+			warn_at(L->e, L->m->file, s->v[0].line, s->v[0].col,
+			        "loose line %d of a paragraph: its spaces are %s %d%% past their limit",
+			        i + 1, fl->ratio > 0 ? "stretched" : "shrunk",
+			        (fl->ratio > 0 ? fl->ratio - 2000 : -fl->ratio - 1000) / 10);
 		vitem_t *v = v_new(L, V_LINE, h);
 		int32_t gh = fl->asc - fl->desc;
 		v->asc = (h - gh) / 2 + fl->asc;

@@ -171,7 +171,7 @@ static void v_put_line(lay_t *L, vitem_t *v, const flow_line_t *fl, int32_t dx)
 		page_item_t *it = v_item(L, v);
 		if (!strncmp(lk->url, "vita-badge:", 11)) {
 			/* a badge: a thin frame around its label */
-			int32_t pad = 1500;
+			int32_t pad = 0;
 			it->kind = PAGE_RECT;
 			it->u.rect.x = lk->x + dx - pad;
 			it->u.rect.y = lk->y + 800;
@@ -573,8 +573,9 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 		for (int i = 0; i < p->nbadges; i++) {
 			/* each badge its own target, so flow keeps their frames apart */
 			sp_str(L, &ex, " ", &small);
-			sp_add(L, &ex, p->badges[i], (int)strlen(p->badges[i]), &bt,
-			       arena_printf(L->a, "vita-badge:%d", i), 0, 0);
+			/* no-break spaces inside the frame pad the label */
+			const char *b = arena_printf(L->a, "\u00a0%s\u00a0", p->badges[i]);
+			sp_add(L, &ex, b, (int)strlen(b), &bt, arena_printf(L->a, "vita-badge:%d", i), 0, 0);
 		}
 	}
 	if (p->note.n) {
@@ -852,7 +853,7 @@ static int header(lay_t *L, page_image_t *photo)
 	v_flow(L, &a, dx, width, align, s->size_body, 0);
 	spans_t c = {0};
 	tstyle_t ct = ts(L, FONT_REGULAR, s->size_small, s->c_link);
-	ct.flags = FLOW_URL;
+	ct.flags = FLOW_NOBREAK | FLOW_NOHYPH; /* a contact item is never split */
 	tstyle_t cs = ts(L, FONT_REGULAR, s->size_small, s->c_muted);
 	for (int i = 0; i < m->ncontacts; i++) {
 		if (c.n)

@@ -59,6 +59,14 @@ printf 'name: P\nphoto: nope.png\nsections:\n  - title: T\n    type: text\n    t
 [ $c = 1 ] || no "missing photo: exit $c"
 grep -q 'photo.yaml:2:' "$W/photo.err" || no "missing photo: not located: $(cat "$W/photo.err")"
 
+# a photo is embedded as an image; links are clickable with no border
+"$VITA" render tests/golden/layout/full.yaml -o "$W/full.pdf" || no "full.yaml"
+[ "$(pdfimages -list "$W/full.pdf" | tail -n +3 | wc -l)" = 1 ] || no "the photo is not in the PDF"
+qpdf --qdf --object-streams=disable "$W/full.pdf" "$W/full.qdf" 2>/dev/null
+grep -q 'mailto:ada@example.org' "$W/full.qdf" || no "no mailto: link"
+grep -q 'https://doi.org/10.1000/xyz123' "$W/full.qdf" || no "no DOI link"
+[ "$(tr -d ' \n' < "$W/full.qdf" | grep -ao '/Border\[000\]' | wc -l)" -ge 8 ] || no "links have a border"
+
 # batch: one bad profile is reported, the others render, exit 1
 printf 'name: Bad\nsections: 3\n' > "$W/bad.yaml"
 "$VITA" batch profiles/zhanda-zhu.yaml "$W/bad.yaml" profiles/ziming-liu.yaml -d "$W/batch" -j 2 2> "$W/batch.err"; c=$?

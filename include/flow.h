@@ -55,6 +55,9 @@ typedef struct flow_opts {
 	int32_t stretch_pm;     /* interword stretch, permille of the space (default 500) */
 	int32_t shrink_pm;      /* interword shrink, permille of the space (default 333) */
 	int32_t tolerance;      /* para tolerance x1000 (0 = default) */
+	int32_t pretolerance;   /* justified: ratio x1000 a first pass without
+	                           hyphenation must stay within (0 = 1000, TeX's
+	                           \pretolerance=100); < 0: hyphenate at once */
 } flow_opts_t;
 
 typedef struct flow_line {
@@ -73,7 +76,11 @@ typedef struct flow_result {
 } flow_result_t;
 
 /* Set spans into lines; everything is allocated in a. Warnings (missing
- * characters, overflow) go to e; returns -1 only on a real failure. */
+ * characters, overflow) go to e; returns -1 only on a real failure.
+ * Like TeX, a paragraph is first broken without hyphenation points
+ * (justified: every line within pretolerance; ragged: no line overfull);
+ * only when that fails are words hyphenated (the first use of o->hyph
+ * loads its patterns) and the paragraph broken again with tolerance. */
 int flow_set(arena_t *a, const flow_span_t *spans, int n, const flow_opts_t *o,
              flow_result_t *out, errs_t *e);
 /* Natural width (u) of spans set on one line with no breaking. */

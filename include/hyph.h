@@ -14,9 +14,13 @@ typedef struct hyph hyph_t;
 
 /* Open the patterns for lang ("en", "en-US", ...); looks in
  * /usr/share/hyphen (hyph_en_US.dic). Returns NULL with an error when no
- * patterns exist for lang. */
+ * patterns exist for lang. Cheap: the file is only found here; its
+ * patterns are parsed by the first hyph_word that needs them and kept
+ * until hyph_close (keep one hyph_t to pay once for many documents). */
 hyph_t *hyph_open(const char *lang, errs_t *e);
 void hyph_close(hyph_t *h);
+/* 1 when the patterns have been parsed (for tests and profiling). */
+int hyph_loaded(const hyph_t *h);
 /* Byte offsets inside w[0..n) (one word, UTF-8) before which a hyphen may
  * be inserted, ascending; returns how many (at most max). */
 int hyph_word(hyph_t *h, const char *w, size_t n, int *offs, int max);

@@ -34,6 +34,8 @@ typedef struct para_opts {
 	int32_t fitness_demerits; /* adjacent lines' fitness classes differ by > 1 */
 	int32_t last_line_min;    /* permille of width the last line should fill; shorter costs demerits */
 	int greedy;               /* 1: always greedy */
+	int one_pass;             /* 1: only the tolerance pass (TeX's pretolerance
+	                             pass): no rescue pass, no greedy fallback */
 } para_opts_t;
 
 void para_opts_default(para_opts_t *o);
@@ -48,7 +50,10 @@ typedef struct para_line {
 
 /* Break items[0..n) (which must end with a forced break, as usual:
  * glue(0, inf stretch) + penalty(-INF)). Fills *lines (malloc'd; free()
- * it) and *nlines. Returns 0, or 1 when the greedy fallback was used. */
+ * it) and *nlines. Returns 0, or 1 when the greedy fallback was used.
+ * With o->one_pass, returns -1 (no lines) when no break sequence has every
+ * line within the tolerance, or when the optimiser would not run (greedy,
+ * more than PARA_MAX_OPTIMAL items). */
 int para_break(const para_item_t *items, int n, const para_opts_t *o,
                para_line_t **lines, int *nlines);
 

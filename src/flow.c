@@ -814,14 +814,59 @@ static void fl_free(fl_t *f)
 	free(f->aux);
 }
 
+/* Does any span allow hyphenation? */
+static int fl_may_hyph(const fl_t *f)
+{
+	for (int si = 0; si < f->nsp; si++)
+		if (hyph_ok(f, si) && f->sp[si].c1 - f->sp[si].c0 >= 5)
+			return 1;
+	return 0;
+}
+
+static int fl_break(fl_t *f, int32_t tol, int one_pass, para_line_t **pl, int *npl)
+{
+	para_opts_t po;
+	para_opts_default(&po);
+	po.width = f->w2;
+	po.first_width = f->w1;
+	if (tol > 0)
+		po.tolerance = tol;
+	po.one_pass = one_pass;
+	return para_break(f->it, f->nit, &po, pl, npl);
+}
+
+/* TeX's first pass: break without hyphenation points (soft hyphens and
+ * explicit dashes still count). Justified text must keep every line
+ * within the pretolerance; ragged text (whose lines may end anywhere)
+ * only must not overflow. Returns para's result, or -1 (no lines) when
+ * the paragraph needs hyphenation. */
+static int fl_prepass(fl_t *f, para_line_t **pl, int *npl)
+{
+	int32_t pre = f->o->pretolerance ? f->o->pretolerance : 1000;
+	int rc;
+	if (pre < 0 || !fl_may_hyph(f))
+		return -1;
+	fl_items(f);
+	rc = f->ragged ? fl_break(f, f->o->tolerance, 0, pl, npl) : fl_break(f, pre, 1, pl, npl);
+	for (int i = 0; rc >= 0 && i < *npl; i++)
+		if ((*pl)[i].overfull)
+			rc = -1;
+	if (rc < 0) {
+		free(*pl);
+		*pl = NULL;
+		*npl = 0;
+		f->nit = 0;
+	}
+	return rc;
+}
+
 int flow_set(arena_t *a, const flow_span_t *spans, int n, const flow_opts_t *o,
              flow_result_t *out, errs_t *e)
 {
 	fl_t f;
 	flow_opts_t oo = *o;
-	para_opts_t po;
 	para_line_t *pl = NULL;
-	int npl = 0;
+	int npl = 0, rc;
 	memset(out, 0, sizeof(*out));
 	memset(&f, 0, sizeof(f));
 	if (!oo.stretch_pm)
@@ -837,19 +882,18 @@ int flow_set(arena_t *a, const flow_span_t *spans, int n, const flow_opts_t *o,
 	fl_text(&f, spans, n > 0 ? n : 0);
 	fl_decode(&f, n > 0 ? n : 0);
 	fl_span_rules(&f);
-	fl_hyphenate(&f);
 	if (fl_shape(&f)) {
 		fl_free(&f);
 		return -1;
 	}
-	fl_emergency(&f);
-	fl_items(&f);
-	para_opts_default(&po);
-	po.width = f.w2;
-	po.first_width = f.w1;
-	if (oo.tolerance > 0)
-		po.tolerance = oo.tolerance;
-	out->greedy = para_break(f.it, f.nit, &po, &pl, &npl);
+	rc = f.o->hyph ? fl_prepass(&f, &pl, &npl) : -1;
+	if (rc < 0) {
+		fl_hyphenate(&f);
+		fl_emergency(&f);
+		fl_items(&f);
+		rc = fl_break(&f, oo.tolerance, 0, &pl, &npl);
+	}
+	out->greedy = rc == 1;
 	fl_lines(&f, pl, npl, out);
 	free(pl);
 	fl_free(&f);

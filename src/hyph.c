@@ -1,7 +1,12 @@
 /* hyph: hyphenation points from libhyphen; see hyph.h.
  *
- * hyph_open("en") loads /usr/share/hyphen/hyph_en_US.dic (or hyph_en.dic)
- * once; hyph_word(h, "hyphenation", 11, offs, max) returns the byte
+ * hyph_open("en") finds /usr/share/hyphen/hyph_en_US.dic (or hyph_en.dic)
+ * and only checks that it is readable: parsing the patterns costs ~37M
+ * instructions (twice a whole CV's layout), and most paragraphs never need
+ * them (flow tries a break without hyphens first). The first hyph_word
+ * call that has a real candidate word loads them, once, for the hyph_t's
+ * lifetime (a load failure is remembered: no hyphenation, no retries).
+ * hyph_word(h, "hyphenation", 11, offs, max) returns the byte
  * offsets a hyphen may precede. The dictionary's first line names its
  * encoding: UTF-8 words are passed as they are; ISO8859-1 dictionaries get
  * the word re-encoded (words with characters beyond Latin-1 are left
@@ -10,6 +15,7 @@
  */
 #include <hyphen.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include "arena.h"
@@ -22,8 +28,10 @@
 #define HYPH_RMIN 3
 
 struct hyph {
-	HyphenDict *dict;
+	HyphenDict *dict;         /* NULL until the first real hyph_word */
 	int latin1;               /* the dictionary is ISO8859-1 */
+	int failed;               /* loading was tried and failed */
+	char path[256];
 };
 
 /* Candidate file names for a language tag: "en-US" -> hyph_en_US.dic,
@@ -72,16 +80,10 @@ hyph_t *hyph_open(const char *lang, errs_t *e)
 	char paths[3][256];
 	int n = hyph_paths(lang ? lang : "", paths, 3);
 	for (int i = 0; i < n; i++) {
-		FILE *f = fopen(paths[i], "r");
-		if (!f)
-			continue;
-		fclose(f);
-		HyphenDict *d = hnj_hyphen_load(paths[i]);
-		if (!d)
+		if (access(paths[i], R_OK))
 			continue;
 		hyph_t *h = xcalloc(1, sizeof(*h));
-		h->dict = d;
-		h->latin1 = dic_is_latin1(paths[i]);
+		memcpy(h->path, paths[i], sizeof(h->path));
 		return h;
 	}
 	err_sys(e, n ? paths[0] : HYPH_DIR,
@@ -90,11 +92,33 @@ hyph_t *hyph_open(const char *lang, errs_t *e)
 	return NULL;
 }
 
+/* Parse the patterns (once). 0 when they are usable. */
+static int hyph_load(hyph_t *h)
+{
+	if (h->dict)
+		return 0;
+	if (h->failed)
+		return -1;
+	h->dict = hnj_hyphen_load(h->path);
+	if (!h->dict) {
+		h->failed = 1;
+		return -1;
+	}
+	h->latin1 = dic_is_latin1(h->path);
+	return 0;
+}
+
+int hyph_loaded(const hyph_t *h)
+{
+	return h && h->dict;
+}
+
 void hyph_close(hyph_t *h)
 {
 	if (!h)
 		return;
-	hnj_hyphen_free(h->dict);
+	if (h->dict)
+		hnj_hyphen_free(h->dict);
 	free(h);
 }
 
@@ -143,7 +167,7 @@ int hyph_word(hyph_t *h, const char *w, size_t n, int *offs, int max)
 	if (!h || !w || max <= 0)
 		return 0;
 	k = word_cps(w, n, cps, off, HYPH_MAXWORD);
-	if (k < HYPH_LMIN + HYPH_RMIN)
+	if (k < HYPH_LMIN + HYPH_RMIN || hyph_load(h))
 		return 0;
 	if (h->latin1) {
 		for (int i = 0; i < k; i++) {

@@ -14,7 +14,9 @@
  * Pass 1 uses opts->tolerance; pass 2 accepts any underfull line and, like
  * TeX's final pass, keeps an overfull line when nothing else is left (an
  * overlong box). Greedy first-fit is used above PARA_MAX_OPTIMAL items, on
- * request, or if pass 2 fails. Glue with stretch >= PARA_FIL is infinite.
+ * request, or if pass 2 fails. With one_pass only pass 1 runs (the
+ * caller's pretolerance pass; it hyphenates and calls again when that
+ * fails). Glue with stretch >= PARA_FIL is infinite.
  * A line ending at a forced break is set at natural width when underfull
  * (ratio 0), like a paragraph's last line. Integers only.
  */
@@ -480,6 +482,8 @@ int para_break(const para_item_t *items, int n, const para_opts_t *o,
 	if (n <= 0)
 		return 0;
 	if (o->greedy || n > PARA_MAX_OPTIMAL) {
+		if (o->one_pass)
+			return -1;
 		greedy(items, n, o, lines, nlines);
 		return 1;
 	}
@@ -489,12 +493,14 @@ int para_break(const para_item_t *items, int n, const para_opts_t *o,
 	k.o = o;
 	sums_init(&k.s, items, n);
 	last = kp_pass(&k, o->tolerance > 0 ? o->tolerance : 2000, 0);
-	if (last < 0)
+	if (last < 0 && !o->one_pass)
 		last = kp_pass(&k, INT32_MAX, 1);
 	if (last >= 0)
 		kp_lines(&k, last, lines, nlines);
 	free(k.v);
 	sums_done(&k.s);
+	if (last < 0 && o->one_pass)
+		return -1;
 	if (last < 0) {
 		greedy(items, n, o, lines, nlines);
 		return 1;

@@ -356,6 +356,95 @@ TEST(indent)
 	errs_done(&e);
 }
 
+/* The lines joined back: no space after a line ending in "-". */
+static const char *joined(const flow_result_t *r)
+{
+	static char out[8192];
+	size_t k = 0;
+	out[0] = 0;
+	for (int i = 0; i < r->nlines; i++) {
+		const char *t = line_text(&r->lines[i]);
+		size_t n = strlen(t);
+		if (i && k && out[k - 1] != '-' && k + 1 < sizeof(out))
+			out[k++] = ' ';
+		if (k + n + 1 < sizeof(out)) {
+			memcpy(out + k, t, n);
+			k += n;
+		}
+		out[k] = 0;
+	}
+	return out;
+}
+
+/* TeX's pretolerance pass: a paragraph that sets well without hyphens
+ * gets none (lines within ratio 1.0) and never loads the patterns; a
+ * narrow measure hyphenates and loads them. Same input, same breaks. */
+TEST(pretolerance)
+{
+	flow_span_t s = span(para_en, FONT_REGULAR, 0, NULL);
+	flow_opts_t o;
+	flow_result_t r, r2;
+	errs_t e;
+	int fine = 0, hyphenated = 0, hyph = 0;
+	errs_init(&e);
+	for (int32_t w = 380000; w <= 520000; w += 5000) {
+		hyph_t *fresh = hyph_open("en", &e);
+		o = opts(w, FLOW_JUSTIFY);
+		o.hyph = fresh;
+		EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+		check_lines(&r, &o);
+		if (!hyph_loaded(fresh)) {
+			fine++;
+			EQ_STR(joined(&r), para_en);      /* no hyphen added */
+			for (int i = 0; i + 1 < r.nlines; i++)
+				CHECK(r.lines[i].ratio <= 1000 && r.lines[i].ratio >= -1000);
+		} else {
+			hyphenated++;
+		}
+		EQ_INT(flow_set(A, &s, 1, &o, &r2, &e), 0);
+		EQ_INT(r2.nlines, r.nlines);
+		for (int i = 0; i < r.nlines && i < r2.nlines; i++) {
+			char t[4096];
+			snprintf(t, sizeof(t), "%s", line_text(&r.lines[i]));
+			EQ_STR(t, line_text(&r2.lines[i]));
+			EQ_INT(r.lines[i].ratio, r2.lines[i].ratio);
+		}
+		hyph_close(fresh);
+	}
+	CHECK(fine >= 3);
+	CHECK(hyphenated >= 3);
+	/* ragged text that never overflows: no hyphens */
+	hyph_t *fresh = hyph_open("en", &e);
+	o = opts(300000, FLOW_LEFT);
+	o.hyph = fresh;
+	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_STR(joined(&r), para_en);
+	CHECK(!hyph_loaded(fresh));
+	/* a narrow measure: hyphens, the patterns loaded */
+	s = span("characterization of heterogeneous accelerators for internationalization "
+	         "and reconfigurable distributed systems", FONT_REGULAR, 0, NULL);
+	o = opts(90000, FLOW_JUSTIFY);
+	o.hyph = fresh;
+	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	check_lines(&r, &o);
+	for (int i = 0; i < r.nlines; i++)
+		hyph += r.lines[i].hyphen;
+	CHECK(hyph > 0);
+	CHECK(hyph_loaded(fresh));
+	EQ_INT(e.n, 0);
+	hyph_close(fresh);
+	/* pretolerance < 0: hyphenate at once */
+	fresh = hyph_open("en", &e);
+	s = span(para_en, FONT_REGULAR, 0, NULL);
+	o = opts(430000, FLOW_JUSTIFY);
+	o.hyph = fresh;
+	o.pretolerance = -1;
+	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	CHECK(hyph_loaded(fresh));
+	hyph_close(fresh);
+	errs_done(&e);
+}
+
 /* About two pages of CV text, many times: must take milliseconds. */
 TEST(speed)
 {
@@ -400,6 +489,7 @@ int main(void)
 	RUN(missing);
 	RUN(forced_and_empty);
 	RUN(indent);
+	RUN(pretolerance);
 	RUN(speed);
 	arena_free(A);
 	hyph_close(hy);

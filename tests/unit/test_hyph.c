@@ -74,6 +74,31 @@ TEST(no_patterns)
 	errs_done(&e);
 }
 
+/* Opening only finds the file; the first real candidate loads it. */
+TEST(lazy)
+{
+	errs_t e;
+	int offs[16];
+	errs_init(&e);
+	hyph_t *l = hyph_open("en-US", &e);
+	CHECK(l != NULL);
+	CHECK(!hyph_loaded(l));
+	CHECK(!hyph_loaded(NULL));
+	EQ_INT(hyph_word(l, "GPU", 3, offs, 16), 0);
+	EQ_INT(hyph_word(l, "cat", 3, offs, 16), 0);
+	EQ_INT(hyph_word(l, "Pekhimenko", 10, offs, 16), 0);
+	CHECK(!hyph_loaded(l));
+	EQ_INT(hyph_word(l, "hyphenation", 11, offs, 16), 2);
+	CHECK(hyph_loaded(l));
+	EQ_INT(hyph_word(l, "typesetting", 11, offs, 16), 2);
+	hyph_close(l);
+	l = hyph_open("en", &e);   /* closing unloaded is fine too */
+	hyph_close(l);
+	hyph_close(NULL);
+	EQ_INT(e.n, 0);
+	errs_done(&e);
+}
+
 int main(void)
 {
 	errs_t e;
@@ -84,6 +109,7 @@ int main(void)
 		errs_print(stderr, &e);
 		return 1;
 	}
+	RUN(lazy);
 	RUN(words);
 	RUN(minima);
 	RUN(utf8);

@@ -258,6 +258,48 @@ TEST(first_width)
 	free(l);
 }
 
+/* one_pass: the classic paragraph sets within ratio 1.0 but not 0.5; a
+ * failed pass gives -1 and no lines, never a rescue or greedy setting. */
+TEST(one_pass)
+{
+	static const int w[] = {10, 24, 11, 17, 8, 14, 21, 17, 34, 16, 35, 17, 14};
+	pb_t p = {.n = 0};
+	para_opts_t o;
+	para_line_t *l, *l2;
+	int n, n2;
+	words(&p, w, 13);
+	para_opts_default(&o);
+	o.width = 100;
+	o.one_pass = 1;
+	o.tolerance = 1000;
+	EQ_INT(para_break(p.it, p.n, &o, &l, &n), 0);
+	EQ_INT(n, 4);
+	CHECK(max_ratio(l, n) <= 1000);
+	o.one_pass = 0;
+	EQ_INT(para_break(p.it, p.n, &o, &l2, &n2), 0);
+	EQ_INT(n2, n);
+	for (int i = 0; i < n && i < n2; i++)
+		EQ_INT(l2[i].end, l[i].end);
+	free(l);
+	free(l2);
+	o.one_pass = 1;
+	o.tolerance = 300;
+	EQ_INT(para_break(p.it, p.n, &o, &l, &n), -1);
+	CHECK(l == NULL && n == 0);
+	o.tolerance = 1000;
+	o.greedy = 1;
+	EQ_INT(para_break(p.it, p.n, &o, &l, &n), -1);
+	CHECK(l == NULL && n == 0);
+	/* an overlong box: never feasible */
+	p.n = 0;
+	box(&p, 150);
+	finish(&p);
+	o.greedy = 0;
+	o.tolerance = 100000;
+	EQ_INT(para_break(p.it, p.n, &o, &l, &n), -1);
+	CHECK(l == NULL && n == 0);
+}
+
 /* One million items: greedy, linear, a fraction of a second. */
 TEST(huge)
 {
@@ -296,6 +338,7 @@ int main(void)
 	RUN(empty);
 	RUN(last_line);
 	RUN(first_width);
+	RUN(one_pass);
 	RUN(huge);
 	return t_report();
 }

@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,10 +66,14 @@ typedef struct pw {
 	const char *subject;     /* the file that step is about (font, image) */
 	int fd;                  /* output */
 	char *tmp;               /* temporary file name, NULL for stdout */
-	HPDF_Font *fonts;        /* per face id; NULL until used */
-	const char **names;      /* per face id: its PostScript name, once loaded */
-	uint8_t (*used)[8192];   /* per face id: bitmap of the BMP code points drawn */
-	uint8_t scratch[8192];
+	struct pfont **fonts;    /* per face id; NULL until used */
+	struct pfont **all;      /* the distinct fonts, in order of first use */
+	char (*tags)[8];         /* per font: its subset tag */
+	int nfonts;
+	uint16_t *cps, *gids;    /* 65,536 each: one font's code points, glyphs */
+	uint8_t *keep;           /* per glyph of one font: embed it */
+	uint16_t *stack;
+	struct bbuf { unsigned char *p; size_t n, cap; } fb; /* font program, map */
 	HPDF_Page *pages;
 	pdf_img_t *imgs;
 	int nimgs;
@@ -232,9 +237,559 @@ static int pw_check_font(pw_t *w, const char *file)
 	return 0;
 }
 
+/* ---- fonts: our own CIDFontType2 objects ----
+ *
+ * libharu 2.3.0's HPDF_GetFont looks up all 65,536 BMP code points per
+ * font (linear cmap search) to build /W and a 131,072-byte CIDToGIDMap,
+ * and re-serialises the font program: over half of our run time. So the
+ * font objects are built here with libharu's low-level object API instead
+ * (the same API as the ToUnicode fix), from the code points actually drawn:
+ * Type0 (Identity-H, CID = Unicode code point, as libharu did) -> CIDFontType2
+ * with /W and a CIDToGIDMap up to the largest code point drawn -> descriptor
+ * -> FontFile2. The font program keeps libharu's table set; glyf/loca keep
+ * only the glyphs drawn (with composite components, recursively), so even a
+ * full, unsubset font embeds small. Text is written as hex CIDs straight
+ * into the page's content stream. */
+
+enum { T_OS2, T_CMAP, T_CVT, T_FPGM, T_GLYF, T_HEAD, T_HHEA, T_HMTX, T_LOCA, T_MAXP,
+       T_NAME, T_POST, T_PREP, T_N };
+/* sorted, as an sfnt table directory must be */
+static const char tt_tags[T_N][5] = {"OS/2", "cmap", "cvt ", "fpgm", "glyf", "head",
+                                     "hhea", "hmtx", "loca", "maxp", "name", "post", "prep"};
+
+typedef struct pfont {
+	const char *file;
+	unsigned char *p;           /* the file, mapped */
+	size_t n;
+	uint32_t off[T_N], len[T_N]; /* len 0: absent */
+	unsigned upem, nglyphs, nmetrics, locfmt;
+	const unsigned char *cmap;  /* the Unicode subtable used */
+	uint32_t cmaplen;
+	int cmapfmt;                /* 4 or 12 */
+	char ps[64];                /* PostScript name */
+	HPDF_Dict type0;
+	uint8_t used[8192];         /* BMP code points drawn */
+} pfont_t;
+
+static int16_t s16(const unsigned char *p)
+{
+	return (int16_t)be16(p);
+}
+
+/* The PostScript name (name ID 6), reduced to what a PDF name may hold. */
+static int tt_psname(pfont_t *f)
+{
+	const unsigned char *t = f->p + f->off[T_NAME];
+	uint32_t len = f->len[T_NAME];
+	if (len < 6)
+		return -1;
+	unsigned count = be16(t + 2), soff = be16(t + 4);
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned i = 0; i < count && 6 + 12 * (i + 1) <= len; i++) {
+			const unsigned char *r = t + 6 + 12 * i;
+			unsigned plat = be16(r), id = be16(r + 6), n = be16(r + 8), o = be16(r + 10);
+			int wide = plat == 3 || plat == 0;
+			if (id != 6 || (pass == 0 ? plat != 1 : !wide) || (uint32_t)soff + o + n > len)
+				continue;
+			const unsigned char *s = t + soff + o;
+			size_t k = 0;
+			for (unsigned j = wide; j < n && k < sizeof(f->ps) - 1; j += 1u + wide) {
+				unsigned char c = s[j];
+				if (c > 32 && c < 127 && !strchr("[](){}<>/%#", c) && (!wide || !s[j - 1]))
+					f->ps[k++] = (char)c;
+			}
+			f->ps[k] = '\0';
+			if (k > 0)
+				return 0;
+		}
+	return -1;
+}
+
+/* Pick the best Unicode cmap subtable: (3,10) format 12, then format 4. */
+static int tt_cmap(pfont_t *f)
+{
+	const unsigned char *t = f->p + f->off[T_CMAP];
+	uint32_t len = f->len[T_CMAP];
+	int best = 0;
+	unsigned n = len >= 4 ? be16(t + 2) : 0;
+	for (unsigned i = 0; i < n && 4 + 8 * (i + 1) <= len; i++) {
+		const unsigned char *r = t + 4 + 8 * i;
+		unsigned plat = be16(r), enc = be16(r + 2);
+		uint32_t o = be32(r + 4);
+		if (!(plat == 0 || (plat == 3 && (enc == 1 || enc == 10))) || o > len - 8)
+			continue;
+		unsigned fmt = be16(t + o);
+		uint32_t sl = fmt == 12 ? be32(t + o + 4) : be16(t + o + 2);
+		int score = fmt == 12 ? 3 : fmt == 4 ? 1 + (plat == 3) : 0;
+		if (score <= best || sl > len - o || sl < (fmt == 12 ? 16u : 14u))
+			continue;
+		best = score;
+		f->cmap = t + o;
+		f->cmaplen = sl;
+		f->cmapfmt = (int)fmt;
+	}
+	return best ? 0 : -1;
+}
+
+static unsigned tt_gid(const pfont_t *f, uint32_t cp)
+{
+	const unsigned char *c = f->cmap;
+	unsigned g = 0;
+	if (f->cmapfmt == 12) {
+		uint32_t ng = be32(c + 12);
+		for (uint32_t i = 0; i < ng && 16 + 12 * (uint64_t)(i + 1) <= f->cmaplen; i++) {
+			const unsigned char *r = c + 16 + 12 * i;
+			if (cp >= be32(r) && cp <= be32(r + 4)) {
+				g = (unsigned)(be32(r + 8) + (cp - be32(r)));
+				break;
+			}
+		}
+	} else {
+		unsigned segx2 = be16(c + 6);
+		if (16 + 4 * (uint32_t)segx2 > f->cmaplen)
+			return 0;
+		for (unsigned i = 0; i < segx2; i += 2) {
+			if (cp > be16(c + 14 + i))
+				continue;
+			unsigned start = be16(c + 16 + segx2 + i), delta = be16(c + 16 + 2 * segx2 + i);
+			uint32_t ro_at = 16 + 3 * (uint32_t)segx2 + i, ro = be16(c + ro_at);
+			if (cp < start)
+				break;
+			if (ro == 0) {
+				g = (cp + delta) & 0xFFFF;
+			} else {
+				uint32_t at = ro_at + ro + 2 * (cp - start);
+				unsigned v = at + 2 <= f->cmaplen ? be16(c + at) : 0;
+				g = v ? (v + delta) & 0xFFFF : 0;
+			}
+			break;
+		}
+	}
+	return g < f->nglyphs ? g : 0;
+}
+
+/* Width in 1/1000 em, truncated as libharu did (layout measures so). */
+static int tt_width(const pfont_t *f, unsigned g)
+{
+	unsigned m = g < f->nmetrics ? g : f->nmetrics - 1;
+	return (int)(be16(f->p + f->off[T_HMTX] + 4 * m) * 1000u / f->upem);
+}
+
+/* Glyph g's bytes in glyf; 0 and *len 0 when empty or out of bounds. */
+static const unsigned char *tt_glyph(const pfont_t *f, unsigned g, uint32_t *len)
+{
+	const unsigned char *l = f->p + f->off[T_LOCA];
+	uint32_t a, b;
+	if (f->locfmt) {
+		a = be32(l + 4 * g);
+		b = be32(l + 4 * g + 4);
+	} else {
+		a = 2 * be16(l + 2 * g);
+		b = 2 * be16(l + 2 * g + 2);
+	}
+	*len = 0;
+	if (a >= b || b > f->len[T_GLYF])
+		return NULL;
+	*len = b - a;
+	return f->p + f->off[T_GLYF] + a;
+}
+
+static const char *tt_parse(pfont_t *f)
+{
+	const unsigned char *p = f->p;
+	if (f->n < 12)
+		return "too short for a TrueType font";
+	unsigned nt = be16(p + 4);
+	if (12 + 16 * (size_t)nt > f->n)
+		return "corrupt TrueType table directory";
+	for (unsigned i = 0; i < nt; i++) {
+		const unsigned char *d = p + 12 + 16 * i;
+		for (int k = 0; k < T_N; k++) {
+			if (memcmp(d, tt_tags[k], 4))
+				continue;
+			uint32_t o = be32(d + 8), l = be32(d + 12);
+			if (o > f->n || l > f->n - o)
+				return "a TrueType table lies outside the file";
+			f->off[k] = o;
+			f->len[k] = l;
+		}
+	}
+	if (f->len[T_HEAD] < 54 || f->len[T_HHEA] < 36 || f->len[T_MAXP] < 6 || !f->len[T_GLYF])
+		return "a required TrueType table (head, hhea, maxp, glyf) is missing";
+	if (!f->len[T_CMAP] || tt_cmap(f))
+		return "the font has no usable Unicode cmap";
+	if (!f->len[T_NAME] || tt_psname(f))
+		return "the font has no PostScript name (name ID 6)";
+	f->upem = be16(p + f->off[T_HEAD] + 18);
+	f->locfmt = be16(p + f->off[T_HEAD] + 50) != 0;
+	f->nglyphs = be16(p + f->off[T_MAXP] + 4);
+	f->nmetrics = be16(p + f->off[T_HHEA] + 34);
+	if (f->upem < 16 || f->upem > 16384)
+		return "invalid unitsPerEm in the head table";
+	if (!f->nglyphs || !f->nmetrics || f->nmetrics > f->nglyphs ||
+	    f->len[T_HMTX] < 4 * f->nmetrics)
+		return "hhea.numberOfHMetrics does not fit maxp.numGlyphs or hmtx";
+	if (f->len[T_LOCA] < (f->nglyphs + 1) * (f->locfmt ? 4u : 2u))
+		return "the loca table is too short";
+	if (f->len[T_OS2] >= 10 && be16(p + f->off[T_OS2] + 8) & (0x0002 | 0x0100 | 0x0200))
+		return "the font's licence forbids embedding or subsetting";
+	return NULL;
+}
+
+/* A growing byte buffer kept in pw_t, so a longjmp cannot leak it. */
+typedef struct bbuf bbuf_t;
+
+static unsigned char *bb_grow(bbuf_t *b, size_t k)
+{
+	if (b->n + k > b->cap) {
+		while (b->n + k > b->cap)
+			b->cap = b->cap ? 2 * b->cap : 65536;
+		b->p = xrealloc(b->p, b->cap);
+	}
+	unsigned char *o = b->p + b->n;
+	b->n += k;
+	return o;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+static void put16(unsigned char *p, unsigned v)
+{
+	p[0] = (unsigned char)(v >> 8);
+	p[1] = (unsigned char)v;
+}
+
+static uint32_t tt_sum(const unsigned char *p, size_t n)
+{
+	uint32_t s = 0;
+	for (size_t i = 0; i < n; i += 4)
+		s += be32(p + i); /* tables are zero-padded to 4 bytes */
+	return s;
+}
+
+/* Mark the glyphs composite glyph g uses, recursively (a work list). */
+static void tt_closure(const pfont_t *f, uint8_t *keep, uint16_t *stack)
+{
+	int sp = 0;
+	for (unsigned g = 0; g < f->nglyphs; g++)
+		if (keep[g])
+			stack[sp++] = (uint16_t)g;
+	while (sp > 0) {
+		uint32_t len;
+		const unsigned char *d = tt_glyph(f, stack[--sp], &len);
+		if (len < 10 || s16(d) >= 0)
+			continue;
+		uint32_t at = 10;
+		unsigned flags;
+		do {
+			if (at + 4 > len)
+				break;
+			flags = be16(d + at);
+			unsigned c = be16(d + at + 2);
+			at += 4 + (flags & 1 ? 4 : 2) + (flags & 8 ? 2 : flags & 0x40 ? 4 : flags & 0x80 ? 8 : 0);
+			if (c < f->nglyphs && !keep[c]) {
+				keep[c] = 1;
+				stack[sp++] = (uint16_t)c;
+			}
+		} while (flags & 0x20);
+	}
+}
+
+/* The font program: libharu's table set, glyf/loca cut to the kept glyphs
+ * (long loca), checksums and head.checkSumAdjustment recomputed. */
+static void tt_program(const pfont_t *f, const uint8_t *keep, bbuf_t *b)
+{
+	int nt = 0;
+	for (int k = 0; k < T_N; k++)
+		nt += f->len[k] > 0 || k == T_LOCA;
+	unsigned es = 0;
+	while ((2u << es) <= (unsigned)nt)
+		es++;
+	b->n = 0;
+	unsigned char *h = bb_grow(b, 12 + 16 * (size_t)nt);
+	put32(h, 0x00010000);
+	put16(h + 4, (unsigned)nt);
+	put16(h + 6, 16u << es);
+	put16(h + 8, es);
+	put16(h + 10, 16u * (unsigned)nt - (16u << es));
+	size_t dir = 12, head_at = 0;
+	for (int k = 0; k < T_N; k++) {
+		if (!f->len[k] && k != T_LOCA)
+			continue;
+		size_t at = b->n;
+		if (k == T_GLYF) {
+			for (unsigned g = 0; g < f->nglyphs; g++) {
+				uint32_t len;
+				const unsigned char *d = keep[g] ? tt_glyph(f, g, &len) : NULL;
+				if (d) {
+					memcpy(bb_grow(b, len), d, len);
+					memset(bb_grow(b, (4 - len % 4) % 4), 0, (4 - len % 4) % 4);
+				}
+			}
+		} else if (k == T_LOCA) {
+			/* glyf comes first in tag order, so its layout is known */
+			uint32_t o = 0;
+			unsigned char *l = bb_grow(b, 4 * ((size_t)f->nglyphs + 1));
+			for (unsigned g = 0; g < f->nglyphs; g++) {
+				uint32_t len = 0;
+				put32(l + 4 * g, o);
+				if (keep[g] && tt_glyph(f, g, &len))
+					o += (len + 3) & ~3u;
+			}
+			put32(l + 4 * f->nglyphs, o);
+		} else {
+			memcpy(bb_grow(b, f->len[k]), f->p + f->off[k], f->len[k]);
+			if (k == T_HEAD) {
+				head_at = at;
+				put32(b->p + at + 8, 0);     /* checkSumAdjustment */
+				put16(b->p + at + 50, 1);    /* indexToLocFormat: long */
+			}
+		}
+		size_t len = b->n - at;
+		memset(bb_grow(b, (4 - len % 4) % 4), 0, (4 - len % 4) % 4);
+		unsigned char *e = b->p + dir;
+		memcpy(e, tt_tags[k], 4);
+		put32(e + 4, tt_sum(b->p + at, len + 3 - (len + 3) % 4));
+		put32(e + 8, (uint32_t)at);
+		put32(e + 12, (uint32_t)len);
+		dir += 16;
+	}
+	put32(b->p + head_at + 8, 0xB1B0AFBAu - tt_sum(b->p, b->n));
+}
+
+/* Collect libharu status codes; any failure is out of memory here. */
+static void pw_ok(pw_t *w, HPDF_STATUS rc)
+{
+	if (rc != HPDF_OK) {
+		w->code = rc;
+		w->detail = 0;
+		longjmp(w->jb, 1);
+	}
+}
+
+static void *pw_obj(pw_t *w, void *obj)
+{
+	if (!obj)
+		pw_ok(w, HPDF_FAILD_TO_ALLOC_MEM);
+	return obj;
+}
+
+static HPDF_Dict pw_stream(pw_t *w, const void *data, size_t n)
+{
+	HPDF_Dict d = pw_obj(w, HPDF_DictStream_New(w->pdf->mmgr, w->pdf->xref));
+	d->filter = HPDF_STREAM_FILTER_FLATE_DECODE;
+	if (n)
+		pw_ok(w, HPDF_Stream_Write(d->stream, data, (HPDF_UINT)n));
+	return d;
+}
+
+static int pw_load(pw_t *w, pfont_t *f)
+{
+	int fd = open(f->file, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) || st.st_size <= 0 || (uintmax_t)st.st_size > SIZE_MAX) {
+		if (fd >= 0)
+			close(fd);
+		return pw_fail(w, f->file, "cannot open the font: %s", strerror(errno));
+	}
+	void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		return pw_fail(w, f->file, "cannot read the font: %s", strerror(errno));
+	}
+	f->p = p;
+	f->n = (size_t)st.st_size;
+	const char *bad = tt_parse(f);
+	if (bad) {
+		return pw_fail(w, f->file, "cannot embed the font: %s", bad);
+	}
+	HPDF_Dict t = f->type0 = pw_obj(w, HPDF_Dict_New(w->pdf->mmgr));
+	pw_ok(w, HPDF_Xref_Add(w->pdf->xref, t));
+	pw_ok(w, HPDF_Dict_AddName(t, "Type", "Font"));
+	pw_ok(w, HPDF_Dict_AddName(t, "Subtype", "Type0"));
+	pw_ok(w, HPDF_Dict_AddName(t, "Encoding", "Identity-H"));
+	return 0;
+}
+
+/* A subset tag (6 capitals) from the name and the code points drawn,
+ * distinct from every earlier font's in this document. */
+static void pf_tag(pw_t *w, const pfont_t *f, char tag[8])
+{
+	uint64_t h = 1469598103934665603u;
+	for (const char *s = f->ps; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	for (int i = 0; i < 8192; i++)
+		h = (h ^ f->used[i]) * 1099511628211u;
+	for (;;) {
+		uint64_t x = h;
+		for (int i = 0; i < 6; i++, x /= 26)
+			tag[i] = (char)('A' + x % 26);
+		tag[6] = '+';
+		tag[7] = '\0';
+		int clash = 0;
+		for (int i = 0; i < w->nfonts && w->all[i] != f; i++)
+			clash |= !memcmp(w->tags[i], tag, 6);
+		if (!clash)
+			break;
+		h = h * 6364136223846793005u + 1442695040888963407u;
+	}
+}
+
+static HPDF_Array pw_array(pw_t *w)
+{
+	return pw_obj(w, HPDF_Array_New(w->pdf->mmgr));
+}
+
+/* /W: [c [w w ...] ...] for the code points drawn whose width is not /DW. */
+static HPDF_Array pf_widths(pw_t *w, const pfont_t *f, const uint16_t *cps,
+                            const uint16_t *gids, int n, int dw)
+{
+	HPDF_Array a = pw_array(w), run = NULL;
+	for (int i = 0; i < n; i++) {
+		int wd = tt_width(f, gids[i]);
+		if (wd == dw) {
+			run = NULL;
+			continue;
+		}
+		if (!run || cps[i] != cps[i - 1] + 1) {
+			pw_ok(w, HPDF_Array_AddNumber(a, cps[i]));
+			run = pw_array(w);
+			pw_ok(w, HPDF_Array_Add(a, run));
+		}
+		pw_ok(w, HPDF_Array_AddNumber(run, wd));
+	}
+	return a;
+}
+
+/* ToUnicode: CIDs are code points, so each maps to itself (bfchar, 100
+ * per block; libharu 2.3's own map used the invalid "begincidrange"). */
+static HPDF_Dict pf_tounicode(pw_t *w, const uint16_t *cps, int n)
+{
+	HPDF_Dict d = pw_stream(w, NULL, 0);
+	HPDF_Stream st = d->stream;
+	pw_ok(w, HPDF_Stream_WriteStr(st, "/CIDInit /ProcSet findresource begin\n12 dict begin\n"
+	                                  "begincmap\n/CIDSystemInfo << /Registry (Adobe) "
+	                                  "/Ordering (UCS) /Supplement 0 >> def\n/CMapName "
+	                                  "/Adobe-Identity-UCS def\n/CMapType 2 def\n1 "
+	                                  "begincodespacerange\n<0000> <FFFF>\n"
+	                                  "endcodespacerange\n"));
+	char line[40];
+	for (int i = 0; i < n; i += 100) {
+		int k = n - i < 100 ? n - i : 100;
+		snprintf(line, sizeof(line), "%d beginbfchar\n", k);
+		pw_ok(w, HPDF_Stream_WriteStr(st, line));
+		for (int j = i; j < i + k; j++) {
+			snprintf(line, sizeof(line), "<%04X> <%04X>\n", cps[j], cps[j]);
+			pw_ok(w, HPDF_Stream_WriteStr(st, line));
+		}
+		pw_ok(w, HPDF_Stream_WriteStr(st, "endbfchar\n"));
+	}
+	pw_ok(w, HPDF_Stream_WriteStr(st, "endcmap\nCMapName currentdict /CMap defineresource pop\n"
+	                                  "end\nend\n"));
+	return d;
+}
+
+static int em(const pfont_t *f, int v)
+{
+	return (int)((long)v * 1000 / (long)f->upem);
+}
+
+static HPDF_Dict pf_descriptor(pw_t *w, const pfont_t *f, const char *name)
+{
+	const unsigned char *head = f->p + f->off[T_HEAD], *hhea = f->p + f->off[T_HHEA];
+	const unsigned char *os2 = f->len[T_OS2] >= 78 ? f->p + f->off[T_OS2] : NULL;
+	const unsigned char *post = f->len[T_POST] >= 16 ? f->p + f->off[T_POST] : NULL;
+	int ascent = em(f, s16(hhea + 4)), descent = em(f, s16(hhea + 6));
+	int cap = os2 && f->len[T_OS2] >= 90 && be16(os2) >= 2 ? em(f, s16(os2 + 88)) : ascent;
+	double italic = post ? (double)(int32_t)be32(post + 4) / 65536.0 : 0;
+	unsigned weight = os2 ? be16(os2 + 4) : 400;
+	double k = weight > 50 ? (weight - 50) / 900.0 : 0;
+	int flags = 4 | (post && be32(post + 12) ? 1 : 0) |
+	            (italic != 0 || (be16(head + 44) & 2) ? 64 : 0);
+	HPDF_Dict d = pw_obj(w, HPDF_Dict_New(w->pdf->mmgr));
+	pw_ok(w, HPDF_Xref_Add(w->pdf->xref, d));
+	pw_ok(w, HPDF_Dict_AddName(d, "Type", "FontDescriptor"));
+	pw_ok(w, HPDF_Dict_AddName(d, "FontName", name));
+	pw_ok(w, HPDF_Dict_AddNumber(d, "Flags", flags));
+	HPDF_Array bb = pw_array(w);
+	for (int i = 0; i < 4; i++)
+		pw_ok(w, HPDF_Array_AddNumber(bb, em(f, s16(head + 36 + 2 * i))));
+	pw_ok(w, HPDF_Dict_Add(d, "FontBBox", bb));
+	pw_ok(w, HPDF_Dict_AddReal(d, "ItalicAngle", (HPDF_REAL)italic));
+	pw_ok(w, HPDF_Dict_AddNumber(d, "Ascent", ascent));
+	pw_ok(w, HPDF_Dict_AddNumber(d, "Descent", descent));
+	pw_ok(w, HPDF_Dict_AddNumber(d, "CapHeight", cap));
+	pw_ok(w, HPDF_Dict_AddNumber(d, "StemV", (int)(10 + 220 * k * k)));
+	return d;
+}
+
+/* Complete one font's objects from the code points drawn with it. */
+static void pf_finish(pw_t *w, pfont_t *f, int idx)
+{
+	uint16_t *cps = w->cps, *gids = w->gids;
+	int n = 0;
+	for (uint32_t cp = 1; cp <= 0xFFFF; cp++)
+		if (f->used[cp >> 3] >> (cp & 7) & 1 && (cp < 0xD800 || cp > 0xDFFF)) {
+			cps[n] = (uint16_t)cp;
+			gids[n++] = (uint16_t)tt_gid(f, cp);
+		}
+	uint8_t *keep = w->keep = xrealloc(w->keep, f->nglyphs);
+	memset(keep, 0, f->nglyphs);
+	keep[0] = 1;
+	for (int i = 0; i < n; i++)
+		keep[gids[i]] = 1;
+	w->stack = xrealloc(w->stack, sizeof(uint16_t) * f->nglyphs);
+	tt_closure(f, keep, w->stack);
+	tt_program(f, keep, &w->fb);
+
+	char name[80];
+	pf_tag(w, f, w->tags[idx]);
+	snprintf(name, sizeof(name), "%s%s", w->tags[idx], f->ps);
+	HPDF_Dict ff = pw_stream(w, w->fb.p, w->fb.n);
+	pw_ok(w, HPDF_Dict_AddNumber(ff, "Length1", (HPDF_INT32)w->fb.n));
+	HPDF_Dict desc = pf_descriptor(w, f, name);
+	pw_ok(w, HPDF_Dict_Add(desc, "FontFile2", ff));
+
+	/* CIDToGIDMap up to the largest code point drawn; beyond it, GID 0 */
+	size_t mlen = n ? 2 * ((size_t)cps[n - 1] + 1) : 2;
+	w->fb.n = 0;
+	unsigned char *map = bb_grow(&w->fb, mlen);
+	memset(map, 0, mlen);
+	for (int i = 0; i < n; i++)
+		put16(map + 2 * cps[i], gids[i]);
+	HPDF_Dict cid = pw_obj(w, HPDF_Dict_New(w->pdf->mmgr));
+	pw_ok(w, HPDF_Xref_Add(w->pdf->xref, cid));
+	pw_ok(w, HPDF_Dict_AddName(cid, "Type", "Font"));
+	pw_ok(w, HPDF_Dict_AddName(cid, "Subtype", "CIDFontType2"));
+	pw_ok(w, HPDF_Dict_AddName(cid, "BaseFont", name));
+	HPDF_Dict si = pw_obj(w, HPDF_Dict_New(w->pdf->mmgr));
+	pw_ok(w, HPDF_Dict_Add(si, "Registry", pw_obj(w, HPDF_String_New(w->pdf->mmgr, "Adobe", NULL))));
+	pw_ok(w, HPDF_Dict_Add(si, "Ordering", pw_obj(w, HPDF_String_New(w->pdf->mmgr, "Identity", NULL))));
+	pw_ok(w, HPDF_Dict_AddNumber(si, "Supplement", 0));
+	pw_ok(w, HPDF_Dict_Add(cid, "CIDSystemInfo", si));
+	pw_ok(w, HPDF_Dict_Add(cid, "FontDescriptor", desc));
+	int dw = tt_width(f, 0);
+	pw_ok(w, HPDF_Dict_AddNumber(cid, "DW", dw));
+	pw_ok(w, HPDF_Dict_Add(cid, "W", pf_widths(w, f, cps, gids, n, dw)));
+	pw_ok(w, HPDF_Dict_Add(cid, "CIDToGIDMap", pw_stream(w, map, mlen)));
+
+	HPDF_Dict t = f->type0;
+	pw_ok(w, HPDF_Dict_AddName(t, "BaseFont", name));
+	HPDF_Array desc_fonts = pw_array(w);
+	pw_ok(w, HPDF_Array_Add(desc_fonts, cid));
+	pw_ok(w, HPDF_Dict_Add(t, "DescendantFonts", desc_fonts));
+	pw_ok(w, HPDF_Dict_Add(t, "ToUnicode", pf_tounicode(w, cps, n)));
+}
+
 /* ---- resources ---- */
 
-static int pw_font(pw_t *w, int face, HPDF_Font *out)
+static int pw_font(pw_t *w, int face, pfont_t **out)
 {
 	const page_doc_t *d = w->doc;
 	const char *file = face >= 0 && face < d->nfaces && d->face_files ? d->face_files[face] : NULL;
@@ -247,25 +802,20 @@ static int pw_font(pw_t *w, int face, HPDF_Font *out)
 		*out = w->fonts[face];
 		return 0;
 	}
-	for (int i = 0; i < d->nfaces; i++) /* the same file under two ids */
-		if (i != face && w->fonts[i] && d->face_files[i] && !strcmp(d->face_files[i], file)) {
-			*out = w->fonts[face] = w->fonts[i];
+	for (int i = 0; i < w->nfonts; i++) /* the same file under two ids */
+		if (!strcmp(w->all[i]->file, file)) {
+			*out = w->fonts[face] = w->all[i];
 			return 0;
 		}
 	if (pw_check_font(w, file) < 0)
 		return -1;
 	w->what = "load the font";
-	w->subject = file;
-	const char *name = HPDF_LoadTTFontFromFile(w->pdf, file, HPDF_TRUE);
-	w->subject = NULL;
-	/* libharu silently reuses a loaded font with the same PostScript name */
-	for (int i = 0; i < d->nfaces; i++)
-		if (w->names[i] && !strcmp(w->names[i], name))
-			return pw_fail(w, file, "cannot embed the font: its PostScript name %s is "
-			               "also that of %s (libharu would draw it in that font)",
-			               name, d->face_files[i]);
-	w->names[face] = name;
-	*out = w->fonts[face] = HPDF_GetFont(w->pdf, name, "UTF-8");
+	pfont_t *f = xcalloc(1, sizeof(*f));
+	f->file = file;
+	w->all[w->nfonts++] = f; /* owned by w from here on */
+	if (pw_load(w, f) < 0)
+		return -1;
+	*out = w->fonts[face] = f;
 	return 0;
 }
 
@@ -355,32 +905,64 @@ static const char *run_problem(const page_run_t *r)
 	return NULL;
 }
 
-/* Note the code points s (valid UTF-8, BMP) uses, for ToUnicode. */
-static void mark_used(uint8_t used[8192], const char *s, size_t n)
+/* Append to the page's content stream (libharu's operators write there
+ * too; text goes straight in, as hex CIDs, since our fonts are not
+ * libharu fonts). */
+static void page_put(pw_t *w, const char *s, size_t n)
 {
-	uint32_t cp;
-	for (size_t i = 0; i < n;) {
-		int k = utf8_decode(s + i, n - i, &cp);
-		if (k <= 0 || cp > 0xFFFF)
-			break;
-		used[cp >> 3] |= (uint8_t)(1u << (cp & 7));
-		i += (size_t)k;
-	}
+	HPDF_PageAttr a = (HPDF_PageAttr)w->page->attr;
+	pw_ok(w, HPDF_Stream_Write(a->stream, (const HPDF_BYTE *)s, (HPDF_UINT)n));
 }
 
-/* Show text[0..n) in Tj chunks that end on character boundaries. */
-static void show_text(pw_t *w, const char *s, size_t n)
+/* "/F1 10.5 Tf": size in u, printed exactly (up to 3 decimals). */
+static void set_font(pw_t *w, pfont_t *f, int32_t size)
 {
-	while (n > 0) {
-		size_t k = n <= PDF_CHUNK ? n : PDF_CHUNK;
-		while (k < n && ((unsigned char)s[k] & 0xC0) == 0x80)
+	const char *local = HPDF_Page_GetLocalFontName(w->page, f->type0);
+	if (!local)
+		pw_ok(w, HPDF_FAILD_TO_ALLOC_MEM);
+	char buf[160];
+	int k = snprintf(buf, sizeof(buf), "/%s %d", local, (int)(size / 1000));
+	if (size % 1000) {
+		k += snprintf(buf + k, sizeof(buf) - (size_t)k, ".%03d", (int)(size % 1000));
+		while (buf[k - 1] == '0')
 			k--;
-		memcpy(w->tb, s, k);
-		w->tb[k] = '\0';
-		HPDF_Page_ShowText(w->page, w->tb);
-		s += k;
-		n -= k;
 	}
+	k += snprintf(buf + k, sizeof(buf) - (size_t)k, " Tf\n");
+	page_put(w, buf, (size_t)k);
+}
+
+/* Show text[0..n) (valid UTF-8, BMP) as <hex CIDs> Tj, one string per
+ * PDF_CHUNK bytes of UTF-8, noting the code points for the font. */
+static void show_text(pw_t *w, pfont_t *f, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *o = w->tb;
+	size_t cap = PDF_CHUNK - 8, k = 0, chunk = 0;
+	o[k++] = '<';
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		int l = utf8_decode(s + i, n - i, &cp);
+		if (l <= 0 || cp > 0xFFFF)
+			break;
+		f->used[cp >> 3] |= (uint8_t)(1u << (cp & 7));
+		if (chunk + (size_t)l > PDF_CHUNK) {
+			memcpy(o + k, "> Tj\n", 5);
+			page_put(w, o, k + 5);
+			k = 0;
+			o[k++] = '<';
+			chunk = 0;
+		}
+		if (k + 4 > cap) {
+			page_put(w, o, k);
+			k = 0;
+		}
+		for (int sh = 12; sh >= 0; sh -= 4)
+			o[k++] = hex[cp >> sh & 15];
+		chunk += (size_t)l;
+		i += (size_t)l;
+	}
+	memcpy(o + k, "> Tj\n", 5);
+	page_put(w, o, k + 5);
 }
 
 static int draw_run(pw_t *w, const page_run_t *r)
@@ -393,7 +975,7 @@ static int draw_run(pw_t *w, const page_run_t *r)
 		        w->pageno + 1, (int)r->x, (int)r->y, bad);
 		return 0;
 	}
-	HPDF_Font font = NULL;
+	pfont_t *font = NULL;
 	if (pw_font(w, r->face, &font) < 0)
 		return -1;
 	w->what = "draw text";
@@ -401,7 +983,7 @@ static int draw_run(pw_t *w, const page_run_t *r)
 	if (w->face != r->face || w->size != r->size) {
 		w->face = r->face;
 		w->size = r->size;
-		HPDF_Page_SetFontAndSize(w->page, font, pt(r->size));
+		set_font(w, font, r->size);
 	}
 	set_fill(w, r->color & 0xFFFFFF);
 	int mode = r->synth & 1 ? HPDF_FILL_THEN_STROKE : HPDF_FILL;
@@ -411,10 +993,9 @@ static int draw_run(pw_t *w, const page_run_t *r)
 		w->mode = mode;
 		HPDF_Page_SetTextRenderingMode(w->page, (HPDF_TextRenderingMode)mode);
 	}
-	mark_used(w->used[r->face], r->text, (size_t)r->len);
 	HPDF_REAL c = r->synth & 2 ? PDF_SLANT : 0;
 	HPDF_Page_SetTextMatrix(w->page, 1, 0, c, 1, pt(r->x), pdf_y(w, r->y));
-	show_text(w, r->text, (size_t)r->len);
+	show_text(w, font, r->text, (size_t)r->len);
 	return 0;
 }
 
@@ -591,69 +1172,11 @@ static void add_marks(pw_t *w)
 		HPDF_SetPageMode(w->pdf, HPDF_PAGE_MODE_USE_OUTLINE);
 }
 
-/* libharu 2.3.0 writes ToUnicode as "begincidrange" over all codes
- * (poppler warns; stricter extractors may fail). CIDs are code points here
- * (Identity-H over UTF-8), so the right ToUnicode maps each code drawn to
- * itself: bfchar entries, 100 per block. The stream is rewritten in place. */
-static void put_bfchars(HPDF_Stream st, const uint16_t *cps, int n)
-{
-	char line[32];
-	snprintf(line, sizeof(line), "%d beginbfchar\n", n);
-	HPDF_Stream_WriteStr(st, line);
-	for (int i = 0; i < n; i++) {
-		snprintf(line, sizeof(line), "<%04X> <%04X>\n", cps[i], cps[i]);
-		HPDF_Stream_WriteStr(st, line);
-	}
-	HPDF_Stream_WriteStr(st, "endbfchar\n");
-}
-
-static void fix_tounicode(HPDF_Font font, const uint8_t used[8192])
-{
-	HPDF_Dict cmap = HPDF_Dict_GetItem(font, "ToUnicode", HPDF_OCLASS_DICT);
-	if (!cmap || !cmap->stream || cmap->stream->type != HPDF_STREAM_MEMORY)
-		return;
-	HPDF_Stream st = cmap->stream;
-	HPDF_MemStream_FreeData(st);
-	HPDF_Stream_WriteStr(st, "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n"
-	                         "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) "
-	                         "/Supplement 0 >> def\n/CMapName /Adobe-Identity-UCS def\n"
-	                         "/CMapType 2 def\n1 begincodespacerange\n<0000> <FFFF>\n"
-	                         "endcodespacerange\n");
-	uint16_t cps[100];
-	int n = 0;
-	for (uint32_t cp = 1; cp <= 0xFFFF; cp++) {
-		if (!(used[cp >> 3] >> (cp & 7) & 1) || (cp >= 0xD800 && cp <= 0xDFFF))
-			continue;
-		cps[n++] = (uint16_t)cp;
-		if (n == 100) {
-			put_bfchars(st, cps, n);
-			n = 0;
-		}
-	}
-	if (n > 0)
-		put_bfchars(st, cps, n);
-	HPDF_Stream_WriteStr(st, "endcmap\nCMapName currentdict /CMap defineresource pop\n"
-	                         "end\nend\n");
-}
-
 static void fix_fonts(pw_t *w)
 {
-	w->what = "write the fonts' ToUnicode maps";
-	uint8_t *used = w->scratch; /* in w: a longjmp must not leak it */
-	for (int i = 0; i < w->doc->nfaces; i++) {
-		if (!w->fonts[i])
-			continue;
-		memset(used, 0, 8192);
-		int first = 1;
-		for (int j = 0; j < w->doc->nfaces; j++) /* faces sharing one font */
-			if (w->fonts[j] == w->fonts[i]) {
-				first &= j >= i;
-				for (int k = 0; k < 8192; k++)
-					used[k] |= w->used[j][k];
-			}
-		if (first)
-			fix_tounicode(w->fonts[i], used);
-	}
+	w->what = "write the fonts";
+	for (int i = 0; i < w->nfonts; i++)
+		pf_finish(w, w->all[i], i);
 }
 
 static int write_all(int fd, const unsigned char *p, size_t n)
@@ -780,8 +1303,10 @@ int pdf_write(const page_doc_t *doc, const char *path, errs_t *e)
 	volatile int rc = -1;
 	if (open_output(w) == 0) {
 		w->fonts = xcalloc((size_t)(doc->nfaces > 0 ? doc->nfaces : 1), sizeof(HPDF_Font));
-		w->names = xcalloc((size_t)(doc->nfaces > 0 ? doc->nfaces : 1), sizeof(char *));
-		w->used = xcalloc((size_t)(doc->nfaces > 0 ? doc->nfaces : 1), sizeof(w->used[0]));
+		w->all = xcalloc((size_t)(doc->nfaces > 0 ? doc->nfaces : 1), sizeof(pfont_t *));
+		w->tags = xcalloc((size_t)(doc->nfaces > 0 ? doc->nfaces : 1), sizeof(w->tags[0]));
+		w->cps = xmalloc(2 * 65536 * sizeof(uint16_t));
+		w->gids = w->cps + 65536;
 		w->pages = xcalloc((size_t)(doc->npages > 0 ? doc->npages : 1), sizeof(HPDF_Page));
 		w->tb = xmalloc(PDF_CHUNK + 1);
 		if (setjmp(w->jb) == 0) {
@@ -795,8 +1320,17 @@ int pdf_write(const page_doc_t *doc, const char *path, errs_t *e)
 		rc = close_output(w, rc);
 	}
 	free(w->fonts);
-	free(w->names);
-	free(w->used);
+	for (int i = 0; i < w->nfonts; i++) {
+		if (w->all[i]->p)
+			munmap(w->all[i]->p, w->all[i]->n);
+		free(w->all[i]);
+	}
+	free(w->all);
+	free(w->tags);
+	free(w->cps);
+	free(w->keep);
+	free(w->stack);
+	free(w->fb.p);
 	free(w->pages);
 	free(w->imgs);
 	free(w->tb);

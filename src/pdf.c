@@ -10,21 +10,23 @@
  *   this file's helpers, so no other module's frame is ever skipped. After a
  *   libharu error the document is in a sticky error state and its handles
  *   may be NULL, so nothing is called on it any more except HPDF_Free.
- * - Faces are loaded lazily (only those used), after our own sanity check
- *   of the TrueType tables libharu 2.3.0 would crash on (upem 0, more
- *   hmtx metrics than glyphs) or cannot read (CFF, .ttc).
+ * - Faces are loaded lazily (only those used), after a sanity check of the
+ *   TrueType tables (upem, hmtx metrics vs glyphs, loca, cmap, name; CFF
+ *   and .ttc are refused), and read through mmap with bounds checks.
  * - Each page is one text object as long as only runs follow each other;
  *   a run sets font/size, colour, render mode only when they change, and is
  *   placed with an absolute text matrix (italic = slanted matrix), so no
  *   error accumulates. Synthetic bold is fill+stroke at 3% of the size.
+ * - Fonts are not libharu fonts: HPDF_GetFont costs a 65,536-code-point
+ *   sweep per font and a 128 KiB CIDToGIDMap (over half our run time), so
+ *   the Type0/CIDFontType2/descriptor/FontFile2/ToUnicode objects are
+ *   built here with libharu's low-level object API from the code points
+ *   drawn, and text goes into the content stream as hex CIDs (CID = Unicode
+ *   code point under Identity-H, as libharu did; ToUnicode is identity
+ *   bfchar). Two files with one PostScript name get distinct subset tags.
  * - The whole PDF is built in libharu's memory stream, then copied to the
  *   temporary file, which is renamed over PATH only when complete. On any
  *   error the temporary file is removed and an existing PATH is untouched.
- * - libharu's ToUnicode map is malformed ("begincidrange"); before saving,
- *   each font's map is rewritten as identity bfchar entries for the code
- *   points drawn (CIDs are code points under Identity-H + UTF-8).
- * - Two font files with one PostScript name are refused: libharu would
- *   silently draw the second in the first.
  * - Same page list and epoch give byte-identical output (libharu writes no
  *   /ID and we set both dates from doc->epoch).
  */

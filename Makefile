@@ -9,7 +9,7 @@ BUILD   ?= build
 PKGS     = yaml-0.1 freetype2 harfbuzz harfbuzz-subset fontconfig libunibreak
 WARN     = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes
 CFLAGS  ?= -O2 -g
-ALL_CFLAGS = $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -Iinclude \
+ALL_CFLAGS = $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -Iinclude -DVITA_DATADIR=\"$(PREFIX)/share/vita\" \
              $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -MMD -MP
 LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lhpdf -lhyphen -lm
 

@@ -156,6 +156,23 @@ static void fl_text(fl_t *f, const flow_span_t *spans, int n)
 		buf_add(&f->text, "", 0);
 }
 
+/* libunibreak reads U+FFFF as its end-of-text mark and fails an assertion
+ * when the text holds one; give it U+FFFD instead (the same three bytes
+ * long, so the break offsets still match the text). */
+static void fl_linebreaks(const char *s, size_t len, const char *lang, char *brks)
+{
+	char *tmp = NULL;
+	for (size_t i = 0; i + 2 < len; i++)
+		if ((unsigned char)s[i] == 0xEF && (unsigned char)s[i + 1] == 0xBF &&
+		    (unsigned char)s[i + 2] == 0xBF) {
+			if (!tmp)
+				tmp = memcpy(xmalloc(len), s, len);
+			tmp[i + 2] = (char)0xBD;
+		}
+	set_linebreaks_utf8((const utf8_t *)(tmp ? tmp : s), len, lang, brks);
+	free(tmp);
+}
+
 static void fl_decode(fl_t *f, int n)
 {
 	size_t len = f->text.len, pos = 0;
@@ -166,7 +183,7 @@ static void fl_decode(fl_t *f, int n)
 		inited = 1;
 	}
 	if (len)
-		set_linebreaks_utf8((const utf8_t *)f->text.s, len, f->o->lang, brks);
+		fl_linebreaks(f->text.s, len, f->o->lang, brks);
 	f->c = xcalloc(len ? len : 1, sizeof(*f->c));
 	for (int si = 0; si < n; si++) {
 		size_t end = pos + f->sp[si].nb;
@@ -774,7 +791,8 @@ static void ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_l
 		                 f->it[pl->start].type == PARA_BOX ?
 		                 f->c[f->aux[pl->start].c0].span : 0);
 	out->runs = arena_alloc(f->a, sizeof(page_run_t) * (size_t)(L->nruns ? L->nruns : 1));
-	memcpy(out->runs, L->runs, sizeof(page_run_t) * (size_t)L->nruns);
+	if (L->nruns) /* a line of undrawable characters has none */
+		memcpy(out->runs, L->runs, sizeof(page_run_t) * (size_t)L->nruns);
 	out->nruns = L->nruns;
 	out->links = arena_alloc(f->a, sizeof(page_link_t) * (size_t)(L->nlinks ? L->nlinks : 1));
 	for (int k = 0; k < L->nlinks; k++) {

@@ -1026,10 +1026,10 @@ static void draw_rect(pw_t *w, const page_rect_t *r)
 }
 
 /* PDF URIs are 7-bit: percent-encode bytes >= 0x80, controls and spaces. */
-static char *uri_escape(const char *s)
+/* Into o (at least 3 * strlen(s) + 1 bytes). */
+static char *uri_escape(const char *s, char *o)
 {
-	size_t n = strlen(s);
-	char *o = xmalloc(3 * n + 1), *p = o;
+	char *p = o;
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if (c <= 0x20 || c >= 0x7f)
@@ -1047,9 +1047,12 @@ static void draw_link(pw_t *w, const page_link_t *l)
 		return;
 	w->what = "add a link";
 	HPDF_Rect rc = {pt(l->x), pdf_y(w, l->y + l->h), pt(l->x + l->w), pdf_y(w, l->y)};
-	char *uri = uri_escape(l->url);
-	HPDF_Annotation a = HPDF_Page_CreateURILinkAnnot(w->page, rc, uri);
-	free(uri);
+	if (strlen(l->url) > PDF_CHUNK / 3) {
+		warn_at(w->e, w->path, 0, 0, "page %d: a link target of %zu bytes is too long; "
+		        "the link is left out", w->pageno + 1, strlen(l->url));
+		return;
+	}
+	HPDF_Annotation a = HPDF_Page_CreateURILinkAnnot(w->page, rc, uri_escape(l->url, w->tb));
 	HPDF_LinkAnnot_SetBorderStyle(a, 0, 0, 0);
 }
 
@@ -1110,6 +1113,24 @@ static int utf8_ok(pw_t *w, const char *what, const char *s)
 	return 0;
 }
 
+/* libharu refuses strings of 65,535 bytes or more (and counts them again
+ * as UTF-16): metadata and outline titles longer than META_MAX bytes are
+ * cut at a character boundary into tmp (w->tb: no heap memory to lose
+ * when libharu's error handler jumps out). */
+#define META_MAX 16000
+static const char *meta_clip(const char *s, char tmp[META_MAX + 1])
+{
+	size_t n = strlen(s);
+	if (n <= META_MAX)
+		return s;
+	n = META_MAX;
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	return tmp;
+}
+
 static void set_info(pw_t *w)
 {
 	const page_doc_t *d = w->doc;
@@ -1128,7 +1149,7 @@ static void set_info(pw_t *w)
 	for (size_t i = 0; i < sizeof(info) / sizeof(info[0]); i++) {
 		const char *v = *(const char *const *)((const char *)d + info[i].off);
 		if (v && *v && utf8_ok(w, info[i].name, v))
-			HPDF_SetInfoAttr(w->pdf, info[i].type, v);
+			HPDF_SetInfoAttr(w->pdf, info[i].type, meta_clip(v, w->tb));
 	}
 	struct tm tm;
 	time_t t = (time_t)d->epoch;
@@ -1166,7 +1187,7 @@ static void add_marks(pw_t *w)
 		if (m->page < 0 || m->page >= d->npages || !utf8_ok(w, "an outline title", m->title))
 			continue;
 		int32_t y = m->y < 0 ? 0 : m->y > d->h ? d->h : m->y;
-		HPDF_Outline ol = HPDF_CreateOutline(w->pdf, NULL, m->title, enc);
+		HPDF_Outline ol = HPDF_CreateOutline(w->pdf, NULL, meta_clip(m->title, w->tb), enc);
 		HPDF_Outline_SetDestination(ol, mark_dest(w, w->pages[m->page], pdf_y(w, y)));
 		n++;
 	}

@@ -48,7 +48,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "buf.h"
-#include "profile_int.h"
+#include "profile_import.h"
 
 static const char *const top_keys[] = {
 	"vita", "name", "name_native", "headline", "affiliation", "location",
@@ -394,7 +394,7 @@ static int sections_parse(pctx_t *c, const ynode_t *root)
 
 /* ---- header: contact, layout, photo ---- */
 
-static const char *contact_url(arena_t *a, const char *kind, const char *v)
+const char *profile_contact_url(arena_t *a, const char *kind, const char *v)
 {
 	int url = strstr(v, "://") != NULL;
 	const char *h = v[0] == '@' ? v + 1 : v;
@@ -447,7 +447,7 @@ static int contact_item(pctx_t *c, const ynode_t *v, const char *kind,
 	if (rc)
 		return -1;
 	ct->value = s;
-	ct->url = contact_url(c->a, kind, s);
+	ct->url = profile_contact_url(c->a, kind, s);
 	return keep;
 }
 
@@ -645,8 +645,14 @@ int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
 	c.m->file = arena_strdup(a, path);
 	c.m->dir = dir_of(a, path);
 	c.m->lang = o && o->lang ? arena_strdup(a, o->lang) : NULL;
-	header_parse(&c, root);
-	sections_parse(&c, root);
+	if (ydoc_get(root, "basics")) {          /* JSON Resume */
+		pjr_load(&c, root);
+	} else if (ydoc_get(root, "cv")) {       /* RenderCV */
+		prcv_load(&c, root);
+	} else {
+		header_parse(&c, root);
+		sections_parse(&c, root);
+	}
 	errs_sort(e, first);
 	if (e->nerrors > before)
 		return -1;

@@ -1,0 +1,520 @@
+/* profile_rendercv: a RenderCV input file (rendercv.com, YAML) -> model_t.
+ * Called by profile_load_mem when the root map has `cv`.
+ *
+ *   cv            name, label/headline -> headline, location, email,
+ *                 phone, website -> contact, photo, social_networks
+ *                 [{network, username}] (LinkedIn, GitHub, ORCID, Google
+ *                 Scholar, X/Twitter -> contact; GitLab, Mastodon, ... ->
+ *                 header links), sections {TITLE: [entry]}
+ *   design, locale, locale_catalog, rendercv_settings   ignored
+ *
+ * A section's entries are recognised by their keys, as RenderCV does, and
+ * must all be of one kind:
+ *   EducationEntry  {institution, area, degree?}  -> education entry
+ *                   ("degree in area" / institution)
+ *   ExperienceEntry {company, position}           -> experience entry
+ *   NormalEntry     {name}                        -> entries
+ *   (all three: location, date | start_date/end_date, summary,
+ *    highlights -> details, url -> link; a start with no end is ongoing)
+ *   PublicationEntry {title, authors, doi?, url?, journal?, date?}
+ *   OneLineEntry {label, details}, BulletEntry {bullet},
+ *   NumberedEntry {number}, ReversedNumberedEntry {reversed_number}
+ *                   -> a bullet list
+ *   TextEntry (a plain string)                    -> a text paragraph
+ * A snake_case title becomes Title Case ("work_experience" -> "Work
+ * Experience"); others are kept verbatim. RenderCV allows extra keys in cv
+ * and entries, so unknown ones there are ignored (near-misses of a known
+ * key get a warning); an unknown top-level key is an error.
+ */
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include "buf.h"
+#include "profile_import.h"
+
+static const char *const rc_top[] = {
+	"cv", "design", "locale", "locale_catalog", "rendercv_settings", NULL};
+static const char *const rc_cv[] = {
+	"name", "label", "headline", "location", "email", "phone", "website",
+	"photo", "social_networks", "sections", NULL};
+static const char *const rc_social[] = {"network", "username", NULL};
+static const char *const rc_entry_keys[] = {
+	"institution", "area", "degree", "company", "position", "name", "title",
+	"authors", "doi", "url", "journal", "label", "details", "bullet",
+	"number", "reversed_number", "location", "date", "start_date",
+	"end_date", "summary", "highlights", NULL};
+
+enum { RT_TEXT, RT_EDU, RT_EXP, RT_PUB, RT_NORMAL, RT_ONELINE, RT_BULLET,
+       RT_NUMBERED, RT_REVNUM, RT_NONE };
+static const char *const rt_names[] = {
+	"a TextEntry (a string)", "an EducationEntry", "an ExperienceEntry",
+	"a PublicationEntry", "a NormalEntry", "a OneLineEntry", "a BulletEntry",
+	"a NumberedEntry", "a ReversedNumberedEntry"};
+
+/* The entry kind RenderCV would take the node for. */
+static int rc_kind(const ynode_t *n)
+{
+	static const struct { const char *key; int kind; } by_key[] = {
+		{"institution", RT_EDU}, {"company", RT_EXP}, {"authors", RT_PUB},
+		{"title", RT_PUB}, {"bullet", RT_BULLET}, {"label", RT_ONELINE},
+		{"name", RT_NORMAL}, {"position", RT_EXP}, {"area", RT_EDU},
+		{"degree", RT_EDU}, {"number", RT_NUMBERED},
+		{"reversed_number", RT_REVNUM}};
+	if (n->kind == YD_SCALAR)
+		return RT_TEXT;
+	if (n->kind != YD_MAP)
+		return RT_NONE;
+	for (size_t i = 0; i < sizeof(by_key) / sizeof(by_key[0]); i++)
+		if (ydoc_get(n, by_key[i].key))
+			return by_key[i].kind;
+	return RT_NONE;
+}
+
+/* ---- entries ---- */
+
+static int rc_need(pctx_t *c, const ynode_t *n, const char *key, int kind,
+                   const mtext_t *t)
+{
+	return t->n ? 0 : pim_missing(c, n, key, rt_names[kind]);
+}
+
+static int rc_dates(pctx_t *c, const ynode_t *n, mentry_t *en)
+{
+	int rc = pim_date(c, n, "date", &en->date);
+	rc |= pim_date(c, n, "start_date", &en->start);
+	rc |= pim_date(c, n, "end_date", &en->end);
+	if (!rc && en->start.kind >= DATE_YEAR && en->start.kind <= DATE_DAY &&
+	    en->end.kind == DATE_NONE) {
+		en->end.kind = DATE_PRESENT;   /* RenderCV: no end means ongoing */
+		en->end.text = "present";
+		en->end.line = en->start.line;
+		en->end.col = en->start.col;
+	}
+	return rc | pim_period(c, en);
+}
+
+/* location, dates, summary + highlights, url: common to three kinds. */
+static int rc_common(pctx_t *c, const ynode_t *n, mentry_t *en)
+{
+	mtext_t sum;
+	const char *u;
+	int rc = pim_str(c, n, "location", &en->location);
+	rc |= rc_dates(c, n, en);
+	rc |= pim_text(c, n, "summary", &sum);
+	rc |= pim_items(c, n, "highlights", &sum, 1, &en->details, &en->ndetails);
+	rc |= pim_str(c, n, "url", &u);
+	if (u) {
+		en->links = pim_link(c, u, ydoc_get(n, "url"));
+		en->nlinks = 1;
+	}
+	return rc;
+}
+
+static int rc_edu(pctx_t *c, const ynode_t *n, mentry_t *en)
+{
+	const char *degree, *area;
+	int rc = pim_text(c, n, "institution", &en->org);
+	rc |= rc_need(c, n, "institution", RT_EDU, &en->org);
+	rc |= pim_str(c, n, "degree", &degree);
+	rc |= pim_str(c, n, "area", &area);
+	rc |= rc_common(c, n, en);
+	if (rc)
+		return -1;
+	const ynode_t *at = ydoc_get(n, degree ? "degree" : "area");
+	if (degree && area)
+		pv_markup(c->a, arena_printf(c->a, "%s in %s", degree, area), &en->title);
+	else if (degree || area)
+		pv_markup(c->a, degree ? degree : area, &en->title);
+	else
+		return pim_missing(c, n, "area", rt_names[RT_EDU]);
+	en->title.line = at->line;
+	en->title.col = at->col;
+	return 0;
+}
+
+static int rc_exp(pctx_t *c, const ynode_t *n, mentry_t *en)
+{
+	int rc = pim_text(c, n, "position", &en->title);
+	rc |= pim_text(c, n, "company", &en->org);
+	if (!rc) {
+		rc |= rc_need(c, n, "company", RT_EXP, &en->org);
+		rc |= rc_need(c, n, "position", RT_EXP, &en->title);
+	}
+	return rc | rc_common(c, n, en);
+}
+
+static int rc_normal(pctx_t *c, const ynode_t *n, mentry_t *en)
+{
+	int rc = pim_text(c, n, "name", &en->title);
+	if (!rc)
+		rc |= rc_need(c, n, "name", RT_NORMAL, &en->title);
+	return rc | rc_common(c, n, en);
+}
+
+/* "***Jane Doe***" (RenderCV's way to bold oneself) -> "Jane Doe". */
+static const char *rc_author(arena_t *a, const char *s)
+{
+	size_t n = strlen(s), i = 0;
+	while (i < n && s[i] == '*')
+		i++;
+	while (n > i && s[n - 1] == '*')
+		n--;
+	return arena_strndup(a, s + i, n - i);
+}
+
+static int rc_pub(pctx_t *c, const ynode_t *n, mpub_t *p)
+{
+	mdate_t d;
+	const char *u;
+	int rc = pim_text(c, n, "title", &p->title);
+	if (!rc)
+		rc |= rc_need(c, n, "title", RT_PUB, &p->title);
+	rc |= pim_strings(c, n, "authors", &p->authors, &p->nauthors);
+	if (!ydoc_get(n, "authors"))
+		rc |= pim_missing(c, n, "authors", rt_names[RT_PUB]);
+	for (int i = 0; i < p->nauthors; i++)
+		p->authors[i] = rc_author(c->a, p->authors[i]);
+	rc |= pim_str(c, n, "doi", &p->doi);
+	rc |= pim_text(c, n, "journal", &p->venue_full);
+	rc |= pim_text(c, n, "summary", &p->note);
+	rc |= pim_date(c, n, "date", &d);
+	if (d.kind >= DATE_YEAR && d.kind <= DATE_DAY && d.y >= 1000)
+		p->year = d.y;
+	rc |= pim_str(c, n, "url", &u);
+	if (u) {
+		p->links = pim_link(c, u, ydoc_get(n, "url"));
+		p->nlinks = 1;
+	}
+	return rc;
+}
+
+/* One line of a list section; idx and count for the numbered kinds. */
+static int rc_line(pctx_t *c, const ynode_t *n, int kind, int idx, int count,
+                   mtext_t *out)
+{
+	const char *a = NULL, *b = NULL;
+	int rc = 0;
+	memset(out, 0, sizeof(*out));
+	if (kind == RT_ONELINE) {
+		rc |= pim_str(c, n, "label", &a);
+		rc |= pim_str(c, n, "details", &b);
+		if (!rc && !a)
+			rc = pim_missing(c, n, "label", rt_names[kind]);
+		if (!rc && !b && !ydoc_get(n, "details"))
+			rc = pim_missing(c, n, "details", rt_names[kind]);
+		if (rc)
+			return -1;
+		pv_markup(c->a, arena_printf(c->a, "**%s:** %s", a, b ? b : ""), out);
+	} else {
+		const char *key = kind == RT_BULLET ? "bullet" : kind == RT_NUMBERED
+		                  ? "number" : "reversed_number";
+		if (pim_str(c, n, key, &a) < 0)
+			return -1;
+		if (!a)
+			return pim_missing(c, n, key, rt_names[kind]);
+		if (kind == RT_BULLET)
+			pv_markup(c->a, a, out);
+		else
+			pv_markup(c->a, arena_printf(c->a, "%d. %s", kind == RT_NUMBERED
+			          ? idx + 1 : count - idx, a), out);
+	}
+	out->line = n->line;
+	out->col = n->col;
+	return 0;
+}
+
+/* ---- sections ---- */
+
+/* RenderCV's rule: a key with a space or a capital is the title as is;
+ * otherwise underscores become spaces and words are capitalised, except
+ * short function words after the first. */
+static const char *rc_title(arena_t *a, const char *key)
+{
+	static const char *const small[] = {
+		"a", "an", "and", "as", "at", "but", "by", "for", "from", "in", "into",
+		"nor", "of", "on", "onto", "or", "over", "the", "to", "with", NULL};
+	for (const char *p = key; *p; p++)
+		if (*p == ' ' || isupper((unsigned char)*p))
+			return key;
+	char *t = arena_strdup(a, key);
+	for (char *w = t; *w;) {
+		char *e = w;
+		while (*e && *e != '_')
+			e++;
+		int keep = 0;
+		for (int i = 0; small[i] && w != t; i++)
+			keep |= (size_t)(e - w) == strlen(small[i]) && !strncmp(w, small[i], (size_t)(e - w));
+		if (!keep)
+			*w = (char)toupper((unsigned char)*w);
+		if (!*e)
+			break;
+		*e = ' ';
+		w = e + 1;
+	}
+	return t;
+}
+
+static int rc_sec_type(int kind)
+{
+	switch (kind) {
+	case RT_EDU: return SEC_EDUCATION;
+	case RT_EXP: return SEC_EXPERIENCE;
+	case RT_NORMAL: return SEC_ENTRIES;
+	case RT_PUB: return SEC_PUBLICATIONS;
+	case RT_TEXT: return SEC_TEXT;
+	default: return SEC_LIST;
+	}
+}
+
+/* TextEntries: one paragraph each, as lines of one text. */
+static void rc_text_add(pctx_t *c, msection_t *s, const mtext_t *t)
+{
+	mtext_t *x = &s->text;
+	int nl = x->n > 0;
+	mspan_t *v = arena_alloc(c->a, (size_t)(x->n + nl + t->n) * sizeof(*v));
+	if (x->n)
+		memcpy(v, x->spans, (size_t)x->n * sizeof(*v));
+	if (nl)
+		v[x->n] = (mspan_t){"\n", 0, NULL};
+	memcpy(v + x->n + nl, t->spans, (size_t)t->n * sizeof(*v));
+	if (!x->n) {
+		x->line = t->line;
+		x->col = t->col;
+	}
+	x->spans = v;
+	x->n += nl + t->n;
+}
+
+static int rc_entry(pctx_t *c, const ynode_t *it, int kind, int i, int count,
+                    msection_t *s)
+{
+	int rc;
+	mtext_t t;
+	if (it->kind == YD_MAP)
+		pim_lenient(c, it, rc_entry_keys, rt_names[kind]);
+	switch (kind) {
+	case RT_TEXT:
+		if ((rc = pv_text_node(c, it, "entry", &t)) == 0 && t.n)
+			rc_text_add(c, s, &t);
+		return rc;
+	case RT_PUB: {
+		mpub_t *p = &s->pubs[s->npubs];
+		p->line = it->line;
+		p->col = it->col;
+		if ((rc = rc_pub(c, it, p)) == 0)
+			s->npubs++;
+		return rc;
+	}
+	case RT_EDU: case RT_EXP: case RT_NORMAL: {
+		mentry_t *en = &s->entries[s->nentries];
+		en->line = it->line;
+		en->col = it->col;
+		rc = kind == RT_EDU ? rc_edu(c, it, en) : kind == RT_EXP
+		     ? rc_exp(c, it, en) : rc_normal(c, it, en);
+		if (rc == 0)
+			s->nentries++;
+		return rc;
+	}
+	default:
+		if ((rc = rc_line(c, it, kind, i, count, &s->items[s->nitems])) == 0)
+			s->nitems++;
+		return rc;
+	}
+}
+
+static int rc_section(pctx_t *c, const ynode_t *k, const ynode_t *l)
+{
+	const char *title = k->kind == YD_SCALAR ? rc_title(c->a, k->str) : "";
+	int rc = 0;
+	if (l->kind == YD_NULL || (l->kind == YD_SEQ && l->n == 0))
+		return pv_err(c, l->kind == YD_NULL ? k : l, "section '%.60s' has no "
+		              "entries", k->str);
+	if (l->kind != YD_SEQ)
+		return pv_err(c, l, "expected a list of entries for section '%.60s', "
+		              "got %s", k->str, ydoc_kind_name(l->kind));
+	int kind = rc_kind(l->kids[0]);
+	msection_t *s = pim_section(c, k, RT_NONE == kind ? SEC_TEXT : rc_sec_type(kind),
+	                            title);
+	size_t n = (size_t)l->n;
+	s->entries = arena_alloc(c->a, n * sizeof(*s->entries));
+	s->pubs = arena_alloc(c->a, n * sizeof(*s->pubs));
+	s->items = arena_alloc(c->a, n * sizeof(*s->items));
+	s->list_style = LIST_BULLETS;
+	for (int i = 0; i < l->n; i++) {
+		const ynode_t *it = l->kids[i];
+		int k2 = rc_kind(it);
+		if (k2 == RT_NONE)
+			rc = pv_err(c, it, "cannot tell what kind of entry this is (expected "
+			            "a string or a map with institution, company, title and "
+			            "authors, name, label and details, or bullet)");
+		else if (k2 != kind && kind != RT_NONE)
+			rc = pv_err(c, it, "this is %s, but section '%.60s' began with %s; "
+			            "a section holds one kind of entry", rt_names[k2], k->str,
+			            rt_names[kind]);
+		else if (kind != RT_NONE)
+			rc |= rc_entry(c, it, kind, i, l->n, s);
+	}
+	return rc;
+}
+
+static int rc_sections(pctx_t *c, const ynode_t *cv)
+{
+	const ynode_t *n = ydoc_get(cv, "sections");
+	int rc = 0;
+	if (!n || n->kind == YD_NULL) {
+		pim_sections(c, 0);
+		return 0;
+	}
+	if (!pv_is_map(c, n, "'sections' (a map of titles to lists of entries)")) {
+		pim_sections(c, 0);
+		return -1;
+	}
+	pim_sections(c, n->n);
+	for (int i = 0; i < n->n; i++)
+		rc |= rc_section(c, n->kids[2 * i], n->kids[2 * i + 1]);
+	return rc;
+}
+
+/* ---- header ---- */
+
+static const struct rc_net {
+	const char *name, *kind, *fmt;   /* kind: a contact, else fmt: a link */
+} rc_nets[] = {
+	{"LinkedIn", "linkedin", NULL}, {"GitHub", "github", NULL},
+	{"ORCID", "orcid", NULL}, {"Google Scholar", "scholar", NULL},
+	{"X", "twitter", NULL}, {"Twitter", "twitter", NULL},
+	{"GitLab", NULL, "https://gitlab.com/%s"},
+	{"Instagram", NULL, "https://instagram.com/%s"},
+	{"StackOverflow", NULL, "https://stackoverflow.com/users/%s"},
+	{"ResearchGate", NULL, "https://researchgate.net/profile/%s"},
+	{"YouTube", NULL, "https://youtube.com/@%s"},
+	{"Telegram", NULL, "https://t.me/%s"},
+	{"IMDB", NULL, "https://imdb.com/name/%s"},
+	{"Leetcode", NULL, "https://leetcode.com/u/%s"},
+	{"Bluesky", NULL, "https://bsky.app/profile/%s"},
+	{"Mastodon", NULL, NULL},
+};
+
+static int rc_net_find(pctx_t *c, const ynode_t *at, const char *net)
+{
+	const size_t nn = sizeof(rc_nets) / sizeof(rc_nets[0]);
+	const char *names[sizeof(rc_nets) / sizeof(rc_nets[0]) + 1];
+	for (size_t i = 0; i < nn; i++) {
+		if (!strcasecmp(net, rc_nets[i].name))
+			return (int)i;
+		names[i] = rc_nets[i].name;
+	}
+	names[nn] = NULL;
+	const char *s = pv_suggest(net, names);
+	if (s)
+		return pv_err(c, at, "unknown social network '%.60s'; did you mean "
+		              "'%s'?", net, s);
+	return pv_err(c, at, "unknown social network '%.60s' (expected LinkedIn, "
+	              "GitHub, GitLab, Instagram, ORCID, Mastodon, StackOverflow, "
+	              "ResearchGate, YouTube, Google Scholar, Telegram, X, ...)", net);
+}
+
+/* Mastodon "@user@host" -> https://host/@user */
+static const char *rc_mastodon(pctx_t *c, const ynode_t *at, const char *u)
+{
+	const char *h = strchr(u + (u[0] == '@'), '@');
+	if (!h || h[1] == '\0') {
+		pv_err(c, at, "a Mastodon username is written @user@host, got '%.60s'", u);
+		return NULL;
+	}
+	return arena_printf(c->a, "https://%s/@%.*s", h + 1,
+	                    (int)(h - u - (u[0] == '@')), u + (u[0] == '@'));
+}
+
+static int rc_social_item(pctx_t *c, const ynode_t *n)
+{
+	const char *net, *user;
+	int rc = 0;
+	if (!pv_is_map(c, n, "a social network"))
+		return -1;
+	pim_lenient(c, n, rc_social, "a social network");
+	rc |= pim_str(c, n, "network", &net);
+	rc |= pim_str(c, n, "username", &user);
+	if (!rc && !net)
+		rc = pim_missing(c, n, "network", "a social network");
+	if (!rc && !user)
+		rc = pim_missing(c, n, "username", "a social network");
+	if (rc)
+		return -1;
+	const ynode_t *at = ydoc_get(n, "network");
+	int i = rc_net_find(c, at, net);
+	if (i < 0)
+		return -1;
+	const struct rc_net *d = &rc_nets[i];
+	if (d->kind) {
+		pim_contact(c, d->kind, user, NULL, n);
+		return 0;
+	}
+	const char *url = d->fmt ? arena_printf(c->a, d->fmt, user)
+	                  : rc_mastodon(c, ydoc_get(n, "username"), user);
+	if (!url)
+		return -1;
+	pim_links_add(c, arena_printf(c->a, "%s: %s", d->name, user), url, n);
+	return 0;
+}
+
+static int rc_photo(pctx_t *c, const ynode_t *cv)
+{
+	const char *p;
+	model_t *m = c->m;
+	if (pim_str(c, cv, "photo", &p) < 0)
+		return -1;
+	if (!p)
+		return 0;
+	const ynode_t *n = ydoc_get(cv, "photo");
+	m->photo = p[0] == '/' || !strcmp(m->dir, ".") ? p
+	           : arena_printf(c->a, "%s/%s", m->dir, p);
+	m->photo_line = n->line;
+	m->photo_col = n->col;
+	if (access(m->photo, R_OK) != 0)
+		return pv_err(c, n, "photo not found: '%s'", m->photo);
+	return 0;
+}
+
+static int rc_header(pctx_t *c, const ynode_t *cv)
+{
+	static const char *const keys[][2] = {
+		{"email", "email"}, {"phone", "phone"}, {"website", "website"}};
+	model_t *m = c->m;
+	const ynode_t *l;
+	const char *v;
+	int rc = pim_str(c, cv, "name", &m->name);
+	if (!rc && !m->name)
+		rc = pim_missing(c, cv, "name", "'cv'");
+	rc |= pim_str(c, cv, ydoc_get(cv, "headline") ? "headline" : "label",
+	              &m->headline);
+	rc |= pim_str(c, cv, "location", &m->location);
+	for (int i = 0; i < 3; i++) {
+		if (pim_str(c, cv, keys[i][0], &v) < 0)
+			rc = -1;
+		else if (v && !strncmp(v, "tel:", 4))
+			pim_contact(c, "phone", v + 4, NULL, ydoc_get(cv, "phone"));
+		else if (v)
+			pim_contact(c, keys[i][1], v, NULL, ydoc_get(cv, keys[i][0]));
+	}
+	int has = pim_seq(c, cv, "social_networks", "social networks", &l);
+	for (int i = 0; has > 0 && i < l->n; i++)
+		rc |= rc_social_item(c, l->kids[i]);
+	return rc | (has < 0 ? -1 : 0) | rc_photo(c, cv);
+}
+
+int prcv_load(pctx_t *c, const ynode_t *root)
+{
+	const ynode_t *cv = ydoc_get(root, "cv");
+	int rc = pv_keys(c, root, rc_top, "a RenderCV file");
+	c->m->version = 1;
+	if (!pv_is_map(c, cv, "'cv'")) {
+		pim_sections(c, 0);
+		return -1;
+	}
+	pim_lenient(c, cv, rc_cv, "'cv'");
+	rc |= rc_header(c, cv);
+	rc |= rc_sections(c, cv);
+	return rc ? -1 : 0;
+}

@@ -6,7 +6,7 @@ DESTDIR ?=
 CC      ?= cc
 BUILD   ?= build
 
-PKGS     = yaml-0.1 freetype2 harfbuzz harfbuzz-subset fontconfig libunibreak
+PKGS     = yaml-0.1 freetype2 harfbuzz harfbuzz-subset fontconfig libunibreak libpng
 WARN     = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -Iinclude -DVITA_DATADIR=\"$(PREFIX)/share/vita\" \
@@ -15,7 +15,7 @@ LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lhpdf -lhyphen -lm
 
 # Debian packages the build, the demo and the tests need.
 DEB_BUILD = gcc make pkg-config libyaml-dev libfreetype-dev libharfbuzz-dev \
-            libhpdf-dev libfontconfig-dev libunibreak-dev libhyphen-dev hyphen-en-us
+            libhpdf-dev libfontconfig-dev libunibreak-dev libhyphen-dev hyphen-en-us libpng-dev
 DEB_FONTS = fonts-noto-core fonts-lxgw-wenkai fonts-wqy-microhei fonts-dejavu-core \
             fonts-ipafont-mincho fonts-nanum
 DEB_TEST  = poppler-utils mupdf-tools ghostscript qpdf valgrind clang libclang-rt-14-dev \
@@ -104,6 +104,7 @@ golden-update: all
 lint:
 	@test "$$(grep -l '<yaml.h>' src/*.c)" = "src/ydoc.c"
 	@test "$$(grep -l '<hpdf.h>' src/*.c)" = "src/pdf.c"
+	@test "$$(grep -l '<png.h>' src/*.c)" = "src/image.c"
 	@test -z "$$(grep -l -e '<ft2build.h>' -e '<hb.h>' -e '<hb-subset.h>' -e '<fontconfig' src/*.c | grep -v '^src/font')"
 	@echo "lint: ok"
 

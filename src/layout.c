@@ -20,6 +20,7 @@
 #include "flow.h"
 #include "font.h"
 #include "hyph.h"
+#include "image.h"
 #include "layout.h"
 #include "utf8.h"
 
@@ -736,42 +737,17 @@ static void section(lay_t *L, const msection_t *sec)
 
 /* Width and height in pixels of a PNG or JPEG file; -1 when the file is
  * neither (or cannot be read). */
-static int image_size(const char *path, int *png, int *w, int *h)
+/* The photo is decoded in full by image_probe: a damaged PNG must fail
+ * here, located, not abort() inside libharu's libpng reader. */
+static int image_size(const char *path, int *png, int *w, int *h, const char **why)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	image_info_t ii;
+	if (image_probe(path, &ii, why))
 		return -1;
-	unsigned char b[32];
-	int rc = -1;
-	size_t n = fread(b, 1, sizeof(b), f);
-	if (n >= 24 && !memcmp(b, "\x89PNG\r\n\x1a\n", 8) && !memcmp(b + 12, "IHDR", 4)) {
-		*png = 1;
-		*w = (b[16] << 24) | (b[17] << 16) | (b[18] << 8) | b[19];
-		*h = (b[20] << 24) | (b[21] << 16) | (b[22] << 8) | b[23];
-		rc = *w > 0 && *h > 0 ? 0 : -1;
-	} else if (n >= 4 && b[0] == 0xff && b[1] == 0xd8) {
-		*png = 0;
-		long pos = 2;
-		for (int guard = 0; guard < 1000 && rc; guard++) {
-			unsigned char m[9];
-			if (fseek(f, pos, SEEK_SET) || fread(m, 1, 4, f) != 4 || m[0] != 0xff)
-				break;
-			int len = (m[2] << 8) | m[3];
-			if (m[1] >= 0xc0 && m[1] <= 0xcf && m[1] != 0xc4 && m[1] != 0xc8 && m[1] != 0xcc) {
-				if (fread(m + 4, 1, 5, f) != 5)
-					break;
-				*h = (m[5] << 8) | m[6];
-				*w = (m[7] << 8) | m[8];
-				rc = *w > 0 && *h > 0 ? 0 : -1;
-				break;
-			}
-			if (len < 2)
-				break;
-			pos += 2 + len;
-		}
-	}
-	fclose(f);
-	return rc;
+	*png = ii.png;
+	*w = ii.w;
+	*h = ii.h;
+	return 0;
 }
 
 static const char *contact_label(lay_t *L, const mcontact_t *c)
@@ -803,9 +779,10 @@ static int header(lay_t *L, page_image_t *photo)
 	int png = 0, pw = 0, ph = 0;
 	memset(photo, 0, sizeof(*photo));
 	if (m->photo) {
-		if (image_size(m->photo, &png, &pw, &ph))
+		const char *why;
+		if (image_size(m->photo, &png, &pw, &ph, &why))
 			return err_at(L->e, m->file, m->photo_line, m->photo_col,
-			              "photo '%s' is not a readable PNG or JPEG file", m->photo);
+			              "photo '%s' is not a readable PNG or JPEG file (%s)", m->photo, why);
 		photo->h = 78000;
 		photo->w = (int32_t)((int64_t)photo->h * pw / ph);
 		if (photo->w > 100000) {

@@ -45,6 +45,7 @@
 #include <unistd.h>
 #include <hpdf.h>
 #include "arena.h"
+#include "image.h"
 #include "pdf.h"
 #include "utf8.h"
 
@@ -828,10 +829,11 @@ static int pw_image(pw_t *w, const page_image_t *im, HPDF_Image *out)
 			*out = w->imgs[i].img;
 			return 0;
 		}
-	FILE *f = fopen(im->path, "rb");
-	if (!f)
-		return pw_fail(w, im->path, "cannot open the image: %s", strerror(errno));
-	fclose(f);
+	/* libharu lets libpng abort() on a damaged PNG: decode it first */
+	image_info_t ii;
+	const char *why = "not a PNG file";
+	if (image_probe(im->path, &ii, &why) || ii.png != im->png)
+		return pw_fail(w, im->path, "cannot embed the image: %s", why);
 	w->what = im->png ? "load the PNG image" : "load the JPEG image";
 	w->subject = im->path;
 	HPDF_Image img = im->png ? HPDF_LoadPngImageFromFile(w->pdf, im->path)

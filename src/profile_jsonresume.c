@@ -176,8 +176,6 @@ static int jr_edu_item(pctx_t *c, const ynode_t *n, mentry_t *en)
 	rc |= jr_dates(c, n, en, 0);
 	rc |= jr_url(c, n, "url", en);
 	rc |= jr_courses(c, n, en);
-	if (rc)
-		return -1;
 	const ynode_t *at = ydoc_get(n, type ? "studyType" : "area");
 	if (type && area)
 		pim_plain(c->a, arena_printf(c->a, "%s in %s", type, area), at, &en->title);
@@ -186,9 +184,9 @@ static int jr_edu_item(pctx_t *c, const ynode_t *n, mentry_t *en)
 	else if (en->org.n) {
 		en->title = en->org;
 		memset(&en->org, 0, sizeof(en->org));
-	} else
+	} else if (!rc)
 		return pim_missing(c, n, "institution", "an education item");
-	return 0;
+	return rc;
 }
 
 static int jr_award_item(pctx_t *c, const ynode_t *n, mentry_t *en)

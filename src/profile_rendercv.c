@@ -119,18 +119,18 @@ static int rc_edu(pctx_t *c, const ynode_t *n, mentry_t *en)
 	rc |= pim_str(c, n, "degree", &degree);
 	rc |= pim_str(c, n, "area", &area);
 	rc |= rc_common(c, n, en);
-	if (rc)
-		return -1;
 	const ynode_t *at = ydoc_get(n, degree ? "degree" : "area");
 	if (degree && area)
 		pv_markup(c->a, arena_printf(c->a, "%s in %s", degree, area), &en->title);
 	else if (degree || area)
 		pv_markup(c->a, degree ? degree : area, &en->title);
-	else
+	else if (!ydoc_get(n, "degree") && !ydoc_get(n, "area"))
 		return pim_missing(c, n, "area", rt_names[RT_EDU]);
-	en->title.line = at->line;
-	en->title.col = at->col;
-	return 0;
+	if (at) {
+		en->title.line = at->line;
+		en->title.col = at->col;
+	}
+	return rc;
 }
 
 static int rc_exp(pctx_t *c, const ynode_t *n, mentry_t *en)

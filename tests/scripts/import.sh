@@ -1,0 +1,117 @@
+#!/bin/sh
+# Foreign formats: a JSON Resume document and a RenderCV file render end to
+# end (the text a reader extracts holds the names, titles and entries), and
+# bad input gets located errors: a wrong type is an error, an unknown key
+# close to a known one is a warning, a RenderCV top-level typo an error.
+set -u
+VITA=${VITA:-build/vita}
+OUT=${BUILD:-build}/import
+mkdir -p "$OUT"
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+norm() { tr -d ' \n\t\f\r' ; }
+
+render() {   # render FILE NAME: the PDF's text, whitespace removed
+	SOURCE_DATE_EPOCH=1767225600 "$VITA" render "$1" -o "$OUT/$2.pdf" 2>"$OUT/$2.err" ||
+		{ no "$1: render exit $?"; cat "$OUT/$2.err"; }
+	[ -s "$OUT/$2.err" ] && { no "$1: messages on a good file"; cat "$OUT/$2.err"; }
+	qpdf --check "$OUT/$2.pdf" >/dev/null 2>&1 || no "$1: qpdf --check"
+	pdftotext -enc UTF-8 "$OUT/$2.pdf" - | norm > "$OUT/$2.txt"
+}
+has() {   # has NAME STRING...
+	n=$1
+	shift
+	for s in "$@"; do
+		k=$(printf '%s' "$s" | norm)
+		grep -qF -- "$k" "$OUT/$n.txt" || no "$n: '$s' not in the PDF text"
+	done
+}
+
+render tests/import/jsonresume.json jr
+has jr "Richard Hendriks" "Programmer" "San Francisco, California, US" \
+	"richard.hendriks@mail.com" "github.com/rhendriks" "SoundCloud" \
+	"Experience" "Pied Piper" "CEO/President" "Successfully won Techcrunch Disrupt" \
+	"Volunteering" "CoderDojo" "Education" "Bachelor in Information Technology" \
+	"University of Oklahoma" "Courses: DB1101" "Awards" "Digital Compression Pioneer Award" \
+	"Certificates" "Certified Kubernetes Administrator" "Publications" \
+	"Video compression for 3d media" "Skills" "Web Development (Master)" \
+	"Languages" "中文 (Conversational)" "Interests" "Ferrets" "References" \
+	"Erlich Bachman" "Projects" "Miss Direction" "Smoogle" "present"
+
+render tests/import/rendercv.yaml rcv
+has rcv "John Doe" "Mechanical Engineer" "Geneva, Switzerland" "john.doe@example.com" \
+	"Welcome to Rendercv" "TextEntry" "A second paragraph" "Education" \
+	"BS in Mechanical Engineering" "Boğaziçi University" "GPA: 3.10/4.00" \
+	"Work Experience" "Software Engineer" "Apple" "Swift" "Microsoft" "Publications" \
+	"3D Finite Element Analysis of No-Insulation Coils" "Samwise Gamgee" \
+	"IEEE Transactions on Applied Superconductivity" "Projects" \
+	"Multi-Agent Robotics Simulator" "Technologies" "Languages: C++, C, Python" \
+	"Extracurricular Activities and Hobbies" "Chess club captain" "Mastodon"
+
+# the same input twice gives the same bytes
+SOURCE_DATE_EPOCH=1767225600 "$VITA" render tests/import/rendercv.yaml -o "$OUT/rcv2.pdf" 2>/dev/null
+cmp -s "$OUT/rcv.pdf" "$OUT/rcv2.pdf" || no "rendercv: two renders differ"
+
+# check FILE EXIT EXPECTED-LINE...: exit status and exact message lines
+check() {
+	f=$1
+	want=$2
+	shift 2
+	"$VITA" check "$f" 2>"$OUT/check.err"
+	rc=$?
+	[ "$rc" -eq "$want" ] || no "$f: check exit $rc, expected $want"
+	for line in "$@"; do
+		grep -qxF -- "$line" "$OUT/check.err" || { no "$f: no line '$line' in:"; cat "$OUT/check.err"; }
+	done
+}
+
+cat > "$OUT/bad.json" <<'JSON'
+{
+  "basics": {"name": "A B", "emial": "a@b.org"},
+  "work": {"name": "Pied Piper"},
+  "education": [{"institution": "X", "startDate": "2020-13"}],
+  "awards": [{"title": ["x"]}, "str"],
+  "skils": []
+}
+JSON
+check "$OUT/bad.json" 1 \
+	"$OUT/bad.json:2:29: warning: key 'emial' in 'basics' is ignored; did you mean 'email'?" \
+	"$OUT/bad.json:3:11: error: expected a list of work items for 'work', got a map" \
+	"$OUT/bad.json:4:51: error: invalid date '2020-13' for 'startDate': the month must be 01 to 12 (expected YYYY, YYYY-MM, YYYY-MM-DD or present)" \
+	"$OUT/bad.json:5:24: error: expected a string for 'title', got a list" \
+	"$OUT/bad.json:5:32: error: expected an award (a map of keys), got a string" \
+	"$OUT/bad.json:6:3: warning: key 'skils' in a JSON Resume document is ignored; did you mean 'skills'?"
+
+printf '{"basics": {"label": "x"}}\n' > "$OUT/noname.json"
+check "$OUT/noname.json" 1 "$OUT/noname.json:1:12: error: missing required key 'name' in 'basics'"
+
+# a warning alone does not fail
+printf '{"basics": {"name": "N", "lable": "x"}, "extra": {"any": 1}}\n' > "$OUT/warn.json"
+check "$OUT/warn.json" 0 "$OUT/warn.json:1:26: warning: key 'lable' in 'basics' is ignored; did you mean 'label'?"
+
+cat > "$OUT/bad-rcv.yaml" <<'YAML'
+cv:
+  name: J
+  social_networks:
+    - network: Githb
+      username: j
+  sections:
+    edu:
+      - institution: X
+        area: Y
+      - company: Y
+        position: Z
+    pubs:
+      - title: T
+desing: {}
+YAML
+check "$OUT/bad-rcv.yaml" 1 \
+	"$OUT/bad-rcv.yaml:4:16: error: unknown social network 'Githb'; did you mean 'GitHub'?" \
+	"$OUT/bad-rcv.yaml:10:9: error: this is an ExperienceEntry, but section 'edu' began with an EducationEntry; a section holds one kind of entry" \
+	"$OUT/bad-rcv.yaml:13:9: error: missing required key 'authors' in a PublicationEntry" \
+	"$OUT/bad-rcv.yaml:14:1: error: unknown key 'desing' in a RenderCV file; did you mean 'design'?"
+
+# design, locale and rendercv_settings are accepted and ignored
+printf 'cv:\n  name: N\n  sections:\n    about:\n      - Hello.\ndesign:\n  theme: classic\nlocale:\n  language: en\nrendercv_settings: {}\n' > "$OUT/min.yaml"
+check "$OUT/min.yaml" 0
+exit $fail

@@ -45,6 +45,7 @@ font_lib_t *font_lib_new(const char *const *search_dirs, errs_t *e)
 
 static void face_free(font_face_t *f)
 {
+	font_face_shape_free(f);
 	hb_font_destroy(f->hbfont);
 	hb_face_destroy(f->hbface);
 	hb_blob_destroy(f->blob);

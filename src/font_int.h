@@ -7,6 +7,7 @@
 #include "font.h"
 
 enum { FONT_LANG_NONE, FONT_LANG_ZH, FONT_LANG_JA, FONT_LANG_KO, FONT_NLANG };
+enum { FONT_NPLANS = 4, FONT_GID_CACHE = 0x2100 };
 
 /* One font file + face index. Validated (sfnt checks) when a chain names
  * it; loaded (FreeType check, HarfBuzz objects, metrics) on first use,
@@ -26,6 +27,12 @@ struct font_face {
 	int kerns;              /* has GPOS or kern: worth shaping */
 	unsigned nglyphs;
 	int32_t *milli;         /* nominal advance per glyph (1/1000 em); -1 unknown */
+	/* font_shape.c caches, allocated on first use: */
+	int32_t *hadv;          /* advance per glyph in font units + 1; 0 unknown */
+	uint16_t *gid;          /* glyph id + 1 per code point < FONT_GID_CACHE */
+	hb_shape_plan_t *plan[FONT_NPLANS];   /* recently used plans */
+	hb_segment_properties_t planprops[FONT_NPLANS];
+	int nplans;
 };
 
 /* One entry of a chain: a family (or explicit files) and its 4 styles. */
@@ -122,5 +129,6 @@ void font_fc_free(font_lib_t *lib);
 
 /* font_shape.c */
 void font_cache_free(font_lib_t *lib);
+void font_face_shape_free(font_face_t *f);
 
 #endif

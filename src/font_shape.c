@@ -66,6 +66,69 @@ static uint64_t item_hash(int face, const char *s, uint32_t n)
 	return h ^ (h >> 29);
 }
 
+void font_face_shape_free(font_face_t *f)
+{
+	for (int i = 0; i < f->nplans; i++)
+		hb_shape_plan_destroy(f->plan[i]);
+	f->nplans = 0;
+	free(f->hadv);
+	free(f->gid);
+	f->hadv = NULL;
+	f->gid = NULL;
+}
+
+/* The cmap glyph of cp (0: none); cached for the code points of Latin,
+ * Greek, Cyrillic and general punctuation. */
+static hb_codepoint_t face_gid(font_face_t *f, uint32_t cp)
+{
+	hb_codepoint_t gid = 0;
+	if (cp >= FONT_GID_CACHE) {
+		hb_font_get_nominal_glyph(f->hbfont, cp, &gid);
+		return gid;
+	}
+	if (!f->gid)
+		f->gid = xcalloc(FONT_GID_CACHE, sizeof(*f->gid));
+	if (!f->gid[cp]) {
+		hb_font_get_nominal_glyph(f->hbfont, cp, &gid);
+		f->gid[cp] = (uint16_t)(gid < 0xffff ? gid + 1 : 1);
+	}
+	return f->gid[cp] - 1u;
+}
+
+/* The unscaled (font units) nominal advance of glyph gid. */
+static int32_t face_hadv(font_face_t *f, hb_codepoint_t gid)
+{
+	if (gid >= f->nglyphs)
+		return hb_font_get_glyph_h_advance(f->hbfont, gid);
+	if (!f->hadv)
+		f->hadv = xcalloc(f->nglyphs, sizeof(*f->hadv));
+	if (f->hadv[gid] <= 0) {
+		int32_t a = hb_font_get_glyph_h_advance(f->hbfont, gid);
+		if (a < 0)
+			return a;
+		f->hadv[gid] = a + 1;
+	}
+	return f->hadv[gid] - 1;
+}
+
+/* The shaping plan for the buffer's properties: what hb_shape would find
+ * in HarfBuzz's plan cache, kept here to save the search on every call. */
+static hb_shape_plan_t *face_plan(font_face_t *f, const hb_segment_properties_t *p,
+                                  const hb_feature_t *feats, unsigned nfeats)
+{
+	for (int i = 0; i < f->nplans; i++)
+		if (hb_segment_properties_equal(&f->planprops[i], p))
+			return f->plan[i];
+	int k = FONT_NPLANS - 1;
+	if (f->nplans < FONT_NPLANS)
+		k = f->nplans++;
+	else
+		hb_shape_plan_destroy(f->plan[k]);
+	f->plan[k] = hb_shape_plan_create_cached2(f->hbface, p, feats, nfeats, NULL, 0, NULL);
+	f->planprops[k] = *p;
+	return f->plan[k];
+}
+
 /* Decode item text into per-code-point records with nominal advances. */
 static int item_decode(font_face_t *f, const char *s, uint32_t n, font_sglyph_t *g)
 {
@@ -77,8 +140,7 @@ static int item_decode(font_face_t *f, const char *s, uint32_t n, font_sglyph_t 
 			cp = 0xfffd;
 			l = 1;
 		}
-		hb_codepoint_t gid = 0;
-		hb_font_get_nominal_glyph(f->hbfont, cp, &gid);
+		hb_codepoint_t gid = face_gid(f, cp);
 		memset(&g[k], 0, sizeof(g[k]));
 		g[k].cp = cp;
 		g[k].off = i;
@@ -101,13 +163,20 @@ static void item_kern(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 		{ HB_TAG('d', 'l', 'i', 'g'), 0, 0, (unsigned)-1 },
 		{ HB_TAG('c', 'a', 'l', 't'), 0, 0, (unsigned)-1 },
 	};
+	static hb_language_t und;
+	const unsigned nfeats = sizeof(feats) / sizeof(feats[0]);
 	hb_buffer_t *b = lib->buf;
+	hb_segment_properties_t props;
+	if (!und)
+		und = hb_language_from_string("und", 3);
 	hb_buffer_clear_contents(b);
 	hb_buffer_add_utf8(b, s, (int)n, 0, (int)n);
 	hb_buffer_set_direction(b, HB_DIRECTION_LTR);
-	hb_buffer_set_language(b, hb_language_from_string("und", 3));
+	hb_buffer_set_language(b, und);
 	hb_buffer_guess_segment_properties(b);
-	hb_shape(f->hbfont, b, feats, sizeof(feats) / sizeof(feats[0]));
+	hb_buffer_get_segment_properties(b, &props);
+	/* = hb_shape(), without its plan cache search */
+	hb_shape_plan_execute(face_plan(f, &props, feats, nfeats), f->hbfont, b, feats, nfeats);
 	unsigned m;
 	hb_glyph_info_t *info = hb_buffer_get_glyph_infos(b, &m);
 	hb_glyph_position_t *pos = hb_buffer_get_glyph_positions(b, NULL);
@@ -118,10 +187,9 @@ static void item_kern(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 		unsigned cnt = 0;
 		while (gi + cnt < m && info[gi + cnt].cluster == g[k].off)
 			cnt++;
-		hb_codepoint_t want = 0;
-		hb_font_get_nominal_glyph(f->hbfont, g[k].cp, &want);
+		hb_codepoint_t want = face_gid(f, g[k].cp);
 		if (cnt == 1 && info[gi].codepoint == want) {
-			int32_t nom = hb_font_get_glyph_h_advance(f->hbfont, want);
+			int32_t nom = face_hadv(f, want);
 			g[k].kern = pos[gi].x_advance - nom;
 			g[k].xoff = pos[gi].x_offset;
 			if (pos[gi].x_offset || pos[gi].y_offset)

@@ -17,6 +17,7 @@
 #include "buf.h"
 #include "font.h"
 #include "style.h"
+#include "utf8.h"
 #include "ydoc.h"
 
 enum { T_LEN, T_PERMILLE, T_COLOR, T_STR, T_BOOL, T_ENUM, T_PAGE };
@@ -218,17 +219,47 @@ static int parse_enum(const char *choices, const char *v)
 	return -1;
 }
 
+/* Bounds beyond "a length": a font size of 0 draws nothing and a page
+ * beyond PDF's 14,400 pt cannot be written. */
+static int len_bounds(const key_t_ *k, int32_t *lo, int32_t *hi, const char **what)
+{
+	if (!strncmp(k->path, "sizes.", 6)) {
+		*lo = 1000, *hi = 200000, *what = "a font size from 1 to 200 (points)";
+		return 1;
+	}
+	if (!strcmp(k->path, "page.width") || !strcmp(k->path, "page.height")) {
+		*lo = 72000, *hi = 14400000, *what = "a page length from 72 to 14400 (points)";
+		return 1;
+	}
+	return 0;
+}
+
+static int set_len(const key_t_ *k, int32_t *out, const char *v,
+                   const char *where, int line, int col, errs_t *e)
+{
+	int32_t x, lo, hi;
+	const char *what;
+	if (parse_len(v, &x))
+		return err_at(e, where, line, col,
+		              "'%s' expects a length (10, 10.5pt, 2mm, 1cm, 0.5in), got '%s'",
+		              k->path, v);
+	if (len_bounds(k, &lo, &hi, &what) && (x < lo || x > hi))
+		return err_at(e, where, line, col, "'%s' expects %s, got '%s'", k->path, what, v);
+	*out = x;
+	return 0;
+}
+
 static int set_value(style_box_t *b, const key_t_ *k, const char *v,
                      const char *where, int line, int col, errs_t *e)
 {
 	char *base = (char *)&b->s;
+	long bad = utf8_invalid_at(v, strlen(v));
+	if (bad >= 0)
+		return err_at(e, where, line, col, "'%s': invalid UTF-8 at byte %ld of the value",
+		              k->path, bad);
 	switch (k->type) {
 	case T_LEN:
-		if (parse_len(v, (int32_t *)(base + k->off)))
-			return err_at(e, where, line, col,
-			              "'%s' expects a length (10, 10.5pt, 2mm, 1cm, 0.5in), got '%s'",
-			              k->path, v);
-		return 0;
+		return set_len(k, (int32_t *)(base + k->off), v, where, line, col, e);
 	case T_PERMILLE: {
 		char *end;
 		double x = strtod(v, &end);
@@ -303,7 +334,13 @@ int style_set(style_t *s, const char *kv, const char *where, int line, int col, 
 	return set_path((style_box_t *)s, kv, (size_t)(eq - kv), eq + 1, where, line, col, e);
 }
 
-static int load_into(style_box_t *b, const char *name, const char *const *dirs, errs_t *e);
+typedef struct from {        /* where a layout was named: --set, -l, extends */
+	const char *file;
+	int line, col;
+} from_t;
+
+static int load_into(style_box_t *b, const char *name, const char *const *dirs,
+                     const from_t *from, errs_t *e);
 
 static int walk(style_box_t *b, const ynode_t *m, buf_t *path, const char *file, errs_t *e)
 {
@@ -352,7 +389,8 @@ static int find_file(const char *name, const char *const *dirs, buf_t *out)
 	return -1;
 }
 
-static int load_into(style_box_t *b, const char *name, const char *const *dirs, errs_t *e)
+static int load_into(style_box_t *b, const char *name, const char *const *dirs,
+                     const from_t *from, errs_t *e)
 {
 	buf_t path, text, kp;
 	buf_init(&path);
@@ -360,11 +398,13 @@ static int load_into(style_box_t *b, const char *name, const char *const *dirs, 
 	buf_init(&kp);
 	int rc = -1;
 	if (++b->depth > 8) {
-		err_at(e, name, 0, 0, "layouts extend each other in a loop");
+		err_at(e, from->file ? from->file : name, from->line, from->col,
+		       "layouts extend each other in a loop");
 		goto done;
 	}
 	if (find_file(name, dirs, &path)) {
-		err_at(e, NULL, 0, 0, "no layout named '%s' (see `vita layouts`)", name);
+		err_at(e, from->file, from->line, from->col,
+		       "no layout named '%s' (see `vita layouts`)", name);
 		goto done;
 	}
 	if (buf_read_file(&text, path.s)) {
@@ -381,7 +421,8 @@ static int load_into(style_box_t *b, const char *name, const char *const *dirs, 
 	}
 	rc = 0;
 	const ynode_t *ext = ydoc_get(root, "extends");
-	if (ext && ext->kind == YD_SCALAR && load_into(b, ext->str, dirs, e))
+	from_t here = {file, ext ? ext->line : 0, ext ? ext->col : 0};
+	if (ext && ext->kind == YD_SCALAR && load_into(b, ext->str, dirs, &here, e))
 		rc = -1;
 	b->s.file = file;
 	for (int i = 0; i < root->n; i++) {
@@ -416,7 +457,8 @@ style_t *style_load(const char *name, const char *const *dirs, errs_t *e)
 	style_box_t *b = xcalloc(1, sizeof(*b));
 	b->a = arena_new();
 	style_defaults(&b->s);
-	if (load_into(b, name, dirs, e)) {
+	from_t top = {NULL, 0, 0};
+	if (load_into(b, name, dirs, &top, e)) {
 		style_free(&b->s);
 		return NULL;
 	}

@@ -247,6 +247,60 @@ TEST(shaping)
 	errs_done(&e);
 }
 
+/* Texts too long for the shaping cache, in more scripts than a face keeps
+ * shaping plans for: shaped again in another order (plans evicted and
+ * made again), every glyph must come out the same. */
+TEST(plans)
+{
+	static const char *unit[] = {
+		"AVAST Wave ", "\xce\x91\xce\xa5\xce\x93\xce\x9f \xce\xa4\xce\xac\xcf\x85 ",
+		"\xd0\x90\xd0\xa3\xd0\x93\xd0\x9e \xd0\xa2\xd0\xb0\xd1\x83 ", "1971 (2024) ",
+		"\xd4\xb1\xd6\x82\xd5\xa1\xd5\xa3", "\xe1\x83\x90\xe1\x83\x95\xe1\x83\x90",
+		"\xd7\x90\xd7\x91\xd7\x92", "\xe2\x86\x92\xe2\x86\x90",
+		"\xe1\x9a\x81\xe1\x9a\x82", "\xe2\xb4\xb0\xe2\xb4\xb1",
+	};
+	enum { NT = sizeof(unit) / sizeof(unit[0]) };
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	font_chain_t *c = font_chain_get(lib, "serif", &e);
+	if (!c) {
+		CHECK(c != NULL);
+		font_lib_free(lib);
+		errs_done(&e);
+		return;
+	}
+	char text[NT][400];
+	font_shaped_t first[NT], again;
+	font_shaped_init(&again);
+	for (int i = 0; i < NT; i++) {
+		size_t n = 0, l = strlen(unit[i]);
+		while (n + l < sizeof(text[i]))
+			n += (size_t)snprintf(text[i] + n, sizeof(text[i]) - n, "%s", unit[i]);
+		font_shaped_init(&first[i]);
+		CHECK(font_shape(c, FONT_REGULAR, 10000, "en", text[i], n, &first[i], &e) == 0);
+		CHECK(first[i].width > 0);
+	}
+	for (int r = 0; r < 2; r++)
+		for (int j = NT - 1; j >= 0; j--) {
+			int i = r ? (j * 3) % NT : j;
+			again.n = 0;
+			again.width = 0;
+			font_shape(c, FONT_REGULAR, 10000, "en", text[i], strlen(text[i]), &again, &e);
+			EQ_INT(again.n, first[i].n);
+			EQ_INT(again.width, first[i].width);
+			CHECK(again.n == first[i].n &&
+			      !memcmp(again.g, first[i].g, (size_t)again.n * sizeof(again.g[0])));
+		}
+	/* kerned Latin: the first text is narrower than its nominal width */
+	CHECK(first[0].width < nominal_sum(lib, first[0].g[0].face, text[0], 10000));
+	for (int i = 0; i < NT; i++)
+		font_shaped_done(&first[i]);
+	font_shaped_done(&again);
+	EQ_INT(e.n, 0);
+	font_lib_free(lib);
+	errs_done(&e);
+}
+
 TEST(speed)
 {
 	errs_t e;
@@ -636,6 +690,7 @@ int main(void)
 	RUN(fccache);
 	RUN(selection);
 	RUN(shaping);
+	RUN(plans);
 	RUN(nfc);
 	RUN(speed);
 	RUN(subset);

@@ -439,6 +439,21 @@ static int cmd_batch(const opts_t *o)
 		jobs = 1;
 	if (jobs > o->nargs)
 		jobs = o->nargs;
+	/* two profiles with one output name (a/cv.yaml, b/cv.yaml, or one path
+	   twice) would race on one file: the later ones are refused */
+	char **outs = xcalloc((size_t)o->nargs, sizeof(*outs));
+	int ndup = 0;
+	for (int i = 0; i < o->nargs; i++) {
+		outs[i] = default_out(o->args[i], o->dir);
+		for (int j = 0; j < i && outs[i]; j++)
+			if (outs[j] && !strcmp(outs[i], outs[j])) {
+				fprintf(stderr, "%s: error: its output %s is already the output of %s\n",
+				        o->args[i], outs[i], o->args[j]);
+				free(outs[i]);
+				outs[i] = NULL;
+				ndup++;
+			}
+	}
 	int fds[2];
 	if (pipe(fds)) {
 		perror("vita: pipe");
@@ -455,16 +470,16 @@ static int cmd_batch(const opts_t *o)
 			close(fds[0]);
 			font_lib_t *lib = NULL;
 			for (int i = w; i < o->nargs; i += jobs) {
+				if (!outs[i])
+					continue;
 				errs_t e;
 				errs_init(&e);
 				if (!lib) {
 					lib = open_fonts(NULL, &e);
 				}
-				char *out = default_out(o->args[i], o->dir);
-				int code = lib ? render_one(o->args[i], out, o, lib, &e) : errs_code(&e);
+				int code = lib ? render_one(o->args[i], outs[i], o, lib, &e) : errs_code(&e);
 				print_errs(&e);
 				fflush(stderr);
-				free(out);
 				errs_done(&e);
 				unsigned char msg[2] = {(unsigned char)code, 0};
 				if (write(fds[1], msg, 1) != 1)
@@ -482,9 +497,9 @@ static int cmd_batch(const opts_t *o)
 		if (c)
 			failed++;
 		if (tty) {
-			int bar = done * 30 / o->nargs;
+			int bar = (done + ndup) * 30 / o->nargs;
 			fprintf(stderr, "\r[%.*s%*s] %d/%d", bar, "==============================",
-			        30 - bar, "", done, o->nargs);
+			        30 - bar, "", done + ndup, o->nargs);
 		}
 	}
 	close(fds[0]);
@@ -492,8 +507,12 @@ static int cmd_batch(const opts_t *o)
 		;
 	if (tty)
 		fputc('\n', stderr);
-	if (done < o->nargs)
-		failed += o->nargs - done;
+	if (done + ndup < o->nargs)
+		failed += o->nargs - ndup - done;
+	failed += ndup;
+	for (int i = 0; i < o->nargs; i++)
+		free(outs[i]);
+	free(outs);
 	fprintf(stderr, "vita: %d of %d CVs rendered into %s%s\n", o->nargs - failed, o->nargs,
 	        o->dir, failed ? "; see the errors above" : "");
 	return failed ? 1 : 0;

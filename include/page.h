@@ -24,6 +24,11 @@ typedef struct page_run {
 	uint32_t color;     /* 0xRRGGBB */
 	const char *text;   /* UTF-8, NFC, BMP only, < 65,535 bytes */
 	int len;            /* bytes */
+	/* What text extraction should read instead of text (PDF /ActualText),
+	   or NULL: a hyphenated word's first part reads as the whole word and
+	   its continuation on the next line reads as nothing. */
+	const char *actual;
+	int actual_len;     /* bytes; 0 with actual != NULL: reads as nothing */
 } page_run_t;
 
 /* A filled rectangle (rules, badge frames when stroke > 0). */

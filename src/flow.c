@@ -642,7 +642,8 @@ static void ls_glyph(fl_t *f, lset_t *L, int si, int face, int synth, int brk,
 	    L->cur.size != s->size || L->cur.color != s->color ||
 	    L->rt.len + (size_t)n > RUN_MAX) {
 		ls_close(f, L, 0);
-		L->cur = (page_run_t){x, 0, 0, s->size, face, synth, s->color, NULL, 0};
+		L->cur = (page_run_t){.x = x, .size = s->size, .face = face, .synth = synth,
+		                      .color = s->color};
 		L->open = 1;
 	}
 	buf_add(&L->rt, t, (size_t)n);
@@ -749,8 +750,10 @@ static int32_t gset_glue(gset_t *g, const para_item_t *p)
 	return p->w + adj;
 }
 
-static void ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_line_t *out)
+/* Set one line into out; returns 1 when a hyphen glyph was added at its end. */
+static int ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_line_t *out)
 {
+	int drew = 0;
 	int32_t lw = first ? f->w1 : f->w2, x0 = first ? 0 : f->o->indent, x;
 	gset_t gs;
 	gset_init(f, pl, lw, &gs);
@@ -782,6 +785,7 @@ static void ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_l
 		if (s->hyface >= 0) {
 			ls_glyph(f, L, si, s->hyface, s->hysynth, 0, "-", 1, x, s->hyw);
 			x += s->hyw;
+			drew = 1;
 		}
 	}
 	ls_close(f, L, 0);
@@ -807,6 +811,38 @@ static void ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_l
 	out->ratio = pl->ratio;
 	out->hyphen = pl->hyphen;
 	out->overfull = pl->overfull;
+	return drew;
+}
+
+/* Text extraction should read a hyphenated word whole: the run that ends
+ * with the drawn hyphen reads as its text without the hyphen plus the
+ * word's continuation; the continuation, at the start of the next line,
+ * reads as what follows the word (or nothing). */
+static void fl_actual(fl_t *f, flow_line_t *a, flow_line_t *b)
+{
+	if (!a->nruns || !b->nruns)
+		return;
+	page_run_t *ra = &a->runs[a->nruns - 1];
+	if (ra->len < 1 || ra->text[ra->len - 1] != '-')
+		return;
+	buf_t w;
+	buf_init(&w);
+	buf_add(&w, ra->text, (size_t)ra->len - 1);
+	for (int j = 0; j < b->nruns; j++) {
+		page_run_t *rb = &b->runs[j];
+		const char *sp = memchr(rb->text, ' ', (size_t)rb->len);
+		int k = sp ? (int)(sp - rb->text) : rb->len;
+		buf_add(&w, rb->text, (size_t)k);
+		/* the line break already separates the word from what follows */
+		int skip = sp ? k + 1 : k;
+		rb->actual = rb->text + skip;
+		rb->actual_len = rb->len - skip;
+		if (sp)
+			break;
+	}
+	ra->actual = arena_strndup(f->a, w.s ? w.s : "", w.len);
+	ra->actual_len = (int)w.len;
+	buf_done(&w);
 }
 
 static void fl_lines(fl_t *f, const para_line_t *pl, int n, flow_result_t *out)
@@ -816,8 +852,13 @@ static void fl_lines(fl_t *f, const para_line_t *pl, int n, flow_result_t *out)
 	buf_init(&L.rt);
 	out->lines = arena_alloc(f->a, sizeof(flow_line_t) * (size_t)(n ? n : 1));
 	out->nlines = n;
-	for (int i = 0; i < n; i++)
-		ls_line(f, &L, &pl[i], i == 0, &out->lines[i]);
+	int prev = 0;
+	for (int i = 0; i < n; i++) {
+		int drew = ls_line(f, &L, &pl[i], i == 0, &out->lines[i]);
+		if (prev)
+			fl_actual(f, &out->lines[i - 1], &out->lines[i]);
+		prev = drew;
+	}
 	free(L.runs);
 	free(L.links);
 	buf_done(&L.rt);

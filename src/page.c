@@ -82,6 +82,9 @@ void page_run(page_t *p, const page_run_t *r)
 	int len = r->len > 0 && r->text ? r->len : 0;
 	it->u.run.text = arena_strndup(p->doc->arena, r->text ? r->text : "", (size_t)len);
 	it->u.run.len = len;
+	if (r->actual)
+		it->u.run.actual = arena_strndup(p->doc->arena, r->actual,
+		                                 (size_t)(r->actual_len > 0 ? r->actual_len : 0));
 }
 
 void page_rect(page_t *p, const page_rect_t *r)
@@ -149,6 +152,10 @@ static void dump_item(FILE *out, const page_item_t *it)
 		        (int)r->x, (int)r->y, (int)r->w, (int)r->size, r->face, r->synth,
 		        (unsigned)(r->color & 0xFFFFFF));
 		dump_str(out, r->text ? r->text : "", r->text && r->len > 0 ? (size_t)r->len : 0);
+		if (r->actual) {
+			fputs(" actual=", out);
+			dump_str(out, r->actual, r->actual_len > 0 ? (size_t)r->actual_len : 0);
+		}
 		break;
 	}
 	case PAGE_RECT: {

@@ -969,6 +969,35 @@ static void show_text(pw_t *w, pfont_t *f, const char *s, size_t n)
 	page_put(w, o, k + 5);
 }
 
+/* Marked content whose /ActualText (UTF-16BE) is what extraction reads
+ * instead of the glyphs up to the matching EMC. */
+static void actual_begin(pw_t *w, const char *s, int n)
+{
+	static const char hex[] = "0123456789abcdef";
+	char o[64];
+	page_put(w, "/Span<</ActualText<feff", 23);
+	for (int i = 0; i < n;) {
+		uint32_t cp;
+		int l = utf8_decode(s + i, (size_t)(n - i), &cp);
+		if (l <= 0)
+			break;
+		i += l;
+		int k = 0;
+		uint32_t u[2] = {cp, 0};
+		int nu = 1;
+		if (cp > 0xFFFF) {
+			u[0] = 0xD800 + ((cp - 0x10000) >> 10);
+			u[1] = 0xDC00 + ((cp - 0x10000) & 0x3FF);
+			nu = 2;
+		}
+		for (int j = 0; j < nu; j++)
+			for (int sh = 12; sh >= 0; sh -= 4)
+				o[k++] = hex[u[j] >> sh & 15];
+		page_put(w, o, (size_t)k);
+	}
+	page_put(w, ">>>BDC\n", 7);
+}
+
 static int draw_run(pw_t *w, const page_run_t *r)
 {
 	if (!r->text || r->len <= 0)
@@ -999,7 +1028,11 @@ static int draw_run(pw_t *w, const page_run_t *r)
 	}
 	HPDF_REAL c = r->synth & 2 ? PDF_SLANT : 0;
 	HPDF_Page_SetTextMatrix(w->page, 1, 0, c, 1, pt(r->x), pdf_y(w, r->y));
+	if (r->actual)
+		actual_begin(w, r->actual, r->actual_len);
 	show_text(w, font, r->text, (size_t)r->len);
+	if (r->actual)
+		page_put(w, "EMC\n", 4);
 	return 0;
 }
 

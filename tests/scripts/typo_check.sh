@@ -36,4 +36,12 @@ for w in 山本遥 研究概要 「効率」と「精度」 我的研究方向�
 done
 cmp -s "$W/a.txt" "$W/b.txt" || no "pdftotext and mutool disagree"
 cmp -s "$W/a.txt" "$W/c.txt" || no "pdftotext and Ghostscript disagree"
+# hyphenated words extract whole where the PDF allows it (/ActualText)
+"$VITA" render tests/golden/layout/hyphen.yaml -o "$W/hyphen.pdf" 2>/dev/null || no "hyphen render"
+grep -q 'actual=' "$W/hyphen.layout" || no "hyphen.yaml: no hyphenated word (the test needs one)"
+pdftotext -enc UTF-8 "$W/hyphen.pdf" - > "$W/hyphen.txt"
+for word in characterisation necessitates notwithstanding measurements; do
+	grep -q "$word" "$W/hyphen.txt" || no "pdftotext does not read '$word' whole"
+done
+grep -q -- '-$' "$W/hyphen.txt" && no "pdftotext still reads a drawn hyphen"
 exit $fail

@@ -15,7 +15,7 @@ void buf_add(buf_t *b, const char *s, size_t n);
 void buf_puts(buf_t *b, const char *s);
 void buf_putc(buf_t *b, int c);
 void buf_printf(buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Read a whole file; -1 with errno set on failure. */
+/* Read a whole file; -1 with errno set on failure (EFBIG past 64 MB). */
 int buf_read_file(buf_t *b, const char *path);
 
 #endif

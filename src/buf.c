@@ -71,6 +71,8 @@ void buf_printf(buf_t *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+#define BUF_FILE_MAX ((size_t)64 << 20)
+
 int buf_read_file(buf_t *b, const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -78,10 +80,13 @@ int buf_read_file(buf_t *b, const char *path)
 		return -1;
 	char tmp[65536];
 	size_t n;
-	while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0)
+	int big = 0;
+	while (!big && (n = fread(tmp, 1, sizeof(tmp), f)) > 0) {
 		buf_add(b, tmp, n);
-	int bad = ferror(f);
-	int saved = errno;
+		big = b->len > BUF_FILE_MAX; /* /dev/zero, a FIFO that never ends */
+	}
+	int bad = ferror(f) || big;
+	int saved = big ? EFBIG : errno;
 	fclose(f);
 	if (bad) {
 		errno = saved ? saved : EIO;

@@ -614,29 +614,69 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 	keep_block(L, start, 2);
 }
 
+static void group_heading(lay_t *L, const char *text, int first)
+{
+	spans_t y = {0};
+	tstyle_t yt = ts(L, FONT_BOLD, L->s->size_body, L->s->c_muted);
+	sp_str(L, &y, text, &yt);
+	if (!first)
+		v_gap(L, L->s->pub_gap * 3 / 2);
+	int f = v_flow(L, &y, 0, L->width, FLOW_LEFT, L->s->size_body, 0);
+	if (f >= 0)
+		L->v[f].nobreak = 1;
+	v_new(L, V_GAP, L->s->pub_gap / 2)->nobreak = 1;
+}
+
+/* group_by type: the kind of a publication is its status (published
+ * when it has none); groups follow in order of first appearance. */
+static const char *pub_kind(const mpub_t *p)
+{
+	return p->status ? p->status : "";
+}
+
 static void publications(lay_t *L, const msection_t *sec)
 {
-	int any_equal = 0;
-	for (int i = 0; i < sec->npubs; i++) {
-		const mpub_t *p = &sec->pubs[i];
-		int number = sec->numbering == NUM_REVERSE ? sec->npubs - i
-		             : sec->numbering == NUM_FORWARD ? i + 1 : 0;
-		if (sec->group_by == GROUP_YEAR && p->year &&
-		    (i == 0 || sec->pubs[i - 1].year != p->year)) {
-			spans_t y = {0};
-			tstyle_t yt = ts(L, FONT_BOLD, L->s->size_body, L->s->c_muted);
-			sp_str(L, &y, arena_printf(L->a, "%d", p->year), &yt);
-			if (i)
-				v_gap(L, L->s->pub_gap);
-			int f = v_flow(L, &y, 0, L->width, FLOW_LEFT, L->s->size_body, 0);
-			if (f >= 0)
-				L->v[f].nobreak = 1;
+	int any_equal = 0, shown = 0;
+	const char *kinds[64];
+	int nkinds = 0;
+	if (sec->group_by == GROUP_TYPE) {
+		kinds[nkinds++] = "";
+		for (int i = 0; i < sec->npubs && nkinds < 64; i++) {
+			int seen = 0;
+			for (int k = 0; k < nkinds; k++)
+				seen |= !strcmp(kinds[k], pub_kind(&sec->pubs[i]));
+			if (!seen)
+				kinds[nkinds++] = pub_kind(&sec->pubs[i]);
 		}
-		if (i)
-			v_gap(L, L->s->pub_gap);
-		publication(L, sec, p, number);
-		if (p->nequal)
-			any_equal = 1;
+	} else {
+		kinds[nkinds++] = NULL; /* one pass over everything */
+	}
+	for (int k = 0; k < nkinds; k++) {
+		int in_group = 0;
+		for (int i = 0; i < sec->npubs; i++) {
+			const mpub_t *p = &sec->pubs[i];
+			if (kinds[k] && strcmp(kinds[k], pub_kind(p)))
+				continue;
+			int number = sec->numbering == NUM_REVERSE ? sec->npubs - shown
+			             : sec->numbering == NUM_FORWARD ? shown + 1 : 0;
+			if (kinds[k] && !in_group) {
+				const char *t = kinds[k][0] ? kinds[k] : "Published";
+				char *h = arena_strdup(L->a, t);
+				if (h[0] >= 'a' && h[0] <= 'z')
+					h[0] = (char)(h[0] - 'a' + 'A');
+				group_heading(L, h, shown == 0);
+			} else if (sec->group_by == GROUP_YEAR && p->year &&
+			           (shown == 0 || sec->pubs[i - 1].year != p->year)) {
+				group_heading(L, arena_printf(L->a, "%d", p->year), shown == 0);
+			} else if (shown) {
+				v_gap(L, L->s->pub_gap);
+			}
+			in_group = 1;
+			publication(L, sec, p, number);
+			shown++;
+			if (p->nequal)
+				any_equal = 1;
+		}
 	}
 	if (any_equal) {
 		v_gap(L, L->s->pub_gap / 2);

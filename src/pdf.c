@@ -4,7 +4,9 @@
  *
  * How it works:
  * - The output is opened first (a temporary "PATH.XXXXXX" beside PATH, or
- *   stdout for "-") so an unwritable target fails before any work.
+ *   stdout for "-", or PATH itself when it is a device or a FIFO: renaming
+ *   over /dev/stdout would replace the device) so an unwritable target
+ *   fails before any work.
  * - libharu's error handler records (error, detail) and longjmps back into
  *   pdf_write: setjmp lives only there, and every libharu call is made from
  *   this file's helpers, so no other module's frame is ever skipped. After a
@@ -1305,6 +1307,14 @@ static int open_output(pw_t *w)
 		w->fd = STDOUT_FILENO;
 		return 0;
 	}
+	struct stat st;
+	if (!stat(w->path, &st) && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) ||
+	                            S_ISSOCK(st.st_mode))) {
+		w->fd = open(w->path, O_WRONLY | O_CLOEXEC);
+		if (w->fd < 0)
+			return pw_fail(w, NULL, "cannot write the PDF: %s", strerror(errno));
+		return 0;
+	}
 	size_t n = strlen(w->path);
 	w->tmp = xmalloc(n + 8);
 	memcpy(w->tmp, w->path, n);
@@ -1331,7 +1341,7 @@ static int open_output(pw_t *w)
 		w->tmp = NULL;
 		return pw_fail(w, NULL, "cannot write the PDF: %s", strerror(errno));
 	}
-	struct stat st; /* replacing a file: keep its permissions */
+	/* replacing a file: keep its permissions */
 	if (!stat(w->path, &st) && S_ISREG(st.st_mode))
 		(void)fchmod(w->fd, st.st_mode & 07777);
 	return 0;
@@ -1339,8 +1349,11 @@ static int open_output(pw_t *w)
 
 static int close_output(pw_t *w, int rc)
 {
-	if (!w->tmp)
+	if (!w->tmp) {
+		if (w->fd != STDOUT_FILENO && close(w->fd) < 0 && rc == 0)
+			rc = pw_fail(w, NULL, "cannot write the PDF: %s", strerror(errno));
 		return rc;
+	}
 	if (close(w->fd) < 0 && rc == 0)
 		rc = pw_fail(w, NULL, "cannot write the PDF: %s", strerror(errno));
 	if (rc == 0 && rename(w->tmp, w->path) < 0)

@@ -90,7 +90,7 @@ fuzz: deps
 	clang $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L -Iinclude \
 	  $$(pkg-config --cflags $(PKGS)) -o build-fuzz/fuzz_profile tests/fuzz/fuzz_profile.c \
 	  $(filter-out src/main.c,$(SRC)) $(LIBS)
-	cp profiles/*.yaml tests/errors/*.yaml build-fuzz/corpus/ 2>/dev/null || true
+	cp profiles/*.yaml tests/errors/*.yaml tests/import/* tests/golden/*.yaml tests/golden/layout/*.yaml build-fuzz/corpus/ 2>/dev/null || true
 	build-fuzz/fuzz_profile -max_total_time=$(FUZZ_SECS) -timeout=5 -rss_limit_mb=2048 \
 	  -dict=tests/fuzz/profile.dict build-fuzz/corpus
 

@@ -419,6 +419,13 @@ static int cmd_new(const opts_t *o)
 	return 0;
 }
 
+static void free_strs(char **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 /* batch: -j worker processes, each renders its share in one process (one
  * font library, faces loaded once). Children report per profile on a
  * pipe; the parent draws progress on a terminal and prints a summary. */
@@ -457,6 +464,7 @@ static int cmd_batch(const opts_t *o)
 	int fds[2];
 	if (pipe(fds)) {
 		perror("vita: pipe");
+		free_strs(outs, o->nargs);
 		return 3;
 	}
 	fflush(NULL);
@@ -464,6 +472,7 @@ static int cmd_batch(const opts_t *o)
 		pid_t pid = fork();
 		if (pid < 0) {
 			perror("vita: fork");
+			free_strs(outs, o->nargs);
 			return 3;
 		}
 		if (pid == 0) {
@@ -486,6 +495,7 @@ static int cmd_batch(const opts_t *o)
 					break;
 			}
 			font_lib_free(lib);
+			free_strs(outs, o->nargs);
 			_exit(0);
 		}
 	}
@@ -510,9 +520,7 @@ static int cmd_batch(const opts_t *o)
 	if (done + ndup < o->nargs)
 		failed += o->nargs - ndup - done;
 	failed += ndup;
-	for (int i = 0; i < o->nargs; i++)
-		free(outs[i]);
-	free(outs);
+	free_strs(outs, o->nargs);
 	fprintf(stderr, "vita: %d of %d CVs rendered into %s%s\n", o->nargs - failed, o->nargs,
 	        o->dir, failed ? "; see the errors above" : "");
 	return failed ? 1 : 0;

@@ -15,7 +15,6 @@
 #include <string.h>
 #include "arena.h"
 #include "buf.h"
-#include "font.h"
 #include "style.h"
 #include "utf8.h"
 #include "ydoc.h"
@@ -110,7 +109,7 @@ static void style_defaults(style_t *s)
 	s->header_align = ST_CENTER;
 	s->header_gap = 10000;
 	s->contact_sep = "  \u00b7  ";
-	s->section_upper = 0; s->section_style = FONT_BOLD;
+	s->section_upper = 0; s->section_style = 1; /* "bold": FONT_BOLD */
 	s->section_before = 12000; s->section_after = 5000; s->section_rule = 500;
 	s->entry_gap = 5000; s->date_gap = 12000;
 	s->month_names = "Jan.,Feb.,Mar.,Apr.,May,Jun.,Jul.,Aug.,Sep.,Oct.,Nov.,Dec.";

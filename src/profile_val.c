@@ -21,6 +21,7 @@
 #include <string.h>
 #include "buf.h"
 #include "profile_int.h"
+#include "suggest.h"
 #include "utf8.h"
 
 int pv_err(pctx_t *c, const ynode_t *n, const char *fmt, ...)
@@ -33,41 +34,13 @@ int pv_err(pctx_t *c, const ynode_t *n, const char *fmt, ...)
 	return err_at(c->e, c->file, n ? n->line : 0, n ? n->col : 0, "%s", msg);
 }
 
-/* Optimal string alignment distance (edits + transpositions), short words. */
-static int pv_distance(const char *a, const char *b)
-{
-	int la = (int)strlen(a), lb = (int)strlen(b);
-	int d[33][33];
-	if (la > 32 || lb > 32)
-		return 99;
-	for (int i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (int j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (int i = 1; i <= la; i++) {
-		for (int j = 1; j <= lb; j++) {
-			int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-			int v = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < v)
-				v = d[i][j - 1] + 1;
-			if (d[i - 1][j - 1] + cost < v)
-				v = d[i - 1][j - 1] + cost;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    d[i - 2][j - 2] + 1 < v)
-				v = d[i - 2][j - 2] + 1;
-			d[i][j] = v;
-		}
-	}
-	return d[la][lb];
-}
-
 const char *pv_suggest(const char *word, const char *const *known)
 {
 	const char *best = NULL;
 	int bestd = 99, len = (int)strlen(word);
 	int limit = len >= 5 ? 2 : 1;
 	for (int i = 0; known[i]; i++) {
-		int d = pv_distance(word, known[i]);
+		int d = suggest_distance(word, known[i]);
 		if (d < bestd) {
 			bestd = d;
 			best = known[i];

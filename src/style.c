@@ -16,6 +16,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "style.h"
+#include "suggest.h"
 #include "utf8.h"
 #include "ydoc.h"
 
@@ -124,25 +125,6 @@ static void style_defaults(style_t *s)
 	s->updated_text = "Updated {date}";
 }
 
-/* Levenshtein distance, for "did you mean". */
-static int edit_distance(const char *a, const char *b)
-{
-	int la = (int)strlen(a), lb = (int)strlen(b);
-	if (la > 64 || lb > 64)
-		return 99;
-	int d[65][65];
-	for (int i = 0; i <= la; i++) d[i][0] = i;
-	for (int j = 0; j <= lb; j++) d[0][j] = j;
-	for (int i = 1; i <= la; i++)
-		for (int j = 1; j <= lb; j++) {
-			int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			if (d[i - 1][j] + 1 < c) c = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < c) c = d[i][j - 1] + 1;
-			d[i][j] = c;
-		}
-	return d[la][lb];
-}
-
 static const key_t_ *key_find(const char *path, size_t n)
 {
 	for (int i = 0; i < NKEYS; i++)
@@ -156,7 +138,7 @@ static const char *key_suggest(const char *path)
 	const char *best = NULL;
 	int bd = 4;
 	for (int i = 0; i < NKEYS; i++) {
-		int d = edit_distance(path, keys[i].path);
+		int d = suggest_distance(path, keys[i].path);
 		const char *dot = strrchr(keys[i].path, '.');
 		const char *pd = strrchr(path, '.');
 		if (dot && pd && !strcmp(dot, pd) && d > 2)

@@ -540,12 +540,13 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 		/* "(2025)" or "(2025, preprint)" closes the author line, as in
 		   author-year styles; the venue tag already sits in the margin */
 		tstyle_t yt = ts(L, FONT_REGULAR, s->size_body, s->c_muted);
+		/* a no-break space keeps "(2026)" with the last name */
 		if (p->year && p->status)
-			sp_str(L, &a, arena_printf(L->a, " (%d, %s)", p->year, p->status), &yt);
+			sp_str(L, &a, arena_printf(L->a, "\u00a0(%d, %s)", p->year, p->status), &yt);
 		else if (p->year)
-			sp_str(L, &a, arena_printf(L->a, " (%d)", p->year), &yt);
+			sp_str(L, &a, arena_printf(L->a, "\u00a0(%d)", p->year), &yt);
 		else if (p->status)
-			sp_str(L, &a, arena_printf(L->a, " (%s)", p->status), &yt);
+			sp_str(L, &a, arena_printf(L->a, "\u00a0(%s)", p->status), &yt);
 		v_flow(L, &a, lw, mw, FLOW_LEFT, s->size_body, 0);
 	} else if (p->year || p->status) {
 		spans_t y = {0};

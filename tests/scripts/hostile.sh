@@ -125,7 +125,7 @@ cp "$W/x.pdf" "$W/keep.pdf"
 run o-kept 1 '' -- render "$B" -o "$W/keep.pdf" --set sizes.body=0
 cmp -s "$W/x.pdf" "$W/keep.pdf" || no "a failed render changed an existing PDF"
 mkfifo "$W/fifo"
-cat "$W/fifo" >"$W/fifo.out" &
+timeout 20 cat "$W/fifo" >"$W/fifo.out" & # no hang if the FIFO is replaced
 run o-fifo 0 '' -- render "$B" -o "$W/fifo"
 wait
 [ -p "$W/fifo" ] || no "-o FIFO: the FIFO was replaced"

@@ -561,7 +561,13 @@ int main(int argc, char **argv)
 	int ch;
 	while ((ch = getopt_long(argc, argv, ":o:l:d:j:hV", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'o': o.out = optarg; break;
+		case 'o':
+			if (!*optarg) {
+				code = usage_error("-o needs a file name ('-' for stdout)%s", "");
+				goto out;
+			}
+			o.out = optarg;
+			break;
 		case 'l': o.layout = optarg; break;
 		case 'L': o.lang = optarg; break;
 		case 'D': o.dump = optarg; break;

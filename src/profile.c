@@ -47,6 +47,7 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
+#include "image.h"
 #include "buf.h"
 #include "profile_import.h"
 
@@ -561,6 +562,12 @@ static int photo_parse(pctx_t *c, const ynode_t *root)
 	if (access(c->m->photo, R_OK) != 0)
 		return pv_err(c, n, "photo not found: '%s' (%s)", c->m->photo,
 		              strerror(errno));
+	/* decode it now, so that `vita check` finds a damaged photo too */
+	image_info_t ii;
+	const char *why;
+	if (image_probe(c->m->photo, &ii, &why))
+		return pv_err(c, n, "photo '%s' is not a readable PNG or JPEG file (%s)",
+		              c->m->photo, why);
 	return 0;
 }
 

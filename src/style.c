@@ -244,8 +244,9 @@ static int set_value(style_box_t *b, const key_t_ *k, const char *v,
 	case T_PERMILLE: {
 		char *end;
 		double x = strtod(v, &end);
-		if (end == v || *end || !(x > 0 && x < 100))
-			return err_at(e, where, line, col, "'%s' expects a number such as 1.25, got '%s'",
+		if (end == v || *end || !(x >= 0.5 && x <= 5))
+			return err_at(e, where, line, col,
+			              "'%s' expects a number from 0.5 to 5 such as 1.25, got '%s'",
 			              k->path, v);
 		*(int32_t *)(base + k->off) = (int32_t)lround(x * 1000);
 		return 0;

@@ -50,7 +50,7 @@ Z=profiles/zhanda-zhu.yaml
 run margin 1 'error: the margins leave too little room' -- render "$B" -o "$W/x.pdf" --set page.margin.left=1000
 run size0 1 "^--set: error: 'sizes.body' expects a font size" -- render "$B" -o "$W/x.pdf" --set sizes.body=0
 run size500 1 "^--set: error: 'sizes.body' expects a font size" -- render "$B" -o "$W/x.pdf" --set sizes.body=500
-run leading 0 '' -- render "$B" -o "$W/x.pdf" --set leading=0.01
+run leading 1 "^--set: error: 'leading' expects a number from 0.5 to 5" -- render "$B" -o "$W/x.pdf" --set leading=0.01
 run pagewide 1 "^--set: error: 'page.width'" -- render "$B" -o "$W/x.pdf" --set page.width=999999
 run badutf8 1 "^--set: error: 'entry.bullet': invalid UTF-8" -- render "$B" -o "$W/x.pdf" --set "entry.bullet=$(printf '\377')"
 

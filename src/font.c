@@ -422,6 +422,42 @@ static int chain_read(font_lib_t *lib, const char *name, buf_t *file, buf_t *dat
 	return -1;
 }
 
+/* A layout may name families instead of a chain file: "Noto Sans" or
+ * "Noto Serif, DejaVu Serif". The chain is those families in that order,
+ * then vita's CJK and symbol fallbacks, so that a CJK name still finds a
+ * face. Written as chain YAML and parsed like a chain file. */
+static int family_chain(const char *name, buf_t *file, buf_t *data)
+{
+	static const char *fallback[][2] = {
+		{"LXGW WenKai", "zh"}, {"IPAMincho", "ja"}, {"NanumMyeongjo", "ko"}, {"DejaVu Sans", NULL}};
+	if (!name[0] || strchr(name, '/') || strpbrk(name, "\"\n\\:#[]{}"))
+		return -1;
+	buf_reset(file);
+	buf_printf(file, "font families '%s'", name);
+	buf_reset(data);
+	buf_printf(data, "name: \"%s\"\nfaces:\n", name);
+	char *list = xstrdup(name);
+	int n = 0;
+	for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
+		while (*t == ' ')
+			t++;
+		size_t l = strlen(t);
+		while (l && t[l - 1] == ' ')
+			t[--l] = '\0';
+		if (l)
+			buf_printf(data, "  - family: \"%s\"\n", t), n++;
+	}
+	for (size_t i = 0; i < sizeof(fallback) / sizeof(fallback[0]); i++) {
+		if (strstr(name, fallback[i][0]))
+			continue;
+		buf_printf(data, "  - family: \"%s\"\n", fallback[i][0]);
+		if (fallback[i][1])
+			buf_printf(data, "    lang: [%s]\n", fallback[i][1]);
+	}
+	free(list);
+	return n ? 0 : -1;
+}
+
 font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e)
 {
 	for (font_chain_t *c = lib->chains; c; c = c->next)
@@ -430,7 +466,7 @@ font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e)
 	buf_t file, data;
 	buf_init(&file);
 	buf_init(&data);
-	if (chain_read(lib, name, &file, &data) != 0) {
+	if (chain_read(lib, name, &file, &data) != 0 && family_chain(name, &file, &data) != 0) {
 		buf_t dirs;
 		buf_init(&dirs);
 		for (int i = 0; i < lib->ndirs; i++)
@@ -444,7 +480,11 @@ font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e)
 	}
 	font_chain_t *c = xcalloc(1, sizeof(*c));
 	c->lib = lib;
+	int n0 = e->n;
 	int r = font_chain_parse(lib, c, file.s, data.s ? data.s : "", data.len, e);
+	for (int i = n0; i < e->n; i++)
+		if (!strncmp(e->v[i].file, "font families '", 15))
+			e->v[i].line = e->v[i].col = 0; /* positions in text vita wrote */
 	buf_done(&file);
 	buf_done(&data);
 	if (r != 0) {

@@ -53,6 +53,12 @@ grep -q 'warning:.*U+0F40' "$W/tofu.err" || no "render does not warn about U+0F4
 pdfinfo "$W/letter.pdf" | grep -q 'Page size: *612 x 792' || no "letter page size"
 "$VITA" render profiles/zhanda-zhu.yaml --set page.sise=a4 -o "$W/x.pdf" 2>&1 | grep -q "did you mean 'page.size'" || no "--set typo has no suggestion"
 
+# a layout may name font families instead of a chain file; CJK fallbacks follow
+"$VITA" render profiles/zhanda-zhu.yaml --set 'fonts.body=Noto Sans' -o "$W/sans.pdf" || no "fonts.body=Noto Sans"
+pdffonts "$W/sans.pdf" | grep -q 'NotoSans-Regular' || no "Noto Sans not used"
+pdftotext "$W/sans.pdf" - | grep -q '朱展达' || no "the CJK fallback is not appended to a family list"
+[ "$(code "$VITA" render profiles/zhanda-zhu.yaml --set 'fonts.body=No Such Font' -o "$W/nf.pdf")" = 3 ] || no "missing family: exit 3"
+
 # a missing photo is a located error
 printf 'name: P\nphoto: nope.png\nsections:\n  - title: T\n    type: text\n    text: x\n' > "$W/photo.yaml"
 "$VITA" render "$W/photo.yaml" -o "$W/photo.pdf" 2> "$W/photo.err"; c=$?

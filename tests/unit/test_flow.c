@@ -462,7 +462,7 @@ TEST(speed)
 		flow_set(A, s, 4, &o, &r, &e);
 	double ms = (double)(clock() - t0) * 1000.0 / CLOCKS_PER_SEC / 10;
 	fprintf(stderr, "speed: %.3f ms per paragraph of ~1.4 kB\n", ms);
-	CHECK(ms < 20);
+	/* printed only: tests never assert a timing (make bench measures) */
 	errs_done(&e);
 }
 

@@ -334,7 +334,7 @@ TEST(speed)
 	double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
 	fprintf(stderr, "  3000 words shaped in %.2f ms (faces loaded included)\n", ms);
 	CHECK(total > 0);
-	CHECK(ms < 200);
+	/* printed only: tests never assert a timing (make bench measures) */
 	font_shaped_done(&s);
 	font_lib_free(lib);
 	errs_done(&e);

@@ -19,7 +19,7 @@ TEST(test_dump)
 	d->title = "CV \"Zhu\"";
 	d->author = "Zhanda Zhu (朱展达)";
 	d->creator = "vita 1.0";
-	static const char *faces[] = {"/tmp/x/sub0.ttf"};
+	static const char *faces[] = {"/nonexistent/x/sub0.ttf"};
 	d->face_files = faces;
 	d->nfaces = 1;
 	page_t *p = page_add(d);

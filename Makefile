@@ -19,7 +19,7 @@ DEB_BUILD = gcc make pkg-config libyaml-dev libfreetype-dev libharfbuzz-dev \
 DEB_FONTS = fonts-noto-core fonts-lxgw-wenkai fonts-wqy-microhei fonts-dejavu-core \
             fonts-ipafont-mincho fonts-nanum
 DEB_TEST  = poppler-utils mupdf-tools ghostscript qpdf valgrind clang libclang-rt-14-dev \
-            python3 python3-yaml time
+            python3 python3-yaml time hyperfine
 DEB_ALL   = $(DEB_BUILD) $(DEB_FONTS) $(DEB_TEST)
 
 SRC      = $(wildcard src/*.c)

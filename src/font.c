@@ -480,11 +480,15 @@ font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e)
 	}
 	font_chain_t *c = xcalloc(1, sizeof(*c));
 	c->lib = lib;
-	int n0 = e->n;
+	int n0 = e->n, ne0 = e->nerrors;
 	int r = font_chain_parse(lib, c, file.s, data.s ? data.s : "", data.len, e);
-	for (int i = n0; i < e->n; i++)
-		if (!strncmp(e->v[i].file, "font families '", 15))
-			e->v[i].line = e->v[i].col = 0; /* positions in text vita wrote */
+	if (r != 0 && !strncmp(file.s, "font families '", 15)) {
+		/* neither a chain file nor installed families: say so, once */
+		e->n = n0;
+		e->nerrors = ne0;
+		err_at(e, "", 0, 0, "unknown font chain '%s' (no %s.yaml in the font "
+		       "directories, and not a list of installed font families)", name, name);
+	}
 	buf_done(&file);
 	buf_done(&data);
 	if (r != 0) {

@@ -57,7 +57,7 @@ pdfinfo "$W/letter.pdf" | grep -q 'Page size: *612 x 792' || no "letter page siz
 "$VITA" render profiles/zhanda-zhu.yaml --set 'fonts.body=Noto Sans' -o "$W/sans.pdf" || no "fonts.body=Noto Sans"
 pdffonts "$W/sans.pdf" | grep -q 'NotoSans-Regular' || no "Noto Sans not used"
 pdftotext "$W/sans.pdf" - | grep -q '朱展达' || no "the CJK fallback is not appended to a family list"
-[ "$(code "$VITA" render profiles/zhanda-zhu.yaml --set 'fonts.body=No Such Font' -o "$W/nf.pdf")" = 3 ] || no "missing family: exit 3"
+[ "$(code "$VITA" render profiles/zhanda-zhu.yaml --set 'fonts.body=No Such Font' -o "$W/nf.pdf")" = 1 ] || no "unknown chain or family: exit 1"
 
 # a missing photo is a located error
 printf 'name: P\nphoto: nope.png\nsections:\n  - title: T\n    type: text\n    text: x\n' > "$W/photo.yaml"

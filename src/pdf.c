@@ -23,9 +23,14 @@
  *   sweep per font and a 128 KiB CIDToGIDMap (over half our run time), so
  *   the Type0/CIDFontType2/descriptor/FontFile2/ToUnicode objects are
  *   built here with libharu's low-level object API from the code points
- *   drawn, and text goes into the content stream as hex CIDs (CID = Unicode
- *   code point under Identity-H, as libharu did; ToUnicode is identity
- *   bfchar). Two files with one PostScript name get distinct subset tags.
+ *   drawn. CID = glyph id (Identity-H, /CIDToGIDMap /Identity, /W by
+ *   GID); ToUnicode maps each CID to its code point (bfchar). A code point
+ *   whose glyph another code point already uses (or that has no glyph) gets
+ *   a copy of that glyph appended to the font program, so every CID maps
+ *   back to exactly one code point and extraction stays exact. Text goes
+ *   into the content stream as literal strings of 2-byte CIDs, (...) with
+ *   \\ ( ) CR LF escaped. Two files with one PostScript name get distinct
+ *   subset tags.
  * - The whole PDF is built in libharu's memory stream, then copied to the
  *   temporary file, which is renamed over PATH only when complete. On any
  *   error the temporary file is removed and an existing PATH is untouched.
@@ -51,7 +56,7 @@
 #include "pdf.h"
 #include "utf8.h"
 
-#define PDF_CHUNK 65000          /* bytes per Tj (libharu's limit: 65,535) */
+#define PDF_CHUNK 65000          /* string bytes per Tj (PDF strings: < 65,536) */
 #define PDF_SLANT 0.21255656f    /* tan(12 degrees): synthetic italic */
 
 typedef struct pdf_img {
@@ -75,10 +80,10 @@ typedef struct pw {
 	struct pfont **all;      /* the distinct fonts, in order of first use */
 	char (*tags)[8];         /* per font: its subset tag */
 	int nfonts;
-	uint16_t *cps, *gids;    /* 65,536 each: one font's code points, glyphs */
+	uint16_t *cps;           /* 65,536: one font's code point per CID */
 	uint8_t *keep;           /* per glyph of one font: embed it */
 	uint16_t *stack;
-	struct bbuf { unsigned char *p; size_t n, cap; } fb; /* font program, map */
+	struct bbuf { unsigned char *p; size_t n, cap; } fb; /* font program */
 	HPDF_Page *pages;
 	pdf_img_t *imgs;
 	int nimgs;
@@ -249,12 +254,17 @@ static int pw_check_font(pw_t *w, const char *file)
  * and re-serialises the font program: over half of our run time. So the
  * font objects are built here with libharu's low-level object API instead
  * (the same API as the ToUnicode fix), from the code points actually drawn:
- * Type0 (Identity-H, CID = Unicode code point, as libharu did) -> CIDFontType2
- * with /W and a CIDToGIDMap up to the largest code point drawn -> descriptor
- * -> FontFile2. The font program keeps libharu's table set; glyf/loca keep
- * only the glyphs drawn (with composite components, recursively), so even a
- * full, unsubset font embeds small. Text is written as hex CIDs straight
- * into the page's content stream. */
+ * Type0 (Identity-H, CID = GID) -> CIDFontType2 with /W by CID and
+ * /CIDToGIDMap /Identity -> descriptor -> FontFile2. The font program keeps
+ * libharu's table set and glyph numbering; glyf/loca keep only the glyphs
+ * drawn (with composite components, recursively), so even a full, unsubset
+ * font embeds small. A code point is given its CID when first drawn: its
+ * glyph id, or, when that glyph already belongs to another code point (two
+ * code points, one glyph; or no glyph: GID 0, never used as a CID), a new
+ * glyph appended after the font's last one as a copy of it (glyf, loca,
+ * maxp; hmtx then has a full metric per glyph). Text is written
+ * as literal strings of 2-byte CIDs straight into the page's content
+ * stream. */
 
 enum { T_OS2, T_CMAP, T_CVT, T_FPGM, T_GLYF, T_HEAD, T_HHEA, T_HMTX, T_LOCA, T_MAXP,
        T_NAME, T_POST, T_PREP, T_N };
@@ -274,6 +284,10 @@ typedef struct pfont {
 	char ps[64];                /* PostScript name */
 	HPDF_Dict type0;
 	uint8_t used[8192];         /* BMP code points drawn */
+	uint16_t *cid;              /* 65,536: the CID of each code point drawn */
+	uint8_t *owned;             /* per glyph: a code point has it as its CID */
+	uint16_t *dup;              /* CID nglyphs + k draws a copy of glyph dup[k] */
+	unsigned ndup;
 } pfont_t;
 
 static int16_t s16(const unsigned char *p)
@@ -506,8 +520,82 @@ static void tt_closure(const pfont_t *f, uint8_t *keep, uint16_t *stack)
 	}
 }
 
+/* Glyph g of the program: glyph g of the font when kept, or the glyph an
+ * appended copy (g >= nglyphs) copies; NULL and *len 0 when empty. */
+static const unsigned char *tt_out_glyph(const pfont_t *f, const uint8_t *keep, unsigned g,
+                                         uint32_t *len)
+{
+	*len = 0;
+	if (g >= f->nglyphs)
+		return tt_glyph(f, f->dup[g - f->nglyphs], len);
+	return keep[g] ? tt_glyph(f, g, len) : NULL;
+}
+
+/* hmtx with a full metric for every glyph, the copies' taken from the
+ * glyphs they copy (text extractors measure gaps with the font's own
+ * advances, so a copy must keep its glyph's). */
+static void tt_hmtx(const pfont_t *f, bbuf_t *b)
+{
+	const unsigned char *h = f->p + f->off[T_HMTX];
+	uint32_t len = f->len[T_HMTX];
+	unsigned total = f->nglyphs + f->ndup;
+	for (unsigned i = 0; i < total; i++) {
+		unsigned g = i < f->nglyphs ? i : f->dup[i - f->nglyphs];
+		unsigned m = g < f->nmetrics ? g : f->nmetrics - 1;
+		uint32_t at = g < f->nmetrics ? 4 * g + 2 : 4 * f->nmetrics + 2 * (g - f->nmetrics);
+		unsigned char *o = bb_grow(b, 4);
+		memcpy(o, h + 4 * m, 2); /* tt_parse checked 4 * nmetrics <= len */
+		o[2] = at + 2 <= len ? h[at] : 0;
+		o[3] = at + 2 <= len ? h[at + 1] : 0;
+	}
+}
+
+/* Table k of the program into b. */
+static void tt_table(const pfont_t *f, int k, const uint8_t *keep, bbuf_t *b)
+{
+	unsigned total = f->nglyphs + f->ndup;
+	size_t at = b->n;
+	uint32_t len;
+	if (k == T_GLYF) {
+		for (unsigned g = 0; g < total; g++) {
+			const unsigned char *d = tt_out_glyph(f, keep, g, &len);
+			if (d) {
+				memcpy(bb_grow(b, len), d, len);
+				memset(bb_grow(b, (4 - len % 4) % 4), 0, (4 - len % 4) % 4);
+			}
+		}
+	} else if (k == T_LOCA) {
+		/* glyf comes first in tag order, so its layout is known */
+		uint32_t o = 0;
+		unsigned char *l = bb_grow(b, 4 * ((size_t)total + 1));
+		for (unsigned g = 0; g < total; g++) {
+			put32(l + 4 * g, o);
+			if (tt_out_glyph(f, keep, g, &len))
+				o += (len + 3) & ~3u;
+		}
+		put32(l + 4 * total, o);
+	} else if (k == T_HMTX && f->ndup) {
+		tt_hmtx(f, b);
+	} else if (k == T_POST && f->ndup && f->len[k] >= 32) {
+		/* glyph names count the glyphs: keep none (format 3) */
+		memcpy(bb_grow(b, 32), f->p + f->off[k], 32);
+		put32(b->p + at, 0x00030000);
+	} else {
+		memcpy(bb_grow(b, f->len[k]), f->p + f->off[k], f->len[k]);
+		if (k == T_HEAD) {
+			put32(b->p + at + 8, 0);     /* checkSumAdjustment */
+			put16(b->p + at + 50, 1);    /* indexToLocFormat: long */
+		} else if (k == T_MAXP) {
+			put16(b->p + at + 4, total); /* numGlyphs */
+		} else if (k == T_HHEA && f->ndup) {
+			put16(b->p + at + 34, total); /* numberOfHMetrics */
+		}
+	}
+}
+
 /* The font program: libharu's table set, glyf/loca cut to the kept glyphs
- * (long loca), checksums and head.checkSumAdjustment recomputed. */
+ * (long loca) plus the copies, checksums and head.checkSumAdjustment
+ * recomputed. */
 static void tt_program(const pfont_t *f, const uint8_t *keep, bbuf_t *b)
 {
 	int nt = 0;
@@ -528,34 +616,9 @@ static void tt_program(const pfont_t *f, const uint8_t *keep, bbuf_t *b)
 		if (!f->len[k] && k != T_LOCA)
 			continue;
 		size_t at = b->n;
-		if (k == T_GLYF) {
-			for (unsigned g = 0; g < f->nglyphs; g++) {
-				uint32_t len;
-				const unsigned char *d = keep[g] ? tt_glyph(f, g, &len) : NULL;
-				if (d) {
-					memcpy(bb_grow(b, len), d, len);
-					memset(bb_grow(b, (4 - len % 4) % 4), 0, (4 - len % 4) % 4);
-				}
-			}
-		} else if (k == T_LOCA) {
-			/* glyf comes first in tag order, so its layout is known */
-			uint32_t o = 0;
-			unsigned char *l = bb_grow(b, 4 * ((size_t)f->nglyphs + 1));
-			for (unsigned g = 0; g < f->nglyphs; g++) {
-				uint32_t len = 0;
-				put32(l + 4 * g, o);
-				if (keep[g] && tt_glyph(f, g, &len))
-					o += (len + 3) & ~3u;
-			}
-			put32(l + 4 * f->nglyphs, o);
-		} else {
-			memcpy(bb_grow(b, f->len[k]), f->p + f->off[k], f->len[k]);
-			if (k == T_HEAD) {
-				head_at = at;
-				put32(b->p + at + 8, 0);     /* checkSumAdjustment */
-				put16(b->p + at + 50, 1);    /* indexToLocFormat: long */
-			}
-		}
+		if (k == T_HEAD)
+			head_at = at;
+		tt_table(f, k, keep, b);
 		size_t len = b->n - at;
 		memset(bb_grow(b, (4 - len % 4) % 4), 0, (4 - len % 4) % 4);
 		unsigned char *e = b->p + dir;
@@ -614,6 +677,9 @@ static int pw_load(pw_t *w, pfont_t *f)
 	if (bad) {
 		return pw_fail(w, f->file, "cannot embed the font: %s", bad);
 	}
+	f->cid = xmalloc(65536 * sizeof(uint16_t));
+	f->owned = xcalloc(f->nglyphs, 1);
+	f->owned[0] = 1; /* CID 0 (.notdef) stands for no code point */
 	HPDF_Dict t = f->type0 = pw_obj(w, HPDF_Dict_New(w->pdf->mmgr));
 	pw_ok(w, HPDF_Xref_Add(w->pdf->xref, t));
 	pw_ok(w, HPDF_Dict_AddName(t, "Type", "Font"));
@@ -651,19 +717,25 @@ static HPDF_Array pw_array(pw_t *w)
 	return pw_obj(w, HPDF_Array_New(w->pdf->mmgr));
 }
 
-/* /W: [c [w w ...] ...] for the code points drawn whose width is not /DW. */
-static HPDF_Array pf_widths(pw_t *w, const pfont_t *f, const uint16_t *cps,
-                            const uint16_t *gids, int n, int dw)
+/* The glyph CID c draws. */
+static unsigned pf_glyph(const pfont_t *f, unsigned c)
+{
+	return c < f->nglyphs ? c : f->dup[c - f->nglyphs];
+}
+
+/* /W: [c [w w ...] ...] for the CIDs drawn (cps[c] != 0) whose width is
+ * not /DW. */
+static HPDF_Array pf_widths(pw_t *w, const pfont_t *f, const uint16_t *cps, unsigned n, int dw)
 {
 	HPDF_Array a = pw_array(w), run = NULL;
-	for (int i = 0; i < n; i++) {
-		int wd = tt_width(f, gids[i]);
+	for (unsigned c = 1; c < n; c++) {
+		int wd = cps[c] ? tt_width(f, pf_glyph(f, c)) : dw;
 		if (wd == dw) {
 			run = NULL;
 			continue;
 		}
-		if (!run || cps[i] != cps[i - 1] + 1) {
-			pw_ok(w, HPDF_Array_AddNumber(a, cps[i]));
+		if (!run) {
+			pw_ok(w, HPDF_Array_AddNumber(a, (HPDF_INT32)c));
 			run = pw_array(w);
 			pw_ok(w, HPDF_Array_Add(a, run));
 		}
@@ -672,9 +744,9 @@ static HPDF_Array pf_widths(pw_t *w, const pfont_t *f, const uint16_t *cps,
 	return a;
 }
 
-/* ToUnicode: CIDs are code points, so each maps to itself (bfchar, 100
- * per block; libharu 2.3's own map used the invalid "begincidrange"). */
-static HPDF_Dict pf_tounicode(pw_t *w, const uint16_t *cps, int n)
+/* ToUnicode: each CID drawn to its code point (bfchar, 100 per block;
+ * libharu 2.3's own map used the invalid "begincidrange"). */
+static HPDF_Dict pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n)
 {
 	HPDF_Dict d = pw_stream(w, NULL, 0);
 	HPDF_Stream st = d->stream;
@@ -685,14 +757,20 @@ static HPDF_Dict pf_tounicode(pw_t *w, const uint16_t *cps, int n)
 	                                  "begincodespacerange\n<0000> <FFFF>\n"
 	                                  "endcodespacerange\n"));
 	char line[40];
-	for (int i = 0; i < n; i += 100) {
-		int k = n - i < 100 ? n - i : 100;
-		snprintf(line, sizeof(line), "%d beginbfchar\n", k);
+	unsigned c = 1;
+	for (;;) {
+		unsigned k = 0, end = c;
+		while (end < n && k < 100)
+			k += cps[end++] != 0;
+		if (k == 0)
+			break;
+		snprintf(line, sizeof(line), "%u beginbfchar\n", k);
 		pw_ok(w, HPDF_Stream_WriteStr(st, line));
-		for (int j = i; j < i + k; j++) {
-			snprintf(line, sizeof(line), "<%04X> <%04X>\n", cps[j], cps[j]);
-			pw_ok(w, HPDF_Stream_WriteStr(st, line));
-		}
+		for (; c < end; c++)
+			if (cps[c]) {
+				snprintf(line, sizeof(line), "<%04X> <%04X>\n", c, cps[c]);
+				pw_ok(w, HPDF_Stream_WriteStr(st, line));
+			}
 		pw_ok(w, HPDF_Stream_WriteStr(st, "endbfchar\n"));
 	}
 	pw_ok(w, HPDF_Stream_WriteStr(st, "endcmap\nCMapName currentdict /CMap defineresource pop\n"
@@ -737,18 +815,19 @@ static HPDF_Dict pf_descriptor(pw_t *w, const pfont_t *f, const char *name)
 /* Complete one font's objects from the code points drawn with it. */
 static void pf_finish(pw_t *w, pfont_t *f, int idx)
 {
-	uint16_t *cps = w->cps, *gids = w->gids;
-	int n = 0;
+	/* cps[c]: the code point CID c stands for (0: none) */
+	uint16_t *cps = w->cps;
+	unsigned n = f->nglyphs + f->ndup;
+	memset(cps, 0, n * sizeof(uint16_t));
 	for (uint32_t cp = 1; cp <= 0xFFFF; cp++)
-		if (f->used[cp >> 3] >> (cp & 7) & 1 && (cp < 0xD800 || cp > 0xDFFF)) {
-			cps[n] = (uint16_t)cp;
-			gids[n++] = (uint16_t)tt_gid(f, cp);
-		}
+		if (f->used[cp >> 3] >> (cp & 7) & 1 && !cps[f->cid[cp]])
+			cps[f->cid[cp]] = (uint16_t)cp;
 	uint8_t *keep = w->keep = xrealloc(w->keep, f->nglyphs);
 	memset(keep, 0, f->nglyphs);
 	keep[0] = 1;
-	for (int i = 0; i < n; i++)
-		keep[gids[i]] = 1;
+	for (unsigned c = 1; c < n; c++)
+		if (cps[c])
+			keep[pf_glyph(f, c)] = 1;
 	w->stack = xrealloc(w->stack, sizeof(uint16_t) * f->nglyphs);
 	tt_closure(f, keep, w->stack);
 	tt_program(f, keep, &w->fb);
@@ -761,13 +840,6 @@ static void pf_finish(pw_t *w, pfont_t *f, int idx)
 	HPDF_Dict desc = pf_descriptor(w, f, name);
 	pw_ok(w, HPDF_Dict_Add(desc, "FontFile2", ff));
 
-	/* CIDToGIDMap up to the largest code point drawn; beyond it, GID 0 */
-	size_t mlen = n ? 2 * ((size_t)cps[n - 1] + 1) : 2;
-	w->fb.n = 0;
-	unsigned char *map = bb_grow(&w->fb, mlen);
-	memset(map, 0, mlen);
-	for (int i = 0; i < n; i++)
-		put16(map + 2 * cps[i], gids[i]);
 	HPDF_Dict cid = pw_obj(w, HPDF_Dict_New(w->pdf->mmgr));
 	pw_ok(w, HPDF_Xref_Add(w->pdf->xref, cid));
 	pw_ok(w, HPDF_Dict_AddName(cid, "Type", "Font"));
@@ -781,8 +853,8 @@ static void pf_finish(pw_t *w, pfont_t *f, int idx)
 	pw_ok(w, HPDF_Dict_Add(cid, "FontDescriptor", desc));
 	int dw = tt_width(f, 0);
 	pw_ok(w, HPDF_Dict_AddNumber(cid, "DW", dw));
-	pw_ok(w, HPDF_Dict_Add(cid, "W", pf_widths(w, f, cps, gids, n, dw)));
-	pw_ok(w, HPDF_Dict_Add(cid, "CIDToGIDMap", pw_stream(w, map, mlen)));
+	pw_ok(w, HPDF_Dict_Add(cid, "W", pf_widths(w, f, cps, n, dw)));
+	pw_ok(w, HPDF_Dict_AddName(cid, "CIDToGIDMap", "Identity"));
 
 	HPDF_Dict t = f->type0;
 	pw_ok(w, HPDF_Dict_AddName(t, "BaseFont", name));
@@ -912,8 +984,8 @@ static const char *run_problem(const page_run_t *r)
 }
 
 /* Append to the page's content stream (libharu's operators write there
- * too; text goes straight in, as hex CIDs, since our fonts are not
- * libharu fonts). */
+ * too; text goes straight in, as CIDs, since our fonts are not libharu
+ * fonts). */
 static void page_put(pw_t *w, const char *s, size_t n)
 {
 	HPDF_PageAttr a = (HPDF_PageAttr)w->page->attr;
@@ -937,37 +1009,64 @@ static void set_font(pw_t *w, pfont_t *f, int32_t size)
 	page_put(w, buf, (size_t)k);
 }
 
-/* Show text[0..n) (valid UTF-8, BMP) as <hex CIDs> Tj, one string per
- * PDF_CHUNK bytes of UTF-8, noting the code points for the font. */
+/* The CID of code point cp (BMP, not 0) in f, given when first drawn:
+ * its glyph, or a new copy of it when another code point has that glyph
+ * (only a font of 65,535 glyphs has to share it). */
+static unsigned pf_cid(pfont_t *f, uint32_t cp)
+{
+	if (f->used[cp >> 3] >> (cp & 7) & 1)
+		return f->cid[cp];
+	unsigned g = tt_gid(f, cp), c = g;
+	if (!f->owned[g]) {
+		f->owned[g] = 1;
+	} else if (f->nglyphs + f->ndup < 65535) {
+		if (f->ndup % 64 == 0)
+			f->dup = xrealloc(f->dup, (f->ndup + 64) * sizeof(uint16_t));
+		f->dup[f->ndup] = (uint16_t)g;
+		c = f->nglyphs + f->ndup++;
+	}
+	f->used[cp >> 3] |= (uint8_t)(1u << (cp & 7));
+	f->cid[cp] = (uint16_t)c;
+	return c;
+}
+
+/* Show text[0..n) (valid UTF-8, BMP) as (2-byte CIDs) Tj, one string per
+ * PDF_CHUNK bytes of CIDs, escaping \\ ( ) CR and LF. */
 static void show_text(pw_t *w, pfont_t *f, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
 	char *o = w->tb;
 	size_t cap = PDF_CHUNK - 8, k = 0, chunk = 0;
-	o[k++] = '<';
+	o[k++] = '(';
 	for (size_t i = 0; i < n;) {
 		uint32_t cp;
 		int l = utf8_decode(s + i, n - i, &cp);
 		if (l <= 0 || cp > 0xFFFF)
 			break;
-		f->used[cp >> 3] |= (uint8_t)(1u << (cp & 7));
-		if (chunk + (size_t)l > PDF_CHUNK) {
-			memcpy(o + k, "> Tj\n", 5);
+		unsigned c = pf_cid(f, cp);
+		if (chunk + 2 > PDF_CHUNK) {
+			memcpy(o + k, ") Tj\n", 5);
 			page_put(w, o, k + 5);
 			k = 0;
-			o[k++] = '<';
+			o[k++] = '(';
 			chunk = 0;
 		}
 		if (k + 4 > cap) {
 			page_put(w, o, k);
 			k = 0;
 		}
-		for (int sh = 12; sh >= 0; sh -= 4)
-			o[k++] = hex[cp >> sh & 15];
-		chunk += (size_t)l;
+		unsigned char b[2] = {(unsigned char)(c >> 8), (unsigned char)c};
+		for (int j = 0; j < 2; j++) {
+			unsigned char x = b[j];
+			if (x == '\\' || x == '(' || x == ')' || x == '\r' || x == '\n') {
+				o[k++] = '\\';
+				x = x == '\r' ? 'r' : x == '\n' ? 'n' : x;
+			}
+			o[k++] = (char)x;
+		}
+		chunk += 2;
 		i += (size_t)l;
 	}
-	memcpy(o + k, "> Tj\n", 5);
+	memcpy(o + k, ") Tj\n", 5);
 	page_put(w, o, k + 5);
 }
 
@@ -1376,8 +1475,7 @@ int pdf_write(const page_doc_t *doc, const char *path, errs_t *e)
 		w->fonts = xcalloc((size_t)(doc->nfaces > 0 ? doc->nfaces : 1), sizeof(HPDF_Font));
 		w->all = xcalloc((size_t)(doc->nfaces > 0 ? doc->nfaces : 1), sizeof(pfont_t *));
 		w->tags = xcalloc((size_t)(doc->nfaces > 0 ? doc->nfaces : 1), sizeof(w->tags[0]));
-		w->cps = xmalloc(2 * 65536 * sizeof(uint16_t));
-		w->gids = w->cps + 65536;
+		w->cps = xmalloc(65536 * sizeof(uint16_t));
 		w->pages = xcalloc((size_t)(doc->npages > 0 ? doc->npages : 1), sizeof(HPDF_Page));
 		w->tb = xmalloc(PDF_CHUNK + 1);
 		if (setjmp(w->jb) == 0) {
@@ -1394,6 +1492,9 @@ int pdf_write(const page_doc_t *doc, const char *path, errs_t *e)
 	for (int i = 0; i < w->nfonts; i++) {
 		if (w->all[i]->p)
 			munmap(w->all[i]->p, w->all[i]->n);
+		free(w->all[i]->cid);
+		free(w->all[i]->owned);
+		free(w->all[i]->dup);
 		free(w->all[i]);
 	}
 	free(w->all);

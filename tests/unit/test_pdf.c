@@ -138,10 +138,16 @@ TEST(test_write_and_check)
 	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -a -e ' Tr' -e ' Tm'", out, "2 Tr"));
 	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -a -e ' Tr' -e ' Tm'", out,
 	          "1 0 0.21256 1 56.693 681.89"));
-	/* ToUnicode: identity bfchar for the codes drawn, which every
-	   extractor reads (libharu's own "begincidrange" map broke gs) */
+	/* CID = GID: no CIDToGIDMap stream; ToUnicode maps each CID drawn to
+	   its code point with bfchar, which every extractor reads (libharu's
+	   own "begincidrange" map broke gs) */
 	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -ac begincidrange", out, "0"));
-	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -a -A3 beginbfchar", out, "<6731> <6731>"));
+	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -a '> <6731>$'", out, "<6731>"));
+	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -a CIDToGIDMap | sort | uniq -c | "
+	          "awk '{print $1, $3}'", out, "3 /Identity\n"));
+	/* text is literal strings, never hex */
+	CHECK(has("qpdf --qdf --object-streams=disable --normalize-content=n %s - | grep -ac '> *Tj'",
+	          out, "0"));
 	CHECK(has("gs -q -dNOPAUSE -dBATCH -sDEVICE=txtwrite -sOutputFile=- %s", out, "朱展达"));
 	CHECK(has("gs -q -dNOPAUSE -dBATCH -sDEVICE=txtwrite -sOutputFile=- %s", out, "Ελληνικά Русский язык"));
 	CHECK(has("mutool draw -q -F txt -o - %s 1 2>/dev/null", out, "Müller Ñandú café"));
@@ -343,9 +349,58 @@ TEST(test_bad_text)
 	CHECK(has("pdftotext %s -", out, "good"));
 	/* the long run is drawn whole, in two strings (off the page, so
 	   count the code points in the content stream, not with pdftotext) */
-	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -a Tj | grep -aio 00e9 | wc -l", out, "35000"));
-	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -ac Tj", out, "3"));
+	/* é is glyph 171 (0x00AB) of Noto Serif: count its low bytes */
+	CHECK(has("qpdf --qdf --object-streams=disable --normalize-content=n %s - | grep -a Tj | "
+	          "tr -cd '\\253' | wc -c", out, "35000"));
+	CHECK(has("qpdf --qdf --object-streams=disable --normalize-content=n %s - | grep -ac Tj", out, "3"));
 	CHECK(has("qpdf --check %s 2>&1", out, "No syntax or stream encoding errors"));
+	errs_done(&e);
+	page_doc_free(d);
+}
+
+/* Every extractor reads glyph ids that need escaping in a literal string,
+ * a glyph two code points share, and code points the font lacks. */
+TEST(test_glyph_ids)
+{
+	page_doc_t *d = page_doc_new(595276, 841890);
+	static const char *faces[] = {SERIF, KAI};
+	d->face_files = faces;
+	d->nfaces = 2;
+	page_t *p = page_add(d);
+	/* Noto Serif: ' * E F y are glyphs 10 13 40 41 92 (LF CR ( ) \);
+	   U+2010 is glyph 0x0A59 */
+	static const char *const lines[] = {
+		"it's *EFy\u2010x Eye(F)", /* escapes */
+		"x\u6731y\u5c55z\u6731", /* no glyph: each its own copy of .notdef */
+		"a-b\u2011c \u2012\u2013 -\u2011",  /* LXGW WenKai: one glyph each pair */
+	};
+	text(p, 0, 0, 56693, 80000, lines[0]);
+	text(p, 0, 0, 56693, 100000, lines[1]);
+	text(p, 1, 0, 56693, 120000, lines[2]);
+	errs_t e;
+	errs_init(&e);
+	const char *out = file_in("gid.pdf");
+	EQ_INT(pdf_write(d, out, &e), 0);
+	EQ_INT(e.n, 0);
+	for (int i = 0; i < 3; i++) {
+		CHECK(has("pdftotext %s - 2>&1", out, lines[i]));
+		CHECK(has("mutool draw -q -F txt -o - %s 1 2>&1", out, lines[i]));
+		CHECK(has("gs -q -dNOPAUSE -dBATCH -sDEVICE=txtwrite -sOutputFile=- %s 2>&1", out, lines[i]));
+	}
+	CHECK(has("pdftotext %s - 2>&1 | grep -c -i -e warning -e error", out, "0"));
+	CHECK(has("qpdf --check %s 2>&1", out, "No syntax or stream encoding errors"));
+	CHECK(has("pdffonts %s | awk 'NR>2 && $0 !~ / yes +yes +yes / {bad=1} END {print bad ? \"BAD\" : \"ALLEMB\"}'",
+	          out, "ALLEMB"));
+	CHECK(has("pdftoppm -r 20 %s 2>&1 >/dev/null | wc -c", out, "0"));
+	CHECK(has("gs -q -dNOPAUSE -dBATCH -sDEVICE=nullpage %s 2>&1 | grep -ci error", out, "0"));
+	/* the bytes were escaped: \n \r \( \) \\ */
+	static const char *const esc[] = {"\\n", "\\r", "\\(", "\\)", "\\\\"};
+	for (int i = 0; i < 5; i++) {
+		char cmd[300];
+		snprintf(cmd, sizeof(cmd), "qpdf --qdf --object-streams=disable --normalize-content=n "
+		         "%%s - | grep -a Tj | head -1 | grep -caF '%s'", esc[i]);
+		CHECK(has(cmd, out, "1"));
+	}
 	errs_done(&e);
 	page_doc_free(d);
 }
@@ -433,6 +488,7 @@ int main(void)
 	RUN(test_stdout);
 	RUN(test_failures);
 	RUN(test_bad_text);
+	RUN(test_glyph_ids);
 	RUN(test_image_and_empty);
 	RUN(test_speed);
 	char cmd[128];

@@ -83,6 +83,20 @@ int errs_code(const errs_t *e)
 	return code;
 }
 
+/* Messages quote user text: print control characters (C0, DEL, C1) as
+ * \xHH / \u00HH so a profile cannot move the terminal's cursor. */
+static void put_clean(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02X", *p);
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			fprintf(f, "\\u%04X", *++p);
+		else
+			putc(*p, f);
+	}
+}
+
 void err_print(FILE *f, const err_t *x)
 {
 	if (x->file[0]) {
@@ -97,14 +111,30 @@ void err_print(FILE *f, const err_t *x)
 		fputs("vita: ", f);
 	}
 	fputs(x->sev == ERR_WARNING ? "warning: " : "error: ", f);
-	fputs(x->msg, f);
-	if (x->context[0])
-		fprintf(f, " (%s)", x->context);
+	put_clean(f, x->msg);
+	if (x->context[0]) {
+		fputs(" (", f);
+		put_clean(f, x->context);
+		fputc(')', f);
+	}
 	fputc('\n', f);
+}
+
+/* The same text drawn twice (the name in the header and in the footer)
+ * gives the same warning twice: print each distinct message once. */
+static int err_same(const err_t *a, const err_t *b)
+{
+	return a->sev == b->sev && a->line == b->line && a->col == b->col &&
+	       !strcmp(a->file, b->file) && !strcmp(a->msg, b->msg);
 }
 
 void errs_print(FILE *f, const errs_t *e)
 {
-	for (int i = 0; i < e->n; i++)
-		err_print(f, &e->v[i]);
+	for (int i = 0; i < e->n; i++) {
+		int seen = 0;
+		for (int k = 0; k < i && !seen; k++)
+			seen = err_same(&e->v[k], &e->v[i]);
+		if (!seen)
+			err_print(f, &e->v[i]);
+	}
 }

@@ -1092,8 +1092,12 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 	L.lang = m->lang ? m->lang : s->lang;
 	L.x0 = s->margin_left;
 	L.width = s->page_w - s->margin_left - s->margin_right;
-	if (L.width < 72000 || s->page_h - s->margin_top - s->margin_bottom < 144000) {
-		err_at(e, s->file, 0, 0, "the margins leave too little room on the page");
+	int32_t tall = s->page_h - s->margin_top - s->margin_bottom;
+	if (L.width < 72000 || tall < 144000) {
+		err_at(e, s->file, 0, 0,
+		       "the margins leave too little room on the page: %d x %d pt between them, "
+		       "at least 72 x 144 pt needed (page.margin.left/right/top/bottom)",
+		       L.width / 1000, tall / 1000);
 		return NULL;
 	}
 	if (!(L.body = font_chain_get(lib, s->font_body, e)) ||

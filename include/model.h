@@ -110,6 +110,10 @@ typedef struct mcontact {
 	int line, col;
 } mcontact_t;
 
+typedef struct mpos {
+	int line, col;      /* 1-based; 0 when the field is absent */
+} mpos_t;
+
 typedef struct model {
 	const char *file;            /* profile path, for messages */
 	const char *dir;             /* directory of the profile ("." if none) */
@@ -117,6 +121,8 @@ typedef struct model {
 	const char *name;
 	const char *name_native;     /* NULL when absent */
 	const char *headline, *affiliation, *location;
+	/* where those plain strings are, for messages about their text */
+	mpos_t at_name, at_native, at_headline, at_affiliation, at_location;
 	mcontact_t *contacts; int ncontacts; /* in the order of the spec's table */
 	mlink_t *links; int nlinks;
 	const char *photo;           /* resolved relative to dir; NULL when absent */

@@ -102,6 +102,13 @@ static void sp_str(lay_t *L, spans_t *s, const char *text, const tstyle_t *t)
 		sp_add(L, s, text, (int)strlen(text), t, NULL, 0, 0);
 }
 
+/* A plain string from the profile, located for warnings about its text. */
+static void sp_at(lay_t *L, spans_t *s, const char *text, const tstyle_t *t, mpos_t at)
+{
+	if (text)
+		sp_add(L, s, text, (int)strlen(text), t, NULL, at.line, at.col);
+}
+
 /* Rich text: markup flags add to the base style. */
 static void sp_text(lay_t *L, spans_t *s, const mtext_t *x, const tstyle_t *t)
 {
@@ -843,30 +850,30 @@ static int header(lay_t *L, page_image_t *photo)
 	int start = L->nv;
 	spans_t n = {0};
 	tstyle_t nt = {L->head, FONT_BOLD, s->size_name, s->c_text, FLOW_NOHYPH | FLOW_NOBREAK};
-	sp_str(L, &n, m->name, &nt);
+	sp_at(L, &n, m->name, &nt, m->at_name);
 	if (m->name_native) {
 		tstyle_t nn = nt;
 		nn.size = s->size_native ? s->size_native : s->size_name;
 		nn.style = FONT_REGULAR;
 		sp_str(L, &n, "  ", &nt);
-		sp_str(L, &n, m->name_native, &nn);
+		sp_at(L, &n, m->name_native, &nn, m->at_native);
 	}
 	v_flow(L, &n, dx, width, align, s->size_name, 0);
 	if (m->headline) {
 		spans_t h = {0};
 		tstyle_t t = {L->head, FONT_REGULAR, s->size_headline, s->c_muted, 0};
-		sp_str(L, &h, m->headline, &t);
+		sp_at(L, &h, m->headline, &t, m->at_headline);
 		v_flow(L, &h, dx, width, align, s->size_headline, 0);
 	}
 	spans_t a = {0};
 	tstyle_t at = ts(L, FONT_REGULAR, s->size_body, s->c_text);
 	tstyle_t sep = ts(L, FONT_REGULAR, s->size_body, s->c_muted);
 	if (m->affiliation)
-		sp_str(L, &a, m->affiliation, &at);
+		sp_at(L, &a, m->affiliation, &at, m->at_affiliation);
 	if (m->location) {
 		if (a.n)
 			sp_str(L, &a, s->contact_sep, &sep);
-		sp_str(L, &a, m->location, &at);
+		sp_at(L, &a, m->location, &at, m->at_location);
 	}
 	v_flow(L, &a, dx, width, align, s->size_body, 0);
 	spans_t c = {0};
@@ -1015,7 +1022,16 @@ static void footer_line(lay_t *L, page_t *pg, const char *text, int align, int32
 	o.lang = L->lang;
 	o.file = L->m->file;
 	flow_result_t r;
-	if (flow_set(L->a, sp.v, sp.n, &o, &r, L->e) || r.nlines < 1)
+	/* the footer repeats the name: its characters were already reported
+	   where the profile has them, so only real failures are kept */
+	errs_t quiet;
+	errs_init(&quiet);
+	int rc = flow_set(L->a, sp.v, sp.n, &o, &r, &quiet);
+	for (int i = 0; i < quiet.n; i++)
+		if (quiet.v[i].sev == ERR_ERROR)
+			err_sys(L->e, quiet.v[i].file, "%s", quiet.v[i].msg);
+	errs_done(&quiet);
+	if (rc || r.nlines < 1)
 		return;
 	vitem_t tmp;
 	memset(&tmp, 0, sizeof(tmp));
@@ -1255,11 +1271,11 @@ int layout_coverage(const model_t *m, const style_t *s, font_lib_t *lib, int str
 	if (!(c.chains[0] = font_chain_get(lib, s->font_body, e)) ||
 	    !(c.chains[1] = font_chain_get(lib, s->font_heading, e)))
 		return -1;
-	cov_str(&c, m->name, 0, 0, "the name");
-	cov_str(&c, m->name_native, 0, 0, "the native name");
-	cov_str(&c, m->headline, 0, 0, "the headline");
-	cov_str(&c, m->affiliation, 0, 0, "the affiliation");
-	cov_str(&c, m->location, 0, 0, "the location");
+	cov_str(&c, m->name, m->at_name.line, m->at_name.col, "the name");
+	cov_str(&c, m->name_native, m->at_native.line, m->at_native.col, "the native name");
+	cov_str(&c, m->headline, m->at_headline.line, m->at_headline.col, "the headline");
+	cov_str(&c, m->affiliation, m->at_affiliation.line, m->at_affiliation.col, "the affiliation");
+	cov_str(&c, m->location, m->at_location.line, m->at_location.col, "the location");
 	cov_text(&c, &m->summary, "the summary");
 	for (int i = 0; i < m->ncontacts; i++)
 		cov_str(&c, m->contacts[i].value, m->contacts[i].line, m->contacts[i].col, "a contact");

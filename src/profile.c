@@ -593,6 +593,17 @@ static int header_parse(pctx_t *c, const ynode_t *root)
 	rc |= pv_field(c, root, "headline", 0, &m->headline);
 	rc |= pv_field(c, root, "affiliation", 0, &m->affiliation);
 	rc |= pv_field(c, root, "location", 0, &m->location);
+	static const char *const pos_keys[] = {"name", "name_native", "headline", "affiliation",
+	                                        "location"};
+	mpos_t *pos[] = {&m->at_name, &m->at_native, &m->at_headline, &m->at_affiliation,
+	                 &m->at_location};
+	for (int i = 0; i < 5; i++) {
+		const ynode_t *n = ydoc_get(root, pos_keys[i]);
+		if (n) {
+			pos[i]->line = n->line;
+			pos[i]->col = n->col;
+		}
+	}
 	rc |= contact_parse(c, root);
 	rc |= pv_links(c, root, "links", &m->links, &m->nlinks);
 	rc |= photo_parse(c, root);

@@ -131,6 +131,7 @@ typedef struct model {
 	mdate_t updated;             /* DATE_NONE when absent */
 	const char *layout;          /* layout name or file; NULL = default */
 	const char **layout_set;     /* "key=value" overrides from the layout map */
+	mpos_t *layout_set_at;       /* where each override's value is (NULL: at layout_line) */
 	int nlayout_set;
 	int layout_line, layout_col;
 	const char *lang;            /* language chosen with --lang, or NULL */

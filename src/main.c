@@ -175,7 +175,9 @@ static style_t *load_style(const model_t *m, const opts_t *o, errs_t *e)
 		return NULL;
 	int rc = 0;
 	for (int i = 0; m && i < m->nlayout_set; i++)
-		if (style_set(s, m->layout_set[i], m->file, m->layout_line, m->layout_col, e))
+		if (style_set(s, m->layout_set[i], m->file,
+		              m->layout_set_at ? m->layout_set_at[i].line : m->layout_line,
+		              m->layout_set_at ? m->layout_set_at[i].col : m->layout_col, e))
 			rc = -1;
 	for (int i = 0; i < o->nsets; i++)
 		if (style_set(s, o->sets[i], "--set", 0, 0, e))

@@ -497,7 +497,7 @@ static int layout_value(pctx_t *c, const ynode_t *v, buf_t *b)
 
 /* Flatten {page: {size: letter}} into "page.size=letter". */
 static int layout_flatten(pctx_t *c, const ynode_t *map, const char *prefix,
-                          const char ***out, int *n, int *cap)
+                          const char ***out, mpos_t **at, int *n, int *cap)
 {
 	int rc = 0;
 	for (int i = 0; i < map->n; i++) {
@@ -507,7 +507,7 @@ static int layout_flatten(pctx_t *c, const ynode_t *map, const char *prefix,
 		char *key = prefix ? arena_printf(c->a, "%s.%s", prefix, k->str)
 		                   : arena_strdup(c->a, k->str);
 		if (v->kind == YD_MAP) {
-			rc |= layout_flatten(c, v, key, out, n, cap);
+			rc |= layout_flatten(c, v, key, out, at, n, cap);
 			continue;
 		}
 		buf_t b;
@@ -520,8 +520,12 @@ static int layout_flatten(pctx_t *c, const ynode_t *map, const char *prefix,
 				int nc = *cap ? *cap * 2 : 8;
 				*out = arena_grow(c->a, (void *)*out, (size_t)*cap * sizeof(**out),
 				                  (size_t)nc * sizeof(**out));
+				*at = arena_grow(c->a, *at, (size_t)*cap * sizeof(**at),
+				                 (size_t)nc * sizeof(**at));
 				*cap = nc;
 			}
+			(*at)[*n].line = v->line;
+			(*at)[*n].col = v->col;
 			(*out)[(*n)++] = arena_strdup(c->a, b.s);
 		}
 		buf_done(&b);
@@ -544,7 +548,7 @@ static int layout_parse(pctx_t *c, const ynode_t *root)
 		return pv_err(c, n, "expected a layout name or a map {name: ..., "
 		              "overrides...} for 'layout', got %s", ydoc_kind_name(n->kind));
 	int rc = pv_field(c, n, "name", 0, &m->layout);
-	rc |= layout_flatten(c, n, NULL, &m->layout_set, &m->nlayout_set, &cap);
+	rc |= layout_flatten(c, n, NULL, &m->layout_set, &m->layout_set_at, &m->nlayout_set, &cap);
 	return rc;
 }
 

@@ -549,7 +549,7 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 		tstyle_t yt = ts(L, FONT_REGULAR, s->size_body, s->c_muted);
 		/* a no-break space keeps "(2026)" with the last name */
 		if (p->year && p->status)
-			sp_str(L, &a, arena_printf(L->a, "\u00a0(%d, %s)", p->year, p->status), &yt);
+			sp_str(L, &a, arena_printf(L->a, "\u00a0(%d,\u00a0%s)", p->year, p->status), &yt);
 		else if (p->year)
 			sp_str(L, &a, arena_printf(L->a, "\u00a0(%d)", p->year), &yt);
 		else if (p->status)

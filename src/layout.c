@@ -9,7 +9,8 @@
  * paginate() then cuts the list into pages at the last allowed break that
  * fits, and footers and bookmarks are added.
  *
- * Call layout_render(), then layout_subset() before pdf_write().
+ * Call layout_render(), then layout_subset() (layout_fonts.c) before
+ * pdf_write().
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -783,10 +784,9 @@ static void section(lay_t *L, const msection_t *sec)
 
 /* ---- header --------------------------------------------------------- */
 
-/* Width and height in pixels of a PNG or JPEG file; -1 when the file is
- * neither (or cannot be read). */
-/* The photo is decoded in full by image_probe: a damaged PNG must fail
- * here, located, not abort() inside libharu's libpng reader. */
+/* Width and height in pixels of a PNG or JPEG file; -1 (with a reason)
+ * when it cannot be embedded. image_probe decodes it in full, so a damaged
+ * PNG fails here, located, not with abort() inside libharu's libpng. */
 static int image_size(const char *path, int *png, int *w, int *h, const char **why)
 {
 	image_info_t ii;
@@ -914,7 +914,7 @@ static int header(lay_t *L, page_image_t *photo)
 
 /* ---- pages ---------------------------------------------------------- */
 
-static void place(page_doc_t *d, page_t *pg, const vitem_t *v, int32_t baseline)
+static void place(page_t *pg, const vitem_t *v, int32_t baseline)
 {
 	for (int i = 0; i < v->n; i++) {
 		page_item_t it = v->it[i];
@@ -933,7 +933,6 @@ static void place(page_doc_t *d, page_t *pg, const vitem_t *v, int32_t baseline)
 			break;
 		}
 	}
-	(void)d;
 }
 
 /* Cut the vertical list into pages: fill each page, then break at the
@@ -970,7 +969,7 @@ static void paginate(lay_t *L, page_doc_t *d, const page_image_t *photo)
 		for (int k = start; k < end; k++) {
 			const vitem_t *v = &L->v[k];
 			if (v->kind == V_LINE) {
-				place(d, pg, v, top + v->asc);
+				place(pg, v, top + v->asc);
 				if (v->mark)
 					page_mark(d, v->mark, d->npages - 1, top);
 			}
@@ -1036,7 +1035,7 @@ static void footer_line(lay_t *L, page_t *pg, const char *text, int align, int32
 	vitem_t tmp;
 	memset(&tmp, 0, sizeof(tmp));
 	v_put_line(L, &tmp, &r.lines[0], L->x0);
-	place(NULL, pg, &tmp, baseline);
+	place(pg, &tmp, baseline);
 }
 
 static void footers(lay_t *L, page_doc_t *d, long long epoch)
@@ -1146,174 +1145,4 @@ out:
 	hyph_close(L.hyph);
 	arena_free(L.a);
 	return d;
-}
-
-/* ---- fonts ---------------------------------------------------------- */
-
-int layout_subset(page_doc_t *d, font_lib_t *lib, const char *dir, errs_t *e)
-{
-	int nf = font_face_count(lib);
-	d->nfaces = nf;
-	d->face_files = arena_alloc(d->arena, sizeof(char *) * (size_t)(nf ? nf : 1));
-	if (!nf)
-		return 0;
-	/* one bit per BMP code point per face */
-	uint8_t *used = xcalloc((size_t)nf, 8192);
-	int *any = xcalloc((size_t)nf, sizeof(int));
-	for (int p = 0; p < d->npages; p++)
-		for (int i = 0; i < d->pages[p].n; i++) {
-			const page_item_t *it = &d->pages[p].items[i];
-			if (it->kind != PAGE_RUN || it->u.run.face < 0 || it->u.run.face >= nf)
-				continue;
-			const page_run_t *r = &it->u.run;
-			uint8_t *bits = used + (size_t)r->face * 8192;
-			any[r->face] = 1;
-			for (int k = 0; k < r->len;) {
-				uint32_t cp;
-				int l = utf8_decode(r->text + k, (size_t)(r->len - k), &cp);
-				if (!l)
-					break;
-				if (cp < 0x10000)
-					bits[cp >> 3] |= (uint8_t)(1u << (cp & 7));
-				k += l;
-			}
-		}
-	int rc = 0;
-	uint32_t *cps = xmalloc(sizeof(uint32_t) * 65536);
-	for (int f = 0; f < nf && !rc; f++) {
-		if (!any[f])
-			continue;
-		int n = 0;
-		const uint8_t *bits = used + (size_t)f * 8192;
-		for (uint32_t cp = 0; cp < 0x10000; cp++)
-			if (bits[cp >> 3] & (1u << (cp & 7)))
-				cps[n++] = cp;
-		char path[4096];
-		if (font_subset(lib, f, cps, n, dir, path, sizeof(path), e))
-			rc = -1;
-		else
-			d->face_files[f] = arena_strdup(d->arena, path);
-	}
-	free(cps);
-	free(any);
-	free(used);
-	return rc;
-}
-
-/* Coverage: every code point of every text the layout may draw. */
-typedef struct cov {
-	lay_t *L;
-	font_chain_t *chains[2];
-	int strict, count;
-	uint32_t seen[64];
-	int nseen;
-} cov_t;
-
-static void cov_str(cov_t *c, const char *s, int line, int col, const char *what)
-{
-	if (!s)
-		return;
-	size_t n = strlen(s);
-	for (size_t i = 0; i < n;) {
-		uint32_t cp;
-		int l = utf8_decode(s + i, n - i, &cp);
-		if (!l)
-			return;
-		i += (size_t)l;
-		if (cp < 0x80 && cp >= 0x20)
-			continue;
-		if (cp == '\n' || cp == '\t' || cp == 0xad || (cp >= 0x200b && cp <= 0x200d))
-			continue;
-		int ok = 1;
-		for (int k = 0; k < 2 && ok; k++)
-			if (font_face_for(c->chains[k], FONT_REGULAR, c->L->lang, cp) < 0)
-				ok = 0;
-		if (ok && cp < 0x10000)
-			continue;
-		int dup = 0;
-		for (int k = 0; k < c->nseen; k++)
-			dup |= c->seen[k] == cp;
-		if (dup)
-			continue;
-		if (c->nseen < 64)
-			c->seen[c->nseen++] = cp;
-		c->count++;
-		char u[5] = {0};
-		utf8_encode(cp, u);
-		const char *why = ok ? "is outside the Basic Multilingual Plane, which the PDF writer cannot draw"
-		                     : "has no font in the layout's chains";
-		if (c->strict)
-			err_at(c->L->e, c->L->m->file, line, col, "U+%04X '%s' in %s %s", cp, u, what, why);
-		else
-			warn_at(c->L->e, c->L->m->file, line, col, "U+%04X '%s' in %s %s; it will not be drawn",
-			        cp, u, what, why);
-	}
-}
-
-static void cov_text(cov_t *c, const mtext_t *t, const char *what)
-{
-	for (int i = 0; i < t->n; i++)
-		cov_str(c, t->spans[i].text, t->line, t->col, what);
-}
-
-int layout_coverage(const model_t *m, const style_t *s, font_lib_t *lib, int strict, errs_t *e)
-{
-	lay_t L;
-	memset(&L, 0, sizeof(L));
-	L.m = m;
-	L.s = s;
-	L.e = e;
-	L.lang = m->lang ? m->lang : s->lang;
-	cov_t c;
-	memset(&c, 0, sizeof(c));
-	c.L = &L;
-	c.strict = strict;
-	if (!(c.chains[0] = font_chain_get(lib, s->font_body, e)) ||
-	    !(c.chains[1] = font_chain_get(lib, s->font_heading, e)))
-		return -1;
-	cov_str(&c, m->name, m->at_name.line, m->at_name.col, "the name");
-	cov_str(&c, m->name_native, m->at_native.line, m->at_native.col, "the native name");
-	cov_str(&c, m->headline, m->at_headline.line, m->at_headline.col, "the headline");
-	cov_str(&c, m->affiliation, m->at_affiliation.line, m->at_affiliation.col, "the affiliation");
-	cov_str(&c, m->location, m->at_location.line, m->at_location.col, "the location");
-	cov_text(&c, &m->summary, "the summary");
-	for (int i = 0; i < m->ncontacts; i++)
-		cov_str(&c, m->contacts[i].value, m->contacts[i].line, m->contacts[i].col, "a contact");
-	for (int i = 0; i < m->nlinks; i++)
-		cov_str(&c, m->links[i].label, m->links[i].line, m->links[i].col, "a link");
-	for (int i = 0; i < m->nsections; i++) {
-		const msection_t *sec = &m->sections[i];
-		cov_str(&c, sec->title, sec->line, sec->col, "a section title");
-		for (int k = 0; k < sec->nentries; k++) {
-			const mentry_t *en = &sec->entries[k];
-			cov_text(&c, &en->title, "an entry title");
-			cov_text(&c, &en->org, "an organisation");
-			cov_text(&c, &en->note, "a note");
-			cov_str(&c, en->location, en->line, en->col, "a location");
-			for (int j = 0; j < en->ndetails; j++)
-				cov_text(&c, &en->details[j], "a detail");
-			for (int j = 0; j < en->nlinks; j++)
-				cov_str(&c, en->links[j].label, en->links[j].line, en->links[j].col, "a link");
-		}
-		for (int k = 0; k < sec->npubs; k++) {
-			const mpub_t *p = &sec->pubs[k];
-			cov_text(&c, &p->title, "a publication title");
-			for (int j = 0; j < p->nauthors; j++)
-				cov_str(&c, p->authors[j], p->line, p->col, "an author");
-			cov_str(&c, p->venue, p->line, p->col, "a venue");
-			cov_text(&c, &p->venue_full, "a venue");
-			cov_str(&c, p->status, p->line, p->col, "a status");
-			cov_text(&c, &p->note, "a note");
-			for (int j = 0; j < p->nbadges; j++)
-				cov_str(&c, p->badges[j], p->line, p->col, "a badge");
-			for (int j = 0; j < p->nlinks; j++)
-				cov_str(&c, p->links[j].label, p->links[j].line, p->links[j].col, "a link");
-		}
-		for (int k = 0; k < sec->nnews; k++)
-			cov_text(&c, &sec->news[k].text, "a news item");
-		for (int k = 0; k < sec->nitems; k++)
-			cov_text(&c, &sec->items[k], "a list item");
-		cov_text(&c, &sec->text, "a text section");
-	}
-	return c.count;
 }

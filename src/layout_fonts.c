@@ -1,0 +1,177 @@
+/* layout_fonts: what layout tells the font module once a CV is laid out
+ * or before it is: the subsets to embed (layout_subset, called between
+ * layout_render and pdf_write) and the characters no face can draw
+ * (layout_coverage, for `vita fonts PROFILE`, warnings and --strict).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "arena.h"
+#include "font.h"
+#include "layout.h"
+#include "utf8.h"
+
+int layout_subset(page_doc_t *d, font_lib_t *lib, const char *dir, errs_t *e)
+{
+	int nf = font_face_count(lib);
+	d->nfaces = nf;
+	d->face_files = arena_alloc(d->arena, sizeof(char *) * (size_t)(nf ? nf : 1));
+	if (!nf)
+		return 0;
+	/* one bit per BMP code point per face */
+	uint8_t *used = xcalloc((size_t)nf, 8192);
+	int *any = xcalloc((size_t)nf, sizeof(int));
+	for (int p = 0; p < d->npages; p++)
+		for (int i = 0; i < d->pages[p].n; i++) {
+			const page_item_t *it = &d->pages[p].items[i];
+			if (it->kind != PAGE_RUN || it->u.run.face < 0 || it->u.run.face >= nf)
+				continue;
+			const page_run_t *r = &it->u.run;
+			uint8_t *bits = used + (size_t)r->face * 8192;
+			any[r->face] = 1;
+			for (int k = 0; k < r->len;) {
+				uint32_t cp;
+				int l = utf8_decode(r->text + k, (size_t)(r->len - k), &cp);
+				if (!l)
+					break;
+				if (cp < 0x10000)
+					bits[cp >> 3] |= (uint8_t)(1u << (cp & 7));
+				k += l;
+			}
+		}
+	int rc = 0;
+	uint32_t *cps = xmalloc(sizeof(uint32_t) * 65536);
+	for (int f = 0; f < nf && !rc; f++) {
+		if (!any[f])
+			continue;
+		int n = 0;
+		const uint8_t *bits = used + (size_t)f * 8192;
+		for (uint32_t cp = 0; cp < 0x10000; cp++)
+			if (bits[cp >> 3] & (1u << (cp & 7)))
+				cps[n++] = cp;
+		char path[4096];
+		if (font_subset(lib, f, cps, n, dir, path, sizeof(path), e))
+			rc = -1;
+		else
+			d->face_files[f] = arena_strdup(d->arena, path);
+	}
+	free(cps);
+	free(any);
+	free(used);
+	return rc;
+}
+
+/* Coverage: every code point of every text the layout may draw. */
+typedef struct cov {
+	const model_t *m;
+	const char *lang;
+	errs_t *e;
+	font_chain_t *chains[2];
+	int strict, count;
+	uint32_t seen[64];
+	int nseen;
+} cov_t;
+
+static void cov_str(cov_t *c, const char *s, int line, int col, const char *what)
+{
+	if (!s)
+		return;
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		int l = utf8_decode(s + i, n - i, &cp);
+		if (!l)
+			return;
+		i += (size_t)l;
+		if (cp < 0x80 && cp >= 0x20)
+			continue;
+		if (cp == '\n' || cp == '\t' || cp == 0xad || (cp >= 0x200b && cp <= 0x200d))
+			continue;
+		int ok = 1;
+		for (int k = 0; k < 2 && ok; k++)
+			if (font_face_for(c->chains[k], FONT_REGULAR, c->lang, cp) < 0)
+				ok = 0;
+		if (ok && cp < 0x10000)
+			continue;
+		int dup = 0;
+		for (int k = 0; k < c->nseen; k++)
+			dup |= c->seen[k] == cp;
+		if (dup)
+			continue;
+		if (c->nseen < 64)
+			c->seen[c->nseen++] = cp;
+		c->count++;
+		char u[5] = {0};
+		utf8_encode(cp, u);
+		const char *why = ok ? "is outside the Basic Multilingual Plane, which the PDF writer cannot draw"
+		                     : "has no font in the layout's chains";
+		if (c->strict)
+			err_at(c->e, c->m->file, line, col, "U+%04X '%s' in %s %s", cp, u, what, why);
+		else
+			warn_at(c->e, c->m->file, line, col, "U+%04X '%s' in %s %s; it will not be drawn",
+			        cp, u, what, why);
+	}
+}
+
+static void cov_text(cov_t *c, const mtext_t *t, const char *what)
+{
+	for (int i = 0; i < t->n; i++)
+		cov_str(c, t->spans[i].text, t->line, t->col, what);
+}
+
+int layout_coverage(const model_t *m, const style_t *s, font_lib_t *lib, int strict, errs_t *e)
+{
+	cov_t c;
+	memset(&c, 0, sizeof(c));
+	c.m = m;
+	c.lang = m->lang ? m->lang : s->lang;
+	c.e = e;
+	c.strict = strict;
+	if (!(c.chains[0] = font_chain_get(lib, s->font_body, e)) ||
+	    !(c.chains[1] = font_chain_get(lib, s->font_heading, e)))
+		return -1;
+	cov_str(&c, m->name, m->at_name.line, m->at_name.col, "the name");
+	cov_str(&c, m->name_native, m->at_native.line, m->at_native.col, "the native name");
+	cov_str(&c, m->headline, m->at_headline.line, m->at_headline.col, "the headline");
+	cov_str(&c, m->affiliation, m->at_affiliation.line, m->at_affiliation.col, "the affiliation");
+	cov_str(&c, m->location, m->at_location.line, m->at_location.col, "the location");
+	cov_text(&c, &m->summary, "the summary");
+	for (int i = 0; i < m->ncontacts; i++)
+		cov_str(&c, m->contacts[i].value, m->contacts[i].line, m->contacts[i].col, "a contact");
+	for (int i = 0; i < m->nlinks; i++)
+		cov_str(&c, m->links[i].label, m->links[i].line, m->links[i].col, "a link");
+	for (int i = 0; i < m->nsections; i++) {
+		const msection_t *sec = &m->sections[i];
+		cov_str(&c, sec->title, sec->line, sec->col, "a section title");
+		for (int k = 0; k < sec->nentries; k++) {
+			const mentry_t *en = &sec->entries[k];
+			cov_text(&c, &en->title, "an entry title");
+			cov_text(&c, &en->org, "an organisation");
+			cov_text(&c, &en->note, "a note");
+			cov_str(&c, en->location, en->line, en->col, "a location");
+			for (int j = 0; j < en->ndetails; j++)
+				cov_text(&c, &en->details[j], "a detail");
+			for (int j = 0; j < en->nlinks; j++)
+				cov_str(&c, en->links[j].label, en->links[j].line, en->links[j].col, "a link");
+		}
+		for (int k = 0; k < sec->npubs; k++) {
+			const mpub_t *p = &sec->pubs[k];
+			cov_text(&c, &p->title, "a publication title");
+			for (int j = 0; j < p->nauthors; j++)
+				cov_str(&c, p->authors[j], p->line, p->col, "an author");
+			cov_str(&c, p->venue, p->line, p->col, "a venue");
+			cov_text(&c, &p->venue_full, "a venue");
+			cov_str(&c, p->status, p->line, p->col, "a status");
+			cov_text(&c, &p->note, "a note");
+			for (int j = 0; j < p->nbadges; j++)
+				cov_str(&c, p->badges[j], p->line, p->col, "a badge");
+			for (int j = 0; j < p->nlinks; j++)
+				cov_str(&c, p->links[j].label, p->links[j].line, p->links[j].col, "a link");
+		}
+		for (int k = 0; k < sec->nnews; k++)
+			cov_text(&c, &sec->news[k].text, "a news item");
+		for (int k = 0; k < sec->nitems; k++)
+			cov_text(&c, &sec->items[k], "a list item");
+		cov_text(&c, &sec->text, "a text section");
+	}
+	return c.count;
+}

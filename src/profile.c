@@ -552,27 +552,32 @@ static int layout_parse(pctx_t *c, const ynode_t *root)
 	return rc;
 }
 
-static int photo_parse(pctx_t *c, const ynode_t *root)
+/* The photo at node n (path p, relative to the profile): it must exist and
+ * decode, so that `vita check` already refuses a damaged PNG or JPEG. Used
+ * by the native loader and both importers. */
+int profile_photo(pctx_t *c, const ynode_t *n, const char *p)
 {
-	const ynode_t *n = ydoc_get(root, "photo");
-	const char *p;
-	if (pv_string(c, n, "photo", &p) < 0)
-		return -1;
-	if (!p)
-		return 0;
 	c->m->photo = path_join(c->a, c->m->dir, p);
 	c->m->photo_line = n->line;
 	c->m->photo_col = n->col;
 	if (access(c->m->photo, R_OK) != 0)
 		return pv_err(c, n, "photo not found: '%s' (%s)", c->m->photo,
 		              strerror(errno));
-	/* decode it now, so that `vita check` finds a damaged photo too */
 	image_info_t ii;
 	const char *why;
 	if (image_probe(c->m->photo, &ii, &why))
 		return pv_err(c, n, "photo '%s' is not a readable PNG or JPEG file (%s)",
 		              c->m->photo, why);
 	return 0;
+}
+
+static int photo_parse(pctx_t *c, const ynode_t *root)
+{
+	const ynode_t *n = ydoc_get(root, "photo");
+	const char *p;
+	if (pv_string(c, n, "photo", &p) < 0)
+		return -1;
+	return p ? profile_photo(c, n, p) : 0;
 }
 
 static int version_parse(pctx_t *c, const ynode_t *root)

@@ -23,6 +23,9 @@ int pv_err(pctx_t *c, const ynode_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* "missing required key" unless a misspelt key already explains it. */
 int pv_misspelt(const ynode_t *map, const char *key);
+/* Set the model's photo from node n (path p, relative to the profile);
+ * a located error when it is missing or does not decode (profile.c). */
+int profile_photo(pctx_t *c, const ynode_t *n, const char *p);
 int pv_missing(pctx_t *c, const ynode_t *map, const char *key);
 const char *pv_suggest(const char *word, const char *const *known);
 int pv_keys(pctx_t *c, const ynode_t *map, const char *const *known,

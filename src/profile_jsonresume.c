@@ -461,15 +461,7 @@ static int jr_image(pctx_t *c, const ynode_t *b)
 		return -1;
 	if (!p || strstr(p, "://") || !strncmp(p, "data:", 5))
 		return 0;   /* a web image: nothing to embed offline */
-	const ynode_t *n = ydoc_get(b, "image");
-	model_t *m = c->m;
-	m->photo = p[0] == '/' || !strcmp(m->dir, ".") ? p
-	           : arena_printf(c->a, "%s/%s", m->dir, p);
-	m->photo_line = n->line;
-	m->photo_col = n->col;
-	if (access(m->photo, R_OK) != 0)
-		return pv_err(c, n, "image not found: '%s'", m->photo);
-	return 0;
+	return profile_photo(c, ydoc_get(b, "image"), p);
 }
 
 static int jr_contacts(pctx_t *c, const ynode_t *b)

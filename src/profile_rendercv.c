@@ -462,19 +462,9 @@ static int rc_social_item(pctx_t *c, const ynode_t *n)
 static int rc_photo(pctx_t *c, const ynode_t *cv)
 {
 	const char *p;
-	model_t *m = c->m;
 	if (pim_str(c, cv, "photo", &p) < 0)
 		return -1;
-	if (!p)
-		return 0;
-	const ynode_t *n = ydoc_get(cv, "photo");
-	m->photo = p[0] == '/' || !strcmp(m->dir, ".") ? p
-	           : arena_printf(c->a, "%s/%s", m->dir, p);
-	m->photo_line = n->line;
-	m->photo_col = n->col;
-	if (access(m->photo, R_OK) != 0)
-		return pv_err(c, n, "photo not found: '%s'", m->photo);
-	return 0;
+	return p ? profile_photo(c, ydoc_get(cv, "photo"), p) : 0;
 }
 
 static int rc_header(pctx_t *c, const ynode_t *cv)
@@ -493,7 +483,7 @@ static int rc_header(pctx_t *c, const ynode_t *cv)
 	for (int i = 0; i < 3; i++) {
 		if (pim_str(c, cv, keys[i][0], &v) < 0)
 			rc = -1;
-		else if (v && !strncmp(v, "tel:", 4))
+		else if (v && i == 1 && !strncmp(v, "tel:", 4))
 			pim_contact(c, "phone", v + 4, NULL, ydoc_get(cv, "phone"));
 		else if (v)
 			pim_contact(c, keys[i][1], v, NULL, ydoc_get(cv, keys[i][0]));

@@ -41,7 +41,6 @@ typedef struct style {
 	int section_style;                      /* FONT_* style of the title */
 	int32_t section_before, section_after;  /* u */
 	int32_t section_rule;                   /* u: rule thickness under the title (0: none) */
-	int32_t section_tracking;               /* u: letter spacing for capitals (unused = 0) */
 	/* entries */
 	int32_t entry_gap;                      /* u: between entries */
 	int32_t date_gap;                       /* u: min gap between text and the date column */

@@ -15,6 +15,9 @@ void buf_add(buf_t *b, const char *s, size_t n);
 void buf_puts(buf_t *b, const char *s);
 void buf_putc(buf_t *b, int c);
 void buf_printf(buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Write all of p[0..n) to fd, retrying short writes and EINTR; -1 with
+ * errno set on failure. */
+int buf_write_fd(int fd, const void *p, size_t n);
 /* Read a whole file; -1 with errno set on failure (EFBIG past 64 MB). */
 int buf_read_file(buf_t *b, const char *path);
 

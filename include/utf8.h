@@ -8,6 +8,9 @@
  * stores it in *cp, or returns 0 if the bytes are not valid UTF-8
  * (overlong, surrogate, > U+10FFFF, truncated, stray continuation). */
 int utf8_decode(const char *s, size_t n, uint32_t *cp);
+/* Like utf8_decode, but never fails on n > 0: a byte that does not start
+ * valid UTF-8 reads as U+FFFD of length 1. */
+int utf8_next(const char *s, size_t n, uint32_t *cp);
 /* Encode cp into out (4 bytes room); returns the length. */
 int utf8_encode(uint32_t cp, char *out);
 /* Offset of the first invalid byte, or -1 when all of s[0..n) is valid. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 /* GCC 12 with -fsanitize=undefined misreports vsnprintf(NULL, 0, fmt, ...)
  * as a "null format string". */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
@@ -94,5 +95,20 @@ int buf_read_file(buf_t *b, const char *path)
 	}
 	buf_room(b, 0);
 	b->s[b->len] = '\0';
+	return 0;
+}
+
+int buf_write_fd(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+	while (n > 0) {
+		ssize_t k = write(fd, c, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		c += k;
+		n -= (size_t)k;
+	}
 	return 0;
 }

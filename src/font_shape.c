@@ -135,11 +135,7 @@ static int item_decode(font_face_t *f, const char *s, uint32_t n, font_sglyph_t 
 	int k = 0;
 	for (uint32_t i = 0; i < n;) {
 		uint32_t cp;
-		int l = utf8_decode(s + i, n - i, &cp);
-		if (l == 0) {
-			cp = 0xfffd;
-			l = 1;
-		}
+		int l = utf8_next(s + i, n - i, &cp);
 		hb_codepoint_t gid = face_gid(f, cp);
 		memset(&g[k], 0, sizeof(g[k]));
 		g[k].cp = cp;
@@ -366,11 +362,7 @@ static void shape_text(font_chain_t *c, int style, int32_t size, const char *lan
 	int cur = -1;
 	for (uint32_t i = 0; i < n;) {
 		uint32_t cp;
-		int l = utf8_decode(s + i, n - i, &cp);
-		if (l == 0) {
-			cp = 0xfffd;
-			l = 1;
-		}
+		int l = utf8_next(s + i, n - i, &cp);
 		int k;
 		if (cur >= 0 && is_mark(cp) && font_entry_has(c, cur, style, cp))
 			k = cur;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <hb-subset.h>
+#include "buf.h"
 #include "font_int.h"
 
 static const hb_tag_t drop_tags[] = {
@@ -45,20 +46,6 @@ static hb_subset_input_t *subset_input(const uint32_t *cps, int ncps)
 	return in;
 }
 
-static int write_all(int fd, const char *p, unsigned n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (unsigned)w;
-	}
-	return 0;
-}
-
 /* Write blob to a new mkstemp file in dir. */
 static int subset_write(hb_blob_t *blob, const char *dir, char *path, size_t pathsz,
                         const char *src, errs_t *e)
@@ -71,7 +58,7 @@ static int subset_write(hb_blob_t *blob, const char *dir, char *path, size_t pat
 		return err_sys(e, path, "cannot create the font subset: %s", strerror(errno));
 	unsigned n;
 	const char *data = hb_blob_get_data(blob, &n);
-	int bad = write_all(fd, data, n);
+	int bad = buf_write_fd(fd, data, n);
 	if (close(fd) != 0)
 		bad = 1;
 	if (bad) {

@@ -51,6 +51,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <hpdf.h>
+#include "buf.h"
 #include "arena.h"
 #include "image.h"
 #include "pdf.h"
@@ -1338,20 +1339,6 @@ static void fix_fonts(pw_t *w)
 		pf_finish(w, w->all[i], i);
 }
 
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t k = write(fd, p, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 /* Copy libharu's memory stream to the output (exact sizes: reading past
  * its end raises HPDF_STREAM_EOF through the handler). */
 static int copy_out(pw_t *w)
@@ -1366,7 +1353,7 @@ static int copy_out(pw_t *w)
 		HPDF_ReadFromStream(w->pdf, buf, &k);
 		if (k == 0)
 			break;
-		if (write_all(w->fd, buf, k) < 0)
+		if (buf_write_fd(w->fd, buf, k) < 0)
 			return pw_fail(w, NULL, "cannot write the PDF: %s", strerror(errno));
 		left -= k;
 	}

@@ -35,6 +35,16 @@ int utf8_decode(const char *str, size_t n, uint32_t *cp)
 	return len;
 }
 
+int utf8_next(const char *s, size_t n, uint32_t *cp)
+{
+	int l = utf8_decode(s, n, cp);
+	if (l == 0) {
+		*cp = 0xfffd;
+		l = 1;
+	}
+	return l;
+}
+
 int utf8_encode(uint32_t cp, char *out)
 {
 	unsigned char *o = (unsigned char *)out;

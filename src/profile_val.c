@@ -268,6 +268,23 @@ static int pv_mdays(int y, int m)
 	return m == 2 && leap ? 29 : days[m - 1];
 }
 
+/* "-D" or "-DD" at *p: the number of digits (advancing *p past them), or
+ * 0 when *p does not start such a part. */
+static int date_part(const char **p, int *out)
+{
+	const char *q = *p;
+	int l = 0;
+	if (*q != '-')
+		return 0;
+	while (isdigit((unsigned char)q[1 + l]))
+		l++;
+	if (l < 1 || l > 2)
+		return 0;
+	pv_digits(q + 1, l, out);
+	*p = q + 1 + l;
+	return l;
+}
+
 int pv_date_str(const char *s, mdate_t *d, const char **why)
 {
 	size_t n = strlen(s);
@@ -289,23 +306,11 @@ int pv_date_str(const char *s, mdate_t *d, const char **why)
 	}
 	/* YYYY-M[M][-D[D]]: anything else is free text */
 	p = s + 4;
-	int lm = 0, ld = 0;
-	if (*p != '-')
+	int ld = 0;
+	if (!date_part(&p, &m))
 		return 0;
-	while (isdigit((unsigned char)p[1 + lm]))
-		lm++;
-	if (lm < 1 || lm > 2)
+	if (*p == '-' && !(ld = date_part(&p, &dd)))
 		return 0;
-	pv_digits(p + 1, lm, &m);
-	p += 1 + lm;
-	if (*p == '-') {
-		while (isdigit((unsigned char)p[1 + ld]))
-			ld++;
-		if (ld < 1 || ld > 2)
-			return 0;
-		pv_digits(p + 1, ld, &dd);
-		p += 1 + ld;
-	}
 	if (*p)
 		return 0;
 	if (m < 1 || m > 12) {

@@ -110,6 +110,11 @@ static int is_extend(uint32_t c)
 	       (c >= 0xE0100 && c <= 0xE01EF);
 }
 
+static int is_ri(uint32_t c)
+{
+	return c >= 0x1F1E6 && c <= 0x1F1FF;
+}
+
 static int is_url_safe(uint32_t c)
 {
 	return c == '/' || c == '.' || c == '-' || c == '_' || c == '?' ||
@@ -156,20 +161,44 @@ static void fl_text(fl_t *f, const flow_span_t *spans, int n)
 		buf_add(&f->text, "", 0);
 }
 
-/* libunibreak reads U+FFFF as its end-of-text mark and fails an assertion
- * when the text holds one; give it U+FFFD instead (the same three bytes
- * long, so the break offsets still match the text). */
+/* Debian's libunibreak 1.1 knows the regional indicator class (flags:
+ * U+1F1E6..U+1F1FF) but its pair table stops before it, and it fails an
+ * assertion on one. Give it U+20000 instead (class ID, also four bytes,
+ * so the break offsets still match the text) and pair the indicators here
+ * as UAX #14 rule 30a does: no break inside a pair, a break between pairs.
+ * It also reads U+FFFF as its end-of-text mark; give it U+FFFD (three
+ * bytes, like U+FFFF). */
+static int is_ri_utf8(const char *s, size_t len, size_t i)
+{
+	const unsigned char *u = (const unsigned char *)s + i;
+	return i + 3 < len && u[0] == 0xF0 && u[1] == 0x9F && u[2] == 0x87 &&
+	       u[3] >= 0xA6 && u[3] <= 0xBF;
+}
+
 static void fl_linebreaks(const char *s, size_t len, const char *lang, char *brks)
 {
 	char *tmp = NULL;
-	for (size_t i = 0; i + 2 < len; i++)
-		if ((unsigned char)s[i] == 0xEF && (unsigned char)s[i + 1] == 0xBF &&
-		    (unsigned char)s[i + 2] == 0xBF) {
-			if (!tmp)
-				tmp = memcpy(xmalloc(len), s, len);
+	for (size_t i = 0; i < len; i++) {
+		int ffff = i + 2 < len && (unsigned char)s[i] == 0xEF &&
+		           (unsigned char)s[i + 1] == 0xBF && (unsigned char)s[i + 2] == 0xBF;
+		int ri = is_ri_utf8(s, len, i);
+		if (!ffff && !ri)
+			continue;
+		if (!tmp)
+			tmp = memcpy(xmalloc(len), s, len);
+		if (ffff)
 			tmp[i + 2] = (char)0xBD;
-		}
+		else
+			memcpy(tmp + i, "\xF0\xA0\x80\x80", 4);
+	}
 	set_linebreaks_utf8((const utf8_t *)(tmp ? tmp : s), len, lang, brks);
+	for (size_t i = 0; tmp && i < len; i++) {
+		if (!is_ri_utf8(s, len, i))
+			continue;
+		if (is_ri_utf8(s, len, i + 4))
+			brks[i + 3] = LINEBREAK_NOBREAK;
+		i += is_ri_utf8(s, len, i + 4) ? 7 : 3;
+	}
 	free(tmp);
 }
 
@@ -418,9 +447,14 @@ static void fl_emergency(fl_t *f)
 		while (j < f->nc && f->c[j].kind == K_CHAR && (j == i || f->c[j - 1].bk == BK_NONE))
 			w += f->c[j++].adv;
 		if (w > lw && j - i > 1) {
-			for (int k = i; k + 1 < j; k++)
+			int ri = 0;     /* regional indicators so far in a row: pairs are flags */
+			for (int k = i; k + 1 < j; k++) {
+				ri = is_ri(f->c[k].cp) ? ri + 1 : 0;
+				if (ri % 2 == 1 && is_ri(f->c[k + 1].cp))
+					continue;
 				if (!is_extend(f->c[k + 1].cp) && f->c[k].cp != 0x200D)
 					f->c[k].bk = BK_EMERG;
+			}
 			fl_warn_over(f, i, j);
 		}
 		i = j;

@@ -466,6 +466,31 @@ TEST(speed)
 	errs_done(&e);
 }
 
+/* Issue 15, case 1: regional indicators (flags) made libunibreak 1.1
+ * abort. Set them in a measure so narrow that every break is taken: no
+ * crash, the text around them set, the missing flags reported. */
+TEST(flags)
+{
+	static const char *text = "a \xf0\x9f\x87\xa8\xf0\x9f\x87\xa6 b"
+		"\xf0\x9f\x87\xaf\xf0\x9f\x87\xb5\xf0\x9f\x87\xba\xf0\x9f\x87\xb8"
+		"\xf0\x9f\x87\xa6 c\xf0\x9f\x87\xbf";
+	flow_span_t s = span(text, FONT_REGULAR, 0, NULL);
+	flow_opts_t o = opts(100, FLOW_LEFT);
+	flow_result_t r;
+	errs_t e;
+	errs_init(&e);
+	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	/* no font draws them: the flags take no room and stay whole */
+	EQ_INT(r.nlines, 6);
+	if (r.nlines == 6) {
+		EQ_STR(line_text(&r.lines[0]), "a");
+		EQ_STR(line_text(&r.lines[2]), "b");
+		EQ_STR(line_text(&r.lines[4]), "c");
+	}
+	CHECK(e.n >= 1 && strstr(e.v[0].msg, "U+1F1E8") != NULL);
+	errs_done(&e);
+}
+
 int main(void)
 {
 	static const char *const dirs[] = {"fonts", NULL};
@@ -487,6 +512,7 @@ int main(void)
 	RUN(url);
 	RUN(overflow);
 	RUN(missing);
+	RUN(flags);
 	RUN(forced_and_empty);
 	RUN(indent);
 	RUN(pretolerance);

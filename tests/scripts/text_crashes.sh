@@ -1,0 +1,34 @@
+#!/bin/sh
+# text_crashes.sh: issue 15, the text engine's crash and wrong-output
+# cases, each rendered end to end (release and ASan+UBSan builds):
+#  - case 1: flag emoji (regional indicators) made libunibreak 1.1 abort;
+#    render, check and batch (the other CVs of the worker survive)
+# Env: VITA (the binary), BUILD (scratch directory).
+set -u
+VITA=${VITA:-build/vita}
+W=${BUILD:-build}/text_crashes
+rm -rf "$W"
+mkdir -p "$W"
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+sanitizer() { grep -q -e 'Sanitizer' -e 'runtime error:' "$1"; }
+
+# case 1: flags anywhere (text, name, a lone indicator, three in a row)
+printf 'name: "Flag \360\237\207\250\360\237\207\246 Person"\nheadline: "\360\237\207\257\360\237\207\265\360\237\207\272\360\237\207\270\360\237\207\246"\nsections:\n  - {title: "T \360\237\207\251\360\237\207\252", type: text, text: "Born in \360\237\207\250\360\237\207\246 Canada, lone \360\237\207\246 x\360\237\207\277y"}\n' >"$W/flags.yaml"
+"$VITA" render "$W/flags.yaml" -o "$W/flags.pdf" 2>"$W/flags.err"; c=$?
+[ $c = 0 ] || no "case 1: flags: render exit $c: $(head -3 "$W/flags.err")"
+sanitizer "$W/flags.err" && no "case 1: flags: sanitizer report"
+grep -q "flags.yaml:4:.*warning: no font in chain .* has U+1F1E8" "$W/flags.err" ||
+	no "case 1: the missing flag is not reported: $(head -3 "$W/flags.err")"
+pdftotext "$W/flags.pdf" - | grep -q 'Born in' || no "case 1: the text around the flags is lost"
+"$VITA" check "$W/flags.yaml" 2>/dev/null || no "case 1: check refuses the flags"
+cp profiles/zhanda-zhu.yaml "$W/a.yaml"
+cp profiles/ziming-liu.yaml "$W/z.yaml"
+"$VITA" batch "$W/a.yaml" "$W/flags.yaml" "$W/z.yaml" -d "$W/batch" -j 1 2>"$W/batch.err"; c=$?
+[ $c = 0 ] || no "case 1: batch with flags: exit $c: $(tail -3 "$W/batch.err")"
+for p in a flags z; do
+	[ -s "$W/batch/$p.pdf" ] || no "case 1: batch lost $p.pdf"
+done
+
+echo "text_crashes.sh: $([ $fail = 0 ] && echo ok || echo FAILED)"
+exit $fail

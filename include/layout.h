@@ -29,4 +29,20 @@ int layout_subset(page_doc_t *d, font_lib_t *lib, const char *dir, errs_t *e);
  * Returns the number of such characters. */
 int layout_coverage(const model_t *m, const style_t *s, font_lib_t *lib, int strict, errs_t *e);
 
+/* Pagination, pure (layout_vlist.c): the vertical list seen as boxes. */
+typedef struct layout_box {
+	int32_t h;              /* u: height (a line: baseline to baseline) */
+	int gap;                /* 1: a gap, which vanishes at the top of a page */
+	int keep;               /* 1: no page break right after this box */
+} layout_box_t;
+
+typedef struct layout_page {
+	int start, end;         /* boxes [start, end) go on this page */
+} layout_page_t;
+
+/* Cut n boxes into pages avail_first high (the first) and avail (the
+ * rest); pages has room for n entries. Returns the number of pages. */
+int layout_paginate(const layout_box_t *b, int n, int32_t avail_first, int32_t avail,
+                    layout_page_t *pages);
+
 #endif

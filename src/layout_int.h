@@ -1,0 +1,90 @@
+/* layout_int.h: what the layout files share (not part of the API).
+ *
+ *   layout.c         the driver: header, sections, pages, footers, info
+ *   layout_vlist.c   the vertical list (lines, gaps, keep rules) and pagination
+ *   layout_text.c    styled spans and dates, the pieces blocks are built from
+ *   layout_blocks.c  the blocks of a section: titles, entries, publications, ...
+ *   layout_header.c  the header: name, headline, contacts, photo
+ *   layout_fonts.c   subsets and coverage
+ */
+#ifndef VITA_LAYOUT_INT_H
+#define VITA_LAYOUT_INT_H
+#include "arena.h"
+#include "buf.h"
+#include "flow.h"
+#include "hyph.h"
+#include "layout.h"
+
+enum { V_LINE, V_GAP };
+
+typedef struct vitem {
+	int kind;               /* V_LINE or V_GAP */
+	int32_t h;              /* u: advance (line: baseline to baseline) */
+	int32_t asc;            /* u: top of the line box to the baseline */
+	int nobreak;            /* 1: no page break right after this item */
+	const char *mark;       /* bookmark title placed at this line */
+	page_item_t *it;        /* x from the page's left edge, y from the baseline */
+	int n, cap;
+} vitem_t;
+
+typedef struct lay {
+	const model_t *m;
+	const style_t *s;
+	font_lib_t *lib;
+	errs_t *e;
+	arena_t *a;             /* scratch for this layout */
+	font_chain_t *body, *head;
+	hyph_t *hyph;
+	const char *lang;
+	int32_t x0, width;      /* u: left margin, measure */
+	vitem_t *v;
+	int nv, capv;
+	int failed;
+} lay_t;
+
+/* ---- spans (layout_text.c) ---- */
+
+typedef struct spans {
+	flow_span_t *v;
+	int n, cap;
+} spans_t;
+
+typedef struct tstyle {
+	font_chain_t *chain;
+	int style;
+	int32_t size;
+	uint32_t color;
+	unsigned flags;
+} tstyle_t;
+
+flow_span_t *sp_add(lay_t *L, spans_t *s, const char *text, int len, const tstyle_t *t,
+                    const char *url, int line, int col);
+void sp_str(lay_t *L, spans_t *s, const char *text, const tstyle_t *t);
+void sp_at(lay_t *L, spans_t *s, const char *text, const tstyle_t *t, mpos_t at);
+void sp_text(lay_t *L, spans_t *s, const mtext_t *x, const tstyle_t *t);
+tstyle_t lay_ts(lay_t *L, int style, int32_t size, uint32_t color);
+int32_t sp_width(lay_t *L, const spans_t *s);
+void lay_date_text(lay_t *L, const mdate_t *d, buf_t *b);
+const char *lay_entry_dates(lay_t *L, const mentry_t *en);
+
+/* ---- the vertical list (layout_vlist.c) ---- */
+
+vitem_t *v_new(lay_t *L, int kind, int32_t h);
+void v_gap(lay_t *L, int32_t h);
+page_item_t *v_item(lay_t *L, vitem_t *v);
+void v_put_line(lay_t *L, vitem_t *v, const flow_line_t *fl, int32_t dx);
+int32_t lay_lead(lay_t *L, int32_t size);
+int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
+           int32_t size, int hyphenate);
+int32_t v_beside(lay_t *L, int at, const spans_t *s, int32_t x, int right, int32_t width);
+void lay_keep_block(lay_t *L, int first, int head);
+void lay_place(page_t *pg, const vitem_t *v, int32_t baseline);
+void lay_pages(lay_t *L, page_doc_t *d, const page_image_t *photo);
+
+/* ---- blocks (layout_blocks.c, layout_header.c) ---- */
+
+void lay_section(lay_t *L, const msection_t *sec);
+void lay_paragraph(lay_t *L, const mtext_t *x);
+int lay_header(lay_t *L, page_image_t *photo);
+
+#endif

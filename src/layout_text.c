@@ -1,0 +1,122 @@
+/* layout_text: styled spans and dates, the pieces every block is built
+ * from. A span carries its text, face chain, style, size, colour, link
+ * and source position (for warnings); dates follow the layout's month
+ * names, separator and "present" word.
+ */
+#include <string.h>
+#include "layout_int.h"
+
+flow_span_t *sp_add(lay_t *L, spans_t *s, const char *text, int len, const tstyle_t *t,
+                           const char *url, int line, int col)
+{
+	if (!text || len <= 0)
+		return NULL;
+	if (s->n == s->cap) {
+		int cap = s->cap ? s->cap * 2 : 16;
+		s->v = arena_grow(L->a, s->v, sizeof(flow_span_t) * (size_t)s->cap,
+		                  sizeof(flow_span_t) * (size_t)cap);
+		s->cap = cap;
+	}
+	flow_span_t *f = &s->v[s->n++];
+	memset(f, 0, sizeof(*f));
+	f->text = text;
+	f->len = len;
+	f->chain = t->chain;
+	f->style = t->style;
+	f->size = t->size;
+	f->color = url && strncmp(url, "vita-badge:", 11) ? L->s->c_link : t->color;
+	f->url = url;
+	f->flags = t->flags;
+	f->line = line;
+	f->col = col;
+	return f;
+}
+
+void sp_str(lay_t *L, spans_t *s, const char *text, const tstyle_t *t)
+{
+	if (text)
+		sp_add(L, s, text, (int)strlen(text), t, NULL, 0, 0);
+}
+
+/* A plain string from the profile, located for warnings about its text. */
+void sp_at(lay_t *L, spans_t *s, const char *text, const tstyle_t *t, mpos_t at)
+{
+	if (text)
+		sp_add(L, s, text, (int)strlen(text), t, NULL, at.line, at.col);
+}
+
+/* Rich text: markup flags add to the base style. */
+void sp_text(lay_t *L, spans_t *s, const mtext_t *x, const tstyle_t *t)
+{
+	for (int i = 0; i < x->n; i++) {
+		const mspan_t *sp = &x->spans[i];
+		tstyle_t u = *t;
+		if (sp->flags & SPAN_BOLD)
+			u.style |= FONT_BOLD;
+		if (sp->flags & SPAN_ITALIC)
+			u.style ^= FONT_ITALIC;
+		sp_add(L, s, sp->text, (int)strlen(sp->text), &u, sp->url, x->line, x->col);
+	}
+}
+
+tstyle_t lay_ts(lay_t *L, int style, int32_t size, uint32_t color)
+{
+	tstyle_t t = {L->body, style, size, color, 0};
+	return t;
+}
+int32_t sp_width(lay_t *L, const spans_t *s)
+{
+	return s->n ? flow_width(s->v, s->n, L->lang) : 0;
+}
+/* ---- dates ---------------------------------------------------------- */
+
+void lay_date_text(lay_t *L, const mdate_t *d, buf_t *b)
+{
+	char months[256];
+	const char *mon[12] = {0};
+	snprintf(months, sizeof(months), "%s", L->s->month_names);
+	int k = 0;
+	for (char *t = strtok(months, ","); t && k < 12; t = strtok(NULL, ","))
+		mon[k++] = t;
+	switch (d->kind) {
+	case DATE_YEAR:
+		buf_printf(b, "%d", d->y);
+		break;
+	case DATE_MONTH:
+		buf_printf(b, "%s %d", mon[d->m - 1] ? mon[d->m - 1] : "", d->y);
+		break;
+	case DATE_DAY:
+		buf_printf(b, "%s %d, %d", mon[d->m - 1] ? mon[d->m - 1] : "", d->d, d->y);
+		break;
+	case DATE_PRESENT:
+		buf_puts(b, L->s->present_word);
+		break;
+	case DATE_TEXT:
+		buf_puts(b, d->text ? d->text : "");
+		break;
+	default:
+		break;
+	}
+}
+
+/* The text of an entry's date column ("" when it has none). */
+const char *lay_entry_dates(lay_t *L, const mentry_t *en)
+{
+	buf_t b;
+	buf_init(&b);
+	if (en->start.kind) {
+		lay_date_text(L, &en->start, &b);
+		buf_puts(&b, L->s->date_sep);
+		if (en->end.kind)
+			lay_date_text(L, &en->end, &b);
+		else
+			buf_puts(&b, L->s->present_word);
+	} else if (en->end.kind) {
+		lay_date_text(L, &en->end, &b);
+	} else if (en->date.kind) {
+		lay_date_text(L, &en->date, &b);
+	}
+	const char *r = b.len ? arena_strdup(L->a, b.s) : NULL;
+	buf_done(&b);
+	return r;
+}

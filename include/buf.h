@@ -18,7 +18,5 @@ void buf_printf(buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2,
 /* Write all of p[0..n) to fd, retrying short writes and EINTR; -1 with
  * errno set on failure. */
 int buf_write_fd(int fd, const void *p, size_t n);
-/* Read a whole file; -1 with errno set on failure (EFBIG past 64 MB). */
-int buf_read_file(buf_t *b, const char *path);
 
 #endif

@@ -72,32 +72,6 @@ void buf_printf(buf_t *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-#define BUF_FILE_MAX ((size_t)64 << 20)
-
-int buf_read_file(buf_t *b, const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return -1;
-	char tmp[65536];
-	size_t n;
-	int big = 0;
-	while (!big && (n = fread(tmp, 1, sizeof(tmp), f)) > 0) {
-		buf_add(b, tmp, n);
-		big = b->len > BUF_FILE_MAX; /* /dev/zero, a FIFO that never ends */
-	}
-	int bad = ferror(f) || big;
-	int saved = big ? EFBIG : errno;
-	fclose(f);
-	if (bad) {
-		errno = saved ? saved : EIO;
-		return -1;
-	}
-	buf_room(b, 0);
-	b->s[b->len] = '\0';
-	return 0;
-}
-
 int buf_write_fd(int fd, const void *p, size_t n)
 {
 	const char *c = p;

@@ -19,6 +19,7 @@
 #include FT_TRUETYPE_TABLES_H
 #include "arena.h"
 #include "buf.h"
+#include "file.h"
 #include <hb-ot.h>
 #include "font_int.h"
 
@@ -410,13 +411,13 @@ static int chain_read(font_lib_t *lib, const char *name, buf_t *file, buf_t *dat
 	if (strchr(name, '/') || (nl > 5 && strcmp(name + nl - 5, ".yaml") == 0)) {
 		buf_reset(file);
 		buf_puts(file, name);
-		return buf_read_file(data, name);
+		return file_read(data, name, FILE_MAX_TEXT, NULL);
 	}
 	for (int i = 0; i < lib->ndirs; i++) {
 		buf_reset(file);
 		buf_printf(file, "%s/%s.yaml", lib->dirs[i], name);
 		buf_reset(data);
-		if (buf_read_file(data, file->s) == 0)
+		if (file_read(data, file->s, FILE_MAX_TEXT, NULL) == 0)
 			return 0;
 	}
 	return -1;

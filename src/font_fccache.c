@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include "arena.h"
 #include "buf.h"
+#include "file.h"
 #include "font_int.h"
 
 typedef struct fcc_cand {
@@ -157,7 +158,7 @@ static fccache_t *cache_get(font_lib_t *lib)
 	c->path = p.s;
 	buf_t d;
 	buf_init(&d);
-	if (buf_read_file(&d, c->path) == 0 && d.s)
+	if (file_read(&d, c->path, FILE_MAX_TEXT, NULL) == 0 && d.s)
 		cache_parse(c, d.s);
 	buf_done(&d);
 	return c;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "file.h"
 #include "font_int.h"
 
 #define TAG(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
@@ -170,9 +171,10 @@ static int sfnt_fields(FILE *f, const sfnt_tab_t *t, char *why, size_t whysz)
 
 int font_sfnt_check(const char *path, int index, char *why, size_t whysz)
 {
-	FILE *f = fopen(path, "rb");
+	const char *whyf;
+	FILE *f = file_fopen(path, FILE_MAX_BINARY, &whyf);
 	if (!f) {
-		snprintf(why, whysz, "cannot open font file: %s", strerror(errno));
+		snprintf(why, whysz, "cannot open font file: %s", whyf);
 		return -1;
 	}
 	struct stat st;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena.h"
+#include "file.h"
 #include "hyph.h"
 #include "utf8.h"
 
@@ -66,7 +67,7 @@ static int hyph_paths(const char *lang, char paths[][256], int max)
 static int dic_is_latin1(const char *path)
 {
 	char line[64] = "";
-	FILE *f = fopen(path, "r");
+	FILE *f = file_fopen(path, FILE_MAX_TEXT, NULL);
 	if (!f)
 		return 0;
 	if (!fgets(line, sizeof(line), f))
@@ -80,8 +81,10 @@ hyph_t *hyph_open(const char *lang, errs_t *e)
 	char paths[3][256];
 	int n = hyph_paths(lang ? lang : "", paths, 3);
 	for (int i = 0; i < n; i++) {
-		if (access(paths[i], R_OK))
-			continue;
+		int fd = file_open(paths[i], FILE_MAX_TEXT, NULL, NULL);
+		if (fd < 0)
+			continue;   /* missing, or not a regular file: never a FIFO */
+		close(fd);
 		hyph_t *h = xcalloc(1, sizeof(*h));
 		memcpy(h->path, paths[i], sizeof(h->path));
 		return h;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "file.h"
 #include "image.h"
 
 static void png_fail(png_structp p, png_const_charp msg)
@@ -102,11 +103,9 @@ int image_probe(const char *path, image_info_t *out, const char **why)
 	if (!why)
 		why = &dummy;
 	memset(out, 0, sizeof(*out));
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		*why = "cannot open the file";
+	FILE *f = file_fopen(path, FILE_MAX_BINARY, why);
+	if (!f)
 		return -1;
-	}
 	unsigned char b[8];
 	size_t n = fread(b, 1, sizeof(b), f);
 	int rc = -1;

@@ -49,6 +49,7 @@
 #include <unistd.h>
 #include "image.h"
 #include "buf.h"
+#include "file.h"
 #include "profile_import.h"
 
 static const char *const top_keys[] = {
@@ -693,8 +694,9 @@ int profile_load(arena_t *a, const char *path, const profile_opts_t *o,
 	buf_t b;
 	buf_init(&b);
 	*out = NULL;
-	if (buf_read_file(&b, path) < 0) {
-		int r = err_at(e, path, 0, 0, "cannot read the profile: %s", strerror(errno));
+	const char *why;
+	if (file_read(&b, path, PROFILE_MAX_FILE, &why) < 0) {
+		int r = err_at(e, path, 0, 0, "cannot read the profile: %s", why);
 		buf_done(&b);
 		return r;
 	}

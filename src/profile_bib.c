@@ -17,6 +17,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include "buf.h"
+#include "file.h"
 #include "profile_int.h"
 #include "utf8.h"
 
@@ -505,14 +506,10 @@ int pbib_load(pctx_t *c, const ynode_t *where, const char *path,
 	int rc = 0, cap = 0;
 	*pubs = NULL;
 	*npubs = 0;
-	struct stat st;
 	buf_init(&f);
-	if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_size > PROFILE_MAX_FILE))
-		return pv_err(c, where, "'%s' is not a regular file of at most %d bytes",
-		              path, PROFILE_MAX_FILE);
-	if (buf_read_file(&f, path) < 0) {
-		rc = pv_err(c, where, "cannot read the BibTeX file '%s': %s", path,
-		            strerror(errno));
+	const char *why;
+	if (file_read(&f, path, PROFILE_MAX_FILE, &why) < 0) {
+		rc = pv_err(c, where, "cannot read the BibTeX file '%s': %s", path, why);
 		buf_done(&f);
 		return rc;
 	}

@@ -15,6 +15,7 @@
 #include <string.h>
 #include "arena.h"
 #include "buf.h"
+#include "file.h"
 #include "style.h"
 #include "suggest.h"
 #include "utf8.h"
@@ -388,8 +389,9 @@ static int load_into(style_box_t *b, const char *name, const char *const *dirs,
 		       "no layout named '%s' (see `vita layouts`)", name);
 		goto done;
 	}
-	if (buf_read_file(&text, path.s)) {
-		err_sys(e, path.s, "cannot read layout: %s", strerror(errno));
+	const char *why;
+	if (file_read(&text, path.s, FILE_MAX_TEXT, &why)) {
+		err_at(e, path.s, 0, 0, "cannot read layout: %s", why);
 		goto done;
 	}
 	const char *file = arena_strdup(b->a, path.s);

@@ -57,8 +57,8 @@ run badutf8 1 "^--set: error: 'entry.bullet': invalid UTF-8" -- render "$B" -o "
 # layout files
 printf 'extends: %s/self.yaml\nname: self\n' "$W" >"$W/self.yaml"
 printf 'extends: no-such-layout\n' >"$W/orphan.yaml"
-run l-null 1 '^/dev/null:1:1: error:' -- render "$B" -o "$W/x.pdf" -l /dev/null
-run l-dir 3 "^$W: error: cannot read layout" -- render "$B" -o "$W/x.pdf" -l "$W"
+run l-null 1 '^/dev/null: error: cannot read layout: not a regular file (a device)' -- render "$B" -o "$W/x.pdf" -l /dev/null
+run l-dir 1 "^$W: error: cannot read layout: not a regular file (a directory)" -- render "$B" -o "$W/x.pdf" -l "$W"
 run l-self 1 "^$W/self.yaml:1:10: error: layouts extend each other in a loop" -- render "$B" -o "$W/x.pdf" -l "$W/self.yaml"
 run l-orphan 1 "^$W/orphan.yaml:1:10: error: no layout named 'no-such-layout'" -- render "$B" -o "$W/x.pdf" -l "$W/orphan.yaml"
 

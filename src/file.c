@@ -1,0 +1,121 @@
+/* file: open and read regular files only, with a size limit (see file.h).
+ *
+ * The check is made on the open descriptor (fstat), not on the name, so a
+ * file swapped for a FIFO between a stat and the open cannot slip past,
+ * and O_NONBLOCK keeps the open of a FIFO without writer from blocking.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "file.h"
+
+static const char *kind_of(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "not a regular file (a directory)";
+	if (S_ISFIFO(m))
+		return "not a regular file (a FIFO)";
+	if (S_ISSOCK(m))
+		return "not a regular file (a socket)";
+	if (S_ISCHR(m) || S_ISBLK(m))
+		return "not a regular file (a device)";
+	return "not a regular file";
+}
+
+static const char *too_large(size_t max)
+{
+	static char msg[64];
+	if (max >= (1u << 20))
+		snprintf(msg, sizeof(msg), "larger than %zu MB", max >> 20);
+	else
+		snprintf(msg, sizeof(msg), "larger than %zu bytes", max);
+	return msg;
+}
+
+int file_open(const char *path, size_t max, size_t *size, const char **why)
+{
+	static const char *dummy;
+	struct stat st;
+	if (!why)
+		why = &dummy;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		int err = errno;
+		close(fd);
+		errno = err;
+		*why = strerror(err);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) || (max && (unsigned long long)st.st_size > max)) {
+		close(fd);
+		*why = S_ISREG(st.st_mode) ? too_large(max) : kind_of(st.st_mode);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+		return -1;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	if (size)
+		*size = (size_t)st.st_size;
+	return fd;
+}
+
+FILE *file_fopen(const char *path, size_t max, const char **why)
+{
+	int fd = file_open(path, max, NULL, why);
+	if (fd < 0)
+		return NULL;
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		int err = errno;
+		close(fd);
+		errno = err;
+		if (why)
+			*why = strerror(err);
+	}
+	return f;
+}
+
+int file_read(buf_t *b, const char *path, size_t max, const char **why)
+{
+	static const char *dummy;
+	size_t size;
+	if (!why)
+		why = &dummy;
+	int fd = file_open(path, max, &size, why);
+	if (fd < 0)
+		return -1;
+	char tmp[65536];
+	size_t got = 0;
+	for (;;) {
+		ssize_t n = read(fd, tmp, sizeof(tmp));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+			close(fd);
+			errno = err;
+			*why = strerror(err);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+		if (max && got > max) {   /* the file grew while we read it */
+			close(fd);
+			errno = EFBIG;
+			*why = too_large(max);
+			return -1;
+		}
+		buf_add(b, tmp, (size_t)n);
+	}
+	close(fd);
+	buf_add(b, "", 0);   /* b->s is set even for an empty file */
+	return 0;
+}

@@ -84,6 +84,18 @@ typedef struct fl {         /* the paragraph being set */
 	int ragged;
 } fl_t;
 
+/* Widths and positions are int32 u (±21,000 km of paper), but one word
+ * of a BibTeX field can be wider: sums saturate instead of wrapping. */
+static int32_t sat32(int64_t v)
+{
+	return v > INT32_MAX ? INT32_MAX : v < -INT32_MAX ? -INT32_MAX : (int32_t)v;
+}
+
+static int32_t add32(int32_t a, int64_t b)
+{
+	return sat32((int64_t)a + b);
+}
+
 /* ---- code point classes ---- */
 
 static int is_cjk(uint32_t c)
@@ -591,11 +603,11 @@ static void fl_items(fl_t *f)
 			fl_glue(f, space, spacebrk);
 		space = -1;
 		int j = i;
-		int32_t w = 0;
+		int64_t w = 0;
 		while (j < f->nc && f->c[j].kind == K_CHAR && f->c[j].span == c->span &&
 		       (j == i || f->c[j - 1].bk == BK_NONE))
 			w += f->c[j++].adv;
-		fl_item(f, PARA_BOX, w, 0, 0, 0, 0, i, j);
+		fl_item(f, PARA_BOX, sat32(w), 0, 0, 0, 0, i, j);
 		boxes++;
 		if (f->c[j - 1].bk != BK_NONE && j < f->nc && f->c[j].kind == K_CHAR)
 			fl_nospace_break(f, j - 1);
@@ -681,16 +693,16 @@ static void ls_glyph(fl_t *f, lset_t *L, int si, int face, int synth, int brk,
 		L->open = 1;
 	}
 	buf_add(&L->rt, t, (size_t)n);
-	L->cur.w = x + adv - L->cur.x;
+	L->cur.w = sat32((int64_t)x + adv - L->cur.x);
 	ls_metrics(f, L, si);
 	if (s->url && L->url && !strcmp(s->url, L->url)) {
-		L->lx1 = x + adv;
+		L->lx1 = add32(x, adv);
 	} else {
 		ls_link_flush(L);
 		if (s->url) {
 			L->url = s->url;
 			L->lx0 = x;
-			L->lx1 = x + adv;
+			L->lx1 = add32(x, adv);
 		}
 	}
 }
@@ -707,7 +719,7 @@ static int32_t ls_box(fl_t *f, lset_t *L, const faux_t *ax, int32_t x)
 		}
 		ls_glyph(f, L, c->span, c->face, c->synth, c->brk, f->text.s + c->off,
 		         c->len, x, c->adv);
-		x += c->adv;
+		x = add32(x, c->adv);
 	}
 	return x;
 }
@@ -725,7 +737,7 @@ static void ls_glue(fl_t *f, lset_t *L, const faux_t *ax, int32_t gw)
 	    gw == c->adv && f->sp[c->span].s->size == L->cur.size &&
 	    L->rt.len + 1 < RUN_MAX) {
 		buf_putc(&L->rt, ' ');       /* natural space: stays in the run */
-		L->cur.w += gw;
+		L->cur.w = add32(L->cur.w, gw);
 		return;
 	}
 	ls_close(f, L, 1);
@@ -792,9 +804,9 @@ static int ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_li
 	gset_t gs;
 	gset_init(f, pl, lw, &gs);
 	if (f->o->align == FLOW_RIGHT || f->o->align == FLOW_CENTER) {
-		int32_t d = lw - (int32_t)gs.nat;
+		int64_t d = lw - gs.nat;
 		if (d > 0)
-			x0 += f->o->align == FLOW_RIGHT ? d : d / 2;
+			x0 += (int32_t)(f->o->align == FLOW_RIGHT ? d : d / 2);
 	}
 	x = x0;
 	L->nruns = L->nlinks = 0;
@@ -809,7 +821,7 @@ static int ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_li
 		} else if (p->type == PARA_GLUE) {
 			int32_t gw = gset_glue(&gs, p);
 			ls_glue(f, L, &f->aux[i], gw);
-			x += gw;
+			x = add32(x, gw);
 		}
 	}
 	if (pl->end < f->nit && f->it[pl->end].type == PARA_PENALTY && f->it[pl->end].flagged &&
@@ -818,7 +830,7 @@ static int ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_li
 		fspan_t *s = fl_hyinfo(f, si);
 		if (s->hyface >= 0) {
 			ls_glyph(f, L, si, s->hyface, s->hysynth, 0, "-", 1, x, s->hyw);
-			x += s->hyw;
+			x = add32(x, s->hyw);
 			drew = 1;
 		}
 	}
@@ -839,7 +851,7 @@ static int ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_li
 		out->links[k].h = L->asc - L->desc;
 	}
 	out->nlinks = L->nlinks;
-	out->width = x - (first ? 0 : f->o->indent);
+	out->width = add32(x, -(int64_t)(first ? 0 : f->o->indent));
 	out->asc = L->asc;
 	out->desc = L->desc;
 	out->ratio = pl->ratio;
@@ -1024,5 +1036,5 @@ int32_t flow_width(const flow_span_t *spans, int n, const char *lang)
 		free(nfc);
 	}
 	buf_done(&b);
-	return (int32_t)w;
+	return sat32(w);
 }

@@ -312,7 +312,9 @@ static void emit_item(emit_t *st, const font_sitem_t *it, font_face_t *f, int sy
 			st->pending = 1;
 		}
 		g->brk = (uint8_t)brk;
-		o->width += g->adv;
+		/* saturate: one word of a BibTeX field can pass 2^31 u */
+		o->width = (int32_t)((int64_t)o->width + g->adv > INT32_MAX ? INT32_MAX :
+		                     (int64_t)o->width + g->adv);
 	}
 }
 

@@ -3,6 +3,8 @@
 # cases, each rendered end to end (release and ASan+UBSan builds):
 #  - case 1: flag emoji (regional indicators) made libunibreak 1.1 abort;
 #    render, check and batch (the other CVs of the worker survive)
+#  - case 4: one word wider than 2^31 u (340 KB BibTeX fields) overflowed
+#    int widths in flow.c (UBSan)
 # Env: VITA (the binary), BUILD (scratch directory).
 set -u
 VITA=${VITA:-build/vita}
@@ -29,6 +31,15 @@ cp profiles/ziming-liu.yaml "$W/z.yaml"
 for p in a flags z; do
 	[ -s "$W/batch/$p.pdf" ] || no "case 1: batch lost $p.pdf"
 done
+
+# case 4: a 340,000-letter title and venue in a BibTeX file
+python3 -c "
+open('$W/big.bib', 'w').write('@article{k, title={' + 'W' * 340000 + '}, author={A. B}, year={2020}, journal={' + 'm' * 340000 + '}}\\n')"
+printf 'name: Big\nsections:\n  - {title: P, type: publications, bibtex: big.bib}\n' >"$W/big.yaml"
+"$VITA" render "$W/big.yaml" -o "$W/big.pdf" 2>"$W/big.err"; c=$?
+[ $c = 0 ] || no "case 4: huge word: render exit $c: $(grep -v warning "$W/big.err" | head -3)"
+sanitizer "$W/big.err" && no "case 4: huge word: sanitizer report: $(grep -m1 'runtime error' "$W/big.err")"
+grep -q "big.yaml:3:.*line overflows: 'WWWW" "$W/big.err" || no "case 4: no overflow warning"
 
 echo "text_crashes.sh: $([ $fail = 0 ] && echo ok || echo FAILED)"
 exit $fail

@@ -1,4 +1,5 @@
 /* test_flow: rich text set into lines with the real "serif" chain. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
 #include "arena.h"
@@ -491,6 +492,32 @@ TEST(flags)
 	errs_done(&e);
 }
 
+/* Issue 15, case 4: one word wider than 2^31 u (a 340 KB BibTeX field)
+ * overflowed int widths. It is set, broken between graphemes, and the
+ * natural width saturates instead of wrapping. */
+TEST(huge_word)
+{
+	size_t n = 400000;      /* 'W' at 10 pt: about 9,400 u each, 3.7e9 u */
+	char *w = malloc(n + 1);
+	memset(w, 'W', n);
+	w[n] = 0;
+	flow_span_t s = span(w, FONT_BOLD, FLOW_NOHYPH, NULL);
+	flow_opts_t o = opts(300000, FLOW_JUSTIFY);
+	flow_result_t r;
+	errs_t e;
+	errs_init(&e);
+	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	CHECK(r.nlines > 10000);
+	CHECK(e.n == 1 && strstr(e.v[0].msg, "is wider than the measure") != NULL);
+	for (int i = 0; i < r.nlines; i++)
+		CHECK(r.lines[i].width > 0 && r.lines[i].width <= o.width);
+	CHECK(flow_width(&s, 1, "en") == INT32_MAX);
+	s.len = 10;
+	CHECK(flow_width(&s, 1, "en") > 0 && flow_width(&s, 1, "en") < 200000);
+	errs_done(&e);
+	free(w);
+}
+
 int main(void)
 {
 	static const char *const dirs[] = {"fonts", NULL};
@@ -513,6 +540,7 @@ int main(void)
 	RUN(overflow);
 	RUN(missing);
 	RUN(flags);
+	RUN(huge_word);
 	RUN(forced_and_empty);
 	RUN(indent);
 	RUN(pretolerance);

@@ -1,42 +1,86 @@
 # vita: YAML profile -> academic CV PDF.
-# make demo | test | debug | fuzz | bench | golden-update | lint | install | clean
+#
+#   make            build build/vita (optimised)
+#   make demo       install what building and rendering need, render profiles/*.yaml into out/
+#   make test       install the test tools too, then `make check`
+#   make check      every test, offline (no apt): optimised build, then ASan+UBSan
+#   make check-tests  unit tests and script suites against one build (BUILD=...)
+#   make unit | scripts   only the unit tests / only the script suites (BUILD=...)
+#   make debug      build-debug/vita: -O0, ASan+UBSan, -Werror
+#   make fuzz       libFuzzer on the profile loader (FUZZ_SECS=60)
+#   make bench      timings (BENCHMARKS.md)
+#   make golden-update | lint | format | install | uninstall | clean
+#
+# Packaging: honours CC, CPPFLAGS, CFLAGS, LDFLAGS, PREFIX, DESTDIR (and
+# BINDIR, DATADIR, MANDIR). The data directory follows PREFIX; a change of
+# flags or PREFIX rebuilds everything (build/config records them).
+#
+# Build flavours, one directory each: build/ (optimised), build-san/ (the
+# sanitizer run of `make check`), build-debug/ (`make debug`), build-fuzz/.
 
+VERSION  = 0.1.0
 PREFIX  ?= /usr/local
 DESTDIR ?=
+BINDIR  ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share/vita
+MANDIR  ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/vendor-completions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 CC      ?= cc
 BUILD   ?= build
+CFLAGS  ?= -O2 -g
+CPPFLAGS ?=
+LDFLAGS ?=
+# the commit the binary was built from (a source tarball has no .git: set it)
+VITA_COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
 PKGS     = yaml-0.1 freetype2 harfbuzz harfbuzz-subset fontconfig libunibreak libpng
 WARN     = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes
-CFLAGS  ?= -O2 -g
-ALL_CFLAGS = $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -Iinclude -DVITA_DATADIR=\"$(PREFIX)/share/vita\" \
-             $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -MMD -MP
-LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lhpdf -lhyphen -lm
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Iinclude -DVITA_VERSION=\"$(VERSION)\" \
+               -DVITA_DATADIR=\"$(DATADIR)\" $(PKG_CFLAGS) $(CPPFLAGS)
+ALL_CFLAGS = $(WARN) $(CFLAGS)
+LIBS     = $(PKG_LIBS) -lhpdf -lhyphen -lm
 
-# Debian packages the build, the demo and the tests need.
+SAN       = -fsanitize=address,undefined -fno-omit-frame-pointer
+SAN_FLAGS = -O1 -g $(SAN) -fno-sanitize-recover=all -Werror
+DEBUG_FLAGS = -O0 -g3 $(SAN) -Werror
+
+# Debian packages (names valid on Debian 12 and 13; no versioned names).
+# Building and rendering:
 DEB_BUILD = gcc make pkg-config libyaml-dev libfreetype-dev libharfbuzz-dev \
             libhpdf-dev libfontconfig-dev libunibreak-dev libhyphen-dev hyphen-en-us libpng-dev
 DEB_FONTS = fonts-noto-core fonts-lxgw-wenkai fonts-wqy-microhei fonts-dejavu-core \
             fonts-ipafont-mincho fonts-nanum
-DEB_TEST  = poppler-utils mupdf-tools ghostscript qpdf valgrind clang libclang-rt-14-dev \
-            python3 python3-yaml time hyperfine
-DEB_ALL   = $(DEB_BUILD) $(DEB_FONTS) $(DEB_TEST)
+# The tests (clang + libclang-rt-dev: the distribution's default clang and
+# its sanitizer/fuzzer runtimes, whatever its version):
+DEB_TEST  = poppler-utils mupdf-tools ghostscript qpdf valgrind clang libclang-rt-dev \
+            python3 python3-yaml python3-jsonschema mandoc time hyperfine
 
 SRC      = $(wildcard src/*.c)
 OBJ      = $(SRC:src/%.c=$(BUILD)/%.o)
 LIBOBJ   = $(filter-out $(BUILD)/main.o,$(OBJ))
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+SCRIPTS  = $(wildcard tests/scripts/*.sh)
 PROFILES = $(wildcard profiles/*.yaml)
+DATA     = $(wildcard layouts fonts locales)
 
-.PHONY: all deps demo test check-tests unit scripts debug fuzz bench \
-        golden-update lint format install clean
+.PHONY: all deps deps-build demo test check check-tests unit scripts debug fuzz bench \
+        golden-update lint format format-check install uninstall clean FORCE
 
 all: $(BUILD)/vita
 
-# Install what is missing (as root, or through sudo).
-deps:
-	@missing=$$(for p in $(DEB_ALL); do \
+# Install what is missing (as root, or through sudo). `make deps` is what
+# `make demo` needs; `make deps-test` adds the test tools.
+deps-build:
+	@$(MAKE) --no-print-directory apt-install APT_PKGS='$(DEB_BUILD) $(DEB_FONTS)'
+deps deps-test:
+	@$(MAKE) --no-print-directory apt-install APT_PKGS='$(DEB_BUILD) $(DEB_FONTS) $(DEB_TEST)'
+apt-install:
+	@missing=$$(for p in $(APT_PKGS); do \
 	   dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
 	 done); \
 	if [ -n "$$missing" ]; then \
@@ -46,19 +90,33 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-$(BUILD)/%.o: src/%.c | $(BUILD)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+# build/config holds every flag that goes into an object; it is rewritten
+# only when they change, and every object depends on it.
+$(BUILD)/config: FORCE | $(BUILD)
+	@printf '%s\n' '$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) $(LIBS)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+$(BUILD)/commit: FORCE | $(BUILD)
+	@printf '%s\n' '$(VITA_COMMIT)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+
+$(BUILD)/%.o: src/%.c $(BUILD)/config | $(BUILD)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+# only version.o knows the commit, so a new commit relinks, not rebuilds
+$(BUILD)/version.o: $(BUILD)/commit
+$(BUILD)/version.o: ALL_CPPFLAGS += -DVITA_COMMIT=\"$(VITA_COMMIT)\" \
+	-DVITA_BUILT_WITH="\"$(foreach p,$(PKGS),$(p) $(shell pkg-config --modversion $(p) 2>/dev/null);)\""
 
 $(BUILD)/vita: $(OBJ)
-	$(CC) $(ALL_CFLAGS) -o $@ $(OBJ) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJ) | $(BUILD)/tests
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIBOBJ) $(LIBS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBOBJ) $(LIBS)
 
 $(BUILD) $(BUILD)/tests out:
 	mkdir -p $@
 
-demo: deps
+demo: deps-build
 	$(MAKE) all
 	mkdir -p out
 	@for p in $(PROFILES); do \
@@ -66,29 +124,48 @@ demo: deps
 	  $(BUILD)/vita render $$p -o $$o && echo "rendered $$p -> $$o" || exit 1; \
 	done
 
-# Unit tests, then the script suites (tests/scripts/*.sh) against the
-# optimised build, then the same again under ASan+UBSan.
-test: deps
-	$(MAKE) check-tests
-	$(MAKE) BUILD=build-debug CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -Werror' check-tests
+# `make test` = the test tools, then `make check` (offline: what a package
+# build runs). Each run of check-tests appends "passed failed" to
+# $(BUILD)/results; check sums both builds into the closing line.
+test: deps-test
+	@$(MAKE) --no-print-directory check
+
+check:
+	@rm -f build/results build-san/results; \
+	$(MAKE) --no-print-directory check-tests; \
+	$(MAKE) --no-print-directory BUILD=build-san CFLAGS='$(SAN_FLAGS)' check-tests; \
+	cat build/results build-san/results 2>/dev/null | \
+	  awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"; exit (f > 0 || NR < 2)}'
 
 check-tests: $(BUILD)/vita $(UNIT_BIN)
-	@fail=0; for t in $(UNIT_BIN); do \
-	  $$t >$$t.log 2>&1 && echo "ok   $$t" || { echo "FAIL $$t"; cat $$t.log; fail=1; }; \
-	done; \
-	for s in tests/scripts/*.sh; do \
-	  VITA=$(BUILD)/vita BUILD=$(BUILD) sh $$s >$(BUILD)/$$(basename $$s).log 2>&1 \
-	    && echo "ok   $$s" || { echo "FAIL $$s ($(BUILD))"; tail -40 $(BUILD)/$$(basename $$s).log; fail=1; }; \
-	done; exit $$fail
+	@rm -f $(BUILD)/results; \
+	$(MAKE) --no-print-directory unit; u=$$?; \
+	$(MAKE) --no-print-directory scripts; s=$$?; \
+	[ $$u = 0 ] && [ $$s = 0 ]
+
+# Each unit test program and each script suite counts as one test.
+unit: $(UNIT_BIN)
+	@pass=0; fail=0; for t in $(UNIT_BIN); do \
+	  if $$t >$$t.log 2>&1; then echo "ok   $$t"; pass=$$((pass + 1)); \
+	  else echo "FAIL $$t"; cat $$t.log; fail=$$((fail + 1)); fi; \
+	done; echo "$$pass $$fail" >> $(BUILD)/results; [ $$fail = 0 ]
+
+scripts: $(BUILD)/vita
+	@pass=0; fail=0; for s in $(SCRIPTS); do \
+	  if VITA=$(BUILD)/vita BUILD=$(BUILD) sh $$s >$(BUILD)/$$(basename $$s).log 2>&1; then \
+	    echo "ok   $$s"; pass=$$((pass + 1)); \
+	  else echo "FAIL $$s ($(BUILD))"; tail -40 $(BUILD)/$$(basename $$s).log; fail=$$((fail + 1)); fi; \
+	done; echo "$$pass $$fail" >> $(BUILD)/results; [ $$fail = 0 ]
 
 debug:
-	$(MAKE) BUILD=build-debug CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -Werror' all
+	$(MAKE) BUILD=build-debug CFLAGS='$(DEBUG_FLAGS)' all
 
 FUZZ_SECS ?= 60
-fuzz: deps
+FUZZ_CC   ?= clang
+fuzz:
 	mkdir -p build-fuzz/corpus
-	clang $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L -Iinclude \
-	  $$(pkg-config --cflags $(PKGS)) -o build-fuzz/fuzz_profile tests/fuzz/fuzz_profile.c \
+	$(FUZZ_CC) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined $(ALL_CPPFLAGS) \
+	  -o build-fuzz/fuzz_profile tests/fuzz/fuzz_profile.c \
 	  $(filter-out src/main.c,$(SRC)) $(LIBS)
 	cp profiles/*.yaml tests/errors/*.yaml tests/import/* tests/golden/*.yaml tests/golden/layout/*.yaml build-fuzz/corpus/ 2>/dev/null || true
 	build-fuzz/fuzz_profile -max_total_time=$(FUZZ_SECS) -timeout=5 -rss_limit_mb=2048 \
@@ -108,16 +185,32 @@ lint:
 	@test -z "$$(grep -l -e '<ft2build.h>' -e '<hb.h>' -e '<hb-subset.h>' -e '<fontconfig' src/*.c | grep -v '^src/font')"
 	@echo "lint: ok"
 
+# .clang-format describes the house style. The tree is formatted by hand
+# (manual line breaks, short statements sharing a line), which clang-format
+# would rewrite, so format and format-check touch only the lines changed
+# since FORMAT_BASE (git clang-format): on a clean tree `make format` is a
+# no-op. A commit, a branch (FORMAT_BASE=main) or HEAD.
+FORMAT_BASE ?= HEAD
 format:
-	clang-format -i src/*.c include/*.h
+	git clang-format --extensions c,h $(FORMAT_BASE) -- src include
+format-check:
+	@out=$$(git clang-format --diff --extensions c,h $(FORMAT_BASE) -- src include); \
+	case "$$out" in ""|*"no modified files"*|*"did not modify"*) echo "format: ok";; \
+	  *) printf '%s\n' "$$out"; exit 1;; esac
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vita/layouts $(DESTDIR)$(PREFIX)/share/vita/fonts
-	install -m 755 $(BUILD)/vita $(DESTDIR)$(PREFIX)/bin/vita
-	install -m 644 layouts/*.yaml $(DESTDIR)$(PREFIX)/share/vita/layouts/
-	install -m 644 fonts/*.yaml $(DESTDIR)$(PREFIX)/share/vita/fonts/
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 $(BUILD)/vita $(DESTDIR)$(BINDIR)/vita
+	for d in $(DATA); do \
+	  install -d $(DESTDIR)$(DATADIR)/$$d && \
+	  install -m 644 $$d/*.yaml $(DESTDIR)$(DATADIR)/$$d/ || exit 1; \
+	done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/vita
+	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf build build-debug build-fuzz out
+	rm -rf build build-san build-debug build-fuzz out
 
 -include $(OBJ:.o=.d)

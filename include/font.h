@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
+#include "arena.h"
 #include "err.h"
 
 enum {
@@ -116,12 +117,12 @@ int32_t font_width(font_chain_t *c, int style, int32_t size, const char *lang,
 char *font_nfc(const char *s, size_t n, size_t *outlen);
 
 /* Subset face to exactly the code points given (plus .notdef), with
- * hb-subset, into a new TrueType file in dir; the path is written to
- * path_out (size pathsz). The subset keeps the code points' cmap entries
- * (libharu maps code point -> glyph through cmap) and glyf/loca with
- * renumbered glyph ids. Returns 0 or -1 (exit 3 error). */
-int font_subset(font_lib_t *lib, int face, const uint32_t *cps, int ncps,
-                const char *dir, char *path_out, size_t pathsz, errs_t *e);
+ * hb-subset, into a TrueType program allocated in arena a (*data, *len).
+ * The subset keeps the code points' cmap entries and glyf/loca with
+ * renumbered glyph ids, and passes the same sfnt checks as any input font.
+ * Returns 0 or -1 (exit 3 error). */
+int font_subset(font_lib_t *lib, int face, const uint32_t *cps, int ncps, arena_t *a,
+                const unsigned char **data, size_t *len, errs_t *e);
 
 /* Describe the chains for `vita fonts`: one line per family and style with
  * the file and index used. */

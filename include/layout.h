@@ -22,8 +22,8 @@ typedef struct layout_opts {
 /* Lay out m; NULL with errors in e on failure (warnings are kept in e). */
 page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
                           const layout_opts_t *o, errs_t *e);
-/* Subset every face the document uses into dir and fill d->face_files. */
-int layout_subset(page_doc_t *d, font_lib_t *lib, const char *dir, errs_t *e);
+/* Subset every face the document uses and fill d->faces (in d->arena). */
+int layout_subset(page_doc_t *d, font_lib_t *lib, errs_t *e);
 /* Report (as warnings, or errors when strict) every character of the
  * profile's text that no face of the layout's chains can draw, located.
  * Returns the number of such characters. */

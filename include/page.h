@@ -76,6 +76,14 @@ typedef struct page_mark {
 	int32_t y;          /* u, top of the section title */
 } page_mark_t;
 
+/* A face's font program for the PDF writer: TrueType bytes (a subset made
+ * by font_subset), and a name for messages (the font it was cut from). */
+typedef struct page_face {
+	const unsigned char *data;
+	size_t len;
+	const char *name;
+} page_face_t;
+
 typedef struct page_doc {
 	arena_t *arena;     /* owns everything below */
 	int32_t w, h;       /* u: page size */
@@ -85,9 +93,9 @@ typedef struct page_doc {
 	int nmarks, capmarks;
 	/* document information (UTF-8; NULL when absent) */
 	const char *title, *author, *subject, *keywords, *creator;
-	/* faces: for face id i, the TrueType file the PDF writer loads (a
-	   subset made by font_subset) and its synthetic needs */
-	const char **face_files;
+	/* faces: for face id i, the font program the PDF writer embeds
+	   (filled by layout_subset; data NULL for faces never drawn) */
+	page_face_t *faces;
 	int nfaces;
 	long long epoch;    /* creation time (seconds since 1970, UTC) */
 } page_doc_t;
@@ -109,7 +117,7 @@ void page_mark(page_doc_t *d, const char *title, int page, int32_t y); /* copies
 
 /* Stable text: one line per item, integer coordinates. Prints the page
  * size, title/author/subject/keywords, every page's items and the marks;
- * never face file names, image directories, creator or epoch (they differ
+ * never font programs or names, image directories, creator or epoch (they differ
  * between machines and versions). Strings are quoted with \" \\ and \xHH
  * escapes for control characters; other UTF-8 is printed as is. */
 void page_dump(const page_doc_t *d, FILE *out);

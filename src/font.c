@@ -2,7 +2,7 @@
  * vertical metrics and `vita fonts` output. See include/font.h.
  *
  * Files:  font.c (this: lib, faces, selection), font_chain.c (chain YAML and
- * fontconfig), font_sfnt.c (sfnt sanity checks), font_shape.c (HarfBuzz
+ * fontconfig), sfnt.c (sfnt sanity checks, no library), font_shape.c (HarfBuzz
  * shaping and its cache), font_nfc.c (NFC), font_subset.c (hb-subset).
  *
  * A face file is validated with our sfnt checks when a chain names it, and
@@ -22,6 +22,7 @@
 #include "file.h"
 #include <hb-ot.h>
 #include "font_int.h"
+#include "sfnt.h"
 
 font_lib_t *font_lib_new(const char *const *search_dirs, errs_t *e)
 {
@@ -112,7 +113,7 @@ font_face_t *font_file_get(font_lib_t *lib, const char *path, int index,
 		}
 	}
 	char why[300];
-	int bad = font_sfnt_check(path, index, why, sizeof(why));
+	int bad = sfnt_check_file(path, index, why, sizeof(why));
 	font_face_t *f = xcalloc(1, sizeof(*f));
 	f->path = xstrdup(path);
 	f->index = index;

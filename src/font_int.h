@@ -118,8 +118,6 @@ int font_pass_late(font_lib_t *lib, errs_t *e);
 int font_chain_entry_for(font_chain_t *c, int style, int li, uint32_t cp);
 int font_entry_has(font_chain_t *c, int k, int style, uint32_t cp);
 
-/* font_sfnt.c: our own checks of the sfnt tables libharu trusts. */
-int font_sfnt_check(const char *path, int index, char *why, size_t whysz);
 
 /* font_chain.c */
 int font_chain_parse(font_lib_t *lib, font_chain_t *c, const char *file,

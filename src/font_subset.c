@@ -1,22 +1,18 @@
-/* font_subset: a small TrueType file with just the code points a document
- * uses, for libharu to embed (HPDF_LoadTTFontFromFile).
+/* font_subset: a small TrueType program with just the code points a
+ * document uses, for the PDF writer to embed (kept in memory).
  *
  * hb-subset renumbers glyph ids (which sidesteps libharu 2.3's bug with
  * composite components above glyph 32767), drops hinting and the layout
  * tables libharu never reads, and writes a post table without glyph names.
  * It keeps cmap (3,1,4) for the BMP, which is the only cmap libharu reads,
  * and name ids 0-6 (libharu needs the PostScript name, id 6). The result is
- * checked with the same sfnt checks as any input font before its path is
- * returned. libharu 2.3 has no load-from-memory, hence the file.
+ * checked with the same sfnt checks as any input font before it is
+ * returned.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <hb-subset.h>
-#include "buf.h"
 #include "font_int.h"
+#include "sfnt.h"
 
 static const hb_tag_t drop_tags[] = {
 	HB_TAG('G', 'S', 'U', 'B'), HB_TAG('G', 'P', 'O', 'S'), HB_TAG('G', 'D', 'E', 'F'),
@@ -46,31 +42,8 @@ static hb_subset_input_t *subset_input(const uint32_t *cps, int ncps)
 	return in;
 }
 
-/* Write blob to a new mkstemp file in dir. */
-static int subset_write(hb_blob_t *blob, const char *dir, char *path, size_t pathsz,
-                        const char *src, errs_t *e)
-{
-	int len = snprintf(path, pathsz, "%s/vita-font-XXXXXX", dir && *dir ? dir : ".");
-	if (len < 0 || (size_t)len >= pathsz)
-		return err_sys(e, src, "temporary font path too long (directory %s)", dir);
-	int fd = mkstemp(path);
-	if (fd < 0)
-		return err_sys(e, path, "cannot create the font subset: %s", strerror(errno));
-	unsigned n;
-	const char *data = hb_blob_get_data(blob, &n);
-	int bad = buf_write_fd(fd, data, n);
-	if (close(fd) != 0)
-		bad = 1;
-	if (bad) {
-		int err = errno;
-		unlink(path);
-		return err_sys(e, path, "cannot write the font subset: %s", strerror(err));
-	}
-	return 0;
-}
-
-int font_subset(font_lib_t *lib, int face, const uint32_t *cps, int ncps,
-                const char *dir, char *path_out, size_t pathsz, errs_t *e)
+int font_subset(font_lib_t *lib, int face, const uint32_t *cps, int ncps, arena_t *a,
+                const unsigned char **data, size_t *len, errs_t *e)
 {
 	if (face < 0 || face >= lib->nused)
 		return err_sys(e, "", "font_subset: no face %d", face);
@@ -84,20 +57,18 @@ int font_subset(font_lib_t *lib, int face, const uint32_t *cps, int ncps,
 		return err_sys(e, f->path, "cannot subset font (hb-subset failed)");
 	hb_blob_t *blob = hb_face_reference_blob(sub);
 	hb_face_destroy(sub);
-	char tmp[4096];
-	int rc = subset_write(blob, dir, tmp, sizeof(tmp), f->path, e);
-	hb_blob_destroy(blob);
-	if (rc)
-		return -1;
+	unsigned n;
+	const char *p = hb_blob_get_data(blob, &n);
 	char why[300];
-	if (font_sfnt_check(tmp, 0, why, sizeof(why)) != 0) {
-		unlink(tmp);
-		return err_sys(e, f->path, "font subset unusable: %s", why);
+	int rc = 0;
+	if (!p || sfnt_check((const unsigned char *)p, n, 0, why, sizeof(why)) != 0) {
+		rc = err_sys(e, f->path, "font subset unusable: %s", p ? why : "empty");
+	} else {
+		unsigned char *o = arena_alloc(a, n);
+		memcpy(o, p, n);
+		*data = o;
+		*len = n;
 	}
-	if (strlen(tmp) >= pathsz) {
-		unlink(tmp);
-		return err_sys(e, f->path, "font subset path does not fit the buffer");
-	}
-	memcpy(path_out, tmp, strlen(tmp) + 1);
-	return 0;
+	hb_blob_destroy(blob);
+	return rc;
 }

@@ -10,11 +10,11 @@
 #include "layout.h"
 #include "utf8.h"
 
-int layout_subset(page_doc_t *d, font_lib_t *lib, const char *dir, errs_t *e)
+int layout_subset(page_doc_t *d, font_lib_t *lib, errs_t *e)
 {
 	int nf = font_face_count(lib);
 	d->nfaces = nf;
-	d->face_files = arena_alloc(d->arena, sizeof(char *) * (size_t)(nf ? nf : 1));
+	d->faces = arena_alloc(d->arena, sizeof(page_face_t) * (size_t)(nf ? nf : 1));
 	if (!nf)
 		return 0;
 	/* one bit per BMP code point per face */
@@ -48,11 +48,11 @@ int layout_subset(page_doc_t *d, font_lib_t *lib, const char *dir, errs_t *e)
 		for (uint32_t cp = 0; cp < 0x10000; cp++)
 			if (bits[cp >> 3] & (1u << (cp & 7)))
 				cps[n++] = cp;
-		char path[4096];
-		if (font_subset(lib, f, cps, n, dir, path, sizeof(path), e))
+		page_face_t *pf = &d->faces[f];
+		if (font_subset(lib, f, cps, n, d->arena, &pf->data, &pf->len, e))
 			rc = -1;
 		else
-			d->face_files[f] = arena_strdup(d->arena, path);
+			pf->name = arena_strdup(d->arena, font_face_info(lib, f)->path);
 	}
 	free(cps);
 	free(any);

@@ -224,7 +224,6 @@ static int render_one(const char *profile, const char *out, const opts_t *o,
 	font_lib_t *lib = shared_lib;
 	page_doc_t *doc = NULL;
 	int code = 0;
-	char tmpdir[PATH_MAX] = "";
 
 	if (load_model(a, profile, o, &m, e))
 		goto fail;
@@ -249,14 +248,7 @@ static int render_one(const char *profile, const char *out, const opts_t *o,
 		page_dump(doc, stdout);
 		goto done;
 	}
-	const char *t = getenv("TMPDIR");
-	snprintf(tmpdir, sizeof(tmpdir), "%s/vita.XXXXXX", t && *t ? t : "/tmp");
-	if (!mkdtemp(tmpdir)) {
-		err_sys(e, tmpdir, "cannot create a temporary directory: %s", strerror(errno));
-		tmpdir[0] = '\0';
-		goto fail;
-	}
-	if (layout_subset(doc, lib, tmpdir, e))
+	if (layout_subset(doc, lib, e))
 		goto fail;
 	if (pdf_write(doc, out, e))
 		goto fail;
@@ -266,12 +258,6 @@ fail:
 	if (!code)
 		code = 1;
 done:
-	if (tmpdir[0]) {
-		for (int i = 0; doc && i < doc->nfaces; i++)
-			if (doc->face_files && doc->face_files[i])
-				unlink(doc->face_files[i]);
-		rmdir(tmpdir);
-	}
 	page_doc_free(doc);
 	if (lib && lib != shared_lib)
 		font_lib_free(lib);

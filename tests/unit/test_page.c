@@ -19,8 +19,8 @@ TEST(test_dump)
 	d->title = "CV \"Zhu\"";
 	d->author = "Zhanda Zhu (朱展达)";
 	d->creator = "vita 1.0";
-	static const char *faces[] = {"/nonexistent/x/sub0.ttf"};
-	d->face_files = faces;
+	static page_face_t faces[] = {{(const unsigned char *)"x", 1, "/nonexistent/x/sub0.ttf"}};
+	d->faces = faces;
 	d->nfaces = 1;
 	page_t *p = page_add(d);
 	char text[] = "Zhanda Zhu 朱展达XXXX";

@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "buf.h"
+#include "file.h"
 #include "pdf.h"
 #include "t.h"
 
@@ -61,6 +63,27 @@ static void text(page_t *p, int face, int synth, int32_t x, int32_t y, const cha
 	                          .color = 0x202020, .text = s, .len = (int)strlen(s)});
 }
 
+/* Point d's faces at the font files' bytes (read into d->arena; a path
+ * that cannot be read gives a face without a program). */
+static void set_faces(page_doc_t *d, const char *const *paths, int n)
+{
+	d->faces = arena_alloc(d->arena, sizeof(page_face_t) * (size_t)n);
+	d->nfaces = n;
+	for (int i = 0; i < n; i++) {
+		buf_t b;
+		buf_init(&b);
+		d->faces[i].name = paths[i];
+		const char *why;
+		if (paths[i] && file_read(&b, paths[i], FILE_MAX_BINARY, &why) == 0 && b.len) {
+			unsigned char *p = arena_alloc(d->arena, b.len);
+			memcpy(p, b.s, b.len);
+			d->faces[i].data = p;
+			d->faces[i].len = b.len;
+		}
+		buf_done(&b);
+	}
+}
+
 static page_doc_t *make_doc(void)
 {
 	page_doc_t *d = page_doc_new(595276, 841890);
@@ -71,8 +94,7 @@ static page_doc_t *make_doc(void)
 	d->creator = "vita test";
 	d->epoch = 1704164645; /* 2024-01-02 03:04:05 UTC */
 	static const char *faces[] = {SERIF, KAI, SERIF_B};
-	d->face_files = faces;
-	d->nfaces = 3;
+	set_faces(d, faces, 3);
 	page_t *p = page_add(d);
 	text(p, 0, 0, 56693, 80000, "Zhanda Zhu");
 	text(p, 1, 0, 120000, 80000, "朱展达");
@@ -234,20 +256,20 @@ TEST(test_failures)
 	write_file(target, "old contents");
 	page_doc_t *d = make_doc();
 	static const char *missing[] = {SERIF, "/nonexistent/font.ttf", SERIF_B};
-	d->face_files = missing;
-	expect_fail(d, target, "/nonexistent/font.ttf", "No such file");
+	set_faces(d, missing, 3);
+	expect_fail(d, target, target, "face id 1 has no font program");
 	CHECK(has("cat %s", target, "old contents"));
 
 	const char *junk = file_in("junk.ttf");
 	write_file(junk, "this is not a font at all, just some text......");
 	static const char *bad[3] = {SERIF, NULL, SERIF_B};
 	bad[1] = junk;
-	d->face_files = bad;
+	set_faces(d, bad, 3);
 	expect_fail(d, target, "junk.ttf", "not a TrueType font");
 
 	static const char *otf[] = {SERIF, "/usr/share/fonts/opentype/urw-base35/NimbusRoman-Regular.otf", SERIF_B};
 	if (access(otf[1], R_OK) == 0) {
-		d->face_files = otf;
+		set_faces(d, otf, 3);
 		expect_fail(d, target, "NimbusRoman", "CFF");
 	}
 	/* a font libharu 2.3.0 would crash on: hhea.numberOfHMetrics > numGlyphs */
@@ -265,7 +287,7 @@ TEST(test_failures)
 	if (system(cmd) == 0) {
 		static const char *cr[3] = {NULL, SERIF, SERIF_B};
 		cr[0] = crash;
-		d->face_files = cr;
+		set_faces(d, cr, 3);
 		expect_fail(d, target, "crash.ttf", "numberOfHMetrics");
 	}
 	/* a font without a name table has no PostScript name to embed it by */
@@ -277,8 +299,8 @@ TEST(test_failures)
 	if (system(cmd) == 0) {
 		static const char *nn[3] = {SERIF, NULL, SERIF_B};
 		nn[1] = noname;
-		d->face_files = nn;
-		expect_fail(d, target, "noname.ttf", "cannot embed the font: the font has no PostScript name");
+		set_faces(d, nn, 3);
+		expect_fail(d, target, "noname.ttf", "cannot embed the font: corrupt font: no 'name' table");
 	}
 	/* two files with the same PostScript name: two fonts, distinct tags */
 	const char *copy = file_in("copy.ttf");
@@ -286,7 +308,7 @@ TEST(test_failures)
 	if (system(cmd) == 0) {
 		static const char *cp[3] = {SERIF, SERIF_B, NULL};
 		cp[2] = copy;
-		d->face_files = cp;
+		set_faces(d, cp, 3);
 		text(&d->pages[1], 2, 0, 56693, 100000, "Copy");
 		errs_t e2;
 		errs_init(&e2);
@@ -298,7 +320,7 @@ TEST(test_failures)
 		errs_done(&e2);
 		d->pages[1].n--;
 	}
-	d->face_files = (const char *[]){SERIF, KAI, SERIF_B};
+	set_faces(d, (const char *[]){SERIF, KAI, SERIF_B}, 3);
 	/* a broken image */
 	page_image(&d->pages[1], &(page_image_t){0, 0, 10000, 10000, junk, 1});
 	expect_fail(d, target, "junk.ttf", "PNG");
@@ -322,8 +344,7 @@ TEST(test_bad_text)
 {
 	page_doc_t *d = page_doc_new(595276, 841890);
 	static const char *faces[] = {SERIF};
-	d->face_files = faces;
-	d->nfaces = 1;
+	set_faces(d, faces, 1);
 	page_t *p = page_add(d);
 	text(p, 0, 0, 1000, 20000, "good");
 	text(p, 0, 0, 1000, 40000, "bad \xff\xfe utf8");
@@ -364,8 +385,7 @@ TEST(test_glyph_ids)
 {
 	page_doc_t *d = page_doc_new(595276, 841890);
 	static const char *faces[] = {SERIF, KAI};
-	d->face_files = faces;
-	d->nfaces = 2;
+	set_faces(d, faces, 2);
 	page_t *p = page_add(d);
 	/* Noto Serif: ' * E F y are glyphs 10 13 40 41 92 (LF CR ( ) \);
 	   U+2010 is glyph 0x0A59 */
@@ -451,8 +471,7 @@ TEST(test_speed)
 {
 	page_doc_t *d = page_doc_new(595276, 841890);
 	static const char *faces[] = {SERIF, SERIF_B};
-	d->face_files = faces;
-	d->nfaces = 2;
+	set_faces(d, faces, 2);
 	for (int pg = 0; pg < 2; pg++) {
 		page_t *p = page_add(d);
 		for (int i = 0; i < 30; i++) {

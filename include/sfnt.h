@@ -1,0 +1,63 @@
+/* sfnt: TrueType font programs in memory -- no library.
+ *
+ * Reads what a PDF font needs from a glyf TrueType font (table directory,
+ * Unicode cmap, PostScript name, advance widths, descriptor metrics) and
+ * writes a cut-down font program: glyf/loca keep only the glyphs asked for
+ * (with composite components), plus copies of glyphs appended after the
+ * last one. Also the sanity checks libharu 2.3.0 lacks (it crashes on
+ * numberOfHMetrics > numGlyphs, divides by unitsPerEm 0).
+ *
+ *   sfnt_t *f = sfnt_open(data, len, why, sizeof why);  (data outlives f)
+ *   unsigned g = sfnt_gid(f, 'A');  int w = sfnt_width(f, g);
+ *   unsigned c = sfnt_copy(f, g);              (a new glyph drawing g)
+ *   sfnt_program(f, keep, &prog, &n);          (owned by f)
+ *   sfnt_free(f);
+ */
+#ifndef VITA_SFNT_H
+#define VITA_SFNT_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct sfnt sfnt_t;
+
+/* Font descriptor metrics, in 1/1000 em. */
+typedef struct sfnt_metrics {
+	int ascent, descent, cap;
+	int bbox[4];            /* xMin yMin xMax yMax */
+	double italic;          /* post.italicAngle, degrees */
+	unsigned weight;        /* OS/2 usWeightClass (400 without OS/2) */
+	int fixed;              /* post.isFixedPitch */
+	int slanted;            /* italic angle, or head.macStyle italic */
+} sfnt_metrics_t;
+
+/* 0 when face index of the font in p[0..n) is a glyf TrueType font whose
+ * tables libharu and we can trust; else -1 with a reason in why. */
+int sfnt_check(const unsigned char *p, size_t n, int index, char *why, size_t whysz);
+/* The same for a file (mapped, never read whole). */
+int sfnt_check_file(const char *path, int index, char *why, size_t whysz);
+
+/* Parse a single-face font (not a collection); NULL with a reason in why
+ * when it cannot be embedded (checks as sfnt_check, plus a usable Unicode cmap, a
+ * PostScript name and a licence that allows embedding). */
+sfnt_t *sfnt_open(const unsigned char *p, size_t n, char *why, size_t whysz);
+void sfnt_free(sfnt_t *f);
+
+unsigned sfnt_nglyphs(const sfnt_t *f);       /* including copies */
+const char *sfnt_psname(const sfnt_t *f);     /* PDF-name safe, not empty */
+/* The glyph of a code point (0 when none). */
+unsigned sfnt_gid(const sfnt_t *f, uint32_t cp);
+/* Advance width of glyph g (a copy: of the glyph it copies) in 1/1000 em,
+ * truncated as libharu did (layout measures so). */
+int sfnt_width(const sfnt_t *f, unsigned g);
+/* The glyph a glyph id draws (itself, or the original of a copy). */
+unsigned sfnt_source(const sfnt_t *f, unsigned g);
+/* Append a copy of glyph g; its new id, or g when the font is full. */
+unsigned sfnt_copy(sfnt_t *f, unsigned g);
+void sfnt_get_metrics(const sfnt_t *f, sfnt_metrics_t *m);
+/* The font program: the tables a PDF viewer needs, glyf/loca cut to the
+ * glyphs keep[g] != 0 (g < sfnt_nglyphs) and their components, copies
+ * included, checksums recomputed. The bytes belong to f (valid until the
+ * next call or sfnt_free). */
+void sfnt_program(sfnt_t *f, const uint8_t *keep, const unsigned char **out, size_t *n);
+
+#endif

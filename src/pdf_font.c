@@ -1,0 +1,254 @@
+/* pdf_font: the Type0 / CIDFontType2 font objects, built with libharu's
+ * low-level object API from the faces' font programs (sfnt.c reads and
+ * cuts them) and the code points drawn.
+ *
+ *   pdf_font_t *f; pdf_font_get(w, run->face, &f);   (parsed on first use)
+ *   unsigned cid = pdf_font_cid(f, cp);              (2 bytes in a Tj string)
+ *   pdf_fonts_finish(w);  (after the last page: programs, /W, ToUnicode)
+ *
+ * Why not libharu fonts: HPDF_GetFont costs a 65,536-code-point sweep per
+ * font and a 128 KiB CIDToGIDMap (over half of our run time), and 2.3.0
+ * loads fonts only from files. So: Type0 (Identity-H, CID = GID) ->
+ * CIDFontType2 with /W by CID and /CIDToGIDMap /Identity -> descriptor ->
+ * FontFile2. A code point is given its CID when first drawn: its glyph id,
+ * or, when that glyph already belongs to another code point (two code
+ * points, one glyph; or no glyph: GID 0, never used as a CID), a copy of
+ * the glyph appended to the program (sfnt_copy), so every CID maps back to
+ * exactly one code point and extraction stays exact. Two faces with one
+ * PostScript name get distinct subset tags.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arena.h"
+#include "pdf_int.h"
+
+/* A subset tag (6 capitals) from the name and the code points drawn,
+ * distinct from every earlier font's in this document. */
+static void pf_tag(pw_t *w, const pdf_font_t *f, char tag[8])
+{
+	uint64_t h = 1469598103934665603u;
+	for (const char *s = sfnt_psname(f->sf); *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	for (int i = 0; i < 8192; i++)
+		h = (h ^ f->used[i]) * 1099511628211u;
+	for (;;) {
+		uint64_t x = h;
+		for (int i = 0; i < 6; i++, x /= 26)
+			tag[i] = (char)('A' + x % 26);
+		tag[6] = '+';
+		tag[7] = '\0';
+		int clash = 0;
+		for (int i = 0; i < w->nfonts && w->all[i] != f; i++)
+			clash |= !memcmp(w->tags[i], tag, 6);
+		if (!clash)
+			break;
+		h = h * 6364136223846793005u + 1442695040888963407u;
+	}
+}
+
+/* /W: [c [w w ...] ...] for the CIDs drawn (cps[c] != 0) whose width is
+ * not /DW. */
+static HPDF_Array pf_widths(pw_t *w, const pdf_font_t *f, const uint16_t *cps, unsigned n, int dw)
+{
+	HPDF_Array a = pdf_array(w), run = NULL;
+	for (unsigned c = 1; c < n; c++) {
+		int wd = cps[c] ? sfnt_width(f->sf, c) : dw;
+		if (wd == dw) {
+			run = NULL;
+			continue;
+		}
+		if (!run) {
+			pdf_ok(w, HPDF_Array_AddNumber(a, (HPDF_INT32)c));
+			run = pdf_array(w);
+			pdf_ok(w, HPDF_Array_Add(a, run));
+		}
+		pdf_ok(w, HPDF_Array_AddNumber(run, wd));
+	}
+	return a;
+}
+
+/* ToUnicode: each CID drawn to its code point (bfchar, 100 per block;
+ * libharu 2.3's own map used the invalid "begincidrange"). */
+static HPDF_Dict pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n)
+{
+	HPDF_Dict d = pdf_stream(w, NULL, 0);
+	HPDF_Stream st = d->stream;
+	pdf_ok(w, HPDF_Stream_WriteStr(st, "/CIDInit /ProcSet findresource begin\n12 dict begin\n"
+	                                  "begincmap\n/CIDSystemInfo << /Registry (Adobe) "
+	                                  "/Ordering (UCS) /Supplement 0 >> def\n/CMapName "
+	                                  "/Adobe-Identity-UCS def\n/CMapType 2 def\n1 "
+	                                  "begincodespacerange\n<0000> <FFFF>\n"
+	                                  "endcodespacerange\n"));
+	char line[40];
+	unsigned c = 1;
+	for (;;) {
+		unsigned k = 0, end = c;
+		while (end < n && k < 100)
+			k += cps[end++] != 0;
+		if (k == 0)
+			break;
+		snprintf(line, sizeof(line), "%u beginbfchar\n", k);
+		pdf_ok(w, HPDF_Stream_WriteStr(st, line));
+		for (; c < end; c++)
+			if (cps[c]) {
+				snprintf(line, sizeof(line), "<%04X> <%04X>\n", c, cps[c]);
+				pdf_ok(w, HPDF_Stream_WriteStr(st, line));
+			}
+		pdf_ok(w, HPDF_Stream_WriteStr(st, "endbfchar\n"));
+	}
+	pdf_ok(w, HPDF_Stream_WriteStr(st, "endcmap\nCMapName currentdict /CMap defineresource pop\n"
+	                                  "end\nend\n"));
+	return d;
+}
+
+static HPDF_Dict pf_descriptor(pw_t *w, const pdf_font_t *f, const char *name)
+{
+	sfnt_metrics_t m;
+	sfnt_get_metrics(f->sf, &m);
+	double k = m.weight > 50 ? (m.weight - 50) / 900.0 : 0;
+	int flags = 4 | (m.fixed ? 1 : 0) | (m.slanted ? 64 : 0);
+	HPDF_Dict d = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
+	pdf_ok(w, HPDF_Xref_Add(w->pdf->xref, d));
+	pdf_ok(w, HPDF_Dict_AddName(d, "Type", "FontDescriptor"));
+	pdf_ok(w, HPDF_Dict_AddName(d, "FontName", name));
+	pdf_ok(w, HPDF_Dict_AddNumber(d, "Flags", flags));
+	HPDF_Array bb = pdf_array(w);
+	for (int i = 0; i < 4; i++)
+		pdf_ok(w, HPDF_Array_AddNumber(bb, m.bbox[i]));
+	pdf_ok(w, HPDF_Dict_Add(d, "FontBBox", bb));
+	pdf_ok(w, HPDF_Dict_AddReal(d, "ItalicAngle", (HPDF_REAL)m.italic));
+	pdf_ok(w, HPDF_Dict_AddNumber(d, "Ascent", m.ascent));
+	pdf_ok(w, HPDF_Dict_AddNumber(d, "Descent", m.descent));
+	pdf_ok(w, HPDF_Dict_AddNumber(d, "CapHeight", m.cap));
+	pdf_ok(w, HPDF_Dict_AddNumber(d, "StemV", (int)(10 + 220 * k * k)));
+	return d;
+}
+
+/* Complete one font's objects from the code points drawn with it. */
+static void pf_finish(pw_t *w, pdf_font_t *f, int idx)
+{
+	/* cps[c]: the code point CID c stands for (0: none) */
+	uint16_t *cps = w->cps;
+	unsigned n = sfnt_nglyphs(f->sf);
+	memset(cps, 0, n * sizeof(uint16_t));
+	for (uint32_t cp = 1; cp <= 0xFFFF; cp++)
+		if (f->used[cp >> 3] >> (cp & 7) & 1 && !cps[f->cid[cp]])
+			cps[f->cid[cp]] = (uint16_t)cp;
+	uint8_t *keep = w->keep = xrealloc(w->keep, n);
+	for (unsigned c = 0; c < n; c++)
+		keep[c] = c == 0 || cps[c];
+	const unsigned char *prog;
+	size_t plen;
+	sfnt_program(f->sf, keep, &prog, &plen);
+
+	char name[80];
+	pf_tag(w, f, w->tags[idx]);
+	snprintf(name, sizeof(name), "%s%s", w->tags[idx], sfnt_psname(f->sf));
+	HPDF_Dict ff = pdf_stream(w, prog, plen);
+	pdf_ok(w, HPDF_Dict_AddNumber(ff, "Length1", (HPDF_INT32)plen));
+	HPDF_Dict desc = pf_descriptor(w, f, name);
+	pdf_ok(w, HPDF_Dict_Add(desc, "FontFile2", ff));
+
+	HPDF_Dict cid = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
+	pdf_ok(w, HPDF_Xref_Add(w->pdf->xref, cid));
+	pdf_ok(w, HPDF_Dict_AddName(cid, "Type", "Font"));
+	pdf_ok(w, HPDF_Dict_AddName(cid, "Subtype", "CIDFontType2"));
+	pdf_ok(w, HPDF_Dict_AddName(cid, "BaseFont", name));
+	HPDF_Dict si = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
+	pdf_ok(w, HPDF_Dict_Add(si, "Registry", pdf_obj(w, HPDF_String_New(w->pdf->mmgr, "Adobe", NULL))));
+	pdf_ok(w, HPDF_Dict_Add(si, "Ordering", pdf_obj(w, HPDF_String_New(w->pdf->mmgr, "Identity", NULL))));
+	pdf_ok(w, HPDF_Dict_AddNumber(si, "Supplement", 0));
+	pdf_ok(w, HPDF_Dict_Add(cid, "CIDSystemInfo", si));
+	pdf_ok(w, HPDF_Dict_Add(cid, "FontDescriptor", desc));
+	int dw = sfnt_width(f->sf, 0);
+	pdf_ok(w, HPDF_Dict_AddNumber(cid, "DW", dw));
+	pdf_ok(w, HPDF_Dict_Add(cid, "W", pf_widths(w, f, cps, n, dw)));
+	pdf_ok(w, HPDF_Dict_AddName(cid, "CIDToGIDMap", "Identity"));
+
+	HPDF_Dict t = f->type0;
+	pdf_ok(w, HPDF_Dict_AddName(t, "BaseFont", name));
+	HPDF_Array desc_fonts = pdf_array(w);
+	pdf_ok(w, HPDF_Array_Add(desc_fonts, cid));
+	pdf_ok(w, HPDF_Dict_Add(t, "DescendantFonts", desc_fonts));
+	pdf_ok(w, HPDF_Dict_Add(t, "ToUnicode", pf_tounicode(w, cps, n)));
+}
+
+void pdf_fonts_finish(pw_t *w)
+{
+	w->what = "write the fonts";
+	for (int i = 0; i < w->nfonts; i++)
+		pf_finish(w, w->all[i], i);
+}
+
+static int pf_load(pw_t *w, pdf_font_t *f)
+{
+	char why[300];
+	f->sf = sfnt_open(f->face->data, f->face->len, why, sizeof(why));
+	if (!f->sf)
+		return pdf_fail(w, f->face->name, "cannot embed the font: %s", why);
+	f->cid = xmalloc(65536 * sizeof(uint16_t));
+	f->owned = xcalloc(sfnt_nglyphs(f->sf), 1);
+	f->owned[0] = 1; /* CID 0 (.notdef) stands for no code point */
+	HPDF_Dict t = f->type0 = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
+	pdf_ok(w, HPDF_Xref_Add(w->pdf->xref, t));
+	pdf_ok(w, HPDF_Dict_AddName(t, "Type", "Font"));
+	pdf_ok(w, HPDF_Dict_AddName(t, "Subtype", "Type0"));
+	pdf_ok(w, HPDF_Dict_AddName(t, "Encoding", "Identity-H"));
+	return 0;
+}
+
+int pdf_font_get(pw_t *w, int face, pdf_font_t **out)
+{
+	const page_doc_t *d = w->doc;
+	const page_face_t *pf = face >= 0 && face < d->nfaces && d->faces ? &d->faces[face] : NULL;
+	if (!pf || !pf->data || !pf->len) {
+		char id[24];
+		snprintf(id, sizeof(id), "%d", face);
+		return pdf_fail(w, NULL, "internal error: face id %s has no font program", id);
+	}
+	if (w->fonts[face]) {
+		*out = w->fonts[face];
+		return 0;
+	}
+	for (int i = 0; i < w->nfonts; i++) /* the same program under two ids */
+		if (w->all[i]->face->data == pf->data) {
+			*out = w->fonts[face] = w->all[i];
+			return 0;
+		}
+	w->what = "load the font";
+	pdf_font_t *f = xcalloc(1, sizeof(*f));
+	f->face = pf;
+	w->all[w->nfonts++] = f; /* owned by w from here on */
+	if (pf_load(w, f) < 0)
+		return -1;
+	*out = w->fonts[face] = f;
+	return 0;
+}
+
+/* The CID of code point cp (BMP, not 0) in f, given when first drawn:
+ * its glyph, or a new copy of it when another code point has that glyph
+ * (only a font of 65,535 glyphs has to share it). */
+unsigned pdf_font_cid(pdf_font_t *f, uint32_t cp)
+{
+	if (f->used[cp >> 3] >> (cp & 7) & 1)
+		return f->cid[cp];
+	unsigned g = sfnt_gid(f->sf, cp), c = g;
+	if (!f->owned[g])
+		f->owned[g] = 1;
+	else
+		c = sfnt_copy(f->sf, g);
+	f->used[cp >> 3] |= (uint8_t)(1u << (cp & 7));
+	f->cid[cp] = (uint16_t)c;
+	return c;
+}
+
+void pdf_fonts_free(pw_t *w)
+{
+	for (int i = 0; i < w->nfonts; i++) {
+		sfnt_free(w->all[i]->sf);
+		free(w->all[i]->cid);
+		free(w->all[i]->owned);
+		free(w->all[i]);
+	}
+}

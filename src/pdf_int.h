@@ -1,0 +1,77 @@
+/* pdf_int.h: what the src/pdf*.c files share (not a public interface; see
+ * include/pdf.h). Only src/pdf*.c include this file, and only they may
+ * include <hpdf.h>.
+ *
+ * Every libharu call is made from these files, with pdf_write's frame
+ * holding the setjmp that libharu's error handler (and pdf_ok) longjmp
+ * to: state that must survive the jump lives in pw_t, never in locals.
+ */
+#ifndef VITA_PDF_INT_H
+#define VITA_PDF_INT_H
+#include <setjmp.h>
+#include <stdint.h>
+#include <hpdf.h>
+#include "err.h"
+#include "page.h"
+#include "sfnt.h"
+
+/* One embedded font: a face's program, the CIDs given to its code points
+ * (pdf_font.c) and its Type0 dictionary. */
+typedef struct pdf_font {
+	const page_face_t *face;
+	sfnt_t *sf;
+	HPDF_Dict type0;
+	uint8_t used[8192];         /* BMP code points drawn */
+	uint16_t *cid;              /* 65,536: the CID of each code point drawn */
+	uint8_t *owned;             /* per glyph: a code point has it as its CID */
+} pdf_font_t;
+
+typedef struct pdf_img {
+	const char *path;
+	HPDF_Image img;
+} pdf_img_t;
+
+typedef struct pw {
+	const page_doc_t *doc;
+	errs_t *e;
+	const char *path;        /* the target, "-" for stdout */
+	HPDF_Doc pdf;
+	jmp_buf jb;
+	HPDF_STATUS code, detail;
+	const char *what;        /* what we asked libharu to do, for messages */
+	const char *subject;     /* the file that step is about (font, image) */
+	int fd;                  /* output */
+	char *tmp;               /* temporary file name, NULL for stdout */
+	pdf_font_t **fonts;      /* per face id; NULL until used */
+	pdf_font_t **all;        /* the distinct fonts, in order of first use */
+	char (*tags)[8];         /* per font: its subset tag */
+	int nfonts;
+	uint16_t *cps;           /* 65,536: one font's code point per CID */
+	uint8_t *keep;           /* per glyph of one font: embed it */
+	HPDF_Page *pages;
+	pdf_img_t *imgs;
+	int nimgs;
+	char *tb;                /* text chunk buffer, PDF_CHUNK + 1 bytes */
+	/* drawing state of the current page */
+	HPDF_Page page;
+	int pageno;              /* 0-based index of page */
+	int in_text, face, mode;
+	int32_t size, lw;
+	uint32_t fill, stroke;
+} pw_t;
+
+/* pdf.c: errors and libharu objects (each longjmps on failure). */
+int pdf_fail(pw_t *w, const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void pdf_ok(pw_t *w, HPDF_STATUS rc);
+void *pdf_obj(pw_t *w, void *obj);
+HPDF_Dict pdf_stream(pw_t *w, const void *data, size_t n);
+HPDF_Array pdf_array(pw_t *w);
+
+/* pdf_font.c: fonts built from the faces' programs. */
+int pdf_font_get(pw_t *w, int face, pdf_font_t **out);
+unsigned pdf_font_cid(pdf_font_t *f, uint32_t cp);
+void pdf_fonts_finish(pw_t *w);
+void pdf_fonts_free(pw_t *w);
+
+#endif

@@ -1,0 +1,681 @@
+/* sfnt: TrueType font programs in memory, read and written without any
+ * library (see include/sfnt.h).
+ *
+ * Two readers share the byte helpers: the sanity check (sfnt_check), run
+ * on every font a chain names and on every subset, which looks at the
+ * table directory and the few fields libharu 2.3.0 would divide by or size
+ * buffers with; and sfnt_open, which keeps offsets into the caller's bytes
+ * for the PDF font objects. The font program written back (sfnt_program)
+ * keeps the table set a PDF viewer reads, cuts glyf/loca to the glyphs
+ * drawn (composite components followed recursively), appends the copies
+ * made with sfnt_copy (glyf, loca, maxp, hmtx; post then keeps no glyph
+ * names) and recomputes the checksums. Everything is bounds-checked
+ * against the bytes given.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "arena.h"
+#include "file.h"
+#include "sfnt.h"
+
+#define TAG(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static unsigned be16(const unsigned char *p)
+{
+	return (unsigned)p[0] << 8 | p[1];
+}
+
+/* ---- the sanity check ---- */
+
+typedef struct sfnt_tab {
+	uint32_t off, len;
+	int have;
+} sfnt_tab_t;
+
+enum { C_HEAD, C_HHEA, C_MAXP, C_HMTX, C_GLYF, C_LOCA, C_CMAP, C_NAME, C_CFF, C_N };
+
+static const uint32_t check_tags[C_N] = {
+	TAG('h', 'e', 'a', 'd'), TAG('h', 'h', 'e', 'a'), TAG('m', 'a', 'x', 'p'),
+	TAG('h', 'm', 't', 'x'), TAG('g', 'l', 'y', 'f'), TAG('l', 'o', 'c', 'a'),
+	TAG('c', 'm', 'a', 'p'), TAG('n', 'a', 'm', 'e'), TAG('C', 'F', 'F', ' '),
+};
+
+/* Offset of the table directory of face index (following a ttcf header). */
+static int check_face_offset(const unsigned char *p, size_t size, int index, uint32_t *off,
+                             char *why, size_t whysz)
+{
+	if (size < 12) {
+		snprintf(why, whysz, "corrupt font: file too short (%llu bytes)",
+		         (unsigned long long)size);
+		return -1;
+	}
+	if (be32(p) != TAG('t', 't', 'c', 'f')) {
+		if (index != 0) {
+			snprintf(why, whysz, "face index %d given, but the file is not a collection", index);
+			return -1;
+		}
+		*off = 0;
+		return 0;
+	}
+	uint32_t nfonts = be32(p + 8);
+	if (index < 0 || (uint32_t)index >= nfonts) {
+		snprintf(why, whysz, "face index %d out of range (the collection has %u faces)",
+		         index, nfonts);
+		return -1;
+	}
+	if ((uint64_t)12 + 4 * (uint64_t)index + 4 > size) {
+		snprintf(why, whysz, "corrupt font: collection header truncated");
+		return -1;
+	}
+	*off = be32(p + 12 + 4 * (size_t)index);
+	return 0;
+}
+
+static int check_directory(const unsigned char *p, size_t size, uint32_t off, sfnt_tab_t *t,
+                           char *why, size_t whysz)
+{
+	if ((uint64_t)off + 12 > size) {
+		snprintf(why, whysz, "corrupt font: table directory truncated");
+		return -1;
+	}
+	const unsigned char *h = p + off;
+	uint32_t ver = be32(h);
+	if (ver == TAG('O', 'T', 'T', 'O')) {
+		snprintf(why, whysz, "not a TrueType-outline font (CFF outlines); "
+		         "libharu can embed only glyf TrueType fonts");
+		return -1;
+	}
+	if (ver != 0x00010000 && ver != TAG('t', 'r', 'u', 'e')) {
+		snprintf(why, whysz, "not a TrueType font (unknown sfnt version 0x%08x)", ver);
+		return -1;
+	}
+	unsigned ntab = be16(h + 4);
+	if (ntab == 0 || (uint64_t)off + 12 + 16 * (uint64_t)ntab > size) {
+		snprintf(why, whysz, "corrupt font: table directory truncated");
+		return -1;
+	}
+	for (unsigned i = 0; i < ntab; i++) {
+		const unsigned char *r = h + 12 + 16 * (size_t)i;
+		uint32_t tag = be32(r), to = be32(r + 8), tl = be32(r + 12);
+		for (int k = 0; k < C_N; k++) {
+			if (tag != check_tags[k] && !(k == C_CFF && tag == TAG('C', 'F', 'F', '2')))
+				continue;
+			if ((uint64_t)to + tl > size) {
+				snprintf(why, whysz, "corrupt font: table '%c%c%c%c' extends past the end of the file",
+				         r[0], r[1], r[2], r[3]);
+				return -1;
+			}
+			t[k].off = to;
+			t[k].len = tl;
+			t[k].have = 1;
+		}
+	}
+	return 0;
+}
+
+static int check_need(const sfnt_tab_t *t, int k, uint32_t minlen, char *why, size_t whysz)
+{
+	uint32_t tag = check_tags[k];
+	if (!t[k].have) {
+		snprintf(why, whysz, "corrupt font: no '%c%c%c%c' table",
+		         tag >> 24, (tag >> 16) & 0xff, (tag >> 8) & 0xff, tag & 0xff);
+		return -1;
+	}
+	if (t[k].len < minlen) {
+		snprintf(why, whysz, "corrupt font: '%c%c%c%c' table too short (%u bytes)",
+		         tag >> 24, (tag >> 16) & 0xff, (tag >> 8) & 0xff, tag & 0xff, t[k].len);
+		return -1;
+	}
+	return 0;
+}
+
+/* The fields libharu divides by or sizes buffers with. */
+static int check_fields(const unsigned char *p, const sfnt_tab_t *t, char *why, size_t whysz)
+{
+	const unsigned char *head = p + t[C_HEAD].off, *hhea = p + t[C_HHEA].off;
+	const unsigned char *maxp = p + t[C_MAXP].off;
+	unsigned upem = be16(head + 18), locfmt = be16(head + 50);
+	unsigned nglyphs = be16(maxp + 4), nhm = be16(hhea + 34);
+	if (upem < 16 || upem > 16384)
+		return snprintf(why, whysz, "corrupt font: head.unitsPerEm = %u (expected 16..16384)", upem), -1;
+	if (locfmt > 1)
+		return snprintf(why, whysz, "corrupt font: head.indexToLocFormat = %u", locfmt), -1;
+	if (nglyphs == 0)
+		return snprintf(why, whysz, "corrupt font: maxp.numGlyphs = 0"), -1;
+	if (nhm < 1 || nhm > nglyphs)
+		return snprintf(why, whysz, "corrupt font: hhea.numberOfHMetrics = %u "
+		                "(expected 1..maxp.numGlyphs = %u)", nhm, nglyphs), -1;
+	if ((uint64_t)t[C_HMTX].len < 4 * (uint64_t)nhm + 2 * (uint64_t)(nglyphs - nhm))
+		return snprintf(why, whysz, "corrupt font: 'hmtx' too short for %u glyphs", nglyphs), -1;
+	if ((uint64_t)t[C_LOCA].len < (nglyphs + 1ull) * (locfmt ? 4 : 2))
+		return snprintf(why, whysz, "corrupt font: 'loca' too short for %u glyphs", nglyphs), -1;
+	return 0;
+}
+
+int sfnt_check(const unsigned char *p, size_t n, int index, char *why, size_t whysz)
+{
+	sfnt_tab_t t[C_N];
+	memset(t, 0, sizeof(t));
+	uint32_t off = 0;
+	if (check_face_offset(p, n, index, &off, why, whysz) || check_directory(p, n, off, t, why, whysz))
+		return -1;
+	if (!t[C_GLYF].have || !t[C_LOCA].have) {
+		snprintf(why, whysz, "not a TrueType-outline font (%s); "
+		         "libharu can embed only glyf TrueType fonts",
+		         t[C_CFF].have ? "CFF outlines" : "no glyf/loca tables");
+		return -1;
+	}
+	if (check_need(t, C_HEAD, 54, why, whysz) || check_need(t, C_HHEA, 36, why, whysz) ||
+	    check_need(t, C_MAXP, 6, why, whysz) || check_need(t, C_HMTX, 4, why, whysz) ||
+	    check_need(t, C_CMAP, 4, why, whysz) || check_need(t, C_NAME, 6, why, whysz))
+		return -1;
+	return check_fields(p, t, why, whysz);
+}
+
+int sfnt_check_file(const char *path, int index, char *why, size_t whysz)
+{
+	size_t size = 0;
+	const char *whyf;
+	int fd = file_open(path, FILE_MAX_BINARY, &size, &whyf);
+	if (fd < 0) {
+		snprintf(why, whysz, "cannot open font file: %s", whyf);
+		return -1;
+	}
+	int r = -1;
+	if (size == 0) {
+		r = sfnt_check((const unsigned char *)"", 0, index, why, whysz);
+	} else {
+		void *p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			snprintf(why, whysz, "cannot read font file: %s", strerror(errno));
+		} else {
+			r = sfnt_check(p, size, index, why, whysz);
+			munmap(p, size);
+		}
+	}
+	close(fd);
+	return r;
+}
+
+/* ---- reading a font for embedding ---- */
+
+enum { T_OS2, T_CMAP, T_CVT, T_FPGM, T_GLYF, T_HEAD, T_HHEA, T_HMTX, T_LOCA, T_MAXP,
+       T_NAME, T_POST, T_PREP, T_N };
+/* sorted, as an sfnt table directory must be */
+static const char tt_tags[T_N][5] = {"OS/2", "cmap", "cvt ", "fpgm", "glyf", "head",
+                                     "hhea", "hmtx", "loca", "maxp", "name", "post", "prep"};
+
+/* A growing byte buffer. */
+typedef struct bbuf {
+	unsigned char *p;
+	size_t n, cap;
+} bbuf_t;
+
+struct sfnt {
+	const unsigned char *p;     /* the caller's bytes */
+	size_t n;
+	uint32_t off[T_N], len[T_N]; /* len 0: absent */
+	unsigned upem, nglyphs, nmetrics, locfmt;
+	const unsigned char *cmap;  /* the Unicode subtable used */
+	uint32_t cmaplen;
+	int cmapfmt;                /* 4 or 12 */
+	char ps[64];                /* PostScript name */
+	uint16_t *dup;              /* glyph nglyphs + k draws a copy of glyph dup[k] */
+	unsigned ndup;
+	bbuf_t prog;                /* the last program written */
+	uint8_t *keep;              /* scratch: per original glyph */
+	uint16_t *stack;
+};
+
+static int16_t s16(const unsigned char *p)
+{
+	return (int16_t)be16(p);
+}
+
+/* The PostScript name (name ID 6), reduced to what a PDF name may hold. */
+static int tt_psname(sfnt_t *f)
+{
+	const unsigned char *t = f->p + f->off[T_NAME];
+	uint32_t len = f->len[T_NAME];
+	if (len < 6)
+		return -1;
+	unsigned count = be16(t + 2), soff = be16(t + 4);
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned i = 0; i < count && 6 + 12 * (i + 1) <= len; i++) {
+			const unsigned char *r = t + 6 + 12 * i;
+			unsigned plat = be16(r), id = be16(r + 6), n = be16(r + 8), o = be16(r + 10);
+			int wide = plat == 3 || plat == 0;
+			if (id != 6 || (pass == 0 ? plat != 1 : !wide) || (uint32_t)soff + o + n > len)
+				continue;
+			const unsigned char *s = t + soff + o;
+			size_t k = 0;
+			for (unsigned j = wide; j < n && k < sizeof(f->ps) - 1; j += 1u + wide) {
+				unsigned char c = s[j];
+				if (c > 32 && c < 127 && !strchr("[](){}<>/%#", c) && (!wide || !s[j - 1]))
+					f->ps[k++] = (char)c;
+			}
+			f->ps[k] = '\0';
+			if (k > 0)
+				return 0;
+		}
+	return -1;
+}
+
+/* Pick the best Unicode cmap subtable: (3,10) format 12, then format 4. */
+static int tt_cmap(sfnt_t *f)
+{
+	const unsigned char *t = f->p + f->off[T_CMAP];
+	uint32_t len = f->len[T_CMAP];
+	int best = 0;
+	unsigned n = len >= 4 ? be16(t + 2) : 0;
+	for (unsigned i = 0; i < n && 4 + 8 * (i + 1) <= len; i++) {
+		const unsigned char *r = t + 4 + 8 * i;
+		unsigned plat = be16(r), enc = be16(r + 2);
+		uint32_t o = be32(r + 4);
+		if (!(plat == 0 || (plat == 3 && (enc == 1 || enc == 10))) || o > len - 8)
+			continue;
+		unsigned fmt = be16(t + o);
+		uint32_t sl = fmt == 12 ? be32(t + o + 4) : be16(t + o + 2);
+		int score = fmt == 12 ? 3 : fmt == 4 ? 1 + (plat == 3) : 0;
+		if (score <= best || sl > len - o || sl < (fmt == 12 ? 16u : 14u))
+			continue;
+		best = score;
+		f->cmap = t + o;
+		f->cmaplen = sl;
+		f->cmapfmt = (int)fmt;
+	}
+	return best ? 0 : -1;
+}
+
+static unsigned tt_gid(const sfnt_t *f, uint32_t cp)
+{
+	const unsigned char *c = f->cmap;
+	unsigned g = 0;
+	if (f->cmapfmt == 12) {
+		uint32_t ng = be32(c + 12);
+		for (uint32_t i = 0; i < ng && 16 + 12 * (uint64_t)(i + 1) <= f->cmaplen; i++) {
+			const unsigned char *r = c + 16 + 12 * i;
+			if (cp >= be32(r) && cp <= be32(r + 4)) {
+				g = (unsigned)(be32(r + 8) + (cp - be32(r)));
+				break;
+			}
+		}
+	} else {
+		unsigned segx2 = be16(c + 6);
+		if (16 + 4 * (uint32_t)segx2 > f->cmaplen)
+			return 0;
+		for (unsigned i = 0; i < segx2; i += 2) {
+			if (cp > be16(c + 14 + i))
+				continue;
+			unsigned start = be16(c + 16 + segx2 + i), delta = be16(c + 16 + 2 * segx2 + i);
+			uint32_t ro_at = 16 + 3 * (uint32_t)segx2 + i, ro = be16(c + ro_at);
+			if (cp < start)
+				break;
+			if (ro == 0) {
+				g = (cp + delta) & 0xFFFF;
+			} else {
+				uint32_t at = ro_at + ro + 2 * (cp - start);
+				unsigned v = at + 2 <= f->cmaplen ? be16(c + at) : 0;
+				g = v ? (v + delta) & 0xFFFF : 0;
+			}
+			break;
+		}
+	}
+	return g < f->nglyphs ? g : 0;
+}
+
+/* Width in 1/1000 em, truncated as libharu did (layout measures so). */
+static int tt_width(const sfnt_t *f, unsigned g)
+{
+	unsigned m = g < f->nmetrics ? g : f->nmetrics - 1;
+	return (int)(be16(f->p + f->off[T_HMTX] + 4 * m) * 1000u / f->upem);
+}
+
+/* Glyph g's bytes in glyf; 0 and *len 0 when empty or out of bounds. */
+static const unsigned char *tt_glyph(const sfnt_t *f, unsigned g, uint32_t *len)
+{
+	const unsigned char *l = f->p + f->off[T_LOCA];
+	uint32_t a, b;
+	if (f->locfmt) {
+		a = be32(l + 4 * g);
+		b = be32(l + 4 * g + 4);
+	} else {
+		a = 2 * be16(l + 2 * g);
+		b = 2 * be16(l + 2 * g + 2);
+	}
+	*len = 0;
+	if (a >= b || b > f->len[T_GLYF])
+		return NULL;
+	*len = b - a;
+	return f->p + f->off[T_GLYF] + a;
+}
+
+static const char *tt_parse(sfnt_t *f)
+{
+	const unsigned char *p = f->p;
+	if (f->n < 12)
+		return "too short for a TrueType font";
+	unsigned nt = be16(p + 4);
+	if (12 + 16 * (size_t)nt > f->n)
+		return "corrupt TrueType table directory";
+	for (unsigned i = 0; i < nt; i++) {
+		const unsigned char *d = p + 12 + 16 * i;
+		for (int k = 0; k < T_N; k++) {
+			if (memcmp(d, tt_tags[k], 4))
+				continue;
+			uint32_t o = be32(d + 8), l = be32(d + 12);
+			if (o > f->n || l > f->n - o)
+				return "a TrueType table lies outside the file";
+			f->off[k] = o;
+			f->len[k] = l;
+		}
+	}
+	if (f->len[T_HEAD] < 54 || f->len[T_HHEA] < 36 || f->len[T_MAXP] < 6 || !f->len[T_GLYF])
+		return "a required TrueType table (head, hhea, maxp, glyf) is missing";
+	if (!f->len[T_CMAP] || tt_cmap(f))
+		return "the font has no usable Unicode cmap";
+	if (!f->len[T_NAME] || tt_psname(f))
+		return "the font has no PostScript name (name ID 6)";
+	f->upem = be16(p + f->off[T_HEAD] + 18);
+	f->locfmt = be16(p + f->off[T_HEAD] + 50) != 0;
+	f->nglyphs = be16(p + f->off[T_MAXP] + 4);
+	f->nmetrics = be16(p + f->off[T_HHEA] + 34);
+	if (f->upem < 16 || f->upem > 16384)
+		return "invalid unitsPerEm in the head table";
+	if (!f->nglyphs || !f->nmetrics || f->nmetrics > f->nglyphs ||
+	    f->len[T_HMTX] < 4 * f->nmetrics)
+		return "hhea.numberOfHMetrics does not fit maxp.numGlyphs or hmtx";
+	if (f->len[T_LOCA] < (f->nglyphs + 1) * (f->locfmt ? 4u : 2u))
+		return "the loca table is too short";
+	if (f->len[T_OS2] >= 10 && be16(p + f->off[T_OS2] + 8) & (0x0002 | 0x0100 | 0x0200))
+		return "the font's licence forbids embedding or subsetting";
+	return NULL;
+}
+
+
+static unsigned char *bb_grow(bbuf_t *b, size_t k)
+{
+	if (b->n + k > b->cap) {
+		while (b->n + k > b->cap)
+			b->cap = b->cap ? 2 * b->cap : 65536;
+		b->p = xrealloc(b->p, b->cap);
+	}
+	unsigned char *o = b->p + b->n;
+	b->n += k;
+	return o;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+static void put16(unsigned char *p, unsigned v)
+{
+	p[0] = (unsigned char)(v >> 8);
+	p[1] = (unsigned char)v;
+}
+
+static uint32_t tt_sum(const unsigned char *p, size_t n)
+{
+	uint32_t s = 0;
+	for (size_t i = 0; i < n; i += 4)
+		s += be32(p + i); /* tables are zero-padded to 4 bytes */
+	return s;
+}
+
+/* Mark the glyphs composite glyph g uses, recursively (a work list). */
+static void tt_closure(const sfnt_t *f, uint8_t *keep, uint16_t *stack)
+{
+	int sp = 0;
+	for (unsigned g = 0; g < f->nglyphs; g++)
+		if (keep[g])
+			stack[sp++] = (uint16_t)g;
+	while (sp > 0) {
+		uint32_t len;
+		const unsigned char *d = tt_glyph(f, stack[--sp], &len);
+		if (len < 10 || s16(d) >= 0)
+			continue;
+		uint32_t at = 10;
+		unsigned flags;
+		do {
+			if (at + 4 > len)
+				break;
+			flags = be16(d + at);
+			unsigned c = be16(d + at + 2);
+			at += 4 + (flags & 1 ? 4 : 2) + (flags & 8 ? 2 : flags & 0x40 ? 4 : flags & 0x80 ? 8 : 0);
+			if (c < f->nglyphs && !keep[c]) {
+				keep[c] = 1;
+				stack[sp++] = (uint16_t)c;
+			}
+		} while (flags & 0x20);
+	}
+}
+
+/* Glyph g of the program: glyph g of the font when kept, or the glyph an
+ * appended copy (g >= nglyphs) copies; NULL and *len 0 when empty. */
+static const unsigned char *tt_out_glyph(const sfnt_t *f, const uint8_t *keep, unsigned g,
+                                         uint32_t *len)
+{
+	*len = 0;
+	if (g >= f->nglyphs)
+		return tt_glyph(f, f->dup[g - f->nglyphs], len);
+	return keep[g] ? tt_glyph(f, g, len) : NULL;
+}
+
+/* hmtx with a full metric for every glyph, the copies' taken from the
+ * glyphs they copy (text extractors measure gaps with the font's own
+ * advances, so a copy must keep its glyph's). */
+static void tt_hmtx(const sfnt_t *f, bbuf_t *b)
+{
+	const unsigned char *h = f->p + f->off[T_HMTX];
+	uint32_t len = f->len[T_HMTX];
+	unsigned total = f->nglyphs + f->ndup;
+	for (unsigned i = 0; i < total; i++) {
+		unsigned g = i < f->nglyphs ? i : f->dup[i - f->nglyphs];
+		unsigned m = g < f->nmetrics ? g : f->nmetrics - 1;
+		uint32_t at = g < f->nmetrics ? 4 * g + 2 : 4 * f->nmetrics + 2 * (g - f->nmetrics);
+		unsigned char *o = bb_grow(b, 4);
+		memcpy(o, h + 4 * m, 2); /* tt_parse checked 4 * nmetrics <= len */
+		o[2] = at + 2 <= len ? h[at] : 0;
+		o[3] = at + 2 <= len ? h[at + 1] : 0;
+	}
+}
+
+/* Table k of the program into b. */
+static void tt_table(const sfnt_t *f, int k, const uint8_t *keep, bbuf_t *b)
+{
+	unsigned total = f->nglyphs + f->ndup;
+	size_t at = b->n;
+	uint32_t len;
+	if (k == T_GLYF) {
+		for (unsigned g = 0; g < total; g++) {
+			const unsigned char *d = tt_out_glyph(f, keep, g, &len);
+			if (d) {
+				memcpy(bb_grow(b, len), d, len);
+				memset(bb_grow(b, (4 - len % 4) % 4), 0, (4 - len % 4) % 4);
+			}
+		}
+	} else if (k == T_LOCA) {
+		/* glyf comes first in tag order, so its layout is known */
+		uint32_t o = 0;
+		unsigned char *l = bb_grow(b, 4 * ((size_t)total + 1));
+		for (unsigned g = 0; g < total; g++) {
+			put32(l + 4 * g, o);
+			if (tt_out_glyph(f, keep, g, &len))
+				o += (len + 3) & ~3u;
+		}
+		put32(l + 4 * total, o);
+	} else if (k == T_HMTX && f->ndup) {
+		tt_hmtx(f, b);
+	} else if (k == T_POST && f->ndup && f->len[k] >= 32) {
+		/* glyph names count the glyphs: keep none (format 3) */
+		memcpy(bb_grow(b, 32), f->p + f->off[k], 32);
+		put32(b->p + at, 0x00030000);
+	} else {
+		memcpy(bb_grow(b, f->len[k]), f->p + f->off[k], f->len[k]);
+		if (k == T_HEAD) {
+			put32(b->p + at + 8, 0);     /* checkSumAdjustment */
+			put16(b->p + at + 50, 1);    /* indexToLocFormat: long */
+		} else if (k == T_MAXP) {
+			put16(b->p + at + 4, total); /* numGlyphs */
+		} else if (k == T_HHEA && f->ndup) {
+			put16(b->p + at + 34, total); /* numberOfHMetrics */
+		}
+	}
+}
+
+/* The font program: libharu's table set, glyf/loca cut to the kept glyphs
+ * (long loca) plus the copies, checksums and head.checkSumAdjustment
+ * recomputed. */
+static void tt_program(const sfnt_t *f, const uint8_t *keep, bbuf_t *b)
+{
+	int nt = 0;
+	for (int k = 0; k < T_N; k++)
+		nt += f->len[k] > 0 || k == T_LOCA;
+	unsigned es = 0;
+	while ((2u << es) <= (unsigned)nt)
+		es++;
+	b->n = 0;
+	unsigned char *h = bb_grow(b, 12 + 16 * (size_t)nt);
+	put32(h, 0x00010000);
+	put16(h + 4, (unsigned)nt);
+	put16(h + 6, 16u << es);
+	put16(h + 8, es);
+	put16(h + 10, 16u * (unsigned)nt - (16u << es));
+	size_t dir = 12, head_at = 0;
+	for (int k = 0; k < T_N; k++) {
+		if (!f->len[k] && k != T_LOCA)
+			continue;
+		size_t at = b->n;
+		if (k == T_HEAD)
+			head_at = at;
+		tt_table(f, k, keep, b);
+		size_t len = b->n - at;
+		memset(bb_grow(b, (4 - len % 4) % 4), 0, (4 - len % 4) % 4);
+		unsigned char *e = b->p + dir;
+		memcpy(e, tt_tags[k], 4);
+		put32(e + 4, tt_sum(b->p + at, len + 3 - (len + 3) % 4));
+		put32(e + 8, (uint32_t)at);
+		put32(e + 12, (uint32_t)len);
+		dir += 16;
+	}
+	put32(b->p + head_at + 8, 0xB1B0AFBAu - tt_sum(b->p, b->n));
+}
+
+
+/* ---- the interface ---- */
+
+sfnt_t *sfnt_open(const unsigned char *p, size_t n, char *why, size_t whysz)
+{
+	if (n >= 4 && !memcmp(p, "ttcf", 4)) {
+		snprintf(why, whysz, "a font collection (.ttc): give a single TrueType font");
+		return NULL;
+	}
+	if (sfnt_check(p, n, 0, why, whysz))
+		return NULL;
+	sfnt_t *f = xcalloc(1, sizeof(*f));
+	f->p = p;
+	f->n = n;
+	const char *bad = tt_parse(f);
+	if (bad) {
+		snprintf(why, whysz, "%s", bad);
+		free(f);
+		return NULL;
+	}
+	return f;
+}
+
+void sfnt_free(sfnt_t *f)
+{
+	if (!f)
+		return;
+	free(f->dup);
+	free(f->prog.p);
+	free(f->keep);
+	free(f->stack);
+	free(f);
+}
+
+unsigned sfnt_nglyphs(const sfnt_t *f)
+{
+	return f->nglyphs + f->ndup;
+}
+
+const char *sfnt_psname(const sfnt_t *f)
+{
+	return f->ps;
+}
+
+unsigned sfnt_gid(const sfnt_t *f, uint32_t cp)
+{
+	return tt_gid(f, cp);
+}
+
+unsigned sfnt_source(const sfnt_t *f, unsigned g)
+{
+	return g < f->nglyphs ? g : f->dup[g - f->nglyphs];
+}
+
+int sfnt_width(const sfnt_t *f, unsigned g)
+{
+	return tt_width(f, sfnt_source(f, g));
+}
+
+unsigned sfnt_copy(sfnt_t *f, unsigned g)
+{
+	if (f->nglyphs + f->ndup >= 65535)
+		return g;
+	if (f->ndup % 64 == 0)
+		f->dup = xrealloc(f->dup, (f->ndup + 64) * sizeof(uint16_t));
+	f->dup[f->ndup] = (uint16_t)g;
+	return f->nglyphs + f->ndup++;
+}
+
+static int em(const sfnt_t *f, int v)
+{
+	return (int)((long)v * 1000 / (long)f->upem);
+}
+
+void sfnt_get_metrics(const sfnt_t *f, sfnt_metrics_t *m)
+{
+	const unsigned char *head = f->p + f->off[T_HEAD], *hhea = f->p + f->off[T_HHEA];
+	const unsigned char *os2 = f->len[T_OS2] >= 78 ? f->p + f->off[T_OS2] : NULL;
+	const unsigned char *post = f->len[T_POST] >= 16 ? f->p + f->off[T_POST] : NULL;
+	m->ascent = em(f, s16(hhea + 4));
+	m->descent = em(f, s16(hhea + 6));
+	m->cap = os2 && f->len[T_OS2] >= 90 && be16(os2) >= 2 ? em(f, s16(os2 + 88)) : m->ascent;
+	m->italic = post ? (double)(int32_t)be32(post + 4) / 65536.0 : 0;
+	m->weight = os2 ? be16(os2 + 4) : 400;
+	m->fixed = post && be32(post + 12);
+	m->slanted = m->italic != 0 || (be16(head + 44) & 2);
+	for (int i = 0; i < 4; i++)
+		m->bbox[i] = em(f, s16(head + 36 + 2 * i));
+}
+
+void sfnt_program(sfnt_t *f, const uint8_t *keep, const unsigned char **out, size_t *n)
+{
+	uint8_t *k = f->keep = xrealloc(f->keep, f->nglyphs);
+	memset(k, 0, f->nglyphs);
+	k[0] = 1;
+	for (unsigned g = 0; g < f->nglyphs + f->ndup; g++)
+		if (keep[g])
+			k[sfnt_source(f, g)] = 1;
+	f->stack = xrealloc(f->stack, sizeof(uint16_t) * f->nglyphs);
+	tt_closure(f, k, f->stack);
+	tt_program(f, k, &f->prog);
+	*out = f->prog.p;
+	*n = f->prog.n;
+}

@@ -22,6 +22,7 @@
 #include "file.h"
 #include <hb-ot.h>
 #include "font_int.h"
+#include "deps.h"
 #include "sfnt.h"
 
 font_lib_t *font_lib_new(const char *const *search_dirs, errs_t *e)
@@ -460,15 +461,33 @@ static int family_chain(const char *name, buf_t *file, buf_t *data)
 	return n ? 0 : -1;
 }
 
+/* The files a render using chain c reads: the chain file and every font
+ * file it names (all are opened when the chain is loaded). Recorded on
+ * every get, as the library (and its chains) may serve many renders. */
+static void chain_deps(const font_chain_t *c)
+{
+	if (c->from_file)
+		deps_add(c->file);
+	for (int k = 0; k < c->nent; k++)
+		for (int s = 0; s < 4; s++)
+			if (c->ent[k].face[s])
+				deps_add(c->ent[k].face[s]->path);
+}
+
 font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e)
 {
 	for (font_chain_t *c = lib->chains; c; c = c->next)
-		if (strcmp(c->name, name) == 0 || (c->file && strcmp(c->file, name) == 0))
+		if (strcmp(c->name, name) == 0 || (c->file && strcmp(c->file, name) == 0)) {
+			chain_deps(c);
 			return c;
+		}
 	buf_t file, data;
 	buf_init(&file);
 	buf_init(&data);
-	if (chain_read(lib, name, &file, &data) != 0 && family_chain(name, &file, &data) != 0) {
+	int from_file = chain_read(lib, name, &file, &data) == 0;
+	if (from_file)
+		deps_add(file.s);
+	if (!from_file && family_chain(name, &file, &data) != 0) {
 		buf_t dirs;
 		buf_init(&dirs);
 		for (int i = 0; i < lib->ndirs; i++)
@@ -482,6 +501,7 @@ font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e)
 	}
 	font_chain_t *c = xcalloc(1, sizeof(*c));
 	c->lib = lib;
+	c->from_file = from_file;
 	int n0 = e->n, ne0 = e->nerrors;
 	int r = font_chain_parse(lib, c, file.s, data.s ? data.s : "", data.len, e);
 	if (r != 0 && !strncmp(file.s, "font families '", 15)) {
@@ -501,6 +521,7 @@ font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e)
 		c->name = xstrdup(name);
 	c->next = lib->chains;
 	lib->chains = c;
+	chain_deps(c);
 	return c;
 }
 

@@ -69,6 +69,7 @@ typedef struct font_sitem {
 struct font_chain {
 	font_lib_t *lib;
 	char *name, *file, *desc;
+	int from_file;          /* file is a chain file (not a family list) */
 	font_entry_t *ent;
 	int nent;
 	int *order[2][FONT_NLANG]; /* entry indices tried: [CJK char?][language] */

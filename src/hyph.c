@@ -22,6 +22,7 @@
 #include "file.h"
 #include "hyph.h"
 #include "utf8.h"
+#include "deps.h"
 
 #define HYPH_DIR "/usr/share/hyphen"
 #define HYPH_MAXWORD 100          /* letters; longer words are not split */
@@ -102,6 +103,7 @@ static int hyph_load(hyph_t *h)
 		return 0;
 	if (h->failed)
 		return -1;
+	deps_add(h->path);
 	h->dict = hnj_hyphen_load(h->path);
 	if (!h->dict) {
 		h->failed = 1;

@@ -24,10 +24,12 @@
 #include <unistd.h>
 #include "arena.h"
 #include "buf.h"
+#include "deps.h"
 #include "err.h"
 #include "font.h"
 #include "layout.h"
 #include "model.h"
+#include "ofile.h"
 #include "page.h"
 #include "pdf.h"
 #include "profile.h"
@@ -60,6 +62,8 @@ static const char usage_text[] =
 	"      --dump=WHAT    print the model or the page list instead of a PDF\n"
 	"      --strict       characters no font can draw are errors\n"
 	"      --reproducible fixed dates (as SOURCE_DATE_EPOCH=0 would)\n"
+	"      --deps FILE    write a Make-format depfile of the files the PDF is made from\n"
+	"      --force        write a PDF to stdout even when it is a terminal\n"
 	"  -d, --dir DIR      batch: output directory\n"
 	"  -j, --jobs N       batch: parallel jobs (default: number of CPUs)\n"
 	"  -h, --help         this help\n"
@@ -68,17 +72,23 @@ static const char usage_text[] =
 	"exit status: 0 ok, 1 invalid input, 2 usage error, 3 system failure\n";
 
 static const char render_help[] =
-	"usage: vita render PROFILE [-o OUT.pdf|-] [-l LAYOUT] [--lang CODE]\n"
+	"usage: vita render PROFILE|- [-o OUT.pdf|-] [-l LAYOUT] [--lang CODE]\n"
 	"                   [--tags T,...] [--set KEY=VALUE]... [--dump=model|layout]\n"
-	"                   [--strict] [--reproducible]\n"
+	"                   [--strict] [--reproducible] [--deps FILE] [--force]\n"
 	"\n"
-	"Typesets PROFILE into a PDF. OUT defaults to PROFILE with .pdf. The PDF is\n"
-	"written to a temporary file beside OUT and renamed into place when complete.\n"
+	"Typesets PROFILE into a PDF. OUT defaults to PROFILE with .pdf; PROFILE '-'\n"
+	"reads stdin (relative paths then resolve against the working directory) and\n"
+	"writes stdout unless -o is given. A PDF goes to a terminal only with --force.\n"
+	"The PDF is written to a hidden temporary file beside OUT (.OUT.XXXXXX),\n"
+	"renamed into place when complete and removed on any failure or signal.\n"
+	"--deps FILE writes a Make-format list of every file the PDF was made from.\n"
 	"With SOURCE_DATE_EPOCH set (or --reproducible) the output is byte-identical\n"
 	"for the same inputs.\n";
 
 typedef struct opts {
 	const char *out, *layout, *lang, *dump, *dir;
+	const char *deps;          /* --deps FILE: a Make-format depfile */
+	int force;                 /* --force: a PDF to a terminal */
 	const char **sets; int nsets;
 	const char **tags; int ntags;
 	int strict, reproducible, jobs;
@@ -156,10 +166,29 @@ static void print_errs(const errs_t *e)
 		fprintf(stderr, "vita: %d more errors not shown\n", e->nerrors - max);
 }
 
+/* "-" reads the profile from stdin; its relative paths then resolve
+ * against the working directory. */
 static int load_model(arena_t *a, const char *path, const opts_t *o, model_t **m, errs_t *e)
 {
 	profile_opts_t po = {o->lang, o->tags, o->ntags};
-	return profile_load(a, path, &po, m, e);
+	if (strcmp(path, "-"))
+		return profile_load(a, path, &po, m, e);
+	buf_t b;
+	buf_init(&b);
+	char chunk[65536];
+	ssize_t n;
+	while ((n = read(STDIN_FILENO, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			buf_done(&b);
+			return err_sys(e, "<stdin>", "cannot read the profile: %s", strerror(errno));
+		}
+		buf_add(&b, chunk, (size_t)n);
+	}
+	int rc = profile_load_mem(a, "<stdin>", b.s ? b.s : "", b.len, &po, m, e);
+	buf_done(&b);
+	return rc;
 }
 
 /* Layout for a model: -l beats the profile's `layout:`; then the
@@ -214,7 +243,39 @@ static char *default_out(const char *profile, const char *dir)
 	return b.s;
 }
 
-/* Render one profile with an open font library. Returns the exit code. */
+/* An output must not replace one of the files it is made from (-o cv.yaml,
+ * -o photo.png): compared by device and inode with what the render read. */
+static int output_is_input(const char *out, errs_t *e)
+{
+	int n = deps_count(), which;
+	const char **v = xcalloc((size_t)(n ? n : 1), sizeof(*v));
+	for (int i = 0; i < n; i++)
+		v[i] = deps_get(i);
+	int hit = ofile_is_one_of(out, v, n, &which);
+	if (hit)
+		err_at(e, out, 0, 0, "the output is %s, an input of this CV; refusing to replace it",
+		       v[which]);
+	free(v);
+	return hit;
+}
+
+/* The depfile (--deps): "OUT: every input" for make and ninja, written
+ * through ofile like the PDF, after it. */
+static int write_depfile(ofile_t *df, const char *name, const char *out, errs_t *e)
+{
+	buf_t b;
+	buf_init(&b);
+	deps_make_text(&b, out);
+	int ok = buf_write_fd(ofile_fd(df), b.s, b.len) == 0;
+	buf_done(&b);
+	if (!ok)
+		err_sys(e, name, "cannot write the dependency file: %s", strerror(errno));
+	return ofile_close(df, ok, e) || !ok ? -1 : 0;
+}
+
+/* Render one profile with an open font library (NULL: open one). The
+ * files it read stay recorded in deps until the next render. Returns the
+ * exit code. */
 static int render_one(const char *profile, const char *out, const opts_t *o,
                       font_lib_t *shared_lib, errs_t *e)
 {
@@ -223,8 +284,10 @@ static int render_one(const char *profile, const char *out, const opts_t *o,
 	style_t *s = NULL;
 	font_lib_t *lib = shared_lib;
 	page_doc_t *doc = NULL;
+	ofile_t *df = NULL;
 	int code = 0;
 
+	deps_start();
 	if (load_model(a, profile, o, &m, e))
 		goto fail;
 	if (o->dump && !strcmp(o->dump, "model")) {
@@ -248,16 +311,30 @@ static int render_one(const char *profile, const char *out, const opts_t *o,
 		page_dump(doc, stdout);
 		goto done;
 	}
+	if (output_is_input(out, e) || (o->deps && output_is_input(o->deps, e))) {
+		code = ERR_USAGE;
+		goto done;
+	}
+	if (o->deps && !(df = ofile_open(o->deps, "the dependency file", e)))
+		goto fail;
 	if (layout_subset(doc, lib, e))
 		goto fail;
 	if (pdf_write(doc, out, e))
 		goto fail;
+	if (df) {
+		ofile_t *d = df;
+		df = NULL;
+		if (write_depfile(d, o->deps, out, e))
+			goto fail;
+	}
 	goto done;
 fail:
 	code = errs_code(e);
 	if (!code)
 		code = 1;
 done:
+	if (df)
+		ofile_close(df, 0, e);
 	page_doc_free(doc);
 	if (lib && lib != shared_lib)
 		font_lib_free(lib);
@@ -266,17 +343,35 @@ done:
 	return code;
 }
 
+/* A PDF is binary: to a terminal only when asked. */
+static int refuse_tty(const char *out, const opts_t *o)
+{
+	if (strcmp(out, "-") || o->force || o->dump || !isatty(STDOUT_FILENO))
+		return 0;
+	return usage_error("refusing to write a PDF to a terminal; redirect stdout, or add --force%s",
+	                   "");
+}
+
 static int cmd_render(const opts_t *o)
 {
 	if (o->nargs != 1)
 		return usage_error("render takes exactly one PROFILE%s", "");
-	errs_t e;
-	errs_init(&e);
-	char *out = o->out ? NULL : default_out(o->args[0], NULL);
-	int code = render_one(o->args[0], o->out ? o->out : out, o, NULL, &e);
-	print_errs(&e);
-	errs_done(&e);
-	free(out);
+	const char *profile = o->args[0];
+	/* a profile from stdin goes to stdout unless -o says otherwise */
+	char *def = o->out || !strcmp(profile, "-") ? NULL : default_out(profile, NULL);
+	const char *out = o->out ? o->out : def ? def : "-";
+	int code = refuse_tty(out, o);
+	if (!code && o->deps && !strcmp(out, "-"))
+		code = usage_error("--deps needs an output file (-o FILE), not stdout%s", "");
+	if (!code) {
+		errs_t e;
+		errs_init(&e);
+		code = render_one(profile, out, o, NULL, &e);
+		print_errs(&e);
+		errs_done(&e);
+	}
+	deps_stop();
+	free(def);
 	return code;
 }
 
@@ -514,7 +609,7 @@ static int cmd_batch(const opts_t *o)
 	return failed ? 1 : 0;
 }
 
-int main(int argc, char **argv)
+static int vita_main(int argc, char **argv)
 {
 	find_root();
 	opts_t o;
@@ -539,6 +634,7 @@ int main(int argc, char **argv)
 		{"strict", no_argument, 0, 's'},       {"reproducible", no_argument, 0, 'R'},
 		{"dir", required_argument, 0, 'd'},    {"jobs", required_argument, 0, 'j'},
 		{"help", no_argument, 0, 'h'},         {"version", no_argument, 0, 'V'},
+		{"deps", required_argument, 0, 'M'},   {"force", no_argument, 0, 'F'},
 		{0, 0, 0, 0}};
 	o.sets = xcalloc((size_t)argc, sizeof(char *));
 	o.tags = xcalloc((size_t)argc * 8 + 8, sizeof(char *));
@@ -562,6 +658,8 @@ int main(int argc, char **argv)
 		case 's': o.strict = 1; break;
 		case 'R': o.reproducible = 1; break;
 		case 'd': o.dir = optarg; break;
+		case 'M': o.deps = optarg; break;
+		case 'F': o.force = 1; break;
 		case 'S': o.sets[o.nsets++] = optarg; break;
 		case 'j': {
 			char *end;
@@ -618,4 +716,21 @@ out:
 	free((void *)o.tags);
 	free(tagbuf);
 	return code;
+}
+
+/* Every command's stdout is checked at exit: a full disk or a closed
+ * pipe is a failure (exit 3), never a silent 0. */
+static int finish_stdout(int code)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return code;
+	fprintf(stderr, "vita: cannot write to stdout: %s\n",
+	        errno ? strerror(errno) : "write error");
+	return ERR_SYSTEM;
+}
+
+int main(int argc, char **argv)
+{
+	ofile_catch_signals();
+	return finish_stdout(vita_main(argc, argv));
 }

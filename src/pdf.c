@@ -3,10 +3,9 @@
  *   if (pdf_write(doc, "cv.pdf", &e) < 0) ... (exit errs_code(&e), i.e. 3)
  *
  * How it works:
- * - The output is opened first (a temporary "PATH.XXXXXX" beside PATH, or
- *   stdout for "-", or PATH itself when it is a device or a FIFO: renaming
- *   over /dev/stdout would replace the device) so an unwritable target
- *   fails before any work.
+ * - The output is opened first (through ofile: a hidden temporary beside
+ *   PATH, stdout for "-", or PATH itself when it is a device or a FIFO) so
+ *   an unwritable target fails before any work.
  * - libharu's error handler records (error, detail) and longjmps back into
  *   pdf_write: setjmp lives only there, and every libharu call is made from
  *   the pdf module's files (pdf.c, pdf_font.c; state in pw_t, pdf_int.h),
@@ -41,6 +40,7 @@
 #include "buf.h"
 #include "arena.h"
 #include "image.h"
+#include "ofile.h"
 #include "pdf.h"
 #include "pdf_int.h"
 #include "utf8.h"
@@ -618,64 +618,17 @@ static int pw_build(pw_t *w)
 
 static int open_output(pw_t *w)
 {
-	if (!strcmp(w->path, "-")) {
-		w->fd = STDOUT_FILENO;
-		return 0;
-	}
-	struct stat st;
-	if (!stat(w->path, &st) && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) ||
-	                            S_ISSOCK(st.st_mode))) {
-		w->fd = open(w->path, O_WRONLY | O_CLOEXEC);
-		if (w->fd < 0)
-			return pdf_fail(w, NULL, "cannot write the PDF: %s", strerror(errno));
-		return 0;
-	}
-	size_t n = strlen(w->path);
-	w->tmp = xmalloc(n + 8);
-	memcpy(w->tmp, w->path, n);
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	uint64_t x = (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 20 ^ (uint64_t)getpid() << 40 ^
-	             (uint64_t)(uintptr_t)w;
-	static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-	for (int tries = 0; tries < 100; tries++) {
-		char *p = w->tmp + n;
-		*p++ = '.';
-		for (int i = 0; i < 6; i++) {
-			x = x * 6364136223846793005u + 1442695040888963407u;
-			*p++ = abc[(x >> 33) % 62];
-		}
-		*p = '\0';
-		/* 0666 & ~umask, like any new file; O_EXCL: never another's file */
-		w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (w->fd >= 0 || errno != EEXIST)
-			break;
-	}
-	if (w->fd < 0) {
-		free(w->tmp);
-		w->tmp = NULL;
-		return pdf_fail(w, NULL, "cannot write the PDF: %s", strerror(errno));
-	}
-	/* replacing a file: keep its permissions */
-	if (!stat(w->path, &st) && S_ISREG(st.st_mode))
-		(void)fchmod(w->fd, st.st_mode & 07777);
+	w->out = ofile_open(w->path, "the PDF", w->e);
+	if (!w->out)
+		return -1;
+	w->fd = ofile_fd(w->out);
 	return 0;
 }
 
 static int close_output(pw_t *w, int rc)
 {
-	if (!w->tmp) {
-		if (w->fd != STDOUT_FILENO && close(w->fd) < 0 && rc == 0)
-			rc = pdf_fail(w, NULL, "cannot write the PDF: %s", strerror(errno));
-		return rc;
-	}
-	if (close(w->fd) < 0 && rc == 0)
-		rc = pdf_fail(w, NULL, "cannot write the PDF: %s", strerror(errno));
-	if (rc == 0 && rename(w->tmp, w->path) < 0)
-		rc = pdf_fail(w, NULL, "cannot write the PDF: %s", strerror(errno));
-	if (rc < 0)
-		unlink(w->tmp);
-	free(w->tmp);
+	if (ofile_close(w->out, rc == 0, w->e) < 0)
+		rc = -1;
 	return rc;
 }
 

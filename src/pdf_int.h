@@ -40,8 +40,8 @@ typedef struct pw {
 	HPDF_STATUS code, detail;
 	const char *what;        /* what we asked libharu to do, for messages */
 	const char *subject;     /* the file that step is about (font, image) */
-	int fd;                  /* output */
-	char *tmp;               /* temporary file name, NULL for stdout */
+	struct ofile *out;       /* the output (ofile.h) */
+	int fd;                  /* its descriptor */
 	pdf_font_t **fonts;      /* per face id; NULL until used */
 	pdf_font_t **all;        /* the distinct fonts, in order of first use */
 	char (*tags)[8];         /* per font: its subset tag */

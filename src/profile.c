@@ -51,6 +51,7 @@
 #include "buf.h"
 #include "file.h"
 #include "profile_import.h"
+#include "deps.h"
 
 static const char *const top_keys[] = {
 	"vita", "name", "name_native", "headline", "affiliation", "location",
@@ -566,6 +567,7 @@ int profile_photo(pctx_t *c, const ynode_t *n, const char *p)
 		              strerror(errno));
 	image_info_t ii;
 	const char *why;
+	deps_add(c->m->photo);
 	if (image_probe(c->m->photo, &ii, &why))
 		return pv_err(c, n, "photo '%s' is not a readable PNG or JPEG file (%s)",
 		              c->m->photo, why);
@@ -700,6 +702,7 @@ int profile_load(arena_t *a, const char *path, const profile_opts_t *o,
 		buf_done(&b);
 		return r;
 	}
+	deps_add(path);
 	int rc = profile_load_mem(a, path, b.s ? b.s : "", b.len, o, out, e);
 	buf_done(&b);
 	return rc;

@@ -20,6 +20,7 @@
 #include "file.h"
 #include "profile_int.h"
 #include "utf8.h"
+#include "deps.h"
 
 typedef struct bib {
 	pctx_t *c;
@@ -513,6 +514,7 @@ int pbib_load(pctx_t *c, const ynode_t *where, const char *path,
 		buf_done(&f);
 		return rc;
 	}
+	deps_add(path);
 	memset(&b, 0, sizeof(b));
 	b.c = c;
 	b.path = arena_strdup(c->a, path);

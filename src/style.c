@@ -20,6 +20,7 @@
 #include "suggest.h"
 #include "utf8.h"
 #include "ydoc.h"
+#include "deps.h"
 
 enum { T_LEN, T_PERMILLE, T_COLOR, T_STR, T_BOOL, T_ENUM, T_PAGE };
 
@@ -394,6 +395,7 @@ static int load_into(style_box_t *b, const char *name, const char *const *dirs,
 		err_at(e, path.s, 0, 0, "cannot read layout: %s", why);
 		goto done;
 	}
+	deps_add(path.s);
 	const char *file = arena_strdup(b->a, path.s);
 	ynode_t *root;
 	if (ydoc_parse(b->a, file, text.s ? text.s : "", text.len, &root, e))

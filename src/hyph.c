@@ -86,6 +86,7 @@ hyph_t *hyph_open(const char *lang, errs_t *e)
 		if (fd < 0)
 			continue;   /* missing, or not a regular file: never a FIFO */
 		close(fd);
+		deps_add(paths[i]); /* read when a word needs it */
 		hyph_t *h = xcalloc(1, sizeof(*h));
 		memcpy(h->path, paths[i], sizeof(h->path));
 		return h;
@@ -103,7 +104,6 @@ static int hyph_load(hyph_t *h)
 		return 0;
 	if (h->failed)
 		return -1;
-	deps_add(h->path);
 	h->dict = hnj_hyphen_load(h->path);
 	if (!h->dict) {
 		h->failed = 1;

@@ -10,6 +10,7 @@
 #define VITA_LAYOUT_H
 #include "err.h"
 #include "font.h"
+#include "locale.h"
 #include "model.h"
 #include "page.h"
 #include "style.h"
@@ -17,6 +18,7 @@
 typedef struct layout_opts {
 	long long epoch;        /* "now" for the updated date and PDF dates */
 	int strict;             /* characters no font has are errors, not warnings */
+	const vlocale_t *loc;    /* the fixed words (month names, footer, title...) */
 } layout_opts_t;
 
 /* Lay out m; NULL with errors in e on failure (warnings are kept in e). */

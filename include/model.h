@@ -134,7 +134,9 @@ typedef struct model {
 	mpos_t *layout_set_at;       /* where each override's value is (NULL: at layout_line) */
 	int nlayout_set;
 	int layout_line, layout_col;
-	const char *lang;            /* language chosen with --lang, or NULL */
+	const char *lang;            /* language chosen with --lang, else the profile's
+	                              * `lang`, else NULL (the layout's lang applies) */
+	mpos_t at_lang;              /* where the profile's lang is (0: from --lang or absent) */
 	msection_t *sections; int nsections;
 } model_t;
 

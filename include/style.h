@@ -19,6 +19,12 @@
 
 enum { ST_LEFT, ST_CENTER, ST_RIGHT, ST_JUSTIFY };
 
+typedef struct style_word {
+	const char *key, *value;                /* a locale key ("present") and its text */
+	const char *file;                       /* where it was set, for messages */
+	int line, col;
+} style_word_t;
+
 typedef struct style {
 	const char *name, *description;
 	/* page */
@@ -44,16 +50,12 @@ typedef struct style {
 	/* entries */
 	int32_t entry_gap;                      /* u: between entries */
 	int32_t date_gap;                       /* u: min gap between text and the date column */
-	const char *month_names;                /* 12 comma-separated abbreviations */
-	const char *present_word;               /* "present" */
-	const char *date_sep;                   /* " – " */
 	int32_t bullet_indent;                  /* u: hanging indent of details */
 	const char *bullet;                     /* "•" */
 	/* publications */
 	int pub_label;                          /* 0: venue tag, 1: number */
 	int32_t pub_label_width;                /* u: label column */
 	int32_t pub_gap;                        /* u: between publications */
-	const char *badge_prefix;               /* "Artifact badges:" */
 	/* news */
 	int32_t news_date_width;                /* u */
 	/* text */
@@ -62,9 +64,13 @@ typedef struct style {
 	int32_t para_gap;                       /* u */
 	/* footer */
 	int footer;                             /* 0/1 */
-	const char *footer_text;                /* "{name} — page {page} of {pages}" */
-	const char *updated_text;               /* "Updated {date}" ("" = none) */
 	int32_t size_footer;
+	/* words: `locale.KEY: value` overrides of the locale's strings (and
+	   the older keys entry.months, entry.present, entry.date_separator,
+	   publications.badge_prefix, footer.text, footer.updated), in order;
+	   main applies them with locale_set */
+	style_word_t *words;
+	int nwords;
 	/* where the layout came from (for messages) */
 	const char *file;
 } style_t;

@@ -96,17 +96,20 @@ static void footers(lay_t *L, page_doc_t *d, long long epoch)
 	int32_t baseline = s->page_h - s->margin_bottom + s->margin_bottom / 2;
 	for (int i = 0; i < d->npages; i++) {
 		page_t *pg = &d->pages[i];
-		footer_line(L, pg, subst(L, s->footer_text, i + 1, d->npages, date), FLOW_RIGHT, baseline);
-		if (s->updated_text)
-			footer_line(L, pg, subst(L, s->updated_text, i + 1, d->npages, date), FLOW_LEFT,
-			            baseline);
+		footer_line(L, pg, subst(L, L->loc->footer, i + 1, d->npages, date), FLOW_RIGHT, baseline);
+		footer_line(L, pg, subst(L, L->loc->updated, i + 1, d->npages, date), FLOW_LEFT,
+		            baseline);
 	}
 }
 
 static void doc_info(lay_t *L, page_doc_t *d)
 {
 	const model_t *m = L->m;
-	d->title = arena_printf(d->arena, "Curriculum Vitae \u2014 %s", m->name);
+	buf_t t;
+	buf_init(&t);
+	locale_fill(&t, L->loc->title, "name", m->name, (const char *)NULL);
+	d->title = arena_strdup(d->arena, t.s ? t.s : "");
+	buf_done(&t);
 	d->author = m->name_native ? arena_printf(d->arena, "%s (%s)", m->name, m->name_native)
 	                           : arena_strdup(d->arena, m->name);
 	buf_t b;
@@ -138,6 +141,7 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 	memset(&L, 0, sizeof(L));
 	L.m = m;
 	L.s = s;
+	L.loc = o->loc;
 	L.lib = lib;
 	L.e = e;
 	L.lang = m->lang ? m->lang : s->lang;

@@ -7,6 +7,36 @@
 #include <string.h>
 #include "layout_int.h"
 
+/* "\u00a0(2025,\u00a0preprint)" in the locale's pattern: the spaces of the
+ * pattern become no-break spaces, so the note stays whole and with the
+ * last name. */
+static const char *year_note(lay_t *L, const mpub_t *p)
+{
+	buf_t b;
+	buf_init(&b);
+	char y[16];
+	snprintf(y, sizeof(y), "%d", p->year);
+	buf_puts(&b, "\u00a0");
+	if (p->year && p->status) {
+		buf_t t;
+		buf_init(&t);
+		locale_fill(&t, L->loc->year_status, "year", y, "status", "\x01", (const char *)NULL);
+		for (const char *c = t.s; *c; c++)
+			if (*c == ' ')
+				buf_puts(&b, "\u00a0");
+			else if (*c == '\x01')
+				buf_puts(&b, p->status);
+			else
+				buf_putc(&b, *c);
+		buf_done(&t);
+	} else {
+		locale_fill(&b, L->loc->year, "year", p->year ? y : p->status, (const char *)NULL);
+	}
+	const char *r = arena_strdup(L->a, b.s);
+	buf_done(&b);
+	return r;
+}
+
 static const char *upper_ascii(lay_t *L, const char *s)
 {
 	char *u = arena_strdup(L->a, s);
@@ -199,12 +229,8 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 		   author-year styles; the venue tag already sits in the margin */
 		tstyle_t yt = lay_ts(L, FONT_REGULAR, s->size_body, s->c_muted);
 		/* a no-break space keeps "(2026)" with the last name */
-		if (p->year && p->status)
-			sp_str(L, &a, arena_printf(L->a, "\u00a0(%d,\u00a0%s)", p->year, p->status), &yt);
-		else if (p->year)
-			sp_str(L, &a, arena_printf(L->a, "\u00a0(%d)", p->year), &yt);
-		else if (p->status)
-			sp_str(L, &a, arena_printf(L->a, "\u00a0(%s)", p->status), &yt);
+		if (p->year || p->status)
+			sp_str(L, &a, year_note(L, p), &yt);
 		v_flow(L, &a, lw, mw, FLOW_LEFT, s->size_body, 0);
 	} else if (p->year || p->status) {
 		spans_t y = {0};
@@ -227,7 +253,7 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 	if (p->nbadges) {
 		if (ex.n)
 			sp_str(L, &ex, " \u00b7 ", &small);
-		sp_str(L, &ex, s->badge_prefix, &small);
+		sp_str(L, &ex, L->loc->badges, &small);
 		tstyle_t bt = lay_ts(L, FONT_REGULAR, s->size_small * 88 / 100, s->c_badge);
 		bt.flags = FLOW_NOBREAK | FLOW_NOHYPH;
 		for (int i = 0; i < p->nbadges; i++) {
@@ -319,7 +345,7 @@ static void publications(lay_t *L, const msection_t *sec)
 			int number = sec->numbering == NUM_REVERSE ? sec->npubs - shown
 			             : sec->numbering == NUM_FORWARD ? shown + 1 : 0;
 			if (kinds[k] && !in_group) {
-				const char *t = kinds[k][0] ? kinds[k] : "Published";
+				const char *t = kinds[k][0] ? kinds[k] : L->loc->published;
 				char *h = arena_strdup(L->a, t);
 				if (h[0] >= 'a' && h[0] <= 'z')
 					h[0] = (char)(h[0] - 'a' + 'A');
@@ -341,7 +367,7 @@ static void publications(lay_t *L, const msection_t *sec)
 		v_gap(L, L->s->pub_gap / 2);
 		spans_t f = {0};
 		tstyle_t t = lay_ts(L, FONT_ITALIC, L->s->size_small, L->s->c_muted);
-		sp_str(L, &f, "* Equal contribution.", &t);
+		sp_str(L, &f, L->loc->equal, &t);
 		v_flow(L, &f, L->s->pub_label_width, L->width - L->s->pub_label_width, FLOW_LEFT,
 		       L->s->size_small, 0);
 	}

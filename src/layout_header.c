@@ -32,7 +32,7 @@ static const char *contact_label(lay_t *L, const mcontact_t *c)
 	if (!strcmp(c->kind, "github") && !strchr(v, '/'))
 		return arena_printf(L->a, "github.com/%s", v);
 	if (!strcmp(c->kind, "scholar") && !strchr(v, '/'))
-		return "Google Scholar";
+		return L->loc->scholar;
 	if (!strcmp(c->kind, "linkedin") && !strchr(v, '/'))
 		return arena_printf(L->a, "linkedin.com/in/%s", v);
 	if (!strcmp(c->kind, "twitter") && v[0] != '@' && !strchr(v, '/'))

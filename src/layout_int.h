@@ -14,6 +14,7 @@
 #include "flow.h"
 #include "hyph.h"
 #include "layout.h"
+#include "locale.h"
 
 enum { V_LINE, V_GAP };
 
@@ -30,6 +31,7 @@ typedef struct vitem {
 typedef struct lay {
 	const model_t *m;
 	const style_t *s;
+	const vlocale_t *loc;   /* the fixed words */
 	font_lib_t *lib;
 	errs_t *e;
 	arena_t *a;             /* scratch for this layout */

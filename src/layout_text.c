@@ -72,24 +72,18 @@ int32_t sp_width(lay_t *L, const spans_t *s)
 
 void lay_date_text(lay_t *L, const mdate_t *d, buf_t *b)
 {
-	char months[256];
-	const char *mon[12] = {0};
-	snprintf(months, sizeof(months), "%s", L->s->month_names);
-	int k = 0;
-	for (char *t = strtok(months, ","); t && k < 12; t = strtok(NULL, ","))
-		mon[k++] = t;
 	switch (d->kind) {
 	case DATE_YEAR:
-		buf_printf(b, "%d", d->y);
+		locale_date(L->loc, LOCALE_YEAR, d->y, 0, 0, b);
 		break;
 	case DATE_MONTH:
-		buf_printf(b, "%s %d", mon[d->m - 1] ? mon[d->m - 1] : "", d->y);
+		locale_date(L->loc, LOCALE_MONTH, d->y, d->m, 0, b);
 		break;
 	case DATE_DAY:
-		buf_printf(b, "%s %d, %d", mon[d->m - 1] ? mon[d->m - 1] : "", d->d, d->y);
+		locale_date(L->loc, LOCALE_DAY, d->y, d->m, d->d, b);
 		break;
 	case DATE_PRESENT:
-		buf_puts(b, L->s->present_word);
+		buf_puts(b, L->loc->present);
 		break;
 	case DATE_TEXT:
 		buf_puts(b, d->text ? d->text : "");
@@ -105,12 +99,17 @@ const char *lay_entry_dates(lay_t *L, const mentry_t *en)
 	buf_t b;
 	buf_init(&b);
 	if (en->start.kind) {
-		lay_date_text(L, &en->start, &b);
-		buf_puts(&b, L->s->date_sep);
+		buf_t s1, s2;
+		buf_init(&s1);
+		buf_init(&s2);
+		lay_date_text(L, &en->start, &s1);
 		if (en->end.kind)
-			lay_date_text(L, &en->end, &b);
+			lay_date_text(L, &en->end, &s2);
 		else
-			buf_puts(&b, L->s->present_word);
+			buf_puts(&s2, L->loc->present);
+		locale_fill(&b, L->loc->range, "start", s1.s, "end", s2.s, (const char *)NULL);
+		buf_done(&s1);
+		buf_done(&s2);
 	} else if (en->end.kind) {
 		lay_date_text(L, &en->end, &b);
 	} else if (en->date.kind) {

@@ -28,6 +28,7 @@
 #include "err.h"
 #include "font.h"
 #include "layout.h"
+#include "locale.h"
 #include "model.h"
 #include "ofile.h"
 #include "page.h"
@@ -51,12 +52,14 @@ static const char usage_text[] =
 	"  check PROFILE...   validate profiles; report every error\n"
 	"  fonts [PROFILE]    the font chains, their files, and characters no font has\n"
 	"  layouts            the layouts available\n"
+	"  locales            the languages available for --lang\n"
 	"  new NAME           print a commented starter profile for NAME\n"
 	"\n"
 	"options:\n"
 	"  -o, --output FILE  output PDF ('-' for stdout)\n"
 	"  -l, --layout NAME  layout name or file (default: academic)\n"
-	"      --lang CODE    pick translated fields in this language\n"
+	"      --lang CODE    pick translated fields and the words (months, footer) in\n"
+	"                     this language: en, zh, zh-Hant, ja, ko, de, fr, ... (vita locales)\n"
 	"      --tags T,...   keep untagged items and items with one of these tags\n"
 	"      --set K=V      override a layout key (repeatable)\n"
 	"      --dump=WHAT    print the model or the page list instead of a PDF\n"
@@ -218,6 +221,62 @@ static style_t *load_style(const model_t *m, const opts_t *o, errs_t *e)
 	return s;
 }
 
+/* The locale: --lang, else the profile's lang, else the layout's; then
+ * the layout's words (locale.KEY, footer.text, ...) on top. */
+static vlocale_t *load_locale(const model_t *m, const style_t *s, const opts_t *o, errs_t *e)
+{
+	char store[4][PATH_MAX];
+	const char *dirs[5];
+	data_dirs("locales", m ? m->dir : NULL, store, dirs);
+	const char *code = s->lang ? s->lang : "en", *where = s->file;
+	int line = 0, col = 0;
+	if (o->lang) {
+		code = o->lang;
+		where = "--lang";
+	} else if (m && m->lang) {
+		code = m->lang;
+		where = m->file;
+		line = m->at_lang.line;
+		col = m->at_lang.col;
+	}
+	vlocale_t *l = locale_load(code, dirs, where, line, col, e);
+	if (!l)
+		return NULL;
+	for (int i = 0; i < s->nwords; i++) {
+		const style_word_t *w = &s->words[i];
+		if (locale_set(l, w->key, w->value, w->file, w->line, w->col, e)) {
+			locale_free(l);
+			return NULL;
+		}
+	}
+	return l;
+}
+
+/* An unknown --lang is a usage error, found before any profile is read. */
+static int check_lang(const opts_t *o)
+{
+	if (!o->lang)
+		return 0;
+	char store[4][PATH_MAX];
+	const char *dirs[5];
+	char dir[PATH_MAX] = ".";
+	if (o->nargs > 0) {
+		const char *sl = strrchr(o->args[0], '/');
+		if (sl)
+			snprintf(dir, sizeof(dir), "%.*s", (int)(sl - o->args[0]), o->args[0]);
+	}
+	data_dirs("locales", dir, store, dirs);
+	if (locale_exists(o->lang, dirs))
+		return 0;
+	const char *s = locale_suggest(o->lang, dirs);
+	if (s) {
+		fprintf(stderr, "vita: unknown --lang '%.40s'; did you mean '%s'?\n", o->lang, s);
+		fputs("Try 'vita locales'.\n", stderr);
+		return 2;
+	}
+	return usage_error("unknown --lang '%.40s' (see 'vita locales')", o->lang);
+}
+
 static font_lib_t *open_fonts(const model_t *m, errs_t *e)
 {
 	char store[4][PATH_MAX];
@@ -282,6 +341,7 @@ static int render_one(const char *profile, const char *out, const opts_t *o,
 	arena_t *a = arena_new();
 	model_t *m = NULL;
 	style_t *s = NULL;
+	vlocale_t *loc = NULL;
 	font_lib_t *lib = shared_lib;
 	page_doc_t *doc = NULL;
 	ofile_t *df = NULL;
@@ -294,11 +354,11 @@ static int render_one(const char *profile, const char *out, const opts_t *o,
 		model_dump(m, stdout);
 		goto done;
 	}
-	if (!(s = load_style(m, o, e)))
+	if (!(s = load_style(m, o, e)) || !(loc = load_locale(m, s, o, e)))
 		goto fail;
 	if (!lib && !(lib = open_fonts(m, e)))
 		goto fail;
-	layout_opts_t lo = {now_epoch(o), o->strict};
+	layout_opts_t lo = {now_epoch(o), o->strict, loc};
 	if (!(doc = layout_render(m, s, lib, &lo, e)))
 		goto fail;
 	if (e->nerrors)
@@ -339,6 +399,7 @@ done:
 	if (lib && lib != shared_lib)
 		font_lib_free(lib);
 	style_free(s);
+	locale_free(loc);
 	arena_free(a);
 	return code;
 }
@@ -387,6 +448,8 @@ static int cmd_check(const opts_t *o)
 		model_t *m = NULL;
 		if (load_model(a, o->args[i], o, &m, &e) == 0) {
 			style_t *s = load_style(m, o, &e);
+			if (s)
+				locale_free(load_locale(m, s, o, &e));
 			style_free(s);
 		}
 		print_errs(&e);
@@ -453,6 +516,16 @@ static int cmd_layouts(const opts_t *o)
 	const char *dirs[5];
 	data_dirs("layouts", NULL, store, dirs);
 	style_list(dirs, stdout);
+	return 0;
+}
+
+static int cmd_locales(const opts_t *o)
+{
+	(void)o;
+	char store[4][PATH_MAX];
+	const char *dirs[5];
+	data_dirs("locales", NULL, store, dirs);
+	locale_list(dirs, stdout);
 	return 0;
 }
 
@@ -697,6 +770,8 @@ static int vita_main(int argc, char **argv)
 	o.nargs = argc - optind;
 	if (!o.ntags && !tagbuf)
 		o.tags = (free(o.tags), NULL);
+	if ((code = check_lang(&o)))
+		goto out;
 	if (!strcmp(cmd, "render"))
 		code = cmd_render(&o);
 	else if (!strcmp(cmd, "batch"))
@@ -707,6 +782,8 @@ static int vita_main(int argc, char **argv)
 		code = cmd_fonts(&o);
 	else if (!strcmp(cmd, "layouts"))
 		code = cmd_layouts(&o);
+	else if (!strcmp(cmd, "locales"))
+		code = cmd_locales(&o);
 	else if (!strcmp(cmd, "new"))
 		code = cmd_new(&o);
 	else

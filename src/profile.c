@@ -56,7 +56,7 @@
 static const char *const top_keys[] = {
 	"vita", "name", "name_native", "headline", "affiliation", "location",
 	"contact", "links", "photo", "summary", "updated", "layout", "sections",
-	NULL};
+	"lang", NULL};
 static const char *const contact_kinds[] = {
 	"email", "phone", "website", "orcid", "github", "scholar", "linkedin",
 	"twitter", NULL};
@@ -594,6 +594,32 @@ static int version_parse(pctx_t *c, const ynode_t *root)
 	return 0;
 }
 
+/* The profile's `lang: zh`: the language its translations are picked in
+ * and its locale, unless --lang says otherwise. main checks that a
+ * locale exists for it (at_lang locates the message). */
+static int lang_parse(pctx_t *c, const ynode_t *root)
+{
+	const ynode_t *n = ydoc_get(root, "lang");
+	if (!n)
+		return 0;
+	if (n->kind != YD_SCALAR || !n->len || n->len > 35)
+		return pv_err(c, n, "'lang' expects a language code such as en, zh or de");
+	c->m->lang = n->str;
+	c->m->at_lang.line = n->line;
+	c->m->at_lang.col = n->col;
+	return 0;
+}
+
+/* With name: {en: Zhanda Zhu, zh: 朱展达}, name_native: 朱展达 and --lang zh
+ * the name is already in its native script: print it once. */
+static void native_once(model_t *m)
+{
+	if (m->name && m->name_native && !strcmp(m->name, m->name_native)) {
+		m->name_native = NULL;
+		m->at_native.line = m->at_native.col = 0;
+	}
+}
+
 static int header_parse(pctx_t *c, const ynode_t *root)
 {
 	model_t *m = c->m;
@@ -622,6 +648,7 @@ static int header_parse(pctx_t *c, const ynode_t *root)
 	rc |= pv_text(c, root, "summary", 0, &m->summary);
 	rc |= pv_date(c, root, "updated", &m->updated);
 	rc |= layout_parse(c, root);
+	native_once(m);
 	return rc;
 }
 
@@ -656,7 +683,7 @@ int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
                      const profile_opts_t *o, model_t **out, errs_t *e)
 {
 	ynode_t *root;
-	pctx_t c = {a, e, path, o, NULL, NULL};
+	pctx_t c = {a, e, path, o, NULL, NULL, NULL, 0};
 	int before = e->nerrors, first = e->n;
 	*out = NULL;
 	if (len > PROFILE_MAX_FILE)
@@ -675,6 +702,9 @@ int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
 	c.m->file = arena_strdup(a, path);
 	c.m->dir = dir_of(a, path);
 	c.m->lang = o && o->lang ? arena_strdup(a, o->lang) : NULL;
+	if (!c.m->lang && lang_parse(&c, root))
+		return -1;
+	c.lang = c.m->lang;
 	if (ydoc_get(root, "basics")) {          /* JSON Resume */
 		pjr_load(&c, root);
 	} else if (ydoc_get(root, "cv")) {       /* RenderCV */

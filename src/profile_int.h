@@ -15,6 +15,8 @@ typedef struct pctx {
 	const profile_opts_t *o;
 	model_t *m;
 	const ynode_t *root;  /* the profile map */
+	const char *lang;     /* translations to pick: --lang, else the profile's lang */
+	int warned_lang;      /* 1 once a field without that translation was reported */
 } pctx_t;
 
 /* profile_val.c: typed getters; each reports a located error and returns

@@ -156,6 +156,16 @@ static int pv_lang_code(const char *s)
 	return s[i] == '\0';
 }
 
+/* "zh" matches "zh-Hans" and "zh_CN" (and the other way round): the same
+ * language, one of them without the script or region. */
+static int lang_match(const char *a, const char *b)
+{
+	size_t la = strcspn(a, "-_"), lb = strcspn(b, "-_");
+	if (la != lb || strncmp(a, b, la))
+		return 0;
+	return !a[la] || !b[lb] || !strcmp(a + la + 1, b + lb + 1);
+}
+
 const ynode_t *pv_translate(pctx_t *c, const ynode_t *n, const char *key)
 {
 	if (!n || n->kind != YD_MAP)
@@ -174,8 +184,18 @@ const ynode_t *pv_translate(pctx_t *c, const ynode_t *n, const char *key)
 			       k->kind == YD_SCALAR ? k->str : "?");
 			return NULL;
 		}
-		if (c->o && c->o->lang && !strcmp(k->str, c->o->lang))
+		if (c->lang && !pick && lang_match(k->str, c->lang))
 			pick = n->kids[2 * i + 1];
+	}
+	for (int i = 0; c->lang && i < n->n; i++)   /* an exact match wins */
+		if (!strcmp(n->kids[2 * i]->str, c->lang))
+			pick = n->kids[2 * i + 1];
+	if (!pick && c->lang && !c->warned_lang) {
+		c->warned_lang = 1;
+		warn_at(c->e, c->file, n->line, n->col,
+		        "'%s' has no '%s' translation; using '%s', the first one (said once: "
+		        "other fields without one fall back the same way)", key, c->lang,
+		        n->kids[0]->str);
 	}
 	return pick ? pick : n->kids[1];
 }

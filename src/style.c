@@ -22,13 +22,13 @@
 #include "ydoc.h"
 #include "deps.h"
 
-enum { T_LEN, T_PERMILLE, T_COLOR, T_STR, T_BOOL, T_ENUM, T_PAGE };
+enum { T_LEN, T_PERMILLE, T_COLOR, T_STR, T_BOOL, T_ENUM, T_PAGE, T_WORD };
 
 typedef struct key {
 	const char *path;
 	int type;
 	size_t off;
-	const char *choices;   /* T_ENUM: "a|b|c" -> 0, 1, 2 */
+	const char *choices;   /* T_ENUM: "a|b|c" -> 0, 1, 2; T_WORD: the locale key */
 } key_t_;
 
 #define F(f) offsetof(style_t, f)
@@ -68,22 +68,22 @@ static const key_t_ keys[] = {
 	{"section.rule", T_LEN, F(section_rule), NULL},
 	{"entry.gap", T_LEN, F(entry_gap), NULL},
 	{"entry.date_gap", T_LEN, F(date_gap), NULL},
-	{"entry.months", T_STR, F(month_names), NULL},
-	{"entry.present", T_STR, F(present_word), NULL},
-	{"entry.date_separator", T_STR, F(date_sep), NULL},
+	{"entry.months", T_WORD, 0, "months_short"},
+	{"entry.present", T_WORD, 0, "present"},
+	{"entry.date_separator", T_WORD, 0, "range"},
 	{"entry.bullet", T_STR, F(bullet), NULL},
 	{"entry.bullet_indent", T_LEN, F(bullet_indent), NULL},
 	{"publications.label", T_ENUM, F(pub_label), "venue|number"},
 	{"publications.label_width", T_LEN, F(pub_label_width), NULL},
 	{"publications.gap", T_LEN, F(pub_gap), NULL},
-	{"publications.badge_prefix", T_STR, F(badge_prefix), NULL},
+	{"publications.badge_prefix", T_WORD, 0, "badges"},
 	{"news.date_width", T_LEN, F(news_date_width), NULL},
 	{"text.align", T_ENUM, F(text_align), "left|center|right|justify"},
 	{"text.hyphenate", T_BOOL, F(hyphenate), NULL},
 	{"text.gap", T_LEN, F(para_gap), NULL},
 	{"footer.show", T_BOOL, F(footer), NULL},
-	{"footer.text", T_STR, F(footer_text), NULL},
-	{"footer.updated", T_STR, F(updated_text), NULL},
+	{"footer.text", T_WORD, 0, "footer"},
+	{"footer.updated", T_WORD, 0, "updated"},
 };
 #undef F
 #define NKEYS ((int)(sizeof(keys) / sizeof(keys[0])))
@@ -114,16 +114,11 @@ static void style_defaults(style_t *s)
 	s->section_upper = 0; s->section_style = 1; /* "bold": FONT_BOLD */
 	s->section_before = 12000; s->section_after = 5000; s->section_rule = 500;
 	s->entry_gap = 5000; s->date_gap = 12000;
-	s->month_names = "Jan.,Feb.,Mar.,Apr.,May,Jun.,Jul.,Aug.,Sep.,Oct.,Nov.,Dec.";
-	s->present_word = "present"; s->date_sep = " \u2013 ";
 	s->bullet = "\u2022"; s->bullet_indent = 11000;
 	s->pub_label = 0; s->pub_label_width = 62000; s->pub_gap = 5000;
-	s->badge_prefix = "Artifact badges:";
 	s->news_date_width = 62000;
 	s->text_align = ST_JUSTIFY; s->hyphenate = 1; s->para_gap = 4000;
 	s->footer = 1;
-	s->footer_text = "{name} \u2014 page {page} of {pages}";
-	s->updated_text = "Updated {date}";
 }
 
 static const key_t_ *key_find(const char *path, size_t n)
@@ -281,6 +276,8 @@ static int set_value(style_box_t *b, const key_t_ *k, const char *v,
 		*(int *)(base + k->off) = x;
 		return 0;
 	}
+	case T_WORD: /* handled by set_path */
+		return 0;
 	case T_PAGE:
 		if (!strcmp(v, "a4")) {
 			b->s.page_w = 595276; b->s.page_h = 841890;
@@ -294,10 +291,32 @@ static int set_value(style_box_t *b, const key_t_ *k, const char *v,
 	return -1;
 }
 
+/* A word for the locale: checked when main applies it (locale_set). */
+static int add_word(style_box_t *b, const char *key, size_t klen, const char *v,
+                    const char *where, int line, int col)
+{
+	style_t *s = &b->s;
+	s->words = arena_grow(b->a, s->words, sizeof(*s->words) * (size_t)s->nwords,
+	                      sizeof(*s->words) * (size_t)(s->nwords + 1));
+	style_word_t *w = &s->words[s->nwords++];
+	w->key = arena_strndup(b->a, key, klen);
+	/* entry.date_separator is the part of the range pattern between dates */
+	w->value = strcmp(w->key, "range") || strstr(v, "{start}") ? arena_strdup(b->a, v)
+	           : arena_printf(b->a, "{start}%s{end}", v);
+	w->file = where ? arena_strdup(b->a, where) : NULL;
+	w->line = line;
+	w->col = col;
+	return 0;
+}
+
 static int set_path(style_box_t *b, const char *path, size_t plen, const char *v,
                     const char *where, int line, int col, errs_t *e)
 {
+	if (plen > 7 && !strncmp(path, "locale.", 7))
+		return add_word(b, path + 7, plen - 7, v, where, line, col);
 	const key_t_ *k = key_find(path, plen);
+	if (k && k->type == T_WORD)
+		return add_word(b, k->choices, strlen(k->choices), v, where, line, col);
 	if (!k) {
 		char tmp[256];
 		snprintf(tmp, sizeof(tmp), "%.*s", (int)plen, path);

@@ -1,0 +1,598 @@
+/* locale: locales/<code>.yaml -> vlocale_t (see locale.h).
+ *
+ * One table (keys[]) names every key of a locale file with its kind and,
+ * for patterns, the placeholders it may and must hold; loading the file
+ * and a layout's `locale.KEY` overrides both go through set_key(), so
+ * both are checked the same way. Lookup by alias scans the installed
+ * files only when <code>.yaml itself is not there.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arena.h"
+#include "locale.h"
+#include "suggest.h"
+#include "utf8.h"
+#include "ydoc.h"
+
+enum { K_STR, K_PAT, K_BOOL, K_LIST };
+
+typedef struct lkey {
+	const char *path;
+	int kind;
+	size_t off;
+	int n;                 /* K_LIST: number of items */
+	const char *allowed;   /* K_PAT: "year,yy" */
+	const char *required;  /* K_PAT: groups "year|yy;month|mon|m|mm" */
+	int optional;
+} lkey_t;
+
+#define F(f) offsetof(vlocale_t, f)
+#define YEAR "year,yy"
+#define MONTH YEAR ",month,mon,m,mm"
+static const lkey_t keys[] = {
+	{"code", K_STR, F(code), 0, NULL, NULL, 0},
+	{"name", K_STR, F(name), 0, NULL, NULL, 0},
+	{"lang", K_STR, F(lang), 0, NULL, NULL, 0},
+	{"rtl", K_BOOL, F(rtl), 0, NULL, NULL, 1},
+	{"months", K_LIST, F(months), 12, NULL, NULL, 0},
+	{"months_short", K_LIST, F(months_short), 12, NULL, NULL, 0},
+	{"months_of", K_LIST, F(months_of), 12, NULL, NULL, 1},
+	{"date.year", K_PAT, F(date_year), 0, YEAR, "year|yy", 0},
+	{"date.month", K_PAT, F(date_month), 0, MONTH, "year|yy;month|mon|m|mm", 0},
+	{"date.day", K_PAT, F(date_day), 0, MONTH ",d,dd,month_of",
+	 "year|yy;month|mon|m|mm|month_of;d|dd", 0},
+	{"range", K_PAT, F(range), 0, "start,end", "start;end", 0},
+	{"present", K_PAT, F(present), 0, "", NULL, 0},
+	{"updated", K_PAT, F(updated), 0, "date", NULL, 0},
+	{"footer", K_PAT, F(footer), 0, "name,page,pages,date", NULL, 0},
+	{"title", K_PAT, F(title), 0, "name", "name", 0},
+	{"badges", K_PAT, F(badges), 0, "", NULL, 0},
+	{"equal", K_PAT, F(equal), 0, "", NULL, 0},
+	{"corresponding", K_PAT, F(corresponding), 0, "", NULL, 0},
+	{"et_al", K_PAT, F(et_al), 0, "", NULL, 0},
+	{"published", K_PAT, F(published), 0, "", NULL, 0},
+	{"year", K_PAT, F(year), 0, "year", "year", 0},
+	{"year_status", K_PAT, F(year_status), 0, "year,status", "year;status", 0},
+	{"scholar", K_PAT, F(scholar), 0, "", NULL, 0},
+	{"quotes", K_LIST, F(quotes), 4, NULL, NULL, 0},
+	{"aliases", K_LIST, 0, -1, NULL, NULL, 1}, /* read by the lookup only */
+};
+#undef F
+#define NKEYS ((int)(sizeof(keys) / sizeof(keys[0])))
+
+typedef struct locale_box {
+	vlocale_t l;            /* first: a vlocale_t* is a locale_box* */
+	arena_t *a;
+	unsigned char seen[NKEYS];
+} locale_box_t;
+
+/* ---- patterns ------------------------------------------------------- */
+
+/* 1 when name (n bytes) is one of the comma-separated words of list. */
+static int in_list(const char *list, const char *name, size_t n)
+{
+	for (const char *p = list; p && *p;) {
+		const char *q = strchr(p, ',');
+		size_t l = q ? (size_t)(q - p) : strlen(p);
+		if (l == n && !strncmp(p, name, n))
+			return 1;
+		p = q ? q + 1 : NULL;
+	}
+	return 0;
+}
+
+/* 1 when the pattern holds {name} for some name of the |-separated group. */
+static int has_one(const char *pat, const char *group, size_t glen)
+{
+	for (const char *p = group; p < group + glen;) {
+		const char *q = memchr(p, '|', (size_t)(group + glen - p));
+		size_t l = q ? (size_t)(q - p) : (size_t)(group + glen - p);
+		char ph[40];
+		snprintf(ph, sizeof(ph), "{%.*s}", (int)l, p);
+		if (strstr(pat, ph))
+			return 1;
+		p = q ? q + 1 : group + glen;
+	}
+	return 0;
+}
+
+static void braced(buf_t *b, const char *list, char sep)
+{
+	for (const char *p = list; *p;) {
+		const char *q = strchr(p, sep);
+		size_t l = q ? (size_t)(q - p) : strlen(p);
+		buf_printf(b, "%s{%.*s}", b->len ? ", " : "", (int)l, p);
+		p = q ? q + 1 : p + l;
+	}
+}
+
+static int check_pattern(const lkey_t *k, const char *v, const char *where, int line, int col,
+                         errs_t *e)
+{
+	for (const char *p = strchr(v, '{'); p; p = strchr(p + 1, '{')) {
+		const char *q = strchr(p, '}');
+		if (!q)
+			return err_at(e, where, line, col, "'%s': '{' is not closed in '%s'", k->path, v);
+		if (!in_list(k->allowed, p + 1, (size_t)(q - p - 1))) {
+			buf_t b;
+			buf_init(&b);
+			braced(&b, k->allowed, ',');
+			err_at(e, where, line, col, "'%s': unknown placeholder {%.*s} in '%s'%s%s%s",
+			       k->path, (int)(q - p - 1), p + 1, v, b.len ? " (it may hold " : "",
+			       b.len ? b.s : " (it holds no placeholders", ")");
+			buf_done(&b);
+			return -1;
+		}
+	}
+	for (const char *g = k->required; g && *g;) {
+		const char *q = strchr(g, ';');
+		size_t l = q ? (size_t)(q - g) : strlen(g);
+		if (!has_one(v, g, l)) {
+			char grp[80];
+			snprintf(grp, sizeof(grp), "%.*s", (int)l, g);
+			buf_t b;
+			buf_init(&b);
+			braced(&b, grp, '|');
+			err_at(e, where, line, col, "'%s' must hold %s%s, got '%s'", k->path,
+			       strchr(grp, '|') ? "one of " : "", b.s, v);
+			buf_done(&b);
+			return -1;
+		}
+		g = q ? q + 1 : g + l;
+	}
+	return 0;
+}
+
+/* ---- keys ----------------------------------------------------------- */
+
+static const lkey_t *key_find(const char *path)
+{
+	for (int i = 0; i < NKEYS; i++)
+		if (!strcmp(keys[i].path, path))
+			return &keys[i];
+	return NULL;
+}
+
+static int unknown_key(const char *path, const char *where, int line, int col, errs_t *e)
+{
+	const char *best = NULL;
+	int bd = 4;
+	for (int i = 0; i < NKEYS; i++) {
+		int d = suggest_distance(path, keys[i].path);
+		if (d < bd) {
+			bd = d;
+			best = keys[i].path;
+		}
+	}
+	if (best)
+		return err_at(e, where, line, col, "unknown locale key '%s'; did you mean '%s'?", path,
+		              best);
+	return err_at(e, where, line, col, "unknown locale key '%s'", path);
+}
+
+/* items: the list's strings (from YAML or split from "a,b,c") */
+static int set_list(locale_box_t *b, const lkey_t *k, const char **items, int n,
+                    const char *where, int line, int col, errs_t *e)
+{
+	if (k->n < 0)
+		return 0;
+	if (n != k->n)
+		return err_at(e, where, line, col, "'%s' expects %d items, got %d", k->path, k->n, n);
+	const char **dst = (const char **)((char *)&b->l + k->off);
+	for (int i = 0; i < n; i++) {
+		if (!items[i][0])
+			return err_at(e, where, line, col, "'%s': item %d is empty", k->path, i + 1);
+		dst[i] = arena_strdup(b->a, items[i]);
+	}
+	return 0;
+}
+
+static int set_scalar(locale_box_t *b, const lkey_t *k, const char *v, const char *where,
+                      int line, int col, errs_t *e)
+{
+	char *base = (char *)&b->l;
+	long bad = utf8_invalid_at(v, strlen(v));
+	if (bad >= 0)
+		return err_at(e, where, line, col, "'%s': invalid UTF-8 at byte %ld of the value",
+		              k->path, bad);
+	switch (k->kind) {
+	case K_PAT:
+		if (check_pattern(k, v, where, line, col, e))
+			return -1;
+		/* fall through */
+	case K_STR:
+		*(const char **)(base + k->off) = arena_strdup(b->a, v);
+		return 0;
+	case K_BOOL:
+		if (!strcmp(v, "true") || !strcmp(v, "false")) {
+			*(int *)(base + k->off) = v[0] == 't';
+			return 0;
+		}
+		return err_at(e, where, line, col, "'%s' expects true or false, got '%s'", k->path, v);
+	case K_LIST: {
+		/* "a,b,c" (a layout override) */
+		char *t = arena_strdup(b->a, v);
+		const char *items[16];
+		int n = 0;
+		for (char *p = t; n < 16;) {
+			char *q = strchr(p, ',');
+			if (q)
+				*q = '\0';
+			items[n++] = p;
+			if (!q)
+				break;
+			p = q + 1;
+		}
+		return set_list(b, k, items, n, where, line, col, e);
+	}
+	}
+	return -1;
+}
+
+static int set_node(locale_box_t *b, const char *path, const ynode_t *v, const char *file,
+                    const ynode_t *at, errs_t *e)
+{
+	const lkey_t *k = key_find(path);
+	if (!k)
+		return unknown_key(path, file, at->line, at->col, e);
+	b->seen[k - keys] = 1;
+	if (k->kind == K_LIST && v->kind == YD_SEQ) {
+		const char *items[16];
+		if (v->n > 16)
+			return err_at(e, file, v->line, v->col, "'%s' expects %d items, got %d", path,
+			              k->n, v->n);
+		for (int i = 0; i < v->n; i++) {
+			if (v->kids[i]->kind != YD_SCALAR)
+				return err_at(e, file, v->kids[i]->line, v->kids[i]->col,
+				              "'%s' expects a list of strings", path);
+			long bad = utf8_invalid_at(v->kids[i]->str, v->kids[i]->len);
+			if (bad >= 0)
+				return err_at(e, file, v->kids[i]->line, v->kids[i]->col,
+				              "'%s': invalid UTF-8 at byte %ld", path, bad);
+			items[i] = v->kids[i]->str;
+		}
+		return set_list(b, k, items, v->n, file, v->line, v->col, e);
+	}
+	if (v->kind != YD_SCALAR)
+		return err_at(e, file, v->line, v->col, "'%s' expects %s, got %s", path,
+		              k->kind == K_LIST ? "a list" : "a string", ydoc_kind_name(v->kind));
+	return set_scalar(b, k, v->str, file, v->line, v->col, e);
+}
+
+static int walk(locale_box_t *b, const ynode_t *m, const char *prefix, const char *file,
+                errs_t *e)
+{
+	int rc = 0;
+	for (int i = 0; i < m->n; i++) {
+		const ynode_t *k = m->kids[2 * i], *v = m->kids[2 * i + 1];
+		if (k->kind != YD_SCALAR) {
+			rc = err_at(e, file, k->line, k->col, "locale keys must be plain names");
+			continue;
+		}
+		char path[128];
+		snprintf(path, sizeof(path), "%s%s%.60s", prefix, *prefix ? "." : "", k->str);
+		if (v->kind == YD_MAP && !*prefix)
+			rc |= walk(b, v, path, file, e);
+		else
+			rc |= set_node(b, path, v, file, k, e);
+	}
+	return rc;
+}
+
+/* ---- lookup --------------------------------------------------------- */
+
+/* Codes are letters, digits, '-' and '_' ("zh-Hant", "pt_BR"): nothing
+ * that could leave the locales directory. */
+static int code_ok(const char *code)
+{
+	size_t n = strlen(code);
+	if (n < 2 || n > 35)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)code[i]) && code[i] != '-' && code[i] != '_')
+			return 0;
+	return 1;
+}
+
+static int same_code(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		int x = *a == '_' ? '-' : tolower((unsigned char)*a);
+		int y = *b == '_' ? '-' : tolower((unsigned char)*b);
+		if (x != y)
+			return 0;
+	}
+	return *a == *b;
+}
+
+static int file_exists(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (f)
+		fclose(f);
+	return f != NULL;
+}
+
+/* Parse a locale file into a's memory; NULL (with errors) on failure. */
+static const ynode_t *parse_file(arena_t *a, const char *path, errs_t *e)
+{
+	buf_t text;
+	buf_init(&text);
+	ynode_t *root = NULL;
+	if (buf_read_file(&text, path)) {
+		err_sys(e, path, "cannot read the locale: %s", strerror(errno));
+	} else if (ydoc_parse(a, path, text.s ? text.s : "", text.len, &root, e) == 0 &&
+	           root->kind != YD_MAP) {
+		err_at(e, path, root->line, root->col, "a locale is a map of keys (see docs/locales.md)");
+		root = NULL;
+	}
+	buf_done(&text);
+	return root;
+}
+
+typedef int (*visit_fn)(const char *path, const char *name, void *ctx);
+
+/* Call fn(path, code-or-alias) for every code and alias of every file in
+ * dirs until it returns nonzero. */
+static int scan(const char *const *dirs, visit_fn fn, void *ctx)
+{
+	for (int i = 0; dirs && dirs[i]; i++) {
+		DIR *d = opendir(dirs[i]);
+		if (!d)
+			continue;
+		struct dirent *de;
+		int hit = 0;
+		while (!hit && (de = readdir(d))) {
+			size_t l = strlen(de->d_name);
+			if (l <= 5 || strcmp(de->d_name + l - 5, ".yaml"))
+				continue;
+			char path[4096];
+			snprintf(path, sizeof(path), "%s/%s", dirs[i], de->d_name);
+			arena_t *a = arena_new();
+			errs_t e;
+			errs_init(&e);
+			const ynode_t *root = parse_file(a, path, &e);
+			const ynode_t *c = root ? ydoc_get(root, "code") : NULL;
+			const ynode_t *al = root ? ydoc_get(root, "aliases") : NULL;
+			if (c && c->kind == YD_SCALAR)
+				hit = fn(path, c->str, ctx);
+			for (int k = 0; !hit && al && al->kind == YD_SEQ && k < al->n; k++)
+				if (al->kids[k]->kind == YD_SCALAR)
+					hit = fn(path, al->kids[k]->str, ctx);
+			errs_done(&e);
+			arena_free(a);
+		}
+		closedir(d);
+		if (hit)
+			return 1;
+	}
+	return 0;
+}
+
+typedef struct want {
+	const char *code;
+	buf_t *path;
+} want_t;
+
+static int match_alias(const char *path, const char *name, void *ctx)
+{
+	want_t *w = ctx;
+	if (!same_code(name, w->code))
+		return 0;
+	buf_reset(w->path);
+	buf_puts(w->path, path);
+	return 1;
+}
+
+static int find_one(const char *code, const char *const *dirs, buf_t *path)
+{
+	for (int i = 0; dirs && dirs[i]; i++) {
+		buf_reset(path);
+		buf_printf(path, "%s/%s.yaml", dirs[i], code);
+		if (file_exists(path->s))
+			return 0;
+	}
+	want_t w = {code, path};
+	return scan(dirs, match_alias, &w) ? 0 : -1;
+}
+
+/* code, then code without its region or script ("pt-BR" -> "pt"). */
+static int find_locale(const char *code, const char *const *dirs, buf_t *path)
+{
+	if (!code_ok(code))
+		return -1;
+	if (find_one(code, dirs, path) == 0)
+		return 0;
+	char base[40];
+	size_t n = strcspn(code, "-_");
+	if (!code[n])
+		return -1;
+	snprintf(base, sizeof(base), "%.*s", (int)n, code);
+	return find_one(base, dirs, path);
+}
+
+int locale_exists(const char *code, const char *const *dirs)
+{
+	buf_t p;
+	buf_init(&p);
+	int ok = find_locale(code, dirs, &p) == 0;
+	buf_done(&p);
+	return ok;
+}
+
+typedef struct near {
+	const char *code;
+	char best[40];
+	int d;
+} near_t;
+
+static int nearest(const char *path, const char *name, void *ctx)
+{
+	(void)path;
+	near_t *n = ctx;
+	int d = suggest_distance(n->code, name);
+	if (d < n->d && strlen(name) < sizeof(n->best)) {
+		n->d = d;
+		snprintf(n->best, sizeof(n->best), "%s", name);
+	}
+	return 0;
+}
+
+const char *locale_suggest(const char *code, const char *const *dirs)
+{
+	static near_t n;
+	memset(&n, 0, sizeof(n));
+	n.code = code;
+	n.d = strlen(code) <= 3 ? 2 : 3;
+	scan(dirs, nearest, &n);
+	return n.best[0] ? n.best : NULL;
+}
+
+/* ---- loading -------------------------------------------------------- */
+
+vlocale_t *locale_load(const char *code, const char *const *dirs, const char *where, int line,
+                      int col, errs_t *e)
+{
+	buf_t path;
+	buf_init(&path);
+	if (find_locale(code, dirs, &path)) {
+		const char *s = code_ok(code) ? locale_suggest(code, dirs) : NULL;
+		if (s)
+			err_at(e, where, line, col, "unknown language '%.40s'; did you mean '%s'?", code, s);
+		else
+			err_at(e, where, line, col, "unknown language '%.40s' (no file locales/%.40s.yaml; "
+			       "docs/locales.md lists the languages)", code, code);
+		buf_done(&path);
+		return NULL;
+	}
+	locale_box_t *b = xcalloc(1, sizeof(*b));
+	b->a = arena_new();
+	const char *file = arena_strdup(b->a, path.s);
+	buf_done(&path);
+	b->l.file = file;
+	const ynode_t *root = parse_file(b->a, file, e);
+	int rc = root ? walk(b, root, "", file, e) : -1;
+	for (int i = 0; root && i < NKEYS; i++)
+		if (!b->seen[i] && !keys[i].optional)
+			rc = err_at(e, file, root->line, root->col,
+			            "missing key '%s' in the locale (docs/locales.md lists them)",
+			            keys[i].path);
+	if (rc) {
+		locale_free(&b->l);
+		return NULL;
+	}
+	for (int i = 0; i < 12; i++)
+		if (!b->l.months_of[i])
+			b->l.months_of[i] = b->l.months[i];
+	return &b->l;
+}
+
+int locale_set(vlocale_t *l, const char *key, const char *value, const char *where, int line,
+               int col, errs_t *e)
+{
+	const lkey_t *k = key_find(key);
+	if (!k || k->n < 0 || !strcmp(key, "code"))
+		return unknown_key(key, where, line, col, e);
+	return set_scalar((locale_box_t *)l, k, value, where, line, col, e);
+}
+
+void locale_free(vlocale_t *l)
+{
+	if (!l)
+		return;
+	locale_box_t *b = (locale_box_t *)l;
+	arena_free(b->a);
+	free(b);
+}
+
+/* ---- use ------------------------------------------------------------ */
+
+static void fill_v(buf_t *out, const char *pat, va_list ap)
+{
+	const char *names[16], *vals[16];
+	int n = 0;
+	for (const char *k; n < 16 && (k = va_arg(ap, const char *));) {
+		names[n] = k;
+		vals[n++] = va_arg(ap, const char *);
+	}
+	for (const char *p = pat; *p; p++) {
+		if (*p == '{') {
+			const char *q = strchr(p, '}');
+			int i = 0;
+			for (; q && i < n; i++)
+				if (strlen(names[i]) == (size_t)(q - p - 1) &&
+				    !strncmp(names[i], p + 1, (size_t)(q - p - 1)))
+					break;
+			if (q && i < n) {
+				buf_puts(out, vals[i] ? vals[i] : "");
+				p = q;
+				continue;
+			}
+		}
+		buf_putc(out, *p);
+	}
+}
+
+void locale_fill(buf_t *out, const char *pattern, ...)
+{
+	va_list ap;
+	va_start(ap, pattern);
+	fill_v(out, pattern, ap);
+	va_end(ap);
+}
+
+void locale_date(const vlocale_t *l, int precision, int y, int m, int d, buf_t *out)
+{
+	char year[16], yy[8], mn[8], mm[8], dn[8], dd[8];
+	snprintf(year, sizeof(year), "%d", y);
+	snprintf(yy, sizeof(yy), "%02d", ((y % 100) + 100) % 100);
+	snprintf(mn, sizeof(mn), "%d", m);
+	snprintf(mm, sizeof(mm), "%02d", m);
+	snprintf(dn, sizeof(dn), "%d", d);
+	snprintf(dd, sizeof(dd), "%02d", d);
+	int k = m >= 1 && m <= 12 ? m - 1 : 0;
+	const char *pat = precision == LOCALE_DAY ? l->date_day
+	                  : precision == LOCALE_MONTH ? l->date_month : l->date_year;
+	locale_fill(out, pat, "year", year, "yy", yy, "month", l->months[k], "mon",
+	            l->months_short[k], "month_of", l->months_of[k], "m", mn, "mm", mm, "d", dn,
+	            "dd", dd, (const char *)NULL);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void locale_list(const char *const *dirs, FILE *out)
+{
+	for (int i = 0; dirs && dirs[i]; i++) {
+		DIR *d = opendir(dirs[i]);
+		if (!d)
+			continue;
+		char *names[256];
+		int n = 0;
+		struct dirent *de;
+		while ((de = readdir(d)) && n < 256) {
+			size_t l = strlen(de->d_name);
+			if (l > 5 && !strcmp(de->d_name + l - 5, ".yaml"))
+				names[n++] = xstrdup(de->d_name);
+		}
+		closedir(d);
+		qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
+		for (int j = 0; j < n; j++) {
+			names[j][strlen(names[j]) - 5] = '\0';
+			errs_t e;
+			errs_init(&e);
+			vlocale_t *l = code_ok(names[j]) ? locale_load(names[j], dirs, NULL, 0, 0, &e) : NULL;
+			fprintf(out, "%-8s %s\n", names[j], l ? l->name : "(cannot be loaded)");
+			locale_free(l);
+			errs_done(&e);
+			free(names[j]);
+		}
+	}
+}

@@ -8,12 +8,13 @@
  */
 #include <ctype.h>
 #include <dirent.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "arena.h"
+#include "deps.h"
+#include "file.h"
 #include "locale.h"
 #include "suggest.h"
 #include "utf8.h"
@@ -324,8 +325,9 @@ static const ynode_t *parse_file(arena_t *a, const char *path, errs_t *e)
 	buf_t text;
 	buf_init(&text);
 	ynode_t *root = NULL;
-	if (buf_read_file(&text, path)) {
-		err_sys(e, path, "cannot read the locale: %s", strerror(errno));
+	const char *why;
+	if (file_read(&text, path, FILE_MAX_TEXT, &why)) {
+		err_sys(e, path, "cannot read the locale: %s", why);
 	} else if (ydoc_parse(a, path, text.s ? text.s : "", text.len, &root, e) == 0 &&
 	           root->kind != YD_MAP) {
 		err_at(e, path, root->line, root->col, "a locale is a map of keys (see docs/locales.md)");
@@ -475,6 +477,7 @@ vlocale_t *locale_load(const char *code, const char *const *dirs, const char *wh
 	const char *file = arena_strdup(b->a, path.s);
 	buf_done(&path);
 	b->l.file = file;
+	deps_add(file);
 	const ynode_t *root = parse_file(b->a, file, e);
 	int rc = root ? walk(b, root, "", file, e) : -1;
 	for (int i = 0; root && i < NKEYS; i++)

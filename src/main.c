@@ -2,6 +2,7 @@
  *
  *   vita render PROFILE [-o OUT|-] [-l LAYOUT] [--lang CODE] [--tags T,..]
  *               [--set KEY=VALUE].. [--dump=model|layout] [--strict] [--reproducible]
+ *   vita watch PROFILE [render options] [--exec CMD]
  *   vita batch PROFILE... -d DIR [-j N] [render options]
  *   vita check PROFILE...
  *   vita fonts [PROFILE] [-l LAYOUT]
@@ -35,6 +36,7 @@
 #include "pdf.h"
 #include "profile.h"
 #include "style.h"
+#include "watch.h"
 
 #ifndef VITA_VERSION
 #define VITA_VERSION "0.1.0"
@@ -48,6 +50,7 @@ static const char usage_text[] =
 	"\n"
 	"commands:\n"
 	"  render PROFILE     typeset one CV (PROFILE.pdf unless -o)\n"
+	"  watch PROFILE      render, then again whenever a file it reads changes\n"
 	"  batch PROFILE...   typeset many CVs into -d DIR, -j N at a time\n"
 	"  check PROFILE...   validate profiles; report every error\n"
 	"  fonts [PROFILE]    the font chains, their files, and characters no font has\n"
@@ -67,6 +70,7 @@ static const char usage_text[] =
 	"      --reproducible fixed dates (as SOURCE_DATE_EPOCH=0 would)\n"
 	"      --deps FILE    write a Make-format depfile of the files the PDF is made from\n"
 	"      --force        write a PDF to stdout even when it is a terminal\n"
+	"      --exec CMD     watch: run CMD (sh -c) after each good render\n"
 	"  -d, --dir DIR      batch: output directory\n"
 	"  -j, --jobs N       batch: parallel jobs (default: number of CPUs)\n"
 	"  -h, --help         this help\n"
@@ -91,6 +95,7 @@ static const char render_help[] =
 typedef struct opts {
 	const char *out, *layout, *lang, *dump, *dir;
 	const char *deps;          /* --deps FILE: a Make-format depfile */
+	const char *exec;          /* watch --exec CMD: run after each good render */
 	int force;                 /* --force: a PDF to a terminal */
 	const char **sets; int nsets;
 	const char **tags; int ntags;
@@ -436,6 +441,95 @@ static int cmd_render(const opts_t *o)
 	return code;
 }
 
+/* The files the last render read, plus the profile itself (watched even
+ * when it could not be read). */
+static void watch_inputs(watch_t *w, const char *profile, errs_t *e)
+{
+	int n = deps_count();
+	const char **v = xcalloc((size_t)n + 1, sizeof(*v));
+	v[0] = profile;
+	for (int i = 0; i < n; i++)
+		v[i + 1] = deps_get(i);
+	watch_files(w, v, n + 1, e);
+	free(v);
+}
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long)((t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000);
+}
+
+/* One round of watch: render, report, run --exec after a good render. */
+static int watch_render(const char *profile, const char *out, const opts_t *o, watch_t *w)
+{
+	errs_t e;
+	errs_init(&e);
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int code = render_one(profile, out, o, NULL, &e);
+	print_errs(&e);
+	if (code == 0)
+		fprintf(stderr, "vita: wrote %s (%ld ms)\n", out, ms_since(&t0));
+	else
+		fprintf(stderr, "vita: %s not updated; fix the error%s and save again\n", out,
+		        e.nerrors == 1 ? "" : "s");
+	errs_clear(&e);
+	watch_inputs(w, profile, &e); /* also after a failure: what was read so far */
+	print_errs(&e);
+	errs_done(&e);
+	fflush(stderr);
+	if (code == 0 && o->exec) {
+		int st = system(o->exec);
+		if (st != 0)
+			fprintf(stderr, "vita: --exec '%s' failed (status %d)\n", o->exec,
+			        WIFEXITED(st) ? WEXITSTATUS(st) : st);
+	}
+	return code;
+}
+
+/* watch: render, then again whenever a file the renders read changes,
+ * until interrupted (Ctrl-C: the signal handler removes any temporary
+ * file; the last good PDF stays). A broken save prints its located errors
+ * and leaves the PDF as it was, since a PDF is replaced only when whole. */
+static int cmd_watch(const opts_t *o)
+{
+	if (o->nargs != 1)
+		return usage_error("watch takes exactly one PROFILE%s", "");
+	const char *profile = o->args[0];
+	if (!strcmp(profile, "-"))
+		return usage_error("watch needs a PROFILE file, not stdin%s", "");
+	if (o->out && !strcmp(o->out, "-"))
+		return usage_error("watch writes a file; -o - is not allowed%s", "");
+	if (o->dump)
+		return usage_error("watch writes a PDF; --dump is not allowed%s", "");
+	char *def = o->out ? NULL : default_out(profile, NULL);
+	const char *out = o->out ? o->out : def;
+	errs_t e;
+	errs_init(&e);
+	watch_t *w = watch_new(&e);
+	int code = 0;
+	if (!w)
+		goto done;
+	if (watch_render(profile, out, o, w) == ERR_USAGE)
+		goto done;
+	fprintf(stderr, "vita: watching %s and the files it reads (Ctrl-C to stop)\n", profile);
+	while (watch_wait(w, 30, &e) > 0) {
+		fprintf(stderr, "vita: %s changed\n", watch_changed(w));
+		if (watch_render(profile, out, o, w) == ERR_USAGE)
+			break;
+	}
+done:
+	print_errs(&e);
+	code = errs_code(&e);
+	errs_done(&e);
+	watch_free(w);
+	deps_stop();
+	free(def);
+	return code;
+}
+
 static int cmd_check(const opts_t *o)
 {
 	if (o->nargs < 1)
@@ -708,6 +802,7 @@ static int vita_main(int argc, char **argv)
 		{"dir", required_argument, 0, 'd'},    {"jobs", required_argument, 0, 'j'},
 		{"help", no_argument, 0, 'h'},         {"version", no_argument, 0, 'V'},
 		{"deps", required_argument, 0, 'M'},   {"force", no_argument, 0, 'F'},
+		{"exec", required_argument, 0, 'X'},
 		{0, 0, 0, 0}};
 	o.sets = xcalloc((size_t)argc, sizeof(char *));
 	o.tags = xcalloc((size_t)argc * 8 + 8, sizeof(char *));
@@ -733,6 +828,7 @@ static int vita_main(int argc, char **argv)
 		case 'd': o.dir = optarg; break;
 		case 'M': o.deps = optarg; break;
 		case 'F': o.force = 1; break;
+		case 'X': o.exec = optarg; break;
 		case 'S': o.sets[o.nsets++] = optarg; break;
 		case 'j': {
 			char *end;
@@ -774,6 +870,8 @@ static int vita_main(int argc, char **argv)
 		goto out;
 	if (!strcmp(cmd, "render"))
 		code = cmd_render(&o);
+	else if (!strcmp(cmd, "watch"))
+		code = cmd_watch(&o);
 	else if (!strcmp(cmd, "batch"))
 		code = cmd_batch(&o);
 	else if (!strcmp(cmd, "check"))

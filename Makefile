@@ -96,7 +96,7 @@ $(BUILD)/config: FORCE | $(BUILD)
 	@printf '%s\n' '$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) $(LIBS)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 $(BUILD)/commit: FORCE | $(BUILD)
-	@printf '%s\n' '$(VITA_COMMIT)' > $@.tmp
+	@printf '%s\n' '$(VITA_COMMIT) $(VERSION_DEFS)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 
 $(BUILD)/%.o: src/%.c $(BUILD)/config | $(BUILD)
@@ -104,8 +104,12 @@ $(BUILD)/%.o: src/%.c $(BUILD)/config | $(BUILD)
 
 # only version.o knows the commit, so a new commit relinks, not rebuilds
 $(BUILD)/version.o: $(BUILD)/commit
-$(BUILD)/version.o: ALL_CPPFLAGS += -DVITA_COMMIT=\"$(VITA_COMMIT)\" \
-	-DVITA_BUILT_WITH="\"$(foreach p,$(PKGS),$(p) $(shell pkg-config --modversion $(p) 2>/dev/null);)\""
+$(BUILD)/version.o: ALL_CPPFLAGS += $(VERSION_DEFS)
+VERSION_DEFS = -DVITA_COMMIT=\"$(VITA_COMMIT)\" \
+	-DVITA_BUILT_WITH="\"$(foreach p,$(PKGS),$(p) $(shell pkg-config --modversion $(p) 2>/dev/null);)libhpdf $(HPDF_VERSION)\""
+# libharu has no .pc file: its version is read from its header
+HPDF_VERSION = $(shell echo HPDF_VERSION_TEXT | \
+	$(CC) $(CPPFLAGS) -include hpdf_version.h -E -P -x c - 2>/dev/null | tail -1 | tr -d '"')
 
 $(BUILD)/vita: $(OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(LIBS)

@@ -508,8 +508,14 @@ font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e)
 		/* neither a chain file nor installed families: say so, once */
 		e->n = n0;
 		e->nerrors = ne0;
-		err_at(e, "", 0, 0, "unknown font chain '%s' (no %s.yaml in the font "
-		       "directories, and not a list of installed font families)", name, name);
+		char near[256];
+		if (!strchr(name, ',') && font_family_suggest(lib, name, near, sizeof(near)))
+			err_at(e, "", 0, 0, "unknown font chain '%s' (no %s.yaml in the font "
+			       "directories, and not an installed font family); did you mean '%s'?",
+			       name, name, near);
+		else
+			err_at(e, "", 0, 0, "unknown font chain '%s' (no %s.yaml in the font "
+			       "directories, and not a list of installed font families)", name, name);
 	}
 	buf_done(&file);
 	buf_done(&data);

@@ -31,6 +31,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "font_int.h"
+#include "suggest.h"
 #include "ydoc.h"
 
 #define CHAIN_MAX_FACES 32
@@ -194,6 +195,33 @@ static int family_list(chain_ctx_t *x, const char *family, font_cand_t *v, int m
 	return n;
 }
 
+/* The installed family closest to FAMILY (a typo), into NEAR. */
+int font_family_suggest(font_lib_t *lib, const char *family, char *near, size_t size)
+{
+	FcConfig *fc = fc_config(lib);
+	if (!fc)
+		return 0;
+	FcPattern *p = FcPatternCreate();
+	FcObjectSet *os = FcObjectSetBuild(FC_FAMILY, (char *)0);
+	FcFontSet *fs = FcFontList(fc, p, os);
+	FcObjectSetDestroy(os);
+	FcPatternDestroy(p);
+	int best = 4;
+	for (int i = 0; fs && i < fs->nfont; i++) {
+		FcChar8 *f;
+		for (int k = 0; FcPatternGetString(fs->fonts[i], FC_FAMILY, k, &f) == FcResultMatch; k++) {
+			int d = suggest_distance(family, (const char *)f);
+			if (d < best && d <= (int)strlen((const char *)f) / 3) {
+				best = d;
+				snprintf(near, size, "%s", (const char *)f);
+			}
+		}
+	}
+	if (fs)
+		FcFontSetDestroy(fs);
+	return best < 4;
+}
+
 /* The 4 styles of a family; synthetic where it has none. */
 static int resolve_family(chain_ctx_t *x, font_entry_t *en, const ynode_t *at)
 {
@@ -206,9 +234,15 @@ static int resolve_family(chain_ctx_t *x, font_entry_t *en, const ynode_t *at)
 		goto out;
 	}
 	if (n == 0) {
-		rc = err_sys_at(x->e, x->file, at->line, at->col,
-		                "font family '%s' is not installed (fc-list : family lists the installed ones)",
-		                en->family);
+		char near[256];
+		if (font_family_suggest(x->lib, en->family, near, sizeof(near)))
+			rc = err_sys_at(x->e, x->file, at->line, at->col,
+			                "font family '%s' is not installed; did you mean '%s'?",
+			                en->family, near);
+		else
+			rc = err_sys_at(x->e, x->file, at->line, at->col,
+			                "font family '%s' is not installed (fc-list : family lists the installed ones)",
+			                en->family);
 		goto out;
 	}
 	const font_cand_t *r = fc_best(v, n, 0, 0), *b = fc_best(v, n, 1, 0);

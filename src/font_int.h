@@ -121,6 +121,9 @@ int font_entry_has(font_chain_t *c, int k, int style, uint32_t cp);
 
 
 /* font_chain.c */
+/* The installed family nearest to FAMILY (a typo) into NEAR; 0 if none is
+ * close (font_chain.c). */
+int font_family_suggest(font_lib_t *lib, const char *family, char *near, size_t size);
 int font_chain_parse(font_lib_t *lib, font_chain_t *c, const char *file,
                      const char *data, size_t len, errs_t *e);
 void font_chain_free(font_chain_t *c);

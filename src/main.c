@@ -7,12 +7,13 @@
  *   vita check PROFILE...
  *   vita fonts [PROFILE] [-l LAYOUT]
  *   vita layouts
- *   vita new NAME
+ *   vita new NAME [-o FILE]
  *
  * The only file that prints diagnostics. Exit: 0 ok, 1 invalid input,
  * 2 usage, 3 system resource.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #include <unistd.h>
 #include "arena.h"
 #include "buf.h"
+#include "datadir.h"
 #include "deps.h"
 #include "err.h"
 #include "font.h"
@@ -35,15 +37,11 @@
 #include "page.h"
 #include "pdf.h"
 #include "profile.h"
+#include "starter.h"
 #include "style.h"
+#include "suggest.h"
+#include "version.h"
 #include "watch.h"
-
-#ifndef VITA_VERSION
-#define VITA_VERSION "0.1.0"
-#endif
-#ifndef VITA_DATADIR
-#define VITA_DATADIR "/usr/local/share/vita"
-#endif
 
 static const char usage_text[] =
 	"usage: vita COMMAND [OPTIONS]\n"
@@ -56,7 +54,7 @@ static const char usage_text[] =
 	"  fonts [PROFILE]    the font chains, their files, and characters no font has\n"
 	"  layouts            the layouts available\n"
 	"  locales            the languages available for --lang\n"
-	"  new NAME           print a commented starter profile for NAME\n"
+	"  new NAME           a commented starter profile for NAME (stdout, or -o FILE)\n"
 	"\n"
 	"options:\n"
 	"  -o, --output FILE  output PDF ('-' for stdout)\n"
@@ -74,7 +72,7 @@ static const char usage_text[] =
 	"  -d, --dir DIR      batch: output directory\n"
 	"  -j, --jobs N       batch: parallel jobs (default: number of CPUs)\n"
 	"  -h, --help         this help\n"
-	"  -V, --version      print the version\n"
+	"  -V, --version      the version, commit and libraries\n"
 	"\n"
 	"exit status: 0 ok, 1 invalid input, 2 usage error, 3 system failure\n";
 
@@ -109,47 +107,6 @@ static int usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fputs("\nTry 'vita --help'.\n", stderr);
 	return 2;
-}
-
-/* Data directories (layouts/, fonts/): beside the binary's project,
- * then the installed share directory. */
-static char exe_root[PATH_MAX / 2];
-
-static void find_root(void)
-{
-	char p[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", p, sizeof(p) - 1);
-	if (n <= 0)
-		return;
-	p[n] = '\0';
-	char *s = strrchr(p, '/');
-	if (!s)
-		return;
-	*s = '\0';
-	s = strrchr(p, '/');
-	if (s)
-		*s = '\0';
-	if (strlen(p) < sizeof(exe_root))
-		memcpy(exe_root, p, strlen(p) + 1);
-}
-
-static void data_dirs(const char *sub, const char *profile_dir, char store[4][PATH_MAX],
-                      const char *dirs[5])
-{
-	int n = 0;
-	if (profile_dir) {
-		snprintf(store[n], PATH_MAX, "%s/%s", profile_dir, sub);
-		dirs[n] = store[n]; n++;
-	}
-	if (exe_root[0]) {
-		snprintf(store[n], PATH_MAX, "%s/%s", exe_root, sub);
-		dirs[n] = store[n]; n++;
-		snprintf(store[n], PATH_MAX, "%s/share/vita/%s", exe_root, sub);
-		dirs[n] = store[n]; n++;
-	}
-	snprintf(store[n], PATH_MAX, "%s/%s", VITA_DATADIR, sub);
-	dirs[n] = store[n]; n++;
-	dirs[n] = NULL;
 }
 
 static long long now_epoch(const opts_t *o)
@@ -203,11 +160,10 @@ static int load_model(arena_t *a, const char *path, const opts_t *o, model_t **m
  * profile's overrides, then --set. */
 static style_t *load_style(const model_t *m, const opts_t *o, errs_t *e)
 {
-	char store[4][PATH_MAX];
-	const char *dirs[5];
-	data_dirs("layouts", m ? m->dir : NULL, store, dirs);
+	datadir_t d;
+	datadir_get(&d, "layouts", m ? m->dir : NULL);
 	const char *name = o->layout ? o->layout : m && m->layout ? m->layout : "academic";
-	style_t *s = style_load(name, dirs, e);
+	style_t *s = style_load(name, d.dirs, e);
 	if (!s)
 		return NULL;
 	int rc = 0;
@@ -230,9 +186,9 @@ static style_t *load_style(const model_t *m, const opts_t *o, errs_t *e)
  * the layout's words (locale.KEY, footer.text, ...) on top. */
 static vlocale_t *load_locale(const model_t *m, const style_t *s, const opts_t *o, errs_t *e)
 {
-	char store[4][PATH_MAX];
-	const char *dirs[5];
-	data_dirs("locales", m ? m->dir : NULL, store, dirs);
+	datadir_t d;
+	datadir_get(&d, "locales", m ? m->dir : NULL);
+	const char *const *dirs = d.dirs;
 	const char *code = s->lang ? s->lang : "en", *where = s->file;
 	int line = 0, col = 0;
 	if (o->lang) {
@@ -262,18 +218,17 @@ static int check_lang(const opts_t *o)
 {
 	if (!o->lang)
 		return 0;
-	char store[4][PATH_MAX];
-	const char *dirs[5];
+	datadir_t d;
 	char dir[PATH_MAX] = ".";
 	if (o->nargs > 0) {
 		const char *sl = strrchr(o->args[0], '/');
 		if (sl)
 			snprintf(dir, sizeof(dir), "%.*s", (int)(sl - o->args[0]), o->args[0]);
 	}
-	data_dirs("locales", dir, store, dirs);
-	if (locale_exists(o->lang, dirs))
+	datadir_get(&d, "locales", dir);
+	if (locale_exists(o->lang, d.dirs))
 		return 0;
-	const char *s = locale_suggest(o->lang, dirs);
+	const char *s = locale_suggest(o->lang, d.dirs);
 	if (s) {
 		fprintf(stderr, "vita: unknown --lang '%.40s'; did you mean '%s'?\n", o->lang, s);
 		fputs("Try 'vita locales'.\n", stderr);
@@ -284,10 +239,9 @@ static int check_lang(const opts_t *o)
 
 static font_lib_t *open_fonts(const model_t *m, errs_t *e)
 {
-	char store[4][PATH_MAX];
-	const char *dirs[5];
-	data_dirs("fonts", m ? m->dir : NULL, store, dirs);
-	return font_lib_new(dirs, e);
+	datadir_t d;
+	datadir_get(&d, "fonts", m ? m->dir : NULL);
+	return font_lib_new(d.dirs, e);
 }
 
 static char *default_out(const char *profile, const char *dir)
@@ -606,67 +560,53 @@ out:
 static int cmd_layouts(const opts_t *o)
 {
 	(void)o;
-	char store[4][PATH_MAX];
-	const char *dirs[5];
-	data_dirs("layouts", NULL, store, dirs);
-	style_list(dirs, stdout);
+	datadir_t d;
+	datadir_get(&d, "layouts", NULL);
+	style_list(d.dirs, stdout);
 	return 0;
 }
 
 static int cmd_locales(const opts_t *o)
 {
 	(void)o;
-	char store[4][PATH_MAX];
-	const char *dirs[5];
-	data_dirs("locales", NULL, store, dirs);
-	locale_list(dirs, stdout);
+	datadir_t d;
+	datadir_get(&d, "locales", NULL);
+	locale_list(d.dirs, stdout);
 	return 0;
 }
 
+/* new: the starter profile on stdout, or in a new file -o FILE (never
+ * over an existing one). */
 static int cmd_new(const opts_t *o)
 {
 	if (o->nargs != 1)
 		return usage_error("new takes exactly one NAME%s", "");
-	const char *name = o->args[0];
-	printf("# A vita profile (format: profile.md). Render it with: vita render FILE\n"
-	       "vita: 1\n"
-	       "name: %s\n"
-	       "# name_native: 山本 遥        # your name in its native script, if any\n"
-	       "headline: Ph.D. Student        # one line under the name\n"
-	       "affiliation: Your University\n"
-	       "location: City, Country\n"
-	       "contact:\n"
-	       "  email: you@example.org\n"
-	       "  website: example.org\n"
-	       "summary: >\n"
-	       "  One paragraph about your research. Inline **bold**, *italic* and\n"
-	       "  [links](https://example.org) work in every text field.\n"
-	       "sections:\n"
-	       "  - title: Education\n"
-	       "    type: education\n"
-	       "    entries:\n"
-	       "      - title: Ph.D. in Computer Science\n"
-	       "        org: Your University\n"
-	       "        start: 2022-09\n"
-	       "        end: present\n"
-	       "  - title: Publications\n"
-	       "    type: publications\n"
-	       "    entries:\n"
-	       "      - title: \"Your Paper Title\"\n"
-	       "        authors: [%s, A. Coauthor]\n"
-	       "        venue: \"Conf '25\"\n"
-	       "        year: 2025\n"
-	       "  - title: Awards\n"
-	       "    type: awards\n"
-	       "    entries:\n"
-	       "      - title: A Scholarship\n"
-	       "        note: USD $10,000\n"
-	       "        date: 2024\n"
-	       "  - title: Interests\n"
-	       "    type: list\n"
-	       "    items: [Machine learning systems, Compilers]\n",
-	       name, name);
-	return 0;
+	buf_t b;
+	buf_init(&b);
+	if (starter_profile(&b, o->args[0], datadir_find("vita.schema.json"))) {
+		buf_done(&b);
+		return usage_error("NAME must be valid UTF-8 and not blank%s", "");
+	}
+	int code = 0;
+	if (!o->out || !strcmp(o->out, "-")) {
+		if (fwrite(b.s, 1, b.len, stdout) != b.len || fflush(stdout))
+			code = 3;
+	} else {
+		int fd = open(o->out, O_WRONLY | O_CREAT | O_EXCL, 0666);
+		if (fd < 0) {
+			fprintf(stderr, "%s: error: %s\n", o->out,
+			        errno == EEXIST ? "already exists; not overwritten" : strerror(errno));
+			code = 3;
+		} else if (buf_write_fd(fd, b.s, b.len) || close(fd)) {
+			fprintf(stderr, "%s: error: cannot write: %s\n", o->out, strerror(errno));
+			unlink(o->out);
+			code = 3;
+		} else {
+			fprintf(stderr, "vita: wrote %s; render it with: vita render %s\n", o->out, o->out);
+		}
+	}
+	buf_done(&b);
+	return code;
 }
 
 static void free_strs(char **v, int n)
@@ -776,9 +716,83 @@ static int cmd_batch(const opts_t *o)
 	return failed ? 1 : 0;
 }
 
+/* --help: the usage and where data is looked for. */
+static void print_help(FILE *f)
+{
+	fputs(usage_text, f);
+	datadir_t d;
+	datadir_get(&d, "", NULL);
+	fputs("\nlayouts/, fonts/ and locales/ are looked for in the profile's directory,\nthen:\n", f);
+	for (int i = 0; i < d.n; i++)
+		fprintf(f, "  %s\n", d.dirs[i]);
+}
+
+/* --version: the release, the commit, the libraries it was built with. */
+static void print_version(void)
+{
+	printf("vita %s (commit %s)\n", version_release, version_commit);
+	printf("data: %s\n", datadir_builtin());
+	const char *s = version_libs;
+	if (!*s)
+		return;
+	printf("built with:");
+	while (*s) {
+		const char *e = strchr(s, ';');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		while (n && *s == ' ')
+			s++, n--;
+		if (n)
+			printf(" %.*s,", (int)n, s);
+		s += n + (e ? 1 : 0);
+	}
+	printf(" libhyphen\n");
+}
+
+static const char *const commands[] = {"render",  "batch",   "check", "fonts", "layouts",
+                                       "locales", "new",     "watch", NULL};
+
+/* A usage error with "did you mean" when WORD is close to one of KNOWN. */
+static int unknown(const char *what, const char *word, const char *prefix,
+                   const char *const *known)
+{
+	const char *best = NULL;
+	int bd = 3;
+	for (int i = 0; known[i]; i++) {
+		int dist = suggest_distance(word, known[i]);
+		if (dist < bd && dist <= (int)strlen(known[i]) / 2) {
+			bd = dist;
+			best = known[i];
+		}
+	}
+	fprintf(stderr, "vita: unknown %s '%s%s'", what, prefix, word);
+	if (best)
+		fprintf(stderr, "; did you mean '%s%s'?", prefix, best);
+	fputs("\nTry 'vita --help'.\n", stderr);
+	return 2;
+}
+
+/* Commands that read layouts or fonts stop early, and say where they
+ * looked, when no data directory exists at all (a binary moved away from
+ * its data). */
+static int check_data(const char *cmd)
+{
+	if (strcmp(cmd, "render") && strcmp(cmd, "batch") && strcmp(cmd, "check") &&
+	    strcmp(cmd, "fonts") && strcmp(cmd, "layouts") && strcmp(cmd, "watch"))
+		return 0;
+	datadir_t d;
+	datadir_get(&d, "layouts", NULL);
+	if (datadir_any(&d))
+		return 0;
+	fputs("vita: error: cannot find vita's data (layouts/); searched:\n", stderr);
+	for (int i = 0; i < d.n; i++)
+		fprintf(stderr, "  %s\n", d.dirs[i]);
+	fputs("Install it (make install) or put your layouts in one of these.\n", stderr);
+	return 3;
+}
+
 static int vita_main(int argc, char **argv)
 {
-	find_root();
+	datadir_init();
 	opts_t o;
 	memset(&o, 0, sizeof(o));
 	if (argc < 2) {
@@ -787,11 +801,11 @@ static int vita_main(int argc, char **argv)
 	}
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-		fputs(usage_text, stdout);
+		print_help(stdout);
 		return 0;
 	}
 	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
-		printf("vita %s\n", VITA_VERSION);
+		print_version();
 		return 0;
 	}
 	static const struct option longopts[] = {
@@ -849,23 +863,44 @@ static int vita_main(int argc, char **argv)
 			break;
 		}
 		case 'h':
-			fputs(!strcmp(cmd, "render") ? render_help : usage_text, stdout);
+			if (!strcmp(cmd, "render"))
+				fputs(render_help, stdout);
+			else
+				print_help(stdout);
 			goto out;
 		case 'V':
-			printf("vita %s\n", VITA_VERSION);
+			print_version();
 			goto out;
 		case ':':
 			code = usage_error("option '%s' needs a value", argv[optind - 1]);
 			goto out;
-		default:
-			code = usage_error("unknown option '%s'", argv[optind - 1]);
+		default: {
+			/* "--lnag=x" -> "lnag"; suggest among the long options */
+			const char *a = argv[optind - 1];
+			if (optopt) {
+				char shortopt[3] = {'-', (char)optopt, '\0'};
+				code = usage_error("unknown option '%s' (a NAME or PROFILE that starts "
+				                   "with '-' goes after '--')", shortopt);
+				goto out;
+			}
+			char word[64];
+			snprintf(word, sizeof(word), "%.*s", (int)strcspn(a + 2, "="), a + 2);
+			const char *names[32];
+			int n = 0;
+			for (int i = 0; longopts[i].name && n < 31; i++)
+				names[n++] = longopts[i].name;
+			names[n] = NULL;
+			code = unknown("option", word, "--", names);
 			goto out;
+		}
 		}
 	}
 	o.args = argv + optind;
 	o.nargs = argc - optind;
 	if (!o.ntags && !tagbuf)
 		o.tags = (free(o.tags), NULL);
+	if ((code = check_data(cmd)))
+		goto out;
 	if ((code = check_lang(&o)))
 		goto out;
 	if (!strcmp(cmd, "render"))
@@ -885,7 +920,7 @@ static int vita_main(int argc, char **argv)
 	else if (!strcmp(cmd, "new"))
 		code = cmd_new(&o);
 	else
-		code = usage_error("unknown command '%s'", cmd);
+		code = unknown("command", cmd, "", commands);
 out:
 	free(o.sets);
 	free((void *)o.tags);

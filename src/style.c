@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "arena.h"
 #include "buf.h"
 #include "file.h"
@@ -341,6 +342,34 @@ typedef struct from {        /* where a layout was named: --set, -l, extends */
 	int line, col;
 } from_t;
 
+/* The layout in DIRS whose name is closest to NAME (a typo), into NEAR. */
+static int layout_suggest(const char *name, const char *const *dirs, char *near, size_t size)
+{
+	int best = 3;
+	if (strchr(name, '/'))
+		return 0;
+	for (int i = 0; dirs && dirs[i]; i++) {
+		DIR *d = opendir(dirs[i]);
+		if (!d)
+			continue;
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			size_t l = strlen(de->d_name);
+			if (l <= 5 || l - 5 >= size || strcmp(de->d_name + l - 5, ".yaml"))
+				continue;
+			char base[256];
+			snprintf(base, sizeof(base), "%.*s", (int)(l - 5), de->d_name);
+			int dist = suggest_distance(name, base);
+			if (dist < best && dist <= (int)strlen(base) / 2) {
+				best = dist;
+				snprintf(near, size, "%s", base);
+			}
+		}
+		closedir(d);
+	}
+	return best < 3;
+}
+
 static int load_into(style_box_t *b, const char *name, const char *const *dirs,
                      const from_t *from, errs_t *e);
 
@@ -405,8 +434,14 @@ static int load_into(style_box_t *b, const char *name, const char *const *dirs,
 		goto done;
 	}
 	if (find_file(name, dirs, &path)) {
-		err_at(e, from->file, from->line, from->col,
-		       "no layout named '%s' (see `vita layouts`)", name);
+		char near[256];
+		if (layout_suggest(name, dirs, near, sizeof(near)))
+			err_at(e, from->file, from->line, from->col,
+			       "no layout named '%s'; did you mean '%s'? (see `vita layouts`)", name,
+			       near);
+		else
+			err_at(e, from->file, from->line, from->col,
+			       "no layout named '%s' (see `vita layouts`)", name);
 		goto done;
 	}
 	const char *why;
@@ -485,6 +520,8 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Every layout in every directory, with its file; one that an earlier
+ * directory's layout of the same name hides is marked so. */
 void style_list(const char *const *dirs, FILE *out)
 {
 	for (int i = 0; dirs && dirs[i]; i++) {
@@ -502,14 +539,28 @@ void style_list(const char *const *dirs, FILE *out)
 		closedir(d);
 		qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
 		for (int j = 0; j < n; j++) {
-			names[j][strlen(names[j]) - 5] = '\0';
-			errs_t e;
-			errs_init(&e);
-			style_t *s = style_load(names[j], dirs, &e);
-			fprintf(out, "%-12s %s\n", names[j],
-			        s && s->description ? s->description : "(cannot be loaded)");
-			style_free(s);
-			errs_done(&e);
+			const char *hidden = NULL;
+			for (int k = 0; k < i && !hidden; k++) {
+				char p[4096];
+				snprintf(p, sizeof(p), "%s/%s", dirs[k], names[j]);
+				if (access(p, R_OK) == 0)
+					hidden = dirs[k];
+			}
+			char base[256];
+			snprintf(base, sizeof(base), "%.*s", (int)strlen(names[j]) - 5, names[j]);
+			fprintf(out, "%-12s ", base);
+			if (hidden) {
+				fprintf(out, "(hidden by the one in %s)\n", hidden);
+			} else {
+				errs_t e;
+				errs_init(&e);
+				style_t *s = style_load(base, dirs, &e);
+				fprintf(out, "%s\n", s && s->description ? s->description
+				                                          : "(cannot be loaded)");
+				style_free(s);
+				errs_done(&e);
+			}
+			fprintf(out, "%12s %s/%s\n", "", dirs[i], names[j]);
 			free(names[j]);
 		}
 	}

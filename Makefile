@@ -52,8 +52,10 @@ DEBUG_FLAGS = -O0 -g3 $(SAN) -Werror
 # Building and rendering:
 DEB_BUILD = gcc make pkg-config libyaml-dev libfreetype-dev libharfbuzz-dev \
             libhpdf-dev libfontconfig-dev libunibreak-dev libhyphen-dev hyphen-en-us libpng-dev
+# The fonts the bundled chains (fonts/*.yaml) name, each face's `package:`
+# (README, "Fonts by script"); a CV needs only those of its scripts.
 DEB_FONTS = fonts-noto-core fonts-lxgw-wenkai fonts-wqy-microhei fonts-dejavu-core \
-            fonts-ipafont-mincho fonts-nanum
+            fonts-ipafont-mincho fonts-ipafont-gothic fonts-nanum
 # The tests (clang + libclang-rt-dev: the distribution's default clang and
 # its sanitizer/fuzzer runtimes, whatever its version):
 DEB_TEST  = poppler-utils mupdf-tools ghostscript qpdf valgrind clang libclang-rt-dev \

@@ -64,6 +64,14 @@ void font_lib_free(font_lib_t *lib);
  * corrupt font file (exit 3, naming the file). */
 font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e);
 const char *font_chain_name(const font_chain_t *c);
+/* A chain may name families that are not installed: a CV that never
+ * needs them renders. For cp, which no installed face of c has (in text
+ * of language lang): the missing families that could have drawn it (CJK
+ * characters: the lang-tagged ones; others: the untagged ones), written
+ * into out as "'IPAGothic' (Debian package fonts-ipafont-gothic)".
+ * Returns their number, 0 when no missing family could have it, or -1 when
+ * they were already reported for an earlier character (say it once). */
+int font_chain_missing(font_chain_t *c, uint32_t cp, const char *lang, char *out, size_t outsz);
 
 /* The face id (stable index) used for code point cp in a style and
  * language ("en", "zh", "ja", "ko" or NULL); -1 when no face has it. */

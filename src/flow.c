@@ -339,7 +339,8 @@ static void fl_hyphenate(fl_t *f)
 static void fl_warn_missing(fl_t *f, fcp_t *c)
 {
 	fspan_t *s = &f->sp[c->span];
-	char u[8];
+	char u[8], miss[300];
+	int nm;
 	for (int i = 0; i < s->nwarned; i++)
 		if (s->warned[i] == c->cp)
 			return;
@@ -350,7 +351,17 @@ static void fl_warn_missing(fl_t *f, fcp_t *c)
 		warn_at(f->e, f->o->file, s->s->line, s->s->col,
 		        "U+%04X '%s' is outside the BMP and cannot be drawn (libharu limitation)",
 		        (unsigned)c->cp, u);
-	else
+	else if ((nm = s->s->chain ? font_chain_missing(s->s->chain, c->cp, f->o->lang, miss,
+	                                                sizeof(miss)) : 0) != 0) {
+		/* the CV needs a family the chain names but this machine lacks */
+		int n = f->e->n;
+		if (nm > 0)
+			err_at(f->e, f->o->file, s->s->line, s->s->col,
+			       "U+%04X '%s' needs a font that is not installed: chain '%s' names %s",
+			       (unsigned)c->cp, u, font_chain_name(s->s->chain), miss);
+		if (f->e->n > n)
+			f->e->v[n].code = ERR_SYSTEM;
+	} else
 		warn_at(f->e, f->o->file, s->s->line, s->s->col,
 		        "no font in chain '%s' has U+%04X '%s'",
 		        s->s->chain ? font_chain_name(s->s->chain) : "?", (unsigned)c->cp, u);

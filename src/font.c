@@ -406,6 +406,46 @@ const char *font_chain_name(const font_chain_t *c)
 	return c->name;
 }
 
+int font_chain_missing(font_chain_t *c, uint32_t cp, const char *lang, char *out, size_t outsz)
+{
+	int n = 0, old = 0;
+	size_t len = 0;
+	if (outsz)
+		out[0] = '\0';
+	int sl = script_lang(cp), li = font_lang_index(lang);
+	if (sl == FONT_LANG_KO || sl == FONT_LANG_JA || (sl == FONT_LANG_ZH && li == FONT_LANG_NONE))
+		li = sl;
+	/* CJK: the missing families tagged with its language, else any tagged
+	   one, else the untagged ones; other characters: the untagged ones */
+	int tagged_for = 0, tagged = 0;
+	for (int k = 0; sl != FONT_LANG_NONE && k < c->nent; k++) {
+		tagged_for |= c->ent[k].missing && (c->ent[k].langs & (1u << li));
+		tagged |= c->ent[k].missing && c->ent[k].langs;
+	}
+	for (int k = 0; k < c->nent; k++) {
+		font_entry_t *en = &c->ent[k];
+		if (!en->missing || (tagged ? !en->langs : en->langs != 0))
+			continue;
+		if (tagged_for && !(en->langs & (1u << li)))
+			continue;
+		if (en->reported) {
+			old++;
+			continue;
+		}
+		en->reported = 1;
+		if (len < outsz) {
+			int w = snprintf(out + len, outsz - len, "%s'%s'", n ? ", " : "", en->family);
+			len += w > 0 ? (size_t)w : 0;
+			if (en->package && len < outsz) {
+				w = snprintf(out + len, outsz - len, " (Debian package %s)", en->package);
+				len += w > 0 ? (size_t)w : 0;
+			}
+		}
+		n++;
+	}
+	return n ? n : old ? -1 : 0;
+}
+
 /* Read <dir>/<name>.yaml from the first search dir that has it. */
 static int chain_read(font_lib_t *lib, const char *name, buf_t *file, buf_t *data)
 {
@@ -431,8 +471,9 @@ static int chain_read(font_lib_t *lib, const char *name, buf_t *file, buf_t *dat
  * face. Written as chain YAML and parsed like a chain file. */
 static int family_chain(const char *name, buf_t *file, buf_t *data)
 {
-	static const char *fallback[][2] = {
-		{"LXGW WenKai", "zh"}, {"IPAMincho", "ja"}, {"NanumMyeongjo", "ko"}, {"DejaVu Sans", NULL}};
+	static const char *fallback[][3] = {
+		{"LXGW WenKai", "zh", "fonts-lxgw-wenkai"}, {"IPAMincho", "ja", "fonts-ipafont-mincho"},
+		{"NanumMyeongjo", "ko", "fonts-nanum"}, {"DejaVu Sans", NULL, "fonts-dejavu-core"}};
 	if (!name[0] || strchr(name, '/') || strpbrk(name, "\"\n\\:#[]{}"))
 		return -1;
 	buf_reset(file);
@@ -453,7 +494,7 @@ static int family_chain(const char *name, buf_t *file, buf_t *data)
 	for (size_t i = 0; i < sizeof(fallback) / sizeof(fallback[0]); i++) {
 		if (strstr(name, fallback[i][0]))
 			continue;
-		buf_printf(data, "  - family: \"%s\"\n", fallback[i][0]);
+		buf_printf(data, "  - family: \"%s\"\n    package: %s\n", fallback[i][0], fallback[i][2]);
 		if (fallback[i][1])
 			buf_printf(data, "    lang: [%s]\n", fallback[i][1]);
 	}
@@ -545,6 +586,11 @@ void font_chain_describe(font_chain_t *c, FILE *out)
 			if (en->langs & (1u << l))
 				snprintf(langs + strlen(langs), sizeof(langs) - strlen(langs), "%s%s",
 				         langs[0] ? "," : " lang=", ln[l]);
+		if (en->missing) {
+			fprintf(out, "  %-20s not installed%s%s%s\n", en->family, langs,
+			        en->package ? "; Debian package " : "", en->package ? en->package : "");
+			continue;
+		}
 		for (int s = 0; s < 4; s++) {
 			font_face_t *f = en->face[s];
 			fprintf(out, "  %-20s %-12s %s", en->family, style_names[s], f ? f->path : "-");

@@ -8,6 +8,7 @@
  *                   index: int           # face index in a .ttc (default 0)
  *                   bold: path, italic: path, bold-italic: path   # with file:
  *                   lang: zh | ja | ko | [zh, ...]   # preferred for these
+ *                   package: str        # the Debian package providing it
  *                   italic-style: upright | synthetic }
  *
  * Styles: each entry is resolved to 4 faces (regular, bold, italic, bold
@@ -20,8 +21,11 @@
  *
  * Family lookup uses FcFontList (the fonts whose family name really is the
  * one asked for; FcFontMatch would always return *some* font) and picks the
- * closest width/weight/slant itself. A family that is not installed is an
- * exit-3 error located in the chain file.
+ * closest width/weight/slant itself. A family that is not installed is
+ * skipped: an English CV needs no CJK font. Only when a character of the
+ * CV has no installed face and the chain names a missing family is that
+ * an error (exit 3, located at the character; flow.c asks
+ * font_chain_missing), which names the Debian package from `package:`.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -67,6 +71,7 @@ void font_chain_free(font_chain_t *c)
 		return;
 	for (int k = 0; k < c->nent; k++) {
 		free(c->ent[k].family);
+		free(c->ent[k].package);
 		for (int s = 0; s < 4; s++)
 			free(c->ent[k].why[s]);
 	}
@@ -240,9 +245,7 @@ static int resolve_family(chain_ctx_t *x, font_entry_t *en, const ynode_t *at)
 			                "font family '%s' is not installed; did you mean '%s'?",
 			                en->family, near);
 		else
-			rc = err_sys_at(x->e, x->file, at->line, at->col,
-			                "font family '%s' is not installed (fc-list : family lists the installed ones)",
-			                en->family);
+			en->missing = 1; /* an error only if the CV needs it */
 		goto out;
 	}
 	const font_cand_t *r = fc_best(v, n, 0, 0), *b = fc_best(v, n, 1, 0);
@@ -367,7 +370,8 @@ static int parse_index(chain_ctx_t *x, const ynode_t *v, int *index)
 }
 
 static const char *face_keys[] = {
-	"family", "file", "index", "bold", "italic", "bold-italic", "lang", "italic-style", NULL
+	"family", "file", "index", "bold", "italic", "bold-italic", "lang", "italic-style",
+	"package", NULL
 };
 
 static int face_key(const char *k)
@@ -388,7 +392,7 @@ static int face_check(chain_ctx_t *x, font_entry_t *en, const ynode_t *m)
 		if (id < 0) {
 			rc = err_at(x->e, x->file, k->line, k->col,
 			            "unknown key '%s' in a face (expected family, file, index, bold, "
-			            "italic, bold-italic, lang or italic-style)",
+			            "italic, bold-italic, lang, italic-style or package)",
 			            k->kind == YD_SCALAR ? k->str : "?");
 		} else if (id == 6) {
 			rc |= parse_lang(x, en, v);
@@ -402,6 +406,9 @@ static int face_check(chain_ctx_t *x, font_entry_t *en, const ynode_t *m)
 				            "italic-style must be upright or synthetic");
 		} else if (id != 2 && want_scalar(x, v, face_keys[id]) != 0) {
 			rc = -1;
+		} else if (id == 8) {
+			free(en->package);
+			en->package = xstrdup(v->str);
 		}
 	}
 	return rc;
@@ -441,6 +448,16 @@ static int parse_face(chain_ctx_t *x, font_entry_t *en, const ynode_t *m)
 				              "'%s' names a file: use it together with file:", face_keys[2 + s]);
 		if (resolve_family(x, en, fam) != 0)
 			return -1;
+		if (en->missing && en != &x->c->ent[0])
+			return 0;
+		if (en->missing) {
+			/* every CV sets Latin text (digits at least) in the first face */
+			return err_sys_at(x->e, x->file, fam->line, fam->col,
+			                  "font family '%s' is not installed%s%s%s (it is the chain's first "
+			                  "face, for Latin text; fc-list : family lists the installed ones)",
+			                  en->family, en->package ? " (Debian package " : "",
+			                  en->package ? en->package : "", en->package ? ")" : "");
+		}
 	} else {
 		en->family = fam ? xstrdup(fam->str) : base_name(file->str);
 		int rc = 0;

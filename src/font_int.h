@@ -43,6 +43,10 @@ typedef struct font_entry {
 	font_face_t *face[4];   /* per FONT_* style */
 	int synth[4];           /* FONT_SYNTH_* per style */
 	char *why[4];           /* how the style was resolved (for describe) */
+	int missing;            /* the family is not installed: no faces; an error
+	                         * only when a character needs it (font_chain_missing) */
+	char *package;          /* the Debian package that provides it, or NULL */
+	int reported;           /* font_chain_missing named it already */
 } font_entry_t;
 
 /* Cached result of shaping one item (a run of text in one face),

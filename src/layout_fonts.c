@@ -104,7 +104,19 @@ static void cov_str(cov_t *c, const char *s, int line, int col, const char *what
 		utf8_encode(cp, u);
 		const char *why = ok ? "is outside the Basic Multilingual Plane, which the PDF writer cannot draw"
 		                     : "has no font in the layout's chains";
-		if (c->strict)
+		char miss[300];
+		int nm = ok ? 0 : font_chain_missing(c->chains[0], cp, c->lang, miss, sizeof(miss));
+		if (!ok && !nm)
+			nm = font_chain_missing(c->chains[1], cp, c->lang, miss, sizeof(miss));
+		if (nm) {
+			int ne = c->e->n;
+			if (nm > 0)
+				err_at(c->e, c->m->file, line, col,
+				       "U+%04X '%s' in %s needs a font that is not installed: the layout "
+				       "names %s", cp, u, what, miss);
+			if (c->e->n > ne)
+				c->e->v[ne].code = ERR_SYSTEM;
+		} else if (c->strict)
 			err_at(c->e, c->m->file, line, col, "U+%04X '%s' in %s %s", cp, u, what, why);
 		else
 			warn_at(c->e, c->m->file, line, col, "U+%04X '%s' in %s %s; it will not be drawn",

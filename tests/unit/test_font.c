@@ -625,8 +625,10 @@ TEST(chain_errors)
 	chain_case("name: x\nfaces:\n  - lang: [zh]\n", 1, 3, "needs family");
 	chain_case("name: x\nfonts: []\n", 1, 2, "unknown key 'fonts'");
 	chain_case("name: x\n", 1, 1, "needs faces");
-	chain_case("name: x\nfaces:\n  - family: Noto Serif\n  - family: No Such Family 42\n", 3, 4,
-	           "'No Such Family 42' is not installed");
+	/* a missing first face is an error; a later one only when text needs it */
+	chain_case("name: x\nfaces:\n  - family: No Such Family 42\n    package: fonts-x\n"
+	           "  - family: Noto Serif\n", 3, 3,
+	           "'No Such Family 42' is not installed (Debian package fonts-x)");
 	chain_case("name: x\nfaces:\n  - family: LXGW WenKai\n    lang: [fr]\n", 1, 4, "lang must be");
 	chain_case("name: x\nfaces:\n  - family: [a\n", 1, 4, "malformed YAML");
 	errs_t e;

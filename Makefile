@@ -168,14 +168,11 @@ debug:
 
 FUZZ_SECS ?= 60
 FUZZ_CC   ?= clang
+# libFuzzer: each tests/fuzz/fuzz_*.c in turn, FUZZ_SECS seconds each
+# (FUZZ_TARGETS="style flow" for some); see tests/fuzz/run.sh.
 fuzz:
-	mkdir -p build-fuzz/corpus
-	$(FUZZ_CC) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined $(ALL_CPPFLAGS) \
-	  -o build-fuzz/fuzz_profile tests/fuzz/fuzz_profile.c \
-	  $(filter-out src/main.c,$(SRC)) $(LIBS)
-	cp profiles/*.yaml tests/errors/*.yaml tests/import/* tests/golden/*.yaml tests/golden/layout/*.yaml build-fuzz/corpus/ 2>/dev/null || true
-	build-fuzz/fuzz_profile -max_total_time=$(FUZZ_SECS) -timeout=5 -rss_limit_mb=2048 \
-	  -dict=tests/fuzz/profile.dict build-fuzz/corpus
+	FUZZ_CC="$(FUZZ_CC)" FUZZ_CFLAGS="$(ALL_CPPFLAGS)" FUZZ_LIBS="$(LIBS)" \
+	  sh tests/fuzz/run.sh $(FUZZ_SECS) $(FUZZ_TARGETS)
 
 bench: all
 	sh tests/bench.sh $(BUILD)/vita

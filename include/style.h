@@ -78,6 +78,10 @@ typedef struct style {
 /* Load a layout by name (searched as <dir>/<name>.yaml in dirs, a
  * NULL-terminated list) or by path (contains '/' or ends in .yaml). */
 style_t *style_load(const char *name_or_path, const char *const *dirs, errs_t *e);
+/* The same from memory: data[0..len) is the layout named file (its
+ * `extends` is searched in dirs). */
+style_t *style_load_mem(const char *file, const char *data, size_t len,
+                        const char *const *dirs, errs_t *e);
 /* Apply one "key=value" override (from --set or the profile's layout map);
  * where/line/col locate it for messages. */
 int style_set(style_t *s, const char *kv, const char *where, int line, int col, errs_t *e);

@@ -420,45 +420,15 @@ static int find_file(const char *name, const char *const *dirs, buf_t *out)
 	return -1;
 }
 
-static int load_into(style_box_t *b, const char *name, const char *const *dirs,
-                     const from_t *from, errs_t *e)
+/* Apply a parsed layout (its `extends` first) to b. */
+static int load_tree(style_box_t *b, const char *file, const ynode_t *root,
+                     const char *const *dirs, errs_t *e)
 {
-	buf_t path, text, kp;
-	buf_init(&path);
-	buf_init(&text);
+	buf_t kp;
+	int rc = 0;
+	if (root->kind != YD_MAP)
+		return err_at(e, file, root->line, root->col, "a layout is a map of keys");
 	buf_init(&kp);
-	int rc = -1;
-	if (++b->depth > 8) {
-		err_at(e, from->file ? from->file : name, from->line, from->col,
-		       "layouts extend each other in a loop");
-		goto done;
-	}
-	if (find_file(name, dirs, &path)) {
-		char near[256];
-		if (layout_suggest(name, dirs, near, sizeof(near)))
-			err_at(e, from->file, from->line, from->col,
-			       "no layout named '%s'; did you mean '%s'? (see `vita layouts`)", name,
-			       near);
-		else
-			err_at(e, from->file, from->line, from->col,
-			       "no layout named '%s' (see `vita layouts`)", name);
-		goto done;
-	}
-	const char *why;
-	if (file_read(&text, path.s, FILE_MAX_TEXT, &why)) {
-		err_at(e, path.s, 0, 0, "cannot read layout: %s", why);
-		goto done;
-	}
-	deps_add(path.s);
-	const char *file = arena_strdup(b->a, path.s);
-	ynode_t *root;
-	if (ydoc_parse(b->a, file, text.s ? text.s : "", text.len, &root, e))
-		goto done;
-	if (root->kind != YD_MAP) {
-		err_at(e, file, root->line, root->col, "a layout is a map of keys");
-		goto done;
-	}
-	rc = 0;
 	const ynode_t *ext = ydoc_get(root, "extends");
 	from_t here = {file, ext ? ext->line : 0, ext ? ext->col : 0};
 	if (ext && ext->kind == YD_SCALAR && load_into(b, ext->str, dirs, &here, e))
@@ -484,18 +454,80 @@ static int load_into(style_box_t *b, const char *name, const char *const *dirs,
 		if (walk(b, &one, &kp, file, e))
 			rc = -1;
 	}
-done:
-	buf_done(&path);
-	buf_done(&text);
 	buf_done(&kp);
 	return rc;
 }
 
-style_t *style_load(const char *name, const char *const *dirs, errs_t *e)
+static int load_text(style_box_t *b, const char *file, const char *data, size_t len,
+                     const char *const *dirs, errs_t *e)
+{
+	ynode_t *root;
+	file = arena_strdup(b->a, file);
+	if (ydoc_parse(b->a, file, data, len, &root, e))
+		return -1;
+	return load_tree(b, file, root, dirs, e);
+}
+
+static int load_into(style_box_t *b, const char *name, const char *const *dirs,
+                     const from_t *from, errs_t *e)
+{
+	buf_t path, text;
+	buf_init(&path);
+	buf_init(&text);
+	int rc = -1;
+	const char *why;
+	if (++b->depth > 8) {
+		err_at(e, from->file ? from->file : name, from->line, from->col,
+		       "layouts extend each other in a loop");
+		goto done;
+	}
+	if (find_file(name, dirs, &path)) {
+		char near[256];
+		if (layout_suggest(name, dirs, near, sizeof(near)))
+			err_at(e, from->file, from->line, from->col,
+			       "no layout named '%s'; did you mean '%s'? (see `vita layouts`)", name,
+			       near);
+		else
+			err_at(e, from->file, from->line, from->col,
+			       "no layout named '%s' (see `vita layouts`)", name);
+		goto done;
+	}
+	if (file_read(&text, path.s, FILE_MAX_TEXT, &why)) {
+		err_at(e, path.s, 0, 0, "cannot read layout: %s", why);
+		goto done;
+	}
+	deps_add(path.s);
+	rc = load_text(b, path.s, text.s, text.len, dirs, e);
+done:
+	buf_done(&path);
+	buf_done(&text);
+	return rc;
+}
+
+static style_box_t *box_new(void)
 {
 	style_box_t *b = xcalloc(1, sizeof(*b));
 	b->a = arena_new();
 	style_defaults(&b->s);
+	return b;
+}
+
+style_t *style_load_mem(const char *file, const char *data, size_t len,
+                        const char *const *dirs, errs_t *e)
+{
+	style_box_t *b = box_new();
+	if (load_text(b, file, data, len, dirs, e)) {
+		style_free(&b->s);
+		return NULL;
+	}
+	if (!b->s.name)
+		b->s.name = arena_strdup(b->a, file);
+	return &b->s;
+}
+
+style_t *style_load(const char *name, const char *const *dirs, errs_t *e)
+{
+	style_box_t *b = box_new();
 	from_t top = {NULL, 0, 0};
 	if (load_into(b, name, dirs, &top, e)) {
 		style_free(&b->s);

@@ -1,0 +1,81 @@
+/* fuzz_render: libFuzzer target for the whole pipeline on small inputs:
+ * profile -> model -> layout (academic, or compact when the first byte is
+ * odd) -> page list -> subsets -> PDF, written into a private temporary
+ * directory and removed. Fonts come from the bundled chains through
+ * fontconfig; the font library is opened once. Photos and BibTeX files
+ * the input names are resolved against the working directory (run it
+ * from the project's top directory). */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "layout.h"
+#include "page.h"
+#include "pdf.h"
+#include "profile.h"
+#include "style.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+static font_lib_t *lib;
+static char dir[64];
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	static const char *const dirs[] = {"fonts", NULL};
+	errs_t e;
+	errs_init(&e);
+	setenv("VITA_NO_FONT_CACHE", "1", 1);
+	lib = font_lib_new(dirs, &e);
+	snprintf(dir, sizeof(dir), "/tmp/vita-fuzz.XXXXXX");
+	if (!lib || !mkdtemp(dir)) {
+		errs_print(stderr, &e);
+		abort();
+	}
+	errs_done(&e);
+	return 0;
+}
+
+static void render(const model_t *m, const style_t *s, errs_t *e)
+{
+	layout_opts_t lo = {1700000000, 0};
+	page_doc_t *doc = layout_render(m, s, lib, &lo, e);
+	if (doc && !e->nerrors && layout_subset(doc, lib, dir, e) == 0) {
+		char out[96];
+		snprintf(out, sizeof(out), "%s/cv.pdf", dir);
+		pdf_write(doc, out, e);
+		unlink(out);
+	}
+	for (int i = 0; doc && doc->face_files && i < doc->nfaces; i++)
+		if (doc->face_files[i])
+			unlink(doc->face_files[i]);
+	page_doc_free(doc);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const ldirs[] = {"layouts", NULL};
+	if (size < 1 || size > 8192)
+		return 0;
+	arena_t *a = arena_new();
+	errs_t e;
+	errs_init(&e);
+	model_t *m = NULL;
+	profile_opts_t o = {NULL, NULL, 0};
+	if (profile_load_mem(a, "fuzz.yaml", (const char *)data + 1, size - 1, &o, &m, &e) == 0) {
+		style_t *s = style_load(data[0] & 1 ? "compact" : "academic", ldirs, &e);
+		for (int i = 0; s && i < m->nlayout_set; i++)
+			style_set(s, m->layout_set[i], m->file, 1, 1, &e);
+		if (s && !e.nerrors)
+			render(m, s, &e);
+		style_free(s);
+	}
+	errs_done(&e);
+	arena_free(a);
+	return 0;
+}

@@ -1,0 +1,60 @@
+#!/bin/sh
+# run.sh SECS [TARGET...]: build each libFuzzer target tests/fuzz/fuzz_*.c
+# (clang, ASan+UBSan) and run it for SECS seconds, one after the other,
+# from the project's top directory. Seeds come from the project's own
+# files (profiles, layouts, the error corpus); corpora grow in
+# build-fuzz/corpus-NAME, crashes land in build-fuzz/crash-NAME-*. Exits 1
+# when a target found a crash. Env: FUZZ_CC, FUZZ_CFLAGS, FUZZ_LIBS (from make).
+set -u
+secs=${1:-60}
+shift
+targets=${*:-$(ls tests/fuzz/fuzz_*.c | sed 's|.*/fuzz_||; s|\.c$||')}
+B=build-fuzz
+CC=${FUZZ_CC:-clang}
+CFLAGS="-std=c11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc ${FUZZ_CFLAGS:-}"
+mkdir -p "$B/obj"
+objs=
+for s in src/*.c; do
+	[ "$s" = src/main.c ] && continue
+	o=$B/obj/$(basename "$s" .c).o
+	if [ ! -f "$o" ] || [ -n "$(find "$s" include src -newer "$o" -name '*.[ch]' | head -1)" ]; then
+		$CC $CFLAGS -fsanitize=fuzzer-no-link -c "$s" -o "$o" || exit 2
+	fi
+	objs="$objs $o"
+done
+
+seed() {   # seed NAME DIR: fill a fresh corpus the first time
+	[ -d "$2" ] && return
+	mkdir -p "$2"
+	case $1 in
+	profile) cp profiles/*.yaml tests/errors/*.yaml tests/import/* tests/golden/*.yaml \
+	            tests/golden/layout/*.yaml tests/pathological/*.yaml "$2"/ 2>/dev/null ;;
+	style) cp layouts/*.yaml "$2"/
+	       printf 'extends: compact\npage: {size: letter}\n%%%%\nsizes.body=9\nentry.bullet_indent=600\n' >"$2/sets" ;;
+	markup) python3 tests/tools/profile_strings.py profiles/*.yaml 2>/dev/null | head -300 |
+	        split -l 1 - "$2/s" ;
+	        printf '**bold *it* [x](https://a.b)** \\* [a](b(c)) *' >"$2/mix" ;;
+	flow) printf 'A\1Hyphenation of extraordinarily long words \1https://github.com/x/y\1\346\234\261\345\245\275' >"$2/mix"
+	      python3 tests/tools/profile_strings.py profiles/*.yaml 2>/dev/null | head -100 |
+	      while read -r l; do printf '\25\20%s' "$l" >"$2/$(printf '%s' "$l" | cksum | cut -d' ' -f1)"; done ;;
+	render) for f in tests/errors/*.yaml tests/golden/markup.yaml tests/pathological/*.yaml; do
+	          [ "$(wc -c <"$f")" -lt 8000 ] && { printf '\0'; cat "$f"; } >"$2/$(basename "$f")"
+	        done ;;
+	esac
+}
+
+found=0
+for t in $targets; do
+	bin=$B/fuzz_$t
+	$CC $CFLAGS -fsanitize=fuzzer -o "$bin" "tests/fuzz/fuzz_$t.c" $objs ${FUZZ_LIBS:-} || exit 2
+	seed "$t" "$B/corpus-$t"
+	dict=
+	[ -f "tests/fuzz/$t.dict" ] && dict=-dict=tests/fuzz/$t.dict
+	echo "fuzz_$t: $secs s"
+	LSAN_OPTIONS=suppressions=tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS} \
+	"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+	       -print_final_stats=1 -artifact_prefix="$B/crash-$t-" $dict "$B/corpus-$t" \
+	       >"$B/fuzz_$t.log" 2>&1 || found=1
+	grep -E '^(stat::|#[0-9]+[[:space:]]+DONE|==.*ERROR|SUMMARY)' "$B/fuzz_$t.log" | tail -8
+done
+exit $found

@@ -15,6 +15,9 @@ typedef struct profile_opts {
 	const char *lang;            /* --lang: pick this translation; NULL = first */
 	const char *const *tags;     /* --tags: NULL = keep everything */
 	int ntags;
+	int untrusted;               /* --untrusted: every file the profile names
+	                                must lie inside its folder (symlinks
+	                                resolved); layout fonts are names only */
 } profile_opts_t;
 
 int profile_load(arena_t *a, const char *path, const profile_opts_t *o,

@@ -76,8 +76,24 @@ typedef struct style {
 } style_t;
 
 /* Load a layout by name (searched as <dir>/<name>.yaml in dirs, a
- * NULL-terminated list) or by path (contains '/' or ends in .yaml). */
+ * NULL-terminated list) or by path (contains '/' or ends in .yaml; taken
+ * relative to the folder of `where`, the file that names it, or to the
+ * working directory when where is NULL: the command line). where, line,
+ * col also locate messages about the name. `extends: PATH` is relative to
+ * the extending layout. STYLE_CONFINED (--untrusted): names only, never
+ * paths, so every layout comes from dirs. A file most of whose top-level
+ * keys are not layout keys is refused with one error that quotes none of
+ * them. */
+enum { STYLE_CONFINED = 1 };
+style_t *style_open(const char *name_or_path, const char *where, int line, int col,
+                    const char *const *dirs, unsigned flags, errs_t *e);
+/* style_open from the command line, not confined. */
 style_t *style_load(const char *name_or_path, const char *const *dirs, errs_t *e);
+/* After the overrides: every length fits the page (a hanging indent or a
+ * label column at most half the text width, a gap at most half the text
+ * height, a rule at most 20 pt), each error located where the value was
+ * set. 0 or -1. */
+int style_check(const style_t *s, errs_t *e);
 /* The same from memory: data[0..len) is the layout named file (its
  * `extends` is searched in dirs). */
 style_t *style_load_mem(const char *file, const char *data, size_t len,

@@ -4,8 +4,9 @@
  * ydoc_parse returns). Refuses, with a located error: malformed YAML,
  * invalid UTF-8 (naming the byte offset), more than YDOC_MAX_DEPTH levels
  * of nesting, aliases (anchors are accepted but an alias expanding beyond
- * YDOC_MAX_ALIAS nodes in total is refused), more than one document, and
- * duplicate keys in a mapping.
+ * YDOC_MAX_ALIAS nodes in total is refused), more than one document,
+ * duplicate keys in a mapping, and a NUL character in a key or value
+ * (an escaped "\0" or "\u0000": C strings would cut the text there).
  */
 #ifndef VITA_YDOC_H
 #define VITA_YDOC_H

@@ -85,7 +85,10 @@ static void footers(lay_t *L, page_doc_t *d, long long epoch)
 	if (!upd.kind) {
 		time_t t = (time_t)epoch;
 		struct tm tm;
-		gmtime_r(&t, &tm);
+		if (!gmtime_r(&t, &tm)) {   /* main refuses such epochs; be safe */
+			t = 0;
+			gmtime_r(&t, &tm);
+		}
 		upd.kind = DATE_MONTH;
 		upd.y = tm.tm_year + 1900;
 		upd.m = tm.tm_mon + 1;

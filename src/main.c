@@ -69,6 +69,9 @@ static const char usage_text[] =
 	"      --deps FILE    write a Make-format depfile of the files the PDF is made from\n"
 	"      --force        write a PDF to stdout even when it is a terminal\n"
 	"      --exec CMD     watch: run CMD (sh -c) after each good render\n"
+	"      --untrusted    confine the profile: its files inside its folder, layouts\n"
+	"                     and fonts only from vita's (default for batch; docs/security.md)\n"
+	"      --trusted      batch: do not confine the profiles\n"
 	"  -d, --dir DIR      batch: output directory\n"
 	"  -j, --jobs N       batch: parallel jobs (default: number of CPUs)\n"
 	"  -h, --help         this help\n"
@@ -98,6 +101,7 @@ typedef struct opts {
 	const char **sets; int nsets;
 	const char **tags; int ntags;
 	int strict, reproducible, jobs;
+	int untrusted, trusted;    /* --untrusted (batch: unless --trusted) */
 	char **args; int nargs;
 } opts_t;
 
@@ -109,15 +113,34 @@ static int usage_error(const char *fmt, const char *arg)
 	return 2;
 }
 
+/* SOURCE_DATE_EPOCH: seconds from 1970 to at most 9999-12-31T23:59:59Z
+ * (PDF dates and the footer's year have four digits). Anything else is a
+ * usage error before any work, never a wrapped or overflowed date. */
+#define EPOCH_MAX 253402300799LL
+
+static int epoch_check(void)
+{
+	const char *s = getenv("SOURCE_DATE_EPOCH");
+	if (!s || !*s)
+		return 0;
+	int ok = strspn(s, "0123456789") == strlen(s) && strlen(s) <= 12;
+	if (ok) {
+		errno = 0;
+		long long v = strtoll(s, NULL, 10);
+		ok = errno == 0 && v <= EPOCH_MAX;
+	}
+	if (ok)
+		return 0;
+	fprintf(stderr, "vita: SOURCE_DATE_EPOCH must be a number of seconds from 0 to %lld "
+	        "(9999-12-31), got '%.40s'\n", EPOCH_MAX, s);
+	return -1;
+}
+
 static long long now_epoch(const opts_t *o)
 {
 	const char *s = getenv("SOURCE_DATE_EPOCH");
-	if (s && *s) {
-		char *end;
-		long long v = strtoll(s, &end, 10);
-		if (!*end && v >= 0)
-			return v;
-	}
+	if (s && *s)
+		return strtoll(s, NULL, 10);   /* checked by epoch_check */
 	if (o->reproducible)
 		return 0;
 	return (long long)time(NULL);
@@ -135,7 +158,7 @@ static void print_errs(const errs_t *e)
  * against the working directory. */
 static int load_model(arena_t *a, const char *path, const opts_t *o, model_t **m, errs_t *e)
 {
-	profile_opts_t po = {o->lang, o->tags, o->ntags};
+	profile_opts_t po = {o->lang, o->tags, o->ntags, o->untrusted};
 	if (strcmp(path, "-"))
 		return profile_load(a, path, &po, m, e);
 	buf_t b;
@@ -161,9 +184,14 @@ static int load_model(arena_t *a, const char *path, const opts_t *o, model_t **m
 static style_t *load_style(const model_t *m, const opts_t *o, errs_t *e)
 {
 	datadir_t d;
-	datadir_get(&d, "layouts", m ? m->dir : NULL);
+	datadir_get(&d, "layouts", m && !o->untrusted ? m->dir : NULL);
 	const char *name = o->layout ? o->layout : m && m->layout ? m->layout : "academic";
-	style_t *s = style_load(name, d.dirs, e);
+	/* the profile's layout is found beside the profile (and, untrusted,
+	   only among vita's); -l beside the working directory */
+	int own = !o->layout && m && m->layout;
+	style_t *s = style_open(name, own ? m->file : NULL, own ? m->layout_line : 0,
+	                        own ? m->layout_col : 0, d.dirs,
+	                        own && o->untrusted ? STYLE_CONFINED : 0, e);
 	if (!s)
 		return NULL;
 	int rc = 0;
@@ -175,7 +203,7 @@ static style_t *load_style(const model_t *m, const opts_t *o, errs_t *e)
 	for (int i = 0; i < o->nsets; i++)
 		if (style_set(s, o->sets[i], "--set", 0, 0, e))
 			rc = -1;
-	if (rc) {
+	if (rc || style_check(s, e)) {
 		style_free(s);
 		return NULL;
 	}
@@ -187,7 +215,7 @@ static style_t *load_style(const model_t *m, const opts_t *o, errs_t *e)
 static vlocale_t *load_locale(const model_t *m, const style_t *s, const opts_t *o, errs_t *e)
 {
 	datadir_t d;
-	datadir_get(&d, "locales", m ? m->dir : NULL);
+	datadir_get(&d, "locales", m && !o->untrusted ? m->dir : NULL);
 	const char *const *dirs = d.dirs;
 	const char *code = s->lang ? s->lang : "en", *where = s->file;
 	int line = 0, col = 0;
@@ -315,7 +343,7 @@ static int render_one(const char *profile, const char *out, const opts_t *o,
 	}
 	if (!(s = load_style(m, o, e)) || !(loc = load_locale(m, s, o, e)))
 		goto fail;
-	if (!lib && !(lib = open_fonts(m, e)))
+	if (!lib && !(lib = open_fonts(o->untrusted ? NULL : m, e)))
 		goto fail;
 	layout_opts_t lo = {now_epoch(o), o->strict, loc};
 	if (!(doc = layout_render(m, s, lib, &lo, e)))
@@ -492,22 +520,13 @@ static int cmd_check(const opts_t *o)
 	for (int i = 0; i < o->nargs; i++) {
 		errs_t e;
 		errs_init(&e);
-		arena_t *a = arena_new();
-		model_t *m = NULL;
-		if (load_model(a, o->args[i], o, &m, &e) == 0) {
-			style_t *s = load_style(m, o, &e);
-			if (s)
-				locale_free(load_locale(m, s, o, &e));
-			style_free(s);
-		}
+		/* everything render does, the PDF included, into /dev/null: check
+		   accepts exactly what render accepts */
+		int c = render_one(o->args[i], "/dev/null", o, NULL, &e);
 		print_errs(&e);
-		int c = errs_code(&e);
-		if (!c && e.nerrors)
-			c = 1;
 		if (c > code)
 			code = c;
 		errs_done(&e);
-		arena_free(a);
 	}
 	return code;
 }
@@ -817,6 +836,7 @@ static int vita_main(int argc, char **argv)
 		{"help", no_argument, 0, 'h'},         {"version", no_argument, 0, 'V'},
 		{"deps", required_argument, 0, 'M'},   {"force", no_argument, 0, 'F'},
 		{"exec", required_argument, 0, 'X'},
+		{"untrusted", no_argument, 0, 'U'},    {"trusted", no_argument, 0, 't'},
 		{0, 0, 0, 0}};
 	o.sets = xcalloc((size_t)argc, sizeof(char *));
 	o.tags = xcalloc((size_t)argc * 8 + 8, sizeof(char *));
@@ -838,6 +858,8 @@ static int vita_main(int argc, char **argv)
 		case 'L': o.lang = optarg; break;
 		case 'D': o.dump = optarg; break;
 		case 's': o.strict = 1; break;
+		case 'U': o.untrusted = 1; break;
+		case 't': o.trusted = 1; break;
 		case 'R': o.reproducible = 1; break;
 		case 'd': o.dir = optarg; break;
 		case 'M': o.deps = optarg; break;
@@ -899,11 +921,15 @@ static int vita_main(int argc, char **argv)
 	o.nargs = argc - optind;
 	if (!o.ntags && !tagbuf)
 		o.tags = (free(o.tags), NULL);
+	if (!strcmp(cmd, "batch") && !o.trusted)
+		o.untrusted = 1;   /* a batch renders other people's profiles */
 	if ((code = check_data(cmd)))
 		goto out;
 	if ((code = check_lang(&o)))
 		goto out;
-	if (!strcmp(cmd, "render"))
+	if (epoch_check() < 0)
+		code = 2;
+	else if (!strcmp(cmd, "render"))
 		code = cmd_render(&o);
 	else if (!strcmp(cmd, "watch"))
 		code = cmd_watch(&o);

@@ -44,7 +44,9 @@
  * A publications section without `highlight` gets one filled in: the name
  * (as chosen by --lang), its other translations, and name_native.
  */
+#define _XOPEN_SOURCE 700   /* realpath */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "image.h"
@@ -257,6 +259,34 @@ static char *path_join(arena_t *a, const char *dir, const char *p)
 	return arena_printf(a, "%s/%s", dir, p);
 }
 
+/* The file a profile names at node n (p relative to the profile's folder).
+ * --untrusted: it must exist and lie inside that folder once every symlink
+ * is resolved, and the resolved name is what is opened (so `../`, an
+ * absolute path or a symlink cannot reach another file). */
+static int profile_file(pctx_t *c, const ynode_t *n, const char *p, const char *what,
+                        const char **out)
+{
+	*out = path_join(c->a, c->m->dir, p);
+	if (!c->o || !c->o->untrusted)
+		return 0;
+	char *dir = realpath(c->m->dir, NULL), *real = realpath(*out, NULL);
+	size_t dl = dir ? strlen(dir) : 0;
+	int inside = dir && real && !strncmp(real, dir, dl) &&
+	             (real[dl] == '/' || (dl == 1 && dir[0] == '/'));
+	int rc = 0;
+	if (!real)
+		rc = pv_err(c, n, "%s not found: '%.200s' (%s)", what, p, strerror(errno));
+	else if (!inside)
+		rc = pv_err(c, n, "%s '%.200s' is outside the profile's folder (with "
+		            "--untrusted, every file a profile names must be inside it)",
+		            what, p);
+	else
+		*out = arena_strdup(c->a, real);
+	free(dir);
+	free(real);
+	return rc;
+}
+
 static int sec_bibtex(pctx_t *c, const ynode_t *sec, msection_t *s)
 {
 	const ynode_t *n = ydoc_get(sec, "bibtex");
@@ -265,7 +295,9 @@ static int sec_bibtex(pctx_t *c, const ynode_t *sec, msection_t *s)
 	int nv = 0;
 	if (pv_string(c, n, "bibtex", &p) < 0 || !p)
 		return n && n->kind != YD_NULL ? -1 : 0;
-	if (pbib_load(c, n, path_join(c->a, c->m->dir, p), &v, &nv) < 0)
+	const char *file;
+	if (profile_file(c, n, p, "BibTeX file", &file) < 0 ||
+	    pbib_load(c, n, file, &v, &nv) < 0)
 		return -1;
 	mpub_t *all = arena_alloc(c->a, (size_t)(s->npubs + nv) * sizeof(*all));
 	if (s->npubs)
@@ -517,6 +549,10 @@ static int layout_flatten(pctx_t *c, const ynode_t *map, const char *prefix,
 		buf_printf(&b, "%s=", key);
 		if (layout_value(c, v, &b) < 0) {
 			rc = -1;
+		} else if (c->o && c->o->untrusted && !strncmp(key, "fonts.", 6) &&
+		           (strchr(b.s, '/') || strstr(b.s, ".yaml"))) {
+			rc = pv_err(c, v, "'%s' names a file: with --untrusted, fonts are "
+			            "named (a chain such as serif, or font families)", key);
 		} else {
 			if (*n == *cap) {
 				int nc = *cap ? *cap * 2 : 8;
@@ -559,9 +595,10 @@ static int layout_parse(pctx_t *c, const ynode_t *root)
  * by the native loader and both importers. */
 int profile_photo(pctx_t *c, const ynode_t *n, const char *p)
 {
-	c->m->photo = path_join(c->a, c->m->dir, p);
 	c->m->photo_line = n->line;
 	c->m->photo_col = n->col;
+	if (profile_file(c, n, p, "photo", &c->m->photo) < 0)
+		return -1;
 	if (access(c->m->photo, R_OK) != 0)
 		return pv_err(c, n, "photo not found: '%s' (%s)", c->m->photo,
 		              strerror(errno));
@@ -652,6 +689,19 @@ static int header_parse(pctx_t *c, const ynode_t *root)
 	return rc;
 }
 
+/* A file most of whose top-level keys are neither profile keys nor
+ * misspellings of one is some other file (a .env, /etc/shadow read as
+ * YAML): one error that quotes none of it. See docs/security.md. */
+static int looks_like_profile(const ynode_t *root)
+{
+	int known = 0;
+	for (int i = 0; i < root->n; i++) {
+		const ynode_t *k = root->kids[2 * i];
+		known += k->kind == YD_SCALAR && pv_suggest(k->str, top_keys) != NULL;
+	}
+	return known * 2 >= root->n;
+}
+
 static const char *dir_of(arena_t *a, const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -709,6 +759,10 @@ int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
 		pjr_load(&c, root);
 	} else if (ydoc_get(root, "cv")) {       /* RenderCV */
 		prcv_load(&c, root);
+	} else if (!looks_like_profile(root)) {
+		pv_err(&c, root, "this is not a vita profile: most of its %d top-level keys "
+		       "are not profile keys (not listed, so that no other kind of file "
+		       "is shown in messages)", root->n);
 	} else {
 		header_parse(&c, root);
 		sections_parse(&c, root);

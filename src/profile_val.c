@@ -226,6 +226,20 @@ int pv_string(pctx_t *c, const ynode_t *n, const char *key, const char **out)
 	return 0;
 }
 
+/* Only white space (ASCII, no-break space, ideographic space)? */
+static int pv_blank(const char *s)
+{
+	while (*s) {
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+			s++;
+		else if (!strncmp(s, "\u00a0", 2) || !strncmp(s, "\u3000", 3))
+			s += !strncmp(s, "\u00a0", 2) ? 2 : 3;
+		else
+			return 0;
+	}
+	return 1;
+}
+
 int pv_field(pctx_t *c, const ynode_t *map, const char *key, int required,
              const char **out)
 {
@@ -237,6 +251,8 @@ int pv_field(pctx_t *c, const ynode_t *map, const char *key, int required,
 		return pv_missing(c, map, key);
 	if (required && (!*out || !**out))
 		return pv_err(c, n, "'%s' is empty", key);
+	if (required && pv_blank(*out))
+		return pv_err(c, n, "'%s' is blank (only spaces)", key);
 	return 0;
 }
 
@@ -265,6 +281,11 @@ int pv_text(pctx_t *c, const ynode_t *map, const char *key, int required,
 		return pv_missing(c, map, key);
 	if (required && out->n == 0)
 		return pv_err(c, n, "'%s' is empty", key);
+	int blank = 1;
+	for (int i = 0; blank && i < out->n; i++)
+		blank = pv_blank(out->spans[i].text);
+	if (required && blank)
+		return pv_err(c, n, "'%s' is blank (only spaces)", key);
 	return 0;
 }
 

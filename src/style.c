@@ -6,6 +6,7 @@
  * keys get a "did you mean". Call: style_load(name, dirs, e), then
  * style_set(...) for each override, style_free when done.
  */
+#define _XOPEN_SOURCE 700   /* realpath */
 #include <ctype.h>
 #include <errno.h>
 #include <dirent.h>
@@ -24,6 +25,13 @@
 #include "deps.h"
 
 enum { T_LEN, T_PERMILLE, T_COLOR, T_STR, T_BOOL, T_ENUM, T_PAGE, T_WORD };
+
+/* Upper bounds of a T_LEN key (bounds[] below the key table), checked by
+ * style_check once every override is in (so a bigger page may come after
+ * a bigger indent): B_DOWN (the default) at most half the text height,
+ * B_ACROSS at most half the text width, B_RULE at most 20 pt. page.* and
+ * sizes.* have their own ranges (len_bounds). */
+enum { B_DOWN, B_ACROSS, B_RULE };
 
 typedef struct key {
 	const char *path;
@@ -89,10 +97,37 @@ static const key_t_ keys[] = {
 #undef F
 #define NKEYS ((int)(sizeof(keys) / sizeof(keys[0])))
 
+/* The lengths of keys[] that are not B_DOWN. */
+static const struct { const char *path; int bound; } bounds[] = {
+	{"entry.date_gap", B_ACROSS},
+	{"entry.bullet_indent", B_ACROSS},
+	{"publications.label_width", B_ACROSS},
+	{"news.date_width", B_ACROSS},
+	{"section.rule", B_RULE},
+};
+
+static int key_bound(const key_t_ *k)
+{
+	for (size_t i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++)
+		if (!strcmp(bounds[i].path, k->path))
+			return bounds[i].bound;
+	return B_DOWN;
+}
+
+typedef struct from {        /* where a layout or a value was named */
+	const char *file;        /* NULL: the command line */
+	int line, col;
+} from_t;
+
+#define STYLE_MAX_EXTENDS 16
+
 typedef struct style_box {
 	style_t s;             /* first: a style_t* is a style_box* */
 	arena_t *a;
-	int depth;             /* extends nesting */
+	int confined;          /* STYLE_CONFINED: names only, from dirs */
+	const char *chain[STYLE_MAX_EXTENDS + 1];  /* files being loaded (extends) */
+	int depth;
+	from_t at[NKEYS];      /* where each key was last set (file NULL: never) */
 } style_box_t;
 
 static void style_defaults(style_t *s)
@@ -221,7 +256,9 @@ static int set_len(const key_t_ *k, int32_t *out, const char *v,
 		return err_at(e, where, line, col,
 		              "'%s' expects a length (10, 10.5pt, 2mm, 1cm, 0.5in), got '%s'",
 		              k->path, v);
-	if (len_bounds(k, &lo, &hi, &what) && (x < lo || x > hi))
+	if (!len_bounds(k, &lo, &hi, &what))
+		lo = 0, hi = 14400000, what = "a length from 0 to 14400 (points)";
+	if (x < lo || x > hi)
 		return err_at(e, where, line, col, "'%s' expects %s, got '%s'", k->path, what, v);
 	*out = x;
 	return 0;
@@ -326,7 +363,10 @@ static int set_path(style_box_t *b, const char *path, size_t plen, const char *v
 			return err_at(e, where, line, col, "unknown layout key '%s'; did you mean '%s'?", tmp, s);
 		return err_at(e, where, line, col, "unknown layout key '%s'", tmp);
 	}
-	return set_value(b, k, v, where, line, col, e);
+	if (set_value(b, k, v, where, line, col, e))
+		return -1;
+	b->at[k - keys] = (from_t){where ? arena_strdup(b->a, where) : "--set", line, col};
+	return 0;
 }
 
 int style_set(style_t *s, const char *kv, const char *where, int line, int col, errs_t *e)
@@ -336,11 +376,6 @@ int style_set(style_t *s, const char *kv, const char *where, int line, int col, 
 		return err_at(e, where, line, col, "expected KEY=VALUE, got '%s'", kv);
 	return set_path((style_box_t *)s, kv, (size_t)(eq - kv), eq + 1, where, line, col, e);
 }
-
-typedef struct from {        /* where a layout was named: --set, -l, extends */
-	const char *file;
-	int line, col;
-} from_t;
 
 /* The layout in DIRS whose name is closest to NAME (a typo), into NEAR. */
 static int layout_suggest(const char *name, const char *const *dirs, char *near, size_t size)
@@ -402,22 +437,56 @@ static int walk(style_box_t *b, const ynode_t *m, buf_t *path, const char *file,
 	return rc;
 }
 
-static int find_file(const char *name, const char *const *dirs, buf_t *out)
+static int is_path(const char *name)
 {
-	if (strchr(name, '/') || strstr(name, ".yaml")) {
+	size_t n = strlen(name);
+	return strchr(name, '/') || (n >= 5 && !strcmp(name + n - 5, ".yaml"));
+}
+
+/* A path is taken relative to the folder of the file that names it (the
+ * profile, or the layout that extends it; base), or to the working
+ * directory when it comes from the command line. A name is looked up as
+ * <dir>/<name>.yaml in dirs; only regular files count. */
+static int find_file(const char *name, const char *base, const char *const *dirs, buf_t *out)
+{
+	if (is_path(name)) {
+		const char *sl = base ? strrchr(base, '/') : NULL;
+		if (name[0] != '/' && sl)
+			buf_printf(out, "%.*s/", (int)(sl - base), base);
 		buf_puts(out, name);
 		return 0;
 	}
 	for (int i = 0; dirs && dirs[i]; i++) {
 		buf_reset(out);
 		buf_printf(out, "%s/%s.yaml", dirs[i], name);
-		FILE *f = fopen(out->s, "r");
-		if (f) {
-			fclose(f);
+		int fd = file_open(out->s, FILE_MAX_TEXT, NULL, NULL);
+		if (fd >= 0) {
+			close(fd);
 			return 0;
 		}
 	}
 	return -1;
+}
+
+/* A file most of whose top-level keys are not layout keys is some other
+ * file (a .env, /etc/passwd read as YAML): one error, quoting nothing of
+ * it. A real layout with a typo or two still gets a message per key. */
+static int looks_like_layout(const ynode_t *root)
+{
+	int known = 0;
+	for (int i = 0; i < root->n; i++) {
+		const ynode_t *k = root->kids[2 * i];
+		if (k->kind != YD_SCALAR)
+			continue;
+		int ok = !strcmp(k->str, "extends") || !strcmp(k->str, "name") ||
+		         !strcmp(k->str, "description");
+		size_t n = strlen(k->str);
+		for (int j = 0; !ok && j < NKEYS; j++)
+			ok = !strncmp(keys[j].path, k->str, n) &&
+			     (keys[j].path[n] == '.' || keys[j].path[n] == '\0');
+		known += ok;
+	}
+	return root->n == 0 || known * 2 >= root->n;
 }
 
 /* Apply a parsed layout (its `extends` first) to b. */
@@ -428,6 +497,11 @@ static int load_tree(style_box_t *b, const char *file, const ynode_t *root,
 	int rc = 0;
 	if (root->kind != YD_MAP)
 		return err_at(e, file, root->line, root->col, "a layout is a map of keys");
+	if (!looks_like_layout(root))
+		return err_at(e, file, root->line, root->col,
+		              "this is not a vita layout: most of its %d top-level keys "
+		              "are not layout keys (not listed, so that no other kind of "
+		              "file is shown in messages)", root->n);
 	buf_init(&kp);
 	const ynode_t *ext = ydoc_get(root, "extends");
 	from_t here = {file, ext ? ext->line : 0, ext ? ext->col : 0};
@@ -476,28 +550,53 @@ static int load_into(style_box_t *b, const char *name, const char *const *dirs,
 	buf_init(&text);
 	int rc = -1;
 	const char *why;
-	if (++b->depth > 8) {
-		err_at(e, from->file ? from->file : name, from->line, from->col,
-		       "layouts extend each other in a loop");
+	if (b->confined && is_path(name)) {
+		err_at(e, from->file, from->line, from->col, "'%.100s' is a path: with "
+		       "--untrusted a layout is named, and comes from vita's layouts "
+		       "(see `vita layouts`)", name);
 		goto done;
 	}
-	if (find_file(name, dirs, &path)) {
+	if (find_file(name, from->file, dirs, &path)) {
 		char near[256];
 		if (layout_suggest(name, dirs, near, sizeof(near)))
 			err_at(e, from->file, from->line, from->col,
-			       "no layout named '%s'; did you mean '%s'? (see `vita layouts`)", name,
-			       near);
+			       "no layout named '%.100s'; did you mean '%s'? (see `vita layouts`)",
+			       name, near);
 		else
 			err_at(e, from->file, from->line, from->col,
-			       "no layout named '%s' (see `vita layouts`)", name);
+			       "no layout named '%.100s' (see `vita layouts`)", name);
 		goto done;
 	}
+	char *real = realpath(path.s, NULL);
+	for (int i = 0; real && i < b->depth; i++)
+		if (!strcmp(b->chain[i], real)) {
+			int n = b->depth - i - 1;
+			if (n)
+				err_at(e, from->file ? from->file : name, from->line, from->col,
+				       "layouts extend each other in a loop: '%s' extends itself "
+				       "through %d other layout%s", path.s, n, n == 1 ? "" : "s");
+			else
+				err_at(e, from->file ? from->file : name, from->line, from->col,
+				       "layouts extend each other in a loop: '%s' extends itself",
+				       path.s);
+			free(real);
+			goto done;
+		}
+	if (b->depth >= STYLE_MAX_EXTENDS) {
+		err_at(e, from->file ? from->file : name, from->line, from->col,
+		       "layouts extend each other more than %d deep", STYLE_MAX_EXTENDS);
+		free(real);
+		goto done;
+	}
+	b->chain[b->depth++] = arena_strdup(b->a, real ? real : path.s);
+	free(real);
 	if (file_read(&text, path.s, FILE_MAX_TEXT, &why)) {
 		err_at(e, path.s, 0, 0, "cannot read layout: %s", why);
-		goto done;
+	} else {
+		deps_add(path.s);
+		rc = load_text(b, path.s, text.s, text.len, dirs, e);
 	}
-	deps_add(path.s);
-	rc = load_text(b, path.s, text.s, text.len, dirs, e);
+	b->depth--;
 done:
 	buf_done(&path);
 	buf_done(&text);
@@ -525,17 +624,55 @@ style_t *style_load_mem(const char *file, const char *data, size_t len,
 	return &b->s;
 }
 
-style_t *style_load(const char *name, const char *const *dirs, errs_t *e)
+style_t *style_open(const char *name, const char *where, int line, int col,
+                    const char *const *dirs, unsigned flags, errs_t *e)
 {
 	style_box_t *b = box_new();
-	from_t top = {NULL, 0, 0};
+	from_t top = {where, line, col};
+	b->confined = (flags & STYLE_CONFINED) != 0;
 	if (load_into(b, name, dirs, &top, e)) {
 		style_free(&b->s);
 		return NULL;
 	}
 	if (!b->s.name)
-		b->s.name = name;
+		b->s.name = arena_strdup(b->a, name);
 	return &b->s;
+}
+
+style_t *style_load(const char *name, const char *const *dirs, errs_t *e)
+{
+	return style_open(name, NULL, 0, 0, dirs, 0, e);
+}
+
+static int check_len(const style_box_t *b, const key_t_ *k, int32_t across, int32_t down,
+                     errs_t *e)
+{
+	int32_t v = *(const int32_t *)((const char *)&b->s + k->off);
+	int bd = key_bound(k);
+	int32_t max = bd == B_RULE ? 20000 : bd == B_ACROSS ? across / 2 : down / 2;
+	const char *what = bd == B_RULE ? "20 pt (a rule's thickness)"
+	                   : bd == B_ACROSS ? "half the text width" : "half the text height";
+	if (v <= max)
+		return 0;
+	const from_t *at = &b->at[k - keys];
+	return err_at(e, at->file ? at->file : b->s.file, at->line, at->col,
+	              "'%s' is %.1f pt; it can be at most %s, %.1f pt on this page, or text "
+	              "would run off the page", k->path, v / 1000.0, what, max / 1000.0);
+}
+
+int style_check(const style_t *s, errs_t *e)
+{
+	const style_box_t *b = (const style_box_t *)s;
+	int32_t across = s->page_w - s->margin_left - s->margin_right;
+	int32_t down = s->page_h - s->margin_top - s->margin_bottom;
+	int rc = 0;
+	if (across <= 0 || down <= 0)
+		return 0;   /* layout_render reports the margins */
+	for (int i = 0; i < NKEYS; i++)
+		if (keys[i].type == T_LEN && strncmp(keys[i].path, "page.", 5) &&
+		    strncmp(keys[i].path, "sizes.", 6) && check_len(b, &keys[i], across, down, e))
+			rc = -1;
+	return rc;
 }
 
 void style_free(style_t *s)

@@ -176,8 +176,14 @@ static int is_null_scalar(const yaml_event_t *ev)
 	                   !memcmp(v, "NULL", 4)));
 }
 
-static void on_scalar(yctx_t *c, const yaml_event_t *ev)
+static int on_scalar(yctx_t *c, const yaml_event_t *ev)
 {
+	const char *v = (const char *)ev->data.scalar.value;
+	if (memchr(v, '\0', ev->data.scalar.length))   /* "\0" or "\u0000" */
+		return err_at(c->e, c->file, (int)ev->start_mark.line + 1,
+		              (int)ev->start_mark.column + 1,
+		              "a NUL character (\\0) in a string; keys and values "
+		              "are text");
 	int null = is_null_scalar(ev);
 	ynodex_t *x = node_new(c, null ? YD_NULL : YD_SCALAR, ev->start_mark);
 	x->n.str = arena_strndup(c->a, (const char *)ev->data.scalar.value,
@@ -185,6 +191,7 @@ static void on_scalar(yctx_t *c, const yaml_event_t *ev)
 	x->n.len = ev->data.scalar.length;
 	x->n.plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 	node_done(c, x, (const char *)ev->data.scalar.anchor);
+	return 0;
 }
 
 static int on_alias(yctx_t *c, const yaml_event_t *ev)
@@ -292,8 +299,7 @@ static int on_event(yctx_t *c, const yaml_event_t *ev)
 			              "one document");
 		return 0;
 	case YAML_SCALAR_EVENT:
-		on_scalar(c, ev);
-		return 0;
+		return on_scalar(c, ev);
 	case YAML_ALIAS_EVENT:
 		return on_alias(c, ev);
 	case YAML_SEQUENCE_START_EVENT:

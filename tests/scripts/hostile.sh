@@ -55,7 +55,7 @@ run pagewide 1 "^--set: error: 'page.width'" -- render "$B" -o "$W/x.pdf" --set 
 run badutf8 1 "^--set: error: 'entry.bullet': invalid UTF-8" -- render "$B" -o "$W/x.pdf" --set "entry.bullet=$(printf '\377')"
 
 # layout files
-printf 'extends: %s/self.yaml\nname: self\n' "$W" >"$W/self.yaml"
+printf 'extends: self.yaml\nname: self\n' >"$W/self.yaml"   # relative to the layout itself
 printf 'extends: no-such-layout\n' >"$W/orphan.yaml"
 run l-null 1 '^/dev/null: error: cannot read layout: not a regular file (a device)' -- render "$B" -o "$W/x.pdf" -l /dev/null
 run l-dir 1 "^$W: error: cannot read layout: not a regular file (a directory)" -- render "$B" -o "$W/x.pdf" -l "$W"

@@ -145,7 +145,7 @@ TEST(lang_and_tags)
 	done(&r);
 
 	const char *tags[] = {"short"};
-	profile_opts_t o = {"zh", tags, 1};
+	profile_opts_t o = {"zh", tags, 1, 0};
 	load(&r, lang_tags_yaml, &o);
 	EQ_INT(r.rc, 0);
 	EQ_STR(r.m->name, "艾达");
@@ -157,7 +157,7 @@ TEST(lang_and_tags)
 	EQ_INT(r.m->sections[2].nitems, 1);
 	done(&r);
 
-	profile_opts_t fr = {"fr", NULL, 0};   /* missing language: the first */
+	profile_opts_t fr = {"fr", NULL, 0, 0};   /* missing language: the first */
 	load(&r, lang_tags_yaml, &fr);
 	EQ_STR(r.m->name, "Ada");
 	done(&r);
@@ -230,7 +230,9 @@ TEST(errors)
 		{"name: x\ncontact: {email: [a]}\nsections: []\n", "expected a string for 'email', got a list", 2, 18},
 		{"name: x\nlinks: [{label: a}]\nsections: []\n", "missing required key 'url'", 2, 9},
 		{"name: {english: x}\nsections: []\n", "got a map with key 'english'", 1, 8},
-		{"name: x\nsummary: \"a\\0b\"\nsections: []\n", "'summary' contains a NUL character", 2, 10},
+		{"name: x\nsummary: \"a\\0b\"\nsections: []\n", "a NUL character", 2, 10},
+		{"\"name\\u0000x\": y\nsections: []\n", "a NUL character", 1, 1},
+		{"name: \"   \"\nsections: []\n", "'name' is blank", 1, 7},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		run_t r;

@@ -1,7 +1,7 @@
 /* fuzz_render: libFuzzer target for the whole pipeline on small inputs:
  * profile -> model -> layout (academic, or compact when the first byte is
- * odd) -> page list -> subsets -> PDF, written into a private temporary
- * directory and removed. Fonts come from the bundled chains through
+ * odd) -> page list -> subsets (in memory) -> PDF, written into a private
+ * temporary directory and removed. Fonts come from the bundled chains through
  * fontconfig; the font library is opened once. Photos and BibTeX files
  * the input names are resolved against the working directory (run it
  * from the project's top directory). */
@@ -45,15 +45,12 @@ static void render(const model_t *m, const style_t *s, errs_t *e)
 {
 	layout_opts_t lo = {1700000000, 0};
 	page_doc_t *doc = layout_render(m, s, lib, &lo, e);
-	if (doc && !e->nerrors && layout_subset(doc, lib, dir, e) == 0) {
+	if (doc && !e->nerrors && layout_subset(doc, lib, e) == 0) {
 		char out[96];
 		snprintf(out, sizeof(out), "%s/cv.pdf", dir);
 		pdf_write(doc, out, e);
 		unlink(out);
 	}
-	for (int i = 0; doc && doc->face_files && i < doc->nfaces; i++)
-		if (doc->face_files[i])
-			unlink(doc->face_files[i]);
 	page_doc_free(doc);
 }
 

@@ -26,4 +26,19 @@ int profile_load(arena_t *a, const char *path, const profile_opts_t *o,
 int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
                      const profile_opts_t *o, model_t **out, errs_t *e);
 
+/* Every key the loader accepts, per kind of map, and the values of its
+ * enumerations, straight from the loader's own tables. `vita schema`
+ * builds the JSON Schema (docs/vita.schema.json) from these, so the schema
+ * cannot name a key the loader refuses nor miss one it accepts. */
+typedef struct profile_keyset {
+	const char *object;             /* "profile", "section.publications", "entry", ... */
+	const char *const *keys;        /* NULL-terminated */
+} profile_keyset_t;
+const profile_keyset_t *profile_keysets(void); /* ends with {NULL, NULL} */
+
+/* The JSON Schema of the profile format into out; -1 (with an error in e)
+ * when a key of profile_keysets() has no type in profile_schema.c. */
+struct buf;
+int profile_schema(struct buf *out, errs_t *e);
+
 #endif

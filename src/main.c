@@ -55,6 +55,7 @@ static const char usage_text[] =
 	"  layouts            the layouts available\n"
 	"  locales            the languages available for --lang\n"
 	"  new NAME           a commented starter profile for NAME (stdout, or -o FILE)\n"
+	"  schema             the JSON Schema of profiles (docs/vita.schema.json)\n"
 	"\n"
 	"options:\n"
 	"  -o, --output FILE  output PDF ('-' for stdout)\n"
@@ -594,6 +595,27 @@ static int cmd_locales(const opts_t *o)
 	return 0;
 }
 
+/* schema: the JSON Schema of the profile format (docs/vita.schema.json). */
+static int cmd_schema(const opts_t *o)
+{
+	if (o->nargs)
+		return usage_error("schema takes no arguments%s", "");
+	buf_t b;
+	buf_init(&b);
+	errs_t e;
+	errs_init(&e);
+	int code = 0;
+	if (profile_schema(&b, &e)) {
+		print_errs(&e);
+		code = 1;
+	} else if (fwrite(b.s, 1, b.len, stdout) != b.len) {
+		code = 3;
+	}
+	errs_done(&e);
+	buf_done(&b);
+	return code;
+}
+
 /* new: the starter profile on stdout, or in a new file -o FILE (never
  * over an existing one). */
 static int cmd_new(const opts_t *o)
@@ -768,7 +790,7 @@ static void print_version(void)
 }
 
 static const char *const commands[] = {"render",  "batch",   "check", "fonts", "layouts",
-                                       "locales", "new",     "watch", NULL};
+                                       "locales", "new",     "schema", "watch", NULL};
 
 /* A usage error with "did you mean" when WORD is close to one of KNOWN. */
 static int unknown(const char *what, const char *word, const char *prefix,
@@ -945,6 +967,8 @@ static int vita_main(int argc, char **argv)
 		code = cmd_locales(&o);
 	else if (!strcmp(cmd, "new"))
 		code = cmd_new(&o);
+	else if (!strcmp(cmd, "schema"))
+		code = cmd_schema(&o);
 	else
 		code = unknown("command", cmd, "", commands);
 out:

@@ -13,7 +13,7 @@
  *   profile     = { vita? int(1), name string, name_native? string,
  *                   headline? string, affiliation? string, location? string,
  *                   contact? contact, links? link*, photo? path,
- *                   summary? text, updated? date, layout? layout,
+ *                   summary? text, updated? date, lang? string, layout? layout,
  *                   sections section* }
  *   contact     = { (email|phone|website|orcid|github|scholar|linkedin|
  *                   twitter)? citem }
@@ -790,4 +790,31 @@ int profile_load(arena_t *a, const char *path, const profile_opts_t *o,
 	int rc = profile_load_mem(a, path, b.s ? b.s : "", b.len, o, out, e);
 	buf_done(&b);
 	return rc;
+}
+
+const profile_keyset_t *profile_keysets(void)
+{
+	static const profile_keyset_t sets[] = {
+		{"profile", top_keys},
+		{"contact", contact_kinds},
+		{"contact item", item_keys},
+		{"link", pv_link_keys},
+		{"section types", sec_types},
+		{"section.entries", sec_keys[SEC_ENTRIES]},
+		{"section.education", sec_keys[SEC_EDUCATION]},
+		{"section.experience", sec_keys[SEC_EXPERIENCE]},
+		{"section.awards", sec_keys[SEC_AWARDS]},
+		{"section.publications", sec_keys[SEC_PUBLICATIONS]},
+		{"section.news", sec_keys[SEC_NEWS]},
+		{"section.list", sec_keys[SEC_LIST]},
+		{"section.text", sec_keys[SEC_TEXT]},
+		{"entry", entry_keys},
+		{"publication", pub_keys},
+		{"news", news_keys},
+		{"item", item_keys},
+		{"numbering", numbering_names},
+		{"group_by", group_names},
+		{"list style", style_names},
+		{NULL, NULL}};
+	return sets;
 }

@@ -60,4 +60,7 @@ int pv_keep(pctx_t *c, const ynode_t *map);
 int pbib_load(pctx_t *c, const ynode_t *where, const char *path,
               mpub_t **pubs, int *npubs);
 
+/* the keys of a link map {label, url} (profile_val.c) */
+extern const char *const pv_link_keys[];
+
 #endif

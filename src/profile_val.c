@@ -450,9 +450,11 @@ int pv_strings(pctx_t *c, const ynode_t *map, const char *key,
 	return rc;
 }
 
+const char *const pv_link_keys[] = {"label", "url", NULL};
+
 static int pv_link(pctx_t *c, const ynode_t *it, const char *key, mlink_t *lk)
 {
-	static const char *const keys[] = {"label", "url", NULL};
+	const char *const *keys = pv_link_keys;
 	memset(lk, 0, sizeof(*lk));
 	lk->line = it->line;
 	lk->col = it->col;

@@ -74,6 +74,7 @@ typedef struct page_mark {
 	const char *title;  /* UTF-8 */
 	int page;           /* 0-based */
 	int32_t y;          /* u, top of the section title */
+	int level;          /* 0: top level; 1: under the last level-0 mark */
 } page_mark_t;
 
 /* A face's font program for the PDF writer: TrueType bytes (a subset made
@@ -114,6 +115,11 @@ void page_rect(page_t *p, const page_rect_t *r);
 void page_link(page_t *p, const page_link_t *l);
 void page_image(page_t *p, const page_image_t *im);
 void page_mark(page_doc_t *d, const char *title, int page, int32_t y); /* copies title */
+/* Append src's pages (items and strings copied) to dst, with one level-0
+ * mark `title` at src's first page and src's marks under it (a lab book
+ * of many CVs). Face ids are kept: both documents must come from one font
+ * library. -1 (nothing appended) when the page sizes differ. */
+int page_doc_append(page_doc_t *dst, const page_doc_t *src, const char *title);
 
 /* Stable text: one line per item, integer coordinates. Prints the page
  * size, title/author/subject/keywords, every page's items and the marks;

@@ -12,8 +12,10 @@
  * The only file that prints diagnostics. Exit: 0 ok, 1 invalid input,
  * 2 usage, 3 system resource.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -98,7 +100,9 @@ typedef struct opts {
 	const char *out, *layout, *lang, *dump, *dir;
 	const char *deps;          /* --deps FILE: a Make-format depfile */
 	const char *exec;          /* watch --exec CMD: run after each good render */
+	const char *book;          /* batch --book FILE: every CV in one PDF */
 	int force;                 /* --force: a PDF to a terminal */
+	int changed;               /* batch --changed: skip CVs newer than their inputs */
 	const char **sets; int nsets;
 	const char **tags; int ntags;
 	int strict, reproducible, jobs;
@@ -320,43 +324,104 @@ static int write_depfile(ofile_t *df, const char *name, const char *out, errs_t 
 	return ofile_close(df, ok, e) || !ok ? -1 : 0;
 }
 
+/* One CV on its way through the stages. */
+typedef struct job {
+	arena_t *a;
+	model_t *m;
+	style_t *s;
+	vlocale_t *loc;
+	font_lib_t *lib, *own_lib;
+	page_doc_t *doc;
+} job_t;
+
+static void job_free(job_t *j)
+{
+	page_doc_free(j->doc);
+	font_lib_free(j->own_lib);
+	style_free(j->s);
+	locale_free(j->loc);
+	arena_free(j->a);
+	memset(j, 0, sizeof(*j));
+}
+
+/* Profile, layout, locale and fonts (shared_lib, or a library of its own). */
+static int job_load(job_t *j, const char *profile, const opts_t *o, font_lib_t *shared_lib,
+                    errs_t *e)
+{
+	memset(j, 0, sizeof(*j));
+	j->a = arena_new();
+	if (load_model(j->a, profile, o, &j->m, e))
+		return -1;
+	if (o->dump && !strcmp(o->dump, "model"))
+		return 0;
+	if (!(j->s = load_style(j->m, o, e)) || !(j->loc = load_locale(j->m, j->s, o, e)))
+		return -1;
+	j->lib = shared_lib;
+	if (!j->lib && !(j->lib = j->own_lib = open_fonts(o->untrusted ? NULL : j->m, e)))
+		return -1;
+	return 0;
+}
+
+static int job_layout(job_t *j, const opts_t *o, errs_t *e)
+{
+	layout_opts_t lo = {now_epoch(o), o->strict, j->loc};
+	if (!(j->doc = layout_render(j->m, j->s, j->lib, &lo, e)))
+		return -1;
+	return e->nerrors ? -1 : 0;
+}
+
+/* --changed: out exists and is newer than every file read so far (the
+ * fonts' chains are loaded first so that they are on the list). */
+static int up_to_date(const job_t *j, const char *out, errs_t *e)
+{
+	struct stat so, si;
+	if (stat(out, &so))
+		return 0;
+	const char *chains[2] = {j->s->font_body, j->s->font_heading};
+	for (int i = 0; i < 2; i++)
+		if (chains[i] && !font_chain_get(j->lib, chains[i], e))
+			return 0;
+	for (int i = 0; i < deps_count(); i++) {
+		if (stat(deps_get(i), &si))
+			return 0;
+		if (si.st_mtim.tv_sec > so.st_mtim.tv_sec ||
+		    (si.st_mtim.tv_sec == so.st_mtim.tv_sec && si.st_mtim.tv_nsec >= so.st_mtim.tv_nsec))
+			return 0;
+	}
+	return 1;
+}
+
+enum { RENDER_SKIPPED = -1 };   /* render_one: --changed found it up to date */
+
 /* Render one profile with an open font library (NULL: open one). The
  * files it read stay recorded in deps until the next render. Returns the
- * exit code. */
+ * exit code, or RENDER_SKIPPED. */
 static int render_one(const char *profile, const char *out, const opts_t *o,
                       font_lib_t *shared_lib, errs_t *e)
 {
-	arena_t *a = arena_new();
-	model_t *m = NULL;
-	style_t *s = NULL;
-	vlocale_t *loc = NULL;
-	font_lib_t *lib = shared_lib;
-	page_doc_t *doc = NULL;
+	job_t j;
 	ofile_t *df = NULL;
 	int code = 0;
 
 	deps_start();
-	if (load_model(a, profile, o, &m, e))
+	if (job_load(&j, profile, o, shared_lib, e))
 		goto fail;
 	if (o->dump && !strcmp(o->dump, "model")) {
-		model_dump(m, stdout);
+		model_dump(j.m, stdout);
 		goto done;
 	}
-	if (!(s = load_style(m, o, e)) || !(loc = load_locale(m, s, o, e)))
-		goto fail;
-	if (!lib && !(lib = open_fonts(o->untrusted ? NULL : m, e)))
-		goto fail;
-	layout_opts_t lo = {now_epoch(o), o->strict, loc};
-	if (!(doc = layout_render(m, s, lib, &lo, e)))
-		goto fail;
-	if (e->nerrors)
+	if (o->changed && !o->dump && up_to_date(&j, out, e)) {
+		code = RENDER_SKIPPED;
+		goto done;
+	}
+	if (job_layout(&j, o, e))
 		goto fail;
 	if (o->dump) {
 		if (strcmp(o->dump, "layout")) {
 			code = usage_error("unknown --dump '%s' (model or layout)", o->dump);
 			goto done;
 		}
-		page_dump(doc, stdout);
+		page_dump(j.doc, stdout);
 		goto done;
 	}
 	if (output_is_input(out, e) || (o->deps && output_is_input(o->deps, e))) {
@@ -365,9 +430,9 @@ static int render_one(const char *profile, const char *out, const opts_t *o,
 	}
 	if (o->deps && !(df = ofile_open(o->deps, "the dependency file", e)))
 		goto fail;
-	if (layout_subset(doc, lib, e))
+	if (layout_subset(j.doc, j.lib, e))
 		goto fail;
-	if (pdf_write(doc, out, e))
+	if (pdf_write(j.doc, out, e))
 		goto fail;
 	if (df) {
 		ofile_t *d = df;
@@ -383,12 +448,7 @@ fail:
 done:
 	if (df)
 		ofile_close(df, 0, e);
-	page_doc_free(doc);
-	if (lib && lib != shared_lib)
-		font_lib_free(lib);
-	style_free(s);
-	locale_free(loc);
-	arena_free(a);
+	job_free(&j);
 	return code;
 }
 
@@ -650,111 +710,497 @@ static int cmd_new(const opts_t *o)
 	return code;
 }
 
-static void free_strs(char **v, int n)
+/* ---- batch ----
+ *
+ * The parent names every output first (the -o template), refuses two CVs
+ * mapped to one file before anything is rendered, then forks -j workers.
+ * Each worker renders its share with one font library and sends a record
+ * per CV on its own pipe: "index code len deplen\n", the CV's messages
+ * (len bytes, as they would be printed) and its depfile rule (deplen
+ * bytes). The parent prints messages above the progress bar, then a
+ * summary table, the depfile (--deps) and the lab book (--book).
+ */
+
+enum { B_PENDING, B_RENDERED, B_SKIPPED, B_FAILED };
+
+typedef struct bcv {
+	const char *profile;
+	char *out;            /* NULL: refused before rendering */
+	int state, code;
+	char *first_error;    /* the first error line, for the summary */
+	char *rule;           /* its depfile rule */
+} bcv_t;
+
+/* A placeholder value made safe as (part of) a file name: no '/', no
+ * control characters, no leading '.', spaces as '-'. */
+static void safe_name(buf_t *b, const char *v)
 {
-	for (int i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
+	size_t start = b->len;
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		int c = *p;
+		if (c == ' ' || c == '\t')
+			c = '-';
+		else if (c < 0x20 || c == 0x7f || strchr("/\\:*?\"<>|", c))
+			c = '_';
+		if (c == '.' && b->len == start)
+			c = '_';
+		buf_putc(b, (char)c);
+	}
+	if (b->len == start)
+		buf_putc(b, '_');
 }
 
-/* batch: -j worker processes, each renders its share in one process (one
- * font library, faces loaded once). Children report per profile on a
- * pipe; the parent draws progress on a terminal and prints a summary. */
+static const char *const placeholders[] = {"dir", "stem", "name", NULL};
+
+/* The first unknown {placeholder} of a template, or NULL. */
+static const char *bad_placeholder(const char *t, char *what, size_t n)
+{
+	for (const char *p = strchr(t, '{'); p; p = strchr(p + 1, '{')) {
+		const char *q = strchr(p, '}');
+		if (!q)
+			break;
+		int ok = 0;
+		for (int i = 0; placeholders[i] && !ok; i++)
+			ok = (size_t)(q - p - 1) == strlen(placeholders[i]) &&
+			     !strncmp(p + 1, placeholders[i], (size_t)(q - p - 1));
+		if (!ok) {
+			snprintf(what, n, "%.*s", (int)(q - p + 1), p);
+			return what;
+		}
+	}
+	return NULL;
+}
+
+/* {dir}: the name of the profile's folder; {stem}: its file name without
+ * the extension; {name}: the person's name (name may be NULL if unused). */
+static char *expand_out(const char *t, const char *profile, const char *name, const char *dir)
+{
+	char folder[PATH_MAX] = ".", real[PATH_MAX];
+	const char *sl = strrchr(profile, '/');
+	if (sl)
+		snprintf(folder, sizeof(folder), "%.*s", (int)(sl - profile), profile);
+	const char *fb = realpath(*folder ? folder : "/", real) ? strrchr(real, '/') : NULL;
+	fb = fb && fb[1] ? fb + 1 : folder;
+	const char *base = sl ? sl + 1 : profile, *dot = strrchr(base, '.');
+	char stem[NAME_MAX + 1];
+	snprintf(stem, sizeof(stem), "%.*s", (int)(dot && dot != base ? dot - base : (long)strlen(base)), base);
+	buf_t b;
+	buf_init(&b);
+	if (dir)
+		buf_printf(&b, "%s/", dir);
+	for (const char *p = t; *p; p++) {
+		if (*p == '{' && !strncmp(p, "{dir}", 5)) {
+			safe_name(&b, fb);
+			p += 4;
+		} else if (*p == '{' && !strncmp(p, "{stem}", 6)) {
+			safe_name(&b, stem);
+			p += 5;
+		} else if (*p == '{' && !strncmp(p, "{name}", 6)) {
+			safe_name(&b, name ? name : stem);
+			p += 5;
+		} else {
+			buf_putc(&b, *p);
+		}
+	}
+	return b.s;
+}
+
+/* Name every output; two CVs with one output are refused (naming both).
+ * Returns the number refused, or -1 after a usage error. */
+static int batch_outputs(bcv_t *cv, int n, const opts_t *o, const char *ext)
+{
+	char tdef[32], what[64];
+	snprintf(tdef, sizeof(tdef), "{stem}.%s", ext);
+	const char *t = o->out ? o->out : tdef;
+	if (bad_placeholder(t, what, sizeof(what))) {
+		usage_error("unknown placeholder '%s' in -o (use {dir}, {stem} or {name})", what);
+		return -1;
+	}
+	int refused = 0, need_name = strstr(t, "{name}") != NULL;
+	for (int i = 0; i < n; i++) {
+		const char *name = NULL;
+		arena_t *a = NULL;
+		if (need_name) {   /* the person's name: read the profile now */
+			errs_t e;
+			errs_init(&e);
+			a = arena_new();
+			model_t *m;
+			if (load_model(a, cv[i].profile, o, &m, &e) == 0)
+				name = m->name;
+			errs_done(&e);   /* its errors come again when it is rendered */
+		}
+		cv[i].out = expand_out(t, cv[i].profile, name, o->dir);
+		arena_free(a);
+		for (int k = 0; k < i; k++)
+			if (cv[k].out && !strcmp(cv[i].out, cv[k].out)) {
+				fprintf(stderr, "%s: error: its output %s is already the output of %s\n",
+				        cv[i].profile, cv[i].out, cv[k].profile);
+				char msg[PATH_MAX + 64];
+				snprintf(msg, sizeof(msg), "%s is also the output of %s", cv[i].out,
+				         cv[k].profile);
+				cv[i].first_error = xstrdup(msg);
+				cv[i].state = B_FAILED;
+				cv[i].code = ERR_INPUT;
+				free(cv[i].out);
+				cv[i].out = NULL;
+				refused++;
+				break;
+			}
+	}
+	return refused;
+}
+
+static void put_record(int fd, int index, int code, const char *msg, size_t len,
+                       const char *rule, size_t rlen)
+{
+	char head[96];
+	int h = snprintf(head, sizeof(head), "%d %d %zu %zu\n", index, code, len, rlen);
+	if (buf_write_fd(fd, head, (size_t)h) || buf_write_fd(fd, msg, len) ||
+	    buf_write_fd(fd, rule, rlen))
+		_exit(3);
+}
+
+/* A worker: CVs w, w + jobs, ... with one font library. */
+static void batch_worker(bcv_t *cv, int n, int w, int jobs, const opts_t *o, int fd)
+{
+	font_lib_t *lib = NULL;
+	for (int i = w; i < n; i += jobs) {
+		if (!cv[i].out)
+			continue;
+		errs_t e;
+		errs_init(&e);
+		if (!lib)
+			lib = open_fonts(NULL, &e);
+		int code = lib ? render_one(cv[i].profile, cv[i].out, o, lib, &e) : errs_code(&e);
+		char *msg = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&msg, &len);
+		if (f) {
+			errs_print(f, &e);
+			fclose(f);
+		}
+		buf_t rule;
+		buf_init(&rule);
+		if (code == 0 || code == RENDER_SKIPPED)
+			deps_make_text(&rule, cv[i].out);
+		put_record(fd, i, code, msg ? msg : "", len, rule.s ? rule.s : "", rule.len);
+		free(msg);
+		buf_done(&rule);
+		errs_done(&e);
+	}
+	font_lib_free(lib);
+}
+
+typedef struct bpipe {
+	int fd;
+	buf_t in;
+} bpipe_t;
+
+typedef struct bstate {
+	bcv_t *cv;
+	int n, done, tty;
+} bstate_t;
+
+static void bar_clear(const bstate_t *b)
+{
+	if (b->tty)
+		fputs("\r\033[K", stderr);
+}
+
+static void bar_draw(const bstate_t *b)
+{
+	if (!b->tty)
+		return;
+	int k = b->done * 30 / (b->n ? b->n : 1);
+	fprintf(stderr, "[%.*s%*s] %d/%d", k, "==============================", 30 - k, "",
+	        b->done, b->n);
+	fflush(stderr);
+}
+
+/* The first "error:" line of a CV's messages. */
+static char *first_error(const char *msg)
+{
+	const char *p = strstr(msg, ": error: ");
+	if (!p)
+		return NULL;
+	while (p > msg && p[-1] != '\n')
+		p--;
+	size_t n = strcspn(p, "\n");
+	return strndup(p, n);
+}
+
+/* Parse the complete records in a worker's buffer. */
+static void take_records(bstate_t *b, buf_t *in)
+{
+	size_t off = 0;
+	while (off < in->len) {
+		const char *nl = memchr(in->s + off, '\n', in->len - off);
+		if (!nl)
+			break;
+		int index, code;
+		size_t len, rlen;
+		if (sscanf(in->s + off, "%d %d %zu %zu", &index, &code, &len, &rlen) != 4 ||
+		    index < 0 || index >= b->n)
+			break;
+		size_t body = (size_t)(nl - in->s) + 1;
+		if (in->len - body < len + rlen)
+			break;
+		bcv_t *c = &b->cv[index];
+		const char *msg = in->s + body;
+		c->code = code;
+		c->state = code == 0 ? B_RENDERED : code == RENDER_SKIPPED ? B_SKIPPED : B_FAILED;
+		if (len) {
+			char *m = strndup(msg, len);
+			bar_clear(b);
+			fputs(m, stderr);
+			c->first_error = first_error(m);
+			free(m);
+		}
+		if (rlen)
+			c->rule = strndup(msg + len, rlen);
+		b->done++;
+		bar_clear(b);
+		bar_draw(b);
+		off = body + len + rlen;
+	}
+	memmove(in->s, in->s + off, in->len - off);
+	in->len -= off;
+}
+
+static int batch_run(bcv_t *cv, int n, int jobs, const opts_t *o)
+{
+	bpipe_t *p = xcalloc((size_t)jobs, sizeof(*p));
+	bstate_t b = {cv, n, 0, isatty(STDERR_FILENO)};
+	for (int i = 0; i < n; i++)
+		b.done += cv[i].state == B_FAILED;
+	fflush(NULL);
+	int started = 0;
+	for (int w = 0; w < jobs; w++) {
+		int fds[2];
+		if (pipe(fds)) {
+			perror("vita: pipe");
+			break;
+		}
+		pid_t pid = fork();
+		if (pid < 0) {
+			perror("vita: fork");
+			close(fds[0]);
+			close(fds[1]);
+			break;
+		}
+		if (pid == 0) {
+			for (int k = 0; k < started; k++)
+				close(p[k].fd);
+			close(fds[0]);
+			batch_worker(cv, n, w, jobs, o, fds[1]);
+			_exit(0);
+		}
+		close(fds[1]);
+		p[started].fd = fds[0];
+		buf_init(&p[started].in);
+		started++;
+	}
+	bar_draw(&b);
+	int open_fds = started;
+	while (open_fds > 0) {
+		struct pollfd pf[256];
+		int map[256], np = 0;
+		for (int w = 0; w < started && np < 256; w++)
+			if (p[w].fd >= 0) {
+				pf[np] = (struct pollfd){p[w].fd, POLLIN, 0};
+				map[np++] = w;
+			}
+		if (poll(pf, (nfds_t)np, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int k = 0; k < np; k++) {
+			if (!pf[k].revents)
+				continue;
+			bpipe_t *q = &p[map[k]];
+			char chunk[65536];
+			ssize_t r = read(q->fd, chunk, sizeof(chunk));
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				close(q->fd);
+				q->fd = -1;
+				open_fds--;
+				continue;
+			}
+			buf_add(&q->in, chunk, (size_t)r);
+			take_records(&b, &q->in);
+		}
+	}
+	while (wait(NULL) > 0)
+		;
+	bar_clear(&b);
+	for (int w = 0; w < started; w++)
+		buf_done(&p[w].in);
+	free(p);
+	/* a worker that died took its remaining CVs with it */
+	int lost = 0;
+	for (int i = 0; i < n; i++)
+		if (cv[i].state == B_PENDING) {
+			cv[i].state = B_FAILED;
+			cv[i].code = ERR_SYSTEM;
+			cv[i].first_error = xstrdup(started ? "its worker process died" : "no worker could start");
+			lost++;
+		}
+	return lost;
+}
+
+static void batch_summary(const bcv_t *cv, int n, const opts_t *o)
+{
+	int counts[4] = {0};
+	static const char *const label[4] = {"", "rendered", "skipped", "failed"};
+	int wide = 0;
+	for (int i = 0; i < n; i++) {
+		counts[cv[i].state]++;
+		int l = (int)strlen(cv[i].profile);
+		wide = l > wide && l < 60 ? l : wide;
+	}
+	for (int i = 0; i < n; i++) {
+		const bcv_t *c = &cv[i];
+		if (c->state == B_FAILED)
+			fprintf(stderr, "  %-8s  %-*s  %s\n", label[c->state], wide, c->profile,
+			        c->first_error ? c->first_error : "");
+		else
+			fprintf(stderr, "  %-8s  %-*s  -> %s%s\n", label[c->state], wide, c->profile,
+			        c->out, c->state == B_SKIPPED ? " (up to date)" : "");
+	}
+	fprintf(stderr, "vita: %d of %d CVs rendered into %s", counts[B_RENDERED], n,
+	        o->dir ? o->dir : ".");
+	if (counts[B_SKIPPED])
+		fprintf(stderr, ", %d up to date", counts[B_SKIPPED]);
+	if (counts[B_FAILED])
+		fprintf(stderr, ", %d failed (errors above)", counts[B_FAILED]);
+	fputc('\n', stderr);
+}
+
+static int batch_depfile(const bcv_t *cv, int n, const char *path)
+{
+	errs_t e;
+	errs_init(&e);
+	ofile_t *f = ofile_open(path, "the dependency file", &e);
+	int ok = f != NULL;
+	for (int i = 0; ok && i < n; i++)
+		if (cv[i].rule)
+			ok = buf_write_fd(ofile_fd(f), cv[i].rule, strlen(cv[i].rule)) == 0;
+	if (f && !ok)
+		err_sys(&e, path, "cannot write the dependency file: %s", strerror(errno));
+	if (f)
+		ofile_close(f, ok, &e);
+	print_errs(&e);
+	int code = errs_code(&e);
+	errs_done(&e);
+	return code;
+}
+
+static int batch_book(const bcv_t *cv, int n, const opts_t *o);
+
 static int cmd_batch(const opts_t *o)
 {
 	if (o->nargs < 1)
 		return usage_error("batch needs at least one PROFILE%s", "");
-	if (!o->dir)
-		return usage_error("batch needs -d DIR%s", "");
-	if (o->out)
-		return usage_error("batch writes into -d DIR; -o is not allowed%s", "");
-	if (mkdir(o->dir, 0777) && errno != EEXIST) {
+	if (!o->dir && !o->out)
+		return usage_error("batch needs -d DIR (and/or an -o template)%s", "");
+	if (o->dump)
+		return usage_error("batch writes files; --dump is not allowed%s", "");
+	if (o->dir && mkdir(o->dir, 0777) && errno != EEXIST) {
 		fprintf(stderr, "%s: error: cannot create directory: %s\n", o->dir, strerror(errno));
 		return 3;
+	}
+	bcv_t *cv = xcalloc((size_t)o->nargs, sizeof(*cv));
+	for (int i = 0; i < o->nargs; i++)
+		cv[i].profile = o->args[i];
+	int code = 0;
+	if (batch_outputs(cv, o->nargs, o, "pdf") < 0) {
+		code = ERR_USAGE;
+		goto out;
 	}
 	int jobs = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (jobs < 1)
 		jobs = 1;
 	if (jobs > o->nargs)
 		jobs = o->nargs;
-	/* two profiles with one output name (a/cv.yaml, b/cv.yaml, or one path
-	   twice) would race on one file: the later ones are refused */
-	char **outs = xcalloc((size_t)o->nargs, sizeof(*outs));
-	int ndup = 0;
+	batch_run(cv, o->nargs, jobs, o);
+	batch_summary(cv, o->nargs, o);
+	for (int i = 0; i < o->nargs; i++)
+		if (cv[i].state == B_FAILED) {
+			int c = cv[i].code == ERR_SYSTEM ? ERR_SYSTEM : ERR_INPUT;
+			if (c > code)
+				code = c;
+		}
+	if (o->deps) {
+		int c = batch_depfile(cv, o->nargs, o->deps);
+		if (c > code)
+			code = c;
+	}
+	if (o->book) {
+		int c = batch_book(cv, o->nargs, o);
+		if (c > code)
+			code = c;
+	}
+out:
 	for (int i = 0; i < o->nargs; i++) {
-		outs[i] = default_out(o->args[i], o->dir);
-		for (int j = 0; j < i && outs[i]; j++)
-			if (outs[j] && !strcmp(outs[i], outs[j])) {
-				fprintf(stderr, "%s: error: its output %s is already the output of %s\n",
-				        o->args[i], outs[i], o->args[j]);
-				free(outs[i]);
-				outs[i] = NULL;
-				ndup++;
-			}
+		free(cv[i].out);
+		free(cv[i].first_error);
+		free(cv[i].rule);
 	}
-	int fds[2];
-	if (pipe(fds)) {
-		perror("vita: pipe");
-		free_strs(outs, o->nargs);
-		return 3;
-	}
-	fflush(NULL);
-	for (int w = 0; w < jobs; w++) {
-		pid_t pid = fork();
-		if (pid < 0) {
-			perror("vita: fork");
-			free_strs(outs, o->nargs);
-			return 3;
+	free(cv);
+	return code;
+}
+
+/* --book: every CV that rendered, laid out again with one font library
+ * (so face ids agree) into one document; one outline entry per person
+ * with that CV's sections under it. */
+static int batch_book(const bcv_t *cv, int n, const opts_t *o)
+{
+	errs_t e;
+	errs_init(&e);
+	job_t *jobs = xcalloc((size_t)n, sizeof(*jobs));
+	font_lib_t *lib = open_fonts(NULL, &e);
+	page_doc_t *book = NULL;
+	int code = 0;
+	if (!lib)
+		goto out;
+	for (int i = 0; i < n; i++) {
+		if (cv[i].state != B_RENDERED && cv[i].state != B_SKIPPED)
+			continue;
+		if (job_load(&jobs[i], cv[i].profile, o, lib, &e) || job_layout(&jobs[i], o, &e))
+			goto out;
+		const page_doc_t *d = jobs[i].doc;
+		if (!book) {
+			book = page_doc_new(d->w, d->h);
+			book->epoch = d->epoch;
+			book->creator = d->creator ? arena_strdup(book->arena, d->creator) : NULL;
 		}
-		if (pid == 0) {
-			close(fds[0]);
-			font_lib_t *lib = NULL;
-			for (int i = w; i < o->nargs; i += jobs) {
-				if (!outs[i])
-					continue;
-				errs_t e;
-				errs_init(&e);
-				if (!lib) {
-					lib = open_fonts(NULL, &e);
-				}
-				int code = lib ? render_one(o->args[i], outs[i], o, lib, &e) : errs_code(&e);
-				print_errs(&e);
-				fflush(stderr);
-				errs_done(&e);
-				unsigned char msg[2] = {(unsigned char)code, 0};
-				if (write(fds[1], msg, 1) != 1)
-					break;
-			}
-			font_lib_free(lib);
-			free_strs(outs, o->nargs);
-			_exit(0);
+		if (page_doc_append(book, d, jobs[i].m->name) < 0) {
+			err_at(&e, cv[i].profile, 0, 0, "its page size differs from the book's (%s)",
+			       o->book);
+			goto out;
 		}
 	}
-	close(fds[1]);
-	int done = 0, failed = 0, tty = isatty(2);
-	unsigned char c;
-	while (read(fds[0], &c, 1) == 1) {
-		done++;
-		if (c)
-			failed++;
-		if (tty) {
-			int bar = (done + ndup) * 30 / o->nargs;
-			fprintf(stderr, "\r[%.*s%*s] %d/%d", bar, "==============================",
-			        30 - bar, "", done + ndup, o->nargs);
-		}
+	if (!book) {
+		err_at(&e, o->book, 0, 0, "no CV rendered, so there is no book to write");
+		goto out;
 	}
-	close(fds[0]);
-	while (wait(NULL) > 0)
-		;
-	if (tty)
-		fputc('\n', stderr);
-	if (done + ndup < o->nargs)
-		failed += o->nargs - ndup - done;
-	failed += ndup;
-	free_strs(outs, o->nargs);
-	fprintf(stderr, "vita: %d of %d CVs rendered into %s%s\n", o->nargs - failed, o->nargs,
-	        o->dir, failed ? "; see the errors above" : "");
-	return failed ? 1 : 0;
+	if (layout_subset(book, lib, &e) == 0 && pdf_write(book, o->book, &e) == 0)
+		fprintf(stderr, "vita: wrote the book %s (%d pages)\n", o->book, book->npages);
+out:
+	print_errs(&e);
+	code = errs_code(&e);
+	if (!code && e.nerrors)
+		code = 1;
+	page_doc_free(book);
+	for (int i = 0; i < n; i++)
+		job_free(&jobs[i]);
+	free(jobs);
+	font_lib_free(lib);
+	errs_done(&e);
+	return code;
 }
 
 /* --help: the usage and where data is looked for. */
@@ -857,7 +1303,8 @@ static int vita_main(int argc, char **argv)
 		{"dir", required_argument, 0, 'd'},    {"jobs", required_argument, 0, 'j'},
 		{"help", no_argument, 0, 'h'},         {"version", no_argument, 0, 'V'},
 		{"deps", required_argument, 0, 'M'},   {"force", no_argument, 0, 'F'},
-		{"exec", required_argument, 0, 'X'},
+		{"exec", required_argument, 0, 'X'},   {"book", required_argument, 0, 'B'},
+		{"changed", no_argument, 0, 'C'},
 		{"untrusted", no_argument, 0, 'U'},    {"trusted", no_argument, 0, 't'},
 		{0, 0, 0, 0}};
 	o.sets = xcalloc((size_t)argc, sizeof(char *));
@@ -887,6 +1334,8 @@ static int vita_main(int argc, char **argv)
 		case 'M': o.deps = optarg; break;
 		case 'F': o.force = 1; break;
 		case 'X': o.exec = optarg; break;
+		case 'B': o.book = optarg; break;
+		case 'C': o.changed = 1; break;
 		case 'S': o.sets[o.nsets++] = optarg; break;
 		case 'j': {
 			char *end;

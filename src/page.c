@@ -113,6 +113,7 @@ void page_mark(page_doc_t *d, const char *title, int page, int32_t y)
 	m->title = arena_strdup(d->arena, title ? title : "");
 	m->page = page;
 	m->y = y;
+	m->level = 0;
 }
 
 /* ---- dump ---- */
@@ -214,4 +215,32 @@ void page_dump(const page_doc_t *d, FILE *out)
 		dump_cstr(out, m->title);
 		putc('\n', out);
 	}
+}
+
+int page_doc_append(page_doc_t *dst, const page_doc_t *src, const char *title)
+{
+	if (src->w != dst->w || src->h != dst->h)
+		return -1;
+	int first = dst->npages;
+	if (src->npages > 0)
+		page_mark(dst, title, first, 0);
+	for (int i = 0; i < src->npages; i++) {
+		page_t *p = page_add(dst);
+		const page_t *q = &src->pages[i];
+		for (int k = 0; k < q->n; k++) {
+			const page_item_t *it = &q->items[k];
+			switch (it->kind) {
+			case PAGE_RUN: page_run(p, &it->u.run); break;
+			case PAGE_RECT: page_rect(p, &it->u.rect); break;
+			case PAGE_LINK: page_link(p, &it->u.link); break;
+			case PAGE_IMAGE: page_image(p, &it->u.image); break;
+			}
+		}
+	}
+	for (int i = 0; i < src->nmarks; i++) {
+		const page_mark_t *m = &src->marks[i];
+		page_mark(dst, m->title, first + m->page, m->y);
+		dst->marks[dst->nmarks - 1].level = m->level + 1;
+	}
+	return 0;
 }

@@ -554,13 +554,17 @@ static void add_marks(pw_t *w)
 	const page_doc_t *d = w->doc;
 	w->what = "add the outline";
 	HPDF_Encoder enc = HPDF_GetEncoder(w->pdf, "UTF-8");
+	HPDF_Outline top = NULL; /* the last level-0 entry: the parent of level 1 */
 	int n = 0;
 	for (int i = 0; i < d->nmarks; i++) {
 		const page_mark_t *m = &d->marks[i];
 		if (m->page < 0 || m->page >= d->npages || !utf8_ok(w, "an outline title", m->title))
 			continue;
 		int32_t y = m->y < 0 ? 0 : m->y > d->h ? d->h : m->y;
-		HPDF_Outline ol = HPDF_CreateOutline(w->pdf, NULL, meta_clip(m->title, w->tb), enc);
+		HPDF_Outline ol = HPDF_CreateOutline(w->pdf, m->level > 0 ? top : NULL,
+		                                     meta_clip(m->title, w->tb), enc);
+		if (m->level == 0)
+			top = ol;
 		HPDF_Outline_SetDestination(ol, mark_dest(w, w->pages[m->page], pdf_y(w, y)));
 		n++;
 	}

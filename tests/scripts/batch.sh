@@ -1,0 +1,113 @@
+#!/bin/sh
+# batch for a lab (issue 11 item 5): per-person folders with an -o
+# template, collisions refused before rendering naming both, unknown
+# placeholders (exit 2), file-name safe names, --changed, errors above the
+# progress bar, the summary table, exit 1 / 3, --deps, --book.
+set -u
+VITA=${VITA:-build/vita}
+W=${BUILD:-build}/batch
+rm -rf "$W"; mkdir -p "$W"
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+V=$(cd "$(dirname "$VITA")" && pwd)/$(basename "$VITA")
+cd "$W"
+mkdir -p people/ada people/bob people/cy people/dot
+cp "$OLDPWD/profiles/zhanda-zhu.yaml" people/ada/cv.yaml
+cp "$OLDPWD/profiles/ziming-liu.yaml" people/bob/cv.yaml
+printf 'name: Cy Broken\nsections: [\n' > people/cy/cv.yaml
+printf 'name: ".hidden / Person"\nsections:\n  - {title: T, type: text, text: hi}\n' > people/dot/cv.yaml
+
+# {dir}: one PDF per folder; the broken CV is reported, the rest render
+"$V" batch people/*/cv.yaml -d out -o '{dir}.pdf' -j 2 2> b1.err; c=$?
+[ $c = 1 ] || no "batch with a broken CV: exit $c, want 1"
+for n in ada bob dot; do [ -s out/$n.pdf ] || no "{dir}: no out/$n.pdf"; done
+[ -e out/cy.pdf ] && no "a PDF for the broken CV"
+grep -q '^people/cy/cv.yaml:[0-9]*:[0-9]*: error:' b1.err || no "the broken CV's located error"
+grep -q '^  rendered  people/ada/cv.yaml  *-> out/ada.pdf' b1.err || no "summary: rendered row"
+grep -q '^  failed    people/cy/cv.yaml  *people/cy/cv.yaml:[0-9]*:[0-9]*: error:' b1.err || no "summary: failed row with its first error"
+grep -q '3 of 4 CVs rendered into out, 1 failed' b1.err || no "summary line: $(tail -1 b1.err)"
+
+# {name}, made file-name safe; {stem}
+"$V" batch people/ada/cv.yaml people/dot/cv.yaml -d names -o '{name}-{stem}.pdf' 2>/dev/null || no "{name}"
+[ -s names/Zhanda-Zhu-cv.pdf ] || no "{name}: $(ls names)"
+[ -s "names/_hidden-_-Person-cv.pdf" ] || no "{name} not file-name safe: $(ls -A names)"
+
+# two people, one file: refused before rendering, naming both
+"$V" batch people/ada/cv.yaml people/bob/cv.yaml -d same 2> same.err; c=$?
+[ $c = 1 ] || no "collision: exit $c, want 1"
+grep -q 'people/bob/cv.yaml: error: its output same/cv.pdf is already the output of people/ada/cv.yaml' same.err \
+	|| no "collision message does not name both: $(head -2 same.err)"
+[ "$(ls same)" = cv.pdf ] || no "collision: files in same/: $(ls same)"
+# unknown placeholder: usage error, nothing written
+"$V" batch people/*/cv.yaml -d bad -o '{nmae}.pdf' 2> bad.err; c=$?
+[ $c = 2 ] || no "unknown placeholder: exit $c, want 2"
+grep -q "unknown placeholder '{nmae}'" bad.err || no "unknown placeholder message"
+[ -z "$(ls bad 2>/dev/null)" ] || no "unknown placeholder: files written"
+
+# --changed: nothing to do; one touched profile; a shared layout
+sleep 0.01
+"$V" batch people/ada/cv.yaml people/bob/cv.yaml -d out -o '{dir}.pdf' --changed 2> c1.err || no "--changed exit $?"
+grep -q '0 of 2 CVs rendered into out, 2 up to date' c1.err || no "--changed: $(tail -1 c1.err)"
+touch people/bob/cv.yaml
+"$V" batch people/ada/cv.yaml people/bob/cv.yaml -d out -o '{dir}.pdf' --changed 2> c2.err
+grep -q '^  skipped   people/ada/cv.yaml  *-> out/ada.pdf (up to date)' c2.err || no "--changed: ada not skipped"
+grep -q '^  rendered  people/bob/cv.yaml' c2.err || no "--changed: the touched bob not rendered"
+cp people/ada/cv.yaml people/ada/old.yaml
+mkdir -p people/ada/layouts
+printf 'name: mine\nextends: academic\n' > people/ada/layouts/mine.yaml
+printf 'layout: mine\n' >> people/ada/cv.yaml
+"$V" batch people/ada/cv.yaml -d out -o "{dir}.pdf" --trusted 2>/dev/null || no "render with a local layout"
+"$V" batch people/ada/cv.yaml -d out -o "{dir}.pdf" --changed --trusted 2> c3.err
+grep -q 'up to date' c3.err || no "--changed: not up to date after a render"
+touch people/ada/layouts/mine.yaml
+"$V" batch people/ada/cv.yaml -d out -o "{dir}.pdf" --changed --trusted 2> c4.err
+grep -q '^  rendered  people/ada/cv.yaml' c4.err || no "--changed: a touched layout is not seen"
+mv people/ada/old.yaml people/ada/cv.yaml
+
+# a system failure (the output is a directory) is exit 3; the others render
+mkdir -p sys/ada.pdf
+"$V" batch people/ada/cv.yaml people/bob/cv.yaml -d sys -o '{dir}.pdf' 2> sys.err; c=$?
+[ $c = 3 ] || no "a system failure: exit $c, want 3"
+[ -s sys/bob.pdf ] || no "a system failure stopped the other CVs"
+
+# errors print above the progress bar, never inside it (on a terminal)
+if script -qc true /dev/null >/dev/null 2>&1; then
+	script -qc "$V batch people/*/cv.yaml -d tty -o '{dir}.pdf' -j 1" /dev/null > tty.out 2>&1
+	python3 - tty.out <<'PY' || no "an error line is mixed with the progress bar"
+import sys
+raw = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+bad = 0
+for line in raw.split("\n"):
+    if ": error:" not in line:
+        continue
+    shown = line.split("\x1b[K")[-1].replace("\r", "")
+    if shown.startswith("  failed"):
+        continue  # the summary table
+    if not shown.startswith("people/") or "] " in shown.split(": error:")[1][-8:]:
+        print("mixed:", repr(line)); bad = 1
+if "] 4/4" not in raw:
+    print("no progress bar"); bad = 1
+sys.exit(bad)
+PY
+else
+	echo "skip: no script(1) for the progress bar test"
+fi
+
+# --deps: one rule per output; --book: every CV, an outline per person
+"$V" batch people/ada/cv.yaml people/bob/cv.yaml -d book -o '{dir}.pdf' --deps book/all.d --book book/lab.pdf 2> book.err \
+	|| no "batch --book: exit $?"
+grep -q '^book/ada.pdf:' book/all.d && grep -q '^book/bob.pdf:' book/all.d || no "batch --deps rules"
+grep -q 'people/bob/cv.yaml' book/all.d || no "batch --deps misses a profile"
+qpdf --check book/lab.pdf >/dev/null 2>&1 || no "the book fails qpdf --check"
+pa=$(pdfinfo book/ada.pdf | awk '/^Pages/ {print $2}')
+pb=$(pdfinfo book/bob.pdf | awk '/^Pages/ {print $2}')
+pl=$(pdfinfo book/lab.pdf | awk '/^Pages/ {print $2}')
+[ "$pl" = $((pa + pb)) ] || no "the book has $pl pages, want $pa + $pb"
+if command -v mutool >/dev/null; then
+	mutool show book/lab.pdf outline > outline.txt 2>&1
+	grep -q '^-	"Zhanda Zhu"	#page=1' outline.txt || no "book outline: no top entry for Zhanda Zhu"
+	grep -q "^-	\"Ziming Liu\"	#page=$((pa + 1))" outline.txt || no "book outline: no top entry for Ziming Liu"
+	grep -q '^|		"Education"' outline.txt || no "book outline: sections are not under the person"
+fi
+pdftotext book/lab.pdf - | grep -q '朱展达' || no "the book lacks the first CV's text"
+exit $fail

@@ -17,6 +17,10 @@ static void dump_ind(FILE *f, int ind)
 
 static void dump_q(FILE *f, const char *s)
 {
+	if (!s) {   /* a link whose target was refused (profile_url.c) */
+		fputs("null", f);
+		return;
+	}
 	fputc('"', f);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;

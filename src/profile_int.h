@@ -56,6 +56,12 @@ int pv_enum(pctx_t *c, const ynode_t *map, const char *key,
 /* 1 when the item carrying `tags` is kept by opts (and tags are valid). */
 int pv_keep(pctx_t *c, const ynode_t *map);
 
+/* profile_url.c: the link target to write for u (http, https, mailto,
+ * tel; doi: and scheme-less web addresses rewritten), or NULL. */
+const char *pu_url(arena_t *a, const char *u);
+/* Check every URL of c->m: a located warning, and no link, for the rest. */
+void pu_model(pctx_t *c);
+
 /* profile_bib.c: load a BibTeX file into publications. */
 int pbib_load(pctx_t *c, const ynode_t *where, const char *path,
               mpub_t **pubs, int *npubs);

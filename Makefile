@@ -25,7 +25,7 @@ BINDIR  ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share/vita
 MANDIR  ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
-ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/vendor-completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 CC      ?= cc
 BUILD   ?= build
@@ -203,16 +203,25 @@ format-check:
 	case "$$out" in ""|*"no modified files"*|*"did not modify"*) echo "format: ok";; \
 	  *) printf '%s\n' "$$out"; exit 1;; esac
 
+# The binary; layouts, font chains, locales and the schema in DATADIR; the
+# man page; completions for bash, zsh and fish.
 install: all
-	install -d $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 \
+	  $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 $(BUILD)/vita $(DESTDIR)$(BINDIR)/vita
 	for d in $(DATA); do \
 	  install -d $(DESTDIR)$(DATADIR)/$$d && \
 	  install -m 644 $$d/*.yaml $(DESTDIR)$(DATADIR)/$$d/ || exit 1; \
 	done
+	install -m 644 docs/vita.schema.json $(DESTDIR)$(DATADIR)/vita.schema.json
+	install -m 644 man/vita.1 $(DESTDIR)$(MANDIR)/man1/vita.1
+	install -m 644 completions/vita.bash $(DESTDIR)$(BASHCOMPDIR)/vita
+	install -m 644 completions/_vita $(DESTDIR)$(ZSHCOMPDIR)/_vita
+	install -m 644 completions/vita.fish $(DESTDIR)$(FISHCOMPDIR)/vita.fish
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/vita
+	rm -f $(DESTDIR)$(BINDIR)/vita $(DESTDIR)$(MANDIR)/man1/vita.1 \
+	  $(DESTDIR)$(BASHCOMPDIR)/vita $(DESTDIR)$(ZSHCOMPDIR)/_vita $(DESTDIR)$(FISHCOMPDIR)/vita.fish
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:

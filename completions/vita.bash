@@ -6,7 +6,7 @@ _vita()
 
 	local commands="render watch batch check fonts layouts locales new schema"
 	local opts="--output --layout --lang --tags --set --dump= --strict --reproducible
-		--deps --force --exec --dir --jobs --help --version"
+		--deps --force --untrusted --trusted --exec --dir --jobs --help --version"
 
 	if [[ $cword -eq 1 ]]; then
 		COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))

@@ -52,9 +52,15 @@ typedef struct mentry {
 	int line, col;
 } mentry_t;
 
+/* what the loader found out about one author of a publication */
+enum { AUTHOR_OWNER = 1, AUTHOR_EQUAL = 2, AUTHOR_CORRESPONDING = 4 };
+
 typedef struct mpub {
 	mtext_t title;
 	const char **authors; int nauthors;
+	unsigned *aflags;            /* per author: AUTHOR_*; NULL when no authors */
+	int etal;                    /* the list was cut short ("and others") */
+	const char **editors; int neditors;
 	const char **equal; int nequal;
 	const char *venue;           /* short tag */
 	mtext_t venue_full;

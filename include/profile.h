@@ -18,6 +18,7 @@ typedef struct profile_opts {
 	int untrusted;               /* --untrusted: every file the profile names
 	                                must lie inside its folder (symlinks
 	                                resolved); layout fonts are names only */
+	int strict;                  /* --strict: an unusable BibTeX entry is an error */
 } profile_opts_t;
 
 int profile_load(arena_t *a, const char *path, const profile_opts_t *o,
@@ -40,5 +41,9 @@ const profile_keyset_t *profile_keysets(void); /* ends with {NULL, NULL} */
  * when a key of profile_keysets() has no type in profile_schema.c. */
 struct buf;
 int profile_schema(struct buf *out, errs_t *e);
+/* 1 when author is the person named owner, written in another common
+ * form ("Zhu, Z.", "Z Zhu", "ZHU Zhen", without diacritics); see
+ * profile_names.c. */
+int profile_name_match(const char *owner, const char *author);
 
 #endif

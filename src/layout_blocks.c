@@ -219,12 +219,20 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 		hname.flags = FLOW_NOHYPH | FLOW_NOBREAK;
 		for (int i = 0; i < p->nauthors; i++) {
 			const char *au = p->authors[i];
-			const tstyle_t *st = is_highlight(L->m, sec, au) ? &hname : &name;
-			const char *txt = is_equal(p, au) ? arena_printf(L->a, "%s*", au) : au;
+			unsigned fl = p->aflags ? p->aflags[i] : 0;
+			int me = p->aflags ? (fl & AUTHOR_OWNER) != 0 : is_highlight(L->m, sec, au);
+			const tstyle_t *st = me ? &hname : &name;
+			int eq = (fl & AUTHOR_EQUAL) || is_equal(p, au);
+			const char *txt = eq || (fl & AUTHOR_CORRESPONDING)
+			                  ? arena_printf(L->a, "%s%s%s", au, eq ? "*" : "",
+			                                 fl & AUTHOR_CORRESPONDING ? "\u2020" : "")
+			                  : au;
 			if (i)
 				sp_str(L, &a, ", ", &reg);
 			sp_add(L, &a, txt, (int)strlen(txt), st, NULL, p->line, p->col);
 		}
+		if (p->etal)
+			sp_str(L, &a, arena_printf(L->a, ", %s", L->loc->et_al), &reg);
 		/* "(2025)" or "(2025, preprint)" closes the author line, as in
 		   author-year styles; the venue tag already sits in the margin */
 		tstyle_t yt = lay_ts(L, FONT_REGULAR, s->size_body, s->c_muted);
@@ -245,6 +253,19 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 	spans_t vn = {0};
 	if (p->venue_full.n)
 		sp_text(L, &vn, &p->venue_full, &ital);
+	if (p->neditors) {
+		buf_t eb;
+		buf_init(&eb);
+		for (int i = 0; i < p->neditors; i++)
+			buf_printf(&eb, "%s%s", i ? ", " : "", p->editors[i]);
+		buf_t ed;
+		buf_init(&ed);
+		locale_fill(&ed, L->loc->editors ? L->loc->editors : "{names}", "names", eb.s,
+		            (const char *)NULL);
+		sp_str(L, &vn, arena_printf(L->a, "%s%s", vn.n ? "; " : "", ed.s), &reg);
+		buf_done(&eb);
+		buf_done(&ed);
+	}
 	v_flow(L, &vn, lw, mw, FLOW_LEFT, s->size_body, 1);
 
 	spans_t ex = {0};

@@ -67,7 +67,8 @@ static const char usage_text[] =
 	"      --tags T,...   keep untagged items and items with one of these tags\n"
 	"      --set K=V      override a layout key (repeatable)\n"
 	"      --dump=WHAT    print the model or the page list instead of a PDF\n"
-	"      --strict       characters no font can draw are errors\n"
+	"      --strict       characters no font can draw, and BibTeX entries\n"
+	"                     that cannot be used, are errors\n"
 	"      --reproducible fixed dates (as SOURCE_DATE_EPOCH=0 would)\n"
 	"      --deps FILE    write a Make-format depfile of the files the PDF is made from\n"
 	"      --force        write a PDF to stdout even when it is a terminal\n"
@@ -163,7 +164,7 @@ static void print_errs(const errs_t *e)
  * against the working directory. */
 static int load_model(arena_t *a, const char *path, const opts_t *o, model_t **m, errs_t *e)
 {
-	profile_opts_t po = {o->lang, o->tags, o->ntags, o->untrusted};
+	profile_opts_t po = {o->lang, o->tags, o->ntags, o->untrusted, o->strict};
 	if (strcmp(path, "-"))
 		return profile_load(a, path, &po, m, e);
 	buf_t b;

@@ -155,6 +155,27 @@ static void dump_entry(FILE *f, int ind, const mentry_t *e)
 	dump_links(f, ind, e->links, e->nlinks);
 }
 
+/* "marks: 1 owner, 3 equal corresponding" (author numbers from 1) */
+static void dump_marks(FILE *f, int ind, const mpub_t *p)
+{
+	static const char *const names[] = {"owner", "equal", "corresponding"};
+	int any = 0;
+	for (int i = 0; p->aflags && i < p->nauthors; i++) {
+		if (!p->aflags[i])
+			continue;
+		if (!any++) {
+			dump_ind(f, ind);
+			fputs("marks:", f);
+		}
+		fprintf(f, "%s %d", any > 1 ? "," : "", i + 1);
+		for (int b = 0; b < 3; b++)
+			if (p->aflags[i] & (1u << b))
+				fprintf(f, " %s", names[b]);
+	}
+	if (any)
+		fputc('\n', f);
+}
+
 static void dump_pub(FILE *f, int ind, const mpub_t *p)
 {
 	dump_ind(f, ind);
@@ -162,6 +183,12 @@ static void dump_pub(FILE *f, int ind, const mpub_t *p)
 	ind++;
 	dump_text(f, ind, "title", &p->title);
 	dump_strs(f, ind, "authors", p->authors, p->nauthors);
+	dump_marks(f, ind, p);
+	if (p->etal) {
+		dump_ind(f, ind);
+		fputs("et_al: yes\n", f);
+	}
+	dump_strs(f, ind, "editors", p->editors, p->neditors);
 	dump_strs(f, ind, "equal", p->equal, p->nequal);
 	dump_str(f, ind, "venue", p->venue);
 	dump_text(f, ind, "venue_full", &p->venue_full);

@@ -767,6 +767,7 @@ int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
 		header_parse(&c, root);
 		sections_parse(&c, root);
 	}
+	pnames_mark(&c);
 	if (e->nerrors == before)
 		pu_model(&c);
 	errs_sort(e, first);

@@ -1,215 +1,193 @@
-/* profile_bib: a small BibTeX reader for `bibtex: papers.bib` sections.
+/* profile_bib: BibTeX files as Google Scholar, DBLP, NASA ADS, Zotero and
+ * al-folio write them, for `bibtex: papers.bib` sections.
  *
- * pbib_load(ctx, node, path, &pubs, &n) reads the file and maps each entry:
- * author -> authors (split on "and" at brace level 0, "Last, First" turned
- * into "First Last"), title, booktitle/journal -> venue_full, year, doi,
- * url -> a "Paper" link, note. Values may be {braced}, "quoted", numbers,
- * @string macros (and the month names), joined with #. LaTeX is decoded to
- * UTF-8: accents (\'e, \"{o}, \c{c}, \v s ...), \ss \o \ae \l ..., escaped
- * specials (\& \%), -- and ---, ~; braces and unknown command names are
- * dropped, their arguments kept. Errors are located in the .bib file.
- * Positions of the resulting publications are those of the `bibtex:` key.
+ * The file: anything outside an @entry is ignored (Jekyll front matter,
+ * prose), a % starts a comment outside values; @comment and @preamble
+ * (with braces or parentheses) are skipped; @string macros and # joins,
+ * the month macros; keys of any characters but spaces, commas and braces
+ * (ADS: 2025A&A...699A.372N). A broken entry is reported as a located
+ * warning and left out, the others still load; an entry without a title
+ * too (--strict: both are errors). crossref fills an entry's missing
+ * fields from the entry it names (that container is not listed itself).
+ *
+ * Each entry becomes a publication:
+ *   title                         -> title (LaTeX -> text and markup)
+ *   author ("and others")         -> authors, "Last, First" turned round
+ *                                    (CJK names keep their order), etal
+ *   editor                        -> editors
+ *   journal | booktitle | school | institution | howpublished, then
+ *   volume(number):pages, type and number (reports), series,
+ *   organization, publisher, address  -> venue_full, ", "-joined
+ *   year (four digits; other text -> status), month -> the order
+ *   doi, url, eprint + archivePrefix/eprinttype/primaryClass, arxiv,
+ *   al-folio's pdf, code, html, slides, poster, video, website, supp,
+ *   blog                          -> links (web addresses only)
+ *   abbr -> venue (the tag); note -> note; selected -> the tag "selected"
+ * Fields no CV shows (file, urldate, timestamp, biburl, adsurl, issn,
+ * isbn...) are dropped quietly; any other field not used is named once
+ * per file in a located "ignored" warning. Publications are sorted newest
+ * first (year, then month), then by entry type.
+ *
+ * Limits (as for YAML strings): a value, after macro expansion, of at
+ * most PROFILE_MAX_STR bytes; at most BIB_MAX_FIELDS fields per entry and
+ * BIB_MAX_MACROS macros, whose values total at most PROFILE_MAX_FILE
+ * bytes. Past a limit: a located message, never a silent drop.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include "buf.h"
 #include "file.h"
+#include "profile_bib.h"
 #include "profile_int.h"
 #include "utf8.h"
 #include "deps.h"
+
+#define BIB_MAX_FIELDS 256
+#define BIB_MAX_MACROS 4096
+#define BIB_MAX_IGNORED 16
+
+typedef struct bfield {
+	char name[32];
+	char *val;          /* raw LaTeX, in the arena */
+	size_t off;
+} bfield_t;
+
+typedef struct brec {
+	char type[24];
+	const char *key;
+	bfield_t *f;
+	int nf;
+	size_t off;
+	int used_as_crossref;
+} brec_t;
 
 typedef struct bib {
 	pctx_t *c;
 	const char *path, *s;
 	size_t n, i;
 	int line0, col0;     /* where the publications are said to come from */
-	const char *mname[64], *mval[64];
-	int nmacro;
+	const char **mname, **mval;
+	int nmacro, capmacro;
+	size_t macro_bytes;
+	brec_t *rec;
+	int nrec, caprec;
+	struct { char name[32]; size_t off; int count; } ign[BIB_MAX_IGNORED];
+	int nign, ign_more;  /* past BIB_MAX_IGNORED names: counted, reported once */
+	size_t ign_more_off;
+	size_t pos_off;      /* position cache for messages */
+	int pos_line, pos_col;
 } bib_t;
 
-static int bib_err(bib_t *b, size_t off, const char *fmt, const char *arg)
+/* ---- messages ---- */
+
+static void bib_pos(bib_t *b, size_t off, int *line, int *col)
 {
-	int line = 1, col = 1;
-	for (size_t i = 0; i < off && i < b->n; i++) {
+	if (off < b->pos_off) {
+		b->pos_off = 0;
+		b->pos_line = b->pos_col = 1;
+	}
+	for (size_t i = b->pos_off; i < off && i < b->n; i++) {
 		if (b->s[i] == '\n') {
-			line++;
-			col = 1;
+			b->pos_line++;
+			b->pos_col = 1;
 		} else if (((unsigned char)b->s[i] & 0xc0) != 0x80) {
-			col++;
+			b->pos_col++;
 		}
 	}
-	return err_at(b->c->e, b->path, line, col, fmt, arg);
+	b->pos_off = off;
+	*line = b->pos_line;
+	*col = b->pos_col;
 }
 
-/* ---- LaTeX to UTF-8 ---- */
-
-static const struct accent {
-	char acc;
-	const char *bases;
-	const uint16_t *cps;
-	uint16_t combining;
-} accents[] = {
-	{'\'', "aeiouyAEIOUYcnszCNSZlrLR", (const uint16_t[]){0xE1, 0xE9, 0xED, 0xF3, 0xFA, 0xFD, 0xC1, 0xC9, 0xCD, 0xD3, 0xDA, 0xDD, 0x107, 0x144, 0x15B, 0x17A, 0x106, 0x143, 0x15A, 0x179, 0x13A, 0x155, 0x139, 0x154}, 0x301},
-	{'`', "aeiouAEIOU", (const uint16_t[]){0xE0, 0xE8, 0xEC, 0xF2, 0xF9, 0xC0, 0xC8, 0xCC, 0xD2, 0xD9}, 0x300},
-	{'^', "aeiouAEIOU", (const uint16_t[]){0xE2, 0xEA, 0xEE, 0xF4, 0xFB, 0xC2, 0xCA, 0xCE, 0xD4, 0xDB}, 0x302},
-	{'"', "aeiouyAEIOU", (const uint16_t[]){0xE4, 0xEB, 0xEF, 0xF6, 0xFC, 0xFF, 0xC4, 0xCB, 0xCF, 0xD6, 0xDC}, 0x308},
-	{'~', "anoANO", (const uint16_t[]){0xE3, 0xF1, 0xF5, 0xC3, 0xD1, 0xD5}, 0x303},
-	{'c', "csCStT", (const uint16_t[]){0xE7, 0x15F, 0xC7, 0x15E, 0x163, 0x162}, 0x327},
-	{'v', "cszrenCSZRENdt", (const uint16_t[]){0x10D, 0x161, 0x17E, 0x159, 0x11B, 0x148, 0x10C, 0x160, 0x17D, 0x158, 0x11A, 0x147, 0x10F, 0x165}, 0x30C},
-	{'u', "gaGA", (const uint16_t[]){0x11F, 0x103, 0x11E, 0x102}, 0x306},
-	{'r', "auAU", (const uint16_t[]){0xE5, 0x16F, 0xC5, 0x16E}, 0x30A},
-	{'.', "zZIe", (const uint16_t[]){0x17C, 0x17B, 0x130, 0x117}, 0x307},
-	{'=', "aeiouAEIOU", (const uint16_t[]){0x101, 0x113, 0x12B, 0x14D, 0x16B, 0x100, 0x112, 0x12A, 0x14C, 0x16A}, 0x304},
-	{'H', "ouOU", (const uint16_t[]){0x151, 0x171, 0x150, 0x170}, 0x30B},
-	{'k', "aeAE", (const uint16_t[]){0x105, 0x119, 0x104, 0x118}, 0x328},
-	{'d', "", (const uint16_t[]){0}, 0x323},
-	{'b', "", (const uint16_t[]){0}, 0x331},
-};
-
-static const struct { const char *name, *utf8; } specials[] = {
-	{"ss", "ß"}, {"o", "ø"}, {"O", "Ø"}, {"ae", "æ"}, {"AE", "Æ"},
-	{"oe", "œ"}, {"OE", "Œ"}, {"aa", "å"}, {"AA", "Å"}, {"l", "ł"},
-	{"L", "Ł"}, {"i", "ı"}, {"j", "ȷ"}, {"LaTeX", "LaTeX"}, {"TeX", "TeX"},
-	{"textendash", "–"}, {"textemdash", "—"}, {"textquoteright", "’"},
-	{"dag", "†"}, {"S", "§"}, {"copyright", "©"},
-};
-
-static void put_cp(buf_t *o, uint32_t cp)
+static int bib_msg(bib_t *b, int sev, size_t off, const char *fmt, va_list ap)
 {
-	char tmp[4];
-	buf_add(o, tmp, (size_t)utf8_encode(cp, tmp));
+	char msg[400];
+	int line, col;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	bib_pos(b, off, &line, &col);
+	if (sev == ERR_ERROR)
+		return err_at(b->c->e, b->path, line, col, "%s", msg);
+	return warn_at(b->c->e, b->path, line, col, "%s", msg);
 }
 
-static const struct accent *accent_find(int ch)
+/* A file-level error. */
+static int bib_err(bib_t *b, size_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int bib_err(bib_t *b, size_t off, const char *fmt, ...)
 {
-	for (size_t i = 0; i < sizeof(accents) / sizeof(accents[0]); i++)
-		if (accents[i].acc == ch)
-			return &accents[i];
-	return NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	bib_msg(b, ERR_ERROR, off, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
-/* The argument of an accent at s[*i]: x, {x}, \i, {\i}. */
-static void accent_apply(const struct accent *ac, const char *s, size_t n,
-                         size_t *i, buf_t *o)
+/* What makes one entry unusable: a warning (the entry is left out), an
+ * error with --strict. Always -1. */
+static int bib_bad(bib_t *b, size_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int bib_bad(bib_t *b, size_t off, const char *fmt, ...)
 {
-	size_t j = *i;
-	int brace = 0;
-	while (j < n && s[j] == ' ')
-		j++;
-	if (j < n && s[j] == '{') {
-		brace = 1;
-		j++;
-	}
-	int base = 0;
-	if (j + 1 < n && s[j] == '\\' && (s[j + 1] == 'i' || s[j + 1] == 'j')) {
-		base = s[j + 1];
-		j += 2;
-	} else if (j < n && isalpha((unsigned char)s[j])) {
-		base = s[j++];
-	}
-	if (brace && j < n && s[j] == '}')
-		j++;
-	*i = j;
-	if (!base)
-		return;
-	const char *p = strchr(ac->bases, base);
-	if (p && base) {
-		put_cp(o, ac->cps[p - ac->bases]);
-	} else {
-		buf_putc(o, base);
-		put_cp(o, ac->combining);
-	}
+	va_list ap;
+	int strict = b->c->o && b->c->o->strict;
+	va_start(ap, fmt);
+	bib_msg(b, strict ? ERR_ERROR : ERR_WARNING, off, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
-static void latex_command(const char *s, size_t n, size_t *i, buf_t *o)
+static void bib_warn(bib_t *b, size_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void bib_warn(bib_t *b, size_t off, const char *fmt, ...)
 {
-	size_t j = *i;          /* just after the backslash */
-	if (j >= n)
-		return;
-	const struct accent *ac = NULL;
-	if (!isalpha((unsigned char)s[j])) {
-		ac = accent_find(s[j]);
-		*i = j + 1;
-		if (ac)
-			accent_apply(ac, s, n, i, o);
-		else
-			buf_putc(o, s[j] == '\\' ? ' ' : s[j]);
-		return;
-	}
-	size_t k = j;
-	while (k < n && isalpha((unsigned char)s[k]))
-		k++;
-	size_t len = k - j;
-	if (len == 1 && (ac = accent_find(s[j])) &&
-	    (k < n && (s[k] == '{' || s[k] == ' '))) {
-		*i = k;
-		accent_apply(ac, s, n, i, o);
-		return;
-	}
-	*i = k;
-	for (size_t t = 0; t < sizeof(specials) / sizeof(specials[0]); t++)
-		if (strlen(specials[t].name) == len && !memcmp(specials[t].name, s + j, len)) {
-			buf_puts(o, specials[t].utf8);
-			if (k < n && s[k] == ' ')
-				*i = k + 1;
-			return;
-		}
-	while (*i < n && s[*i] == ' ')   /* unknown: drop the name, keep args */
-		(*i)++;
-}
-
-static char *latex_decode(arena_t *a, const char *s, size_t n)
-{
-	buf_t o;
-	buf_init(&o);
-	for (size_t i = 0; i < n;) {
-		char ch = s[i];
-		if (ch == '\\') {
-			i++;
-			latex_command(s, n, &i, &o);
-		} else if (ch == '{' || ch == '}' || ch == '$') {
-			i++;
-		} else if (ch == '-' && i + 2 < n && s[i + 1] == '-' && s[i + 2] == '-') {
-			buf_puts(&o, "—");
-			i += 3;
-		} else if (ch == '-' && i + 1 < n && s[i + 1] == '-') {
-			buf_puts(&o, "–");
-			i += 2;
-		} else if (isspace((unsigned char)ch) || ch == '~') {
-			if (o.len && o.s[o.len - 1] != ' ')
-				buf_putc(&o, ' ');
-			i++;
-		} else {
-			buf_putc(&o, ch);
-			i++;
-		}
-	}
-	while (o.len && o.s[o.len - 1] == ' ')
-		o.len--;
-	char *r = arena_strndup(a, o.s ? o.s : "", o.len);
-	buf_done(&o);
-	return r;
+	va_list ap;
+	va_start(ap, fmt);
+	bib_msg(b, ERR_WARNING, off, fmt, ap);
+	va_end(ap);
 }
 
 /* ---- the file ---- */
 
+/* Spaces and % comments (between the parts of an entry). */
 static void bib_ws(bib_t *b)
 {
-	while (b->i < b->n && isspace((unsigned char)b->s[b->i]))
-		b->i++;
+	while (b->i < b->n) {
+		char ch = b->s[b->i];
+		if (ch == '%') {
+			while (b->i < b->n && b->s[b->i] != '\n')
+				b->i++;
+		} else if (isspace((unsigned char)ch)) {
+			b->i++;
+		} else {
+			break;
+		}
+	}
 }
 
 static size_t bib_ident(bib_t *b)
 {
 	size_t st = b->i;
 	while (b->i < b->n && (isalnum((unsigned char)b->s[b->i]) ||
-	                       strchr("_-:./+'", b->s[b->i])))
+	                       ((unsigned char)b->s[b->i] >= 0x80) ||
+	                       strchr("_-:./+'&!?*<>[]|;`^", b->s[b->i])))
 		b->i++;
 	return b->i - st;
+}
+
+/* Append s[0..n) to o unless the value would pass the string limit. */
+static int bib_add(bib_t *b, buf_t *o, const char *s, size_t n, size_t at)
+{
+	if (o->len + n > PROFILE_MAX_STR)
+		return bib_bad(b, at, "a value longer than %d bytes (after @string "
+		               "expansion); the entry is left out", PROFILE_MAX_STR);
+	buf_add(o, s, n);
+	return 0;
 }
 
 /* Balanced {...} or "..." starting at b->i; appends the inside to o. */
@@ -218,42 +196,46 @@ static int bib_delimited(bib_t *b, buf_t *o)
 	size_t st = b->i;
 	char open = b->s[b->i++];
 	int depth = 0;
+	size_t run = b->i;
 	while (b->i < b->n) {
 		char ch = b->s[b->i];
 		if (ch == '\\' && b->i + 1 < b->n) {
-			buf_add(o, b->s + b->i, 2);
 			b->i += 2;
 			continue;
 		}
 		if (ch == '{') {
 			depth++;
 		} else if (ch == '}') {
-			if (depth == 0 && open == '{') {
-				b->i++;
-				return 0;
-			}
+			if (depth == 0 && open == '{')
+				break;
 			if (depth-- == 0)
-				return bib_err(b, b->i, "unbalanced '}' in a value%s", "");
+				return bib_bad(b, b->i, "unbalanced '}' in a value; the entry "
+				               "is left out");
 		} else if (ch == '"' && open == '"' && depth == 0) {
-			b->i++;
-			return 0;
+			break;
+		} else if (ch == '@' && depth == 0 && b->i > 0 && b->s[b->i - 1] == '\n') {
+			break;   /* a new entry: this value was not closed */
 		}
-		buf_putc(o, ch);
 		b->i++;
 	}
-	return bib_err(b, st, "unterminated value (missing closing %s)",
-	               open == '{' ? "'}'" : "'\"'");
+	if (b->i >= b->n || b->s[b->i] == '@')
+		return bib_bad(b, st, "unterminated value (missing closing %s); the "
+		               "entry is left out", open == '{' ? "'}'" : "'\"'");
+	int rc = bib_add(b, o, b->s + run, b->i - run, st);
+	b->i++;
+	return rc;
 }
 
-static const char *bib_macro(bib_t *b, const char *name)
+static const char *const months[] = {"jan", "feb", "mar", "apr", "may",
+	"jun", "jul", "aug", "sep", "oct", "nov", "dec"};
+
+static const char *bib_macro(bib_t *b, const char *name, size_t len)
 {
-	static const char *const months[] = {"jan", "feb", "mar", "apr", "may",
-		"jun", "jul", "aug", "sep", "oct", "nov", "dec"};
-	for (int i = 0; i < b->nmacro; i++)
-		if (!strcasecmp(b->mname[i], name))
+	for (int i = b->nmacro - 1; i >= 0; i--)
+		if (strlen(b->mname[i]) == len && !strncasecmp(b->mname[i], name, len))
 			return b->mval[i];
 	for (int i = 0; i < 12; i++)
-		if (!strcasecmp(months[i], name))
+		if (len == 3 && !strncasecmp(months[i], name, 3))
 			return months[i];
 	return NULL;
 }
@@ -264,26 +246,33 @@ static int bib_value(bib_t *b, buf_t *o)
 	for (;;) {
 		bib_ws(b);
 		if (b->i >= b->n)
-			return bib_err(b, b->i, "unexpected end of file in a value%s", "");
+			return bib_bad(b, b->i, "unexpected end of file in a value");
 		char ch = b->s[b->i];
 		if (ch == '{' || ch == '"') {
 			if (bib_delimited(b, o) < 0)
 				return -1;
-		} else if (isalnum((unsigned char)ch)) {
+		} else if (isalnum((unsigned char)ch) || ch == '_') {
 			size_t st = b->i, len = bib_ident(b);
-			char name[64];
-			snprintf(name, sizeof(name), "%.*s", (int)len, b->s + st);
 			if (isdigit((unsigned char)ch)) {
-				buf_add(o, b->s + st, len);
+				for (size_t k = 0; k < len; k++)
+					if (!isdigit((unsigned char)b->s[st + k]))
+						return bib_bad(b, st, "'%.*s' is not a number (a value "
+						               "with letters goes in braces); the entry is "
+						               "left out", (int)(len > 40 ? 40 : len), b->s + st);
+				if (bib_add(b, o, b->s + st, len, st) < 0)
+					return -1;
 			} else {
-				const char *v = bib_macro(b, name);
+				const char *v = bib_macro(b, b->s + st, len);
 				if (!v)
-					return bib_err(b, st, "unknown @string macro '%s'", name);
-				buf_puts(o, v);
+					return bib_bad(b, st, "unknown @string macro '%.*s'; the "
+					               "entry is left out", (int)(len > 60 ? 60 : len),
+					               b->s + st);
+				if (bib_add(b, o, v, strlen(v), st) < 0)
+					return -1;
 			}
 		} else {
-			return bib_err(b, b->i, "expected a value ({...}, \"...\", a number "
-			               "or a macro)%s", "");
+			return bib_bad(b, b->i, "expected a value ({...}, \"...\", a number "
+			               "or a macro); the entry is left out");
 		}
 		bib_ws(b);
 		if (b->i < b->n && b->s[b->i] == '#') {
@@ -294,15 +283,18 @@ static int bib_value(bib_t *b, buf_t *o)
 	}
 }
 
-typedef struct bfield {
-	char name[32];
-	char *val;          /* raw, in the arena */
-	size_t off;
-} bfield_t;
+static int bib_has(const bfield_t *f, int nf, const char *name)
+{
+	for (int i = 0; i < nf; i++)
+		if (!strcmp(f[i].name, name))
+			return 1;
+	return 0;
+}
 
 /* name = value, ... up to the closing delimiter. */
-static int bib_fields(bib_t *b, char close, bfield_t *f, int *nf, int max)
+static int bib_fields(bib_t *b, char close, bfield_t **f, int *nf, int max)
 {
+	int cap = 0, over = 0;
 	for (;;) {
 		bib_ws(b);
 		if (b->i < b->n && b->s[b->i] == close) {
@@ -311,20 +303,37 @@ static int bib_fields(bib_t *b, char close, bfield_t *f, int *nf, int max)
 		}
 		size_t st = b->i, len = bib_ident(b);
 		if (!len)
-			return bib_err(b, st, "expected a field name or '%s'",
-			               close == '}' ? "}" : ")");
+			return bib_bad(b, st, "expected a field name or '%c'; the entry is "
+			               "left out", close);
 		bib_ws(b);
 		if (b->i >= b->n || b->s[b->i] != '=')
-			return bib_err(b, b->i, "expected '=' after the field name%s", "");
+			return bib_bad(b, b->i, "expected '=' after the field name '%.*s'; "
+			               "the entry is left out", (int)(len > 40 ? 40 : len),
+			               b->s + st);
 		b->i++;
 		buf_t v;
 		buf_init(&v);
 		int rc = bib_value(b, &v);
-		if (rc == 0 && *nf < max) {
-			bfield_t *x = &f[(*nf)++];
-			snprintf(x->name, sizeof(x->name), "%.*s", (int)len, b->s + st);
-			for (char *p = x->name; *p; p++)
-				*p = (char)tolower((unsigned char)*p);
+		char name[32];
+		snprintf(name, sizeof(name), "%.*s", (int)len, b->s + st);
+		for (char *p = name; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+		if (rc == 0 && *nf >= max) {
+			if (!over++)
+				bib_warn(b, st, "more than %d fields in one entry: field '%s' "
+				         "and the ones after it are ignored", max, name);
+		} else if (rc == 0 && bib_has(*f, *nf, name)) {
+			bib_warn(b, st, "field '%s' appears twice in the entry; the second "
+			         "one is ignored", name);
+		} else if (rc == 0) {
+			if (*nf == cap) {
+				int nc = cap ? cap * 2 : 16;
+				*f = arena_grow(b->c->a, *f, (size_t)cap * sizeof(**f),
+				                (size_t)nc * sizeof(**f));
+				cap = nc;
+			}
+			bfield_t *x = &(*f)[(*nf)++];
+			memcpy(x->name, name, sizeof(name));
 			x->val = arena_strndup(b->c->a, v.s ? v.s : "", v.len);
 			x->off = st;
 		}
@@ -335,168 +344,630 @@ static int bib_fields(bib_t *b, char close, bfield_t *f, int *nf, int max)
 		if (b->i < b->n && b->s[b->i] == ',')
 			b->i++;
 		else if (b->i >= b->n || b->s[b->i] != close)
-			return bib_err(b, b->i, "expected ',' or '%s' after a field value",
-			               close == '}' ? "}" : ")");
+			return bib_bad(b, b->i, "expected ',' or '%c' after a field value; "
+			               "the entry is left out", close);
 	}
 }
 
-static const bfield_t *bib_field(const bfield_t *f, int nf, const char *name)
+static int bib_string_def(bib_t *b, char close)
 {
-	for (int i = 0; i < nf; i++)
-		if (!strcmp(f[i].name, name))
-			return &f[i];
+	bfield_t *f = NULL;
+	int nf = 0;
+	size_t at = b->i;
+	if (bib_fields(b, close, &f, &nf, 1) < 0)
+		return -1;
+	if (!nf)
+		return 0;
+	size_t len = strlen(f[0].val);
+	if (b->nmacro >= BIB_MAX_MACROS)
+		return bib_bad(b, at, "more than %d @string macros; '%s' is ignored",
+		               BIB_MAX_MACROS, f[0].name);
+	if (b->macro_bytes + len > PROFILE_MAX_FILE)
+		return bib_bad(b, at, "the @string macros hold more than %d bytes; "
+		               "'%s' is ignored", PROFILE_MAX_FILE, f[0].name);
+	if (b->nmacro == b->capmacro) {
+		int nc = b->capmacro ? b->capmacro * 2 : 16;
+		b->mname = arena_grow(b->c->a, b->mname, (size_t)b->capmacro * sizeof(char *),
+		                      (size_t)nc * sizeof(char *));
+		b->mval = arena_grow(b->c->a, b->mval, (size_t)b->capmacro * sizeof(char *),
+		                     (size_t)nc * sizeof(char *));
+		b->capmacro = nc;
+	}
+	b->macro_bytes += len;
+	b->mname[b->nmacro] = arena_strdup(b->c->a, f[0].name);
+	b->mval[b->nmacro++] = f[0].val;
+	return 0;
+}
+
+/* Skip a balanced (...) or {...} (for @comment and @preamble). */
+static int bib_skip_group(bib_t *b, char open, char close)
+{
+	size_t st = b->i;
+	int depth = 0;
+	for (; b->i < b->n; b->i++) {
+		if (b->s[b->i] == open)
+			depth++;
+		else if (b->s[b->i] == close && --depth == 0) {
+			b->i++;
+			return 0;
+		}
+	}
+	return bib_bad(b, st, "unterminated @comment or @preamble");
+}
+
+/* One @type{key, fields} (b->i just after '@'). */
+static int bib_entry(bib_t *b)
+{
+	size_t at = b->i - 1;
+	bib_ws(b);
+	size_t ts = b->i, len = bib_ident(b);
+	char type[24];
+	snprintf(type, sizeof(type), "%.*s", (int)len, b->s + ts);
+	for (char *p = type; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	bib_ws(b);
+	if (!len || b->i >= b->n || (b->s[b->i] != '{' && b->s[b->i] != '('))
+		return len ? bib_bad(b, b->i, "expected '{' after '@%s'", type) : 0;
+	char open = b->s[b->i], close = open == '{' ? '}' : ')';
+	if (!strcmp(type, "comment") || !strcmp(type, "preamble"))
+		return bib_skip_group(b, open, close);
+	b->i++;
+	if (!strcmp(type, "string"))
+		return bib_string_def(b, close);
+	bib_ws(b);
+	size_t ks = b->i;
+	while (b->i < b->n && !isspace((unsigned char)b->s[b->i]) && b->s[b->i] != ',' &&
+	       b->s[b->i] != close && b->s[b->i] != '{' && b->s[b->i] != '}')
+		b->i++;
+	if (b->i == ks)
+		return bib_bad(b, b->i, "expected a citation key after '@%s%c'; the "
+		               "entry is left out", type, open);
+	const char *key = arena_strndup(b->c->a, b->s + ks, b->i - ks);
+	bib_ws(b);
+	if (b->i < b->n && b->s[b->i] == ',')
+		b->i++;
+	bfield_t *f = NULL;
+	int nf = 0;
+	if (bib_fields(b, close, &f, &nf, BIB_MAX_FIELDS) < 0)
+		return -1;
+	if (b->nrec == b->caprec) {
+		int nc = b->caprec ? b->caprec * 2 : 16;
+		b->rec = arena_grow(b->c->a, b->rec, (size_t)b->caprec * sizeof(*b->rec),
+		                    (size_t)nc * sizeof(*b->rec));
+		b->caprec = nc;
+	}
+	brec_t *r = &b->rec[b->nrec++];
+	memset(r, 0, sizeof(*r));
+	memcpy(r->type, type, sizeof(type));
+	r->key = key;
+	r->f = f;
+	r->nf = nf;
+	r->off = at;
+	return 0;
+}
+
+/* The next '@' that starts a line (after spaces), from off. */
+static size_t bib_next_entry(const bib_t *b, size_t off)
+{
+	for (size_t i = off; i < b->n; i++) {
+		if (b->s[i] != '@')
+			continue;
+		size_t j = i;
+		while (j > 0 && (b->s[j - 1] == ' ' || b->s[j - 1] == '\t'))
+			j--;
+		if (j == 0 || b->s[j - 1] == '\n')
+			return i;
+	}
+	return b->n;
+}
+
+static void bib_scan(bib_t *b)
+{
+	while (b->i < b->n) {
+		char ch = b->s[b->i];
+		if (ch == '%') {
+			while (b->i < b->n && b->s[b->i] != '\n')
+				b->i++;
+		} else if (ch == '@') {
+			size_t st = b->i++;
+			if (bib_entry(b) < 0)
+				b->i = bib_next_entry(b, st + 1);
+		} else {
+			b->i++;
+		}
+	}
+}
+
+/* ---- entries -> publications ---- */
+
+static const bfield_t *fld(const brec_t *r, const char *name)
+{
+	for (int i = 0; i < r->nf; i++)
+		if (!strcmp(r->f[i].name, name) && r->f[i].val[0])
+			return &r->f[i];
 	return NULL;
 }
 
-/* "Last, First" -> "First Last"; "Last, Jr, First" -> "First Last Jr". */
+static brec_t *bib_find(bib_t *b, const char *key)
+{
+	for (int i = 0; i < b->nrec; i++)
+		if (!strcasecmp(b->rec[i].key, key))
+			return &b->rec[i];
+	return NULL;
+}
+
+/* crossref: the missing fields come from the entry named (its title as
+ * the booktitle); that entry is a container and is not listed. */
+static void bib_crossrefs(bib_t *b)
+{
+	for (int i = 0; i < b->nrec; i++) {
+		brec_t *r = &b->rec[i];
+		const bfield_t *x = fld(r, "crossref");
+		if (!x)
+			continue;
+		brec_t *p = bib_find(b, x->val);
+		if (!p || p == r) {
+			bib_warn(b, x->off, "crossref '%.60s' names no entry of this file; "
+			         "ignored", x->val);
+			continue;
+		}
+		p->used_as_crossref = 1;
+		int cap = r->nf + p->nf + 1;
+		bfield_t *f = arena_alloc(b->c->a, (size_t)cap * sizeof(*f));
+		memcpy(f, r->f, (size_t)r->nf * sizeof(*f));
+		int nf = r->nf;
+		for (int j = 0; j < p->nf; j++) {
+			bfield_t g = p->f[j];
+			if (!strcmp(g.name, "title"))
+				memcpy(g.name, "booktitle", sizeof("booktitle"));
+			else if (!strcmp(g.name, "crossref") || !strcmp(g.name, "abbr"))
+				continue;
+			if (!bib_has(f, nf, g.name)) {
+				g.off = x->off;
+				f[nf++] = g;
+			}
+		}
+		r->f = f;
+		r->nf = nf;
+	}
+}
+
+/* Fields a CV never shows: dropped without a word. */
+static const char *const quiet[] = {
+	"file", "urldate", "timestamp", "biburl", "bibsource", "adsurl", "adsnote",
+	"issn", "isbn", "eid", "numpages", "shorttitle", "bibtex_show", "preview",
+	"altmetric", "dimensions", "google_scholar_id", "language", "langid",
+	"copyright", "pmid", "pmcid", "owner", "creationdate", "modificationdate",
+	"lccn", "key", "crossref", "archiveprefix", "eprinttype", "primaryclass",
+	"eprintclass", "month", "mendeley-tags", "citedby", "article-number",
+	"researcherid-numbers", "orcid-numbers", "unique-id", "da", "ids",
+	"added-at", "interhash", "intrahash", "bdsk-url-1", "bdsk-url-2",
+	"date-added", "date-modified", "school_abbr", "inspire", "ss_id",
+	"annotation_show", "award_name", "hidden", NULL};
+
+static int in_list(const char *name, const char *const *v)
+{
+	for (int i = 0; v[i]; i++)
+		if (!strcmp(v[i], name))
+			return 1;
+	return 0;
+}
+
+static void bib_ignored(bib_t *b, const bfield_t *x)
+{
+	if (in_list(x->name, quiet))
+		return;
+	for (int i = 0; i < b->nign; i++)
+		if (!strcmp(b->ign[i].name, x->name)) {
+			b->ign[i].count++;
+			return;
+		}
+	if (b->nign < BIB_MAX_IGNORED) {
+		memcpy(b->ign[b->nign].name, x->name, sizeof(x->name));
+		b->ign[b->nign].off = x->off;
+		b->ign[b->nign++].count = 1;
+	} else if (!b->ign_more++) {
+		b->ign_more_off = x->off;
+	}
+}
+
+static const char *tex(bib_t *b, const bfield_t *x, int markup)
+{
+	return pbib_latex(b->c->a, x->val, strlen(x->val), markup);
+}
+
+/* Split on "and" at brace level 0. */
+static int bib_names(bib_t *b, const char *raw, const char ***out, int *etal)
+{
+	size_t n = strlen(raw), st = 0;
+	int depth = 0, cap = 8, cnt = 0;
+	const char **v = arena_alloc(b->c->a, (size_t)cap * sizeof(*v));
+	for (size_t i = 0; i <= n; i++) {
+		int brk = i == n;
+		size_t skip = 0;
+		if (i < n && raw[i] == '{')
+			depth++;
+		else if (i < n && raw[i] == '}')
+			depth--;
+		else if (i < n && !depth && isspace((unsigned char)raw[i]) && i + 4 < n &&
+		         !strncasecmp(raw + i + 1, "and", 3) && isspace((unsigned char)raw[i + 4])) {
+			brk = 1;
+			skip = 5;
+		}
+		if (!brk)
+			continue;
+		const char *name = pbib_latex(b->c->a, raw + st, i - st, 0);
+		if (!strcasecmp(name, "others") || !strcasecmp(name, "et al.")) {
+			*etal = 1;
+		} else if (*name) {
+			if (cnt == cap) {
+				v = arena_grow(b->c->a, v, (size_t)cap * sizeof(*v),
+				               (size_t)cap * 2 * sizeof(*v));
+				cap *= 2;
+			}
+			v[cnt++] = name;
+		}
+		st = i + skip;
+		if (skip)
+			i += skip - 1;
+	}
+	*out = v;
+	return cnt;
+}
+
+/* Does s hold a CJK (or other caseless-script) letter? */
+static int caseless(const char *s)
+{
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		i += (size_t)utf8_next(s + i, n - i, &cp);
+		if ((cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x3400 && cp <= 0x9FFF) ||
+		    (cp >= 0xAC00 && cp <= 0xD7AF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+		    (cp >= 0x20000 && cp <= 0x3FFFF))
+			return 1;
+	}
+	return 0;
+}
+
+/* "Last, First" -> "First Last"; "Last, Jr, First" -> "First Last Jr";
+ * a CJK "山田, 太郎" -> "山田太郎" (family name first, as it is written). */
 static const char *bib_name(arena_t *a, const char *s)
 {
 	const char *c1 = strchr(s, ',');
 	if (!c1)
 		return s;
+	/* "Zhu, Zhen*": the mark stays at the end of the name turned round */
+	size_t n = strlen(s), m = n;
+	while (m && (s[m - 1] == '*' || s[m - 1] == '#' || s[m - 1] == ' ' ||
+	             (m >= 3 && (!memcmp(s + m - 3, "\u2020", 3) || !memcmp(s + m - 3, "\u2021", 3)))))
+		m -= s[m - 1] == '*' || s[m - 1] == '#' || s[m - 1] == ' ' ? 1 : 3;
+	if (m < n && m > (size_t)(c1 - s) + 1)
+		return arena_printf(a, "%s%s", bib_name(a, arena_strndup(a, s, m)), s + m);
 	const char *c2 = strchr(c1 + 1, ',');
 	const char *first = (c2 ? c2 : c1) + 1;
 	while (*first == ' ')
 		first++;
+	int last_len = (int)(c1 - s);
+	while (last_len && s[last_len - 1] == ' ')
+		last_len--;
+	if (!*first)
+		return arena_strndup(a, s, (size_t)last_len);
+	if (caseless(s) && !c2)
+		return arena_printf(a, "%.*s%s", last_len, s, first);
 	if (c2) {
 		const char *jr = c1 + 1;
 		while (*jr == ' ')
 			jr++;
-		return arena_printf(a, "%s %.*s %.*s", first, (int)(c1 - s), s,
+		return arena_printf(a, "%s %.*s %.*s", first, last_len, s,
 		                    (int)(c2 - jr), jr);
 	}
-	return arena_printf(a, "%s %.*s", first, (int)(c1 - s), s);
+	return arena_printf(a, "%s %.*s", first, last_len, s);
 }
 
-static void bib_authors(bib_t *b, const char *raw, mpub_t *p)
+static void join(buf_t *v, const char *s)
 {
-	size_t n = strlen(raw), st = 0;
-	int depth = 0, cap = 8;
-	p->authors = arena_alloc(b->c->a, (size_t)cap * sizeof(*p->authors));
-	for (size_t i = 0; i <= n; i++) {
-		int brk = i == n;
-		if (raw[i] == '{')
-			depth++;
-		else if (raw[i] == '}')
-			depth--;
-		else if (!depth && isspace((unsigned char)raw[i]) && i + 4 < n &&
-		         !strncasecmp(raw + i + 1, "and", 3) && isspace((unsigned char)raw[i + 4]))
-			brk = 1;
-		if (!brk)
-			continue;
-		const char *name = latex_decode(b->c->a, raw + st, i - st);
-		if (*name) {
-			if (p->nauthors == cap) {
-				p->authors = arena_grow(b->c->a, p->authors,
-				                        (size_t)cap * sizeof(*p->authors),
-				                        (size_t)cap * 2 * sizeof(*p->authors));
-				cap *= 2;
-			}
-			p->authors[p->nauthors++] = bib_name(b->c->a, name);
-		}
-		st = i + 5;
-		i += 4;
+	if (!s || !*s)
+		return;
+	if (v->len)
+		buf_puts(v, ", ");
+	buf_puts(v, s);
+}
+
+/* volume(number):pages, the parts there are */
+static void bib_volume(bib_t *b, const brec_t *r, buf_t *v)
+{
+	const bfield_t *vol = fld(r, "volume"), *num = fld(r, "number");
+	const bfield_t *iss = fld(r, "issue"), *pg = fld(r, "pages");
+	int report = !strcmp(r->type, "techreport") || !strcmp(r->type, "report");
+	buf_t t;
+	buf_init(&t);
+	if (report) {
+		const bfield_t *ty = fld(r, "type");
+		if (ty)
+			buf_puts(&t, tex(b, ty, 1));
+		if (num)
+			buf_printf(&t, "%s%s", t.len ? " " : "", tex(b, num, 1));
+		num = NULL;
+	} else if (vol) {
+		buf_puts(&t, tex(b, vol, 1));
 	}
+	if (!num)
+		num = iss;
+	if (num && !report)
+		buf_printf(&t, vol ? "(%s)" : "%s", tex(b, num, 1));
+	if (pg) {
+		/* BibTeX writes a page range 12-34 or 12--34: an en dash */
+		const char *g = tex(b, pg, 1);
+		const char *d = strchr(g, '-');
+		if (d && d > g && isdigit((unsigned char)d[-1]) && isdigit((unsigned char)d[1]))
+			g = arena_printf(b->c->a, "%.*s–%s", (int)(d - g), g, d + 1);
+		buf_printf(&t, "%s%s", t.len && !report ? ":" : t.len ? ", " : "", g);
+	}
+	join(v, t.s);
+	buf_done(&t);
 }
 
-static void bib_plain(arena_t *a, const char *s, mtext_t *t, int line, int col)
+static const char *const venue_keys[] = {
+	"journal", "journaltitle", "booktitle", "school", "institution",
+	"howpublished", NULL};
+
+static void bib_venue(bib_t *b, const brec_t *r, mpub_t *p)
 {
-	t->spans = arena_alloc(a, sizeof(*t->spans));
-	t->spans[0].text = s;
-	t->n = 1;
-	t->line = line;
-	t->col = col;
+	buf_t v;
+	buf_init(&v);
+	for (int i = 0; venue_keys[i]; i++) {
+		const bfield_t *x = fld(r, venue_keys[i]);
+		if (x) {
+			const char *t = tex(b, x, 1);
+			size_t n = strlen(t);
+			while (n && (t[n - 1] == ',' || t[n - 1] == ' '))   /* "Phys. Rev.," */
+				n--;
+			join(&v, arena_strndup(b->c->a, t, n));
+		}
+	}
+	if (!strcmp(r->type, "phdthesis") || !strcmp(r->type, "mastersthesis") ||
+	    !strcmp(r->type, "thesis")) {
+		const bfield_t *ty = fld(r, "type");
+		if (ty)
+			join(&v, tex(b, ty, 1));
+	}
+	bib_volume(b, r, &v);
+	static const char *const after[] = {"series", "organization",
+		"publisher", "address", "location", NULL};
+	for (int i = 0; after[i]; i++) {
+		const bfield_t *x = fld(r, after[i]);
+		if (!x)
+			continue;
+		const char *t = tex(b, x, 1);
+		size_t n = strlen(t);
+		while (n && (t[n - 1] == ',' || t[n - 1] == ' '))
+			n--;
+		join(&v, arena_strndup(b->c->a, t, n));
+	}
+	if (v.len) {
+		pv_markup(b->c->a, v.s, &p->venue_full);
+		p->venue_full.line = p->line;
+		p->venue_full.col = p->col;
+	}
+	buf_done(&v);
 }
 
-static int bib_to_pub(bib_t *b, size_t at, const bfield_t *f, int nf, mpub_t *p)
+static void link_add(bib_t *b, mpub_t *p, const char *label, const char *url)
+{
+	for (int i = 0; i < p->nlinks; i++)
+		if (!strcmp(p->links[i].url, url))
+			return;
+	mlink_t *l = arena_alloc(b->c->a, (size_t)(p->nlinks + 1) * sizeof(*l));
+	if (p->nlinks)
+		memcpy(l, p->links, (size_t)p->nlinks * sizeof(*l));
+	l[p->nlinks].label = label;
+	l[p->nlinks].url = url;
+	l[p->nlinks].line = p->line;
+	l[p->nlinks].col = p->col;
+	p->links = l;
+	p->nlinks++;
+}
+
+static int is_web(const char *u)
+{
+	return !strncasecmp(u, "https://", 8) || !strncasecmp(u, "http://", 7);
+}
+
+/* al-folio's link fields and the label its buttons carry. */
+static const char *const link_fields[][2] = {
+	{"url", "Paper"}, {"pdf", "PDF"}, {"code", "Code"}, {"html", "HTML"},
+	{"slides", "Slides"}, {"poster", "Poster"}, {"video", "Video"},
+	{"website", "Website"}, {"supp", "Supp"}, {"blog", "Blog"},
+};
+
+static const char *doi_of(arena_t *a, const char *d)
+{
+	static const char *const pre[] = {"https://doi.org/", "http://doi.org/",
+		"https://dx.doi.org/", "http://dx.doi.org/", "doi:", NULL};
+	for (int i = 0; pre[i]; i++)
+		if (!strncasecmp(d, pre[i], strlen(pre[i])))
+			return arena_strdup(a, d + strlen(pre[i]));
+	return d;
+}
+
+static void bib_links(bib_t *b, const brec_t *r, mpub_t *p, int *used)
 {
 	arena_t *a = b->c->a;
 	const bfield_t *x;
-	memset(p, 0, sizeof(*p));
+	const char *doi_url = NULL;
+	if ((x = fld(r, "doi"))) {
+		p->doi = doi_of(a, pbib_latex(a, x->val, strlen(x->val), 0));
+		doi_url = arena_printf(a, "https://doi.org/%s", p->doi);
+		used[x - r->f] = 1;
+	}
+	const bfield_t *ep = fld(r, "eprint"), *ax = fld(r, "arxiv");
+	const bfield_t *pre = fld(r, "archiveprefix");
+	if (!pre)
+		pre = fld(r, "eprinttype");
+	const char *id = NULL;
+	if (ep && (!pre || !strcasecmp(pre->val, "arxiv"))) {
+		id = ep->val;
+		used[ep - r->f] = 1;
+	}
+	if (ax) {
+		id = ax->val;
+		used[ax - r->f] = 1;
+	}
+	if (id) {
+		const bfield_t *cl = fld(r, "primaryclass");
+		if (!strncasecmp(id, "arxiv:", 6))
+			id += 6;
+		const char *lab = cl ? arena_printf(a, "arXiv:%s [%s]", id, cl->val)
+		                     : arena_printf(a, "arXiv:%s", id);
+		link_add(b, p, lab, arena_printf(a, "https://arxiv.org/abs/%s", id));
+	}
+	for (size_t i = 0; i < sizeof(link_fields) / sizeof(link_fields[0]); i++) {
+		if (!(x = fld(r, link_fields[i][0])))
+			continue;
+		const char *u = pbib_latex(a, x->val, strlen(x->val), 0);
+		if (!strcmp(x->name, "url") && doi_url &&
+		    (!strcasecmp(u, doi_url) || strstr(u, p->doi)))
+			used[x - r->f] = 1;    /* the DOI link says it already */
+		else if (is_web(u)) {
+			link_add(b, p, link_fields[i][1], u);
+			used[x - r->f] = 1;
+		} else {
+			bib_warn(b, x->off, "ignored: field '%s' = '%.80s' is not a web "
+			         "address (http:// or https://)", x->name, u);
+			used[x - r->f] = 1;
+		}
+	}
+}
+
+static int month_of(const char *s)
+{
+	if (isdigit((unsigned char)s[0]))
+		return atoi(s) >= 1 && atoi(s) <= 12 ? atoi(s) : 0;
+	for (int i = 0; i < 12; i++)
+		if (!strncasecmp(s, months[i], 3))
+			return i + 1;
+	return 0;
+}
+
+/* 4-digit year somewhere in the text ("2024", "2024a", "{2024}"), else 0. */
+static int year_of(const char *s)
+{
+	for (const char *p = s; *p; p++)
+		if (isdigit((unsigned char)p[0]) && isdigit((unsigned char)p[1]) &&
+		    isdigit((unsigned char)p[2]) && isdigit((unsigned char)p[3]) &&
+		    !isdigit((unsigned char)p[4]) && (p == s || !isdigit((unsigned char)p[-1])) &&
+		    p[0] != '0')
+			return atoi(p) % 10000;
+	return 0;
+}
+
+typedef struct bpub {
+	mpub_t p;
+	int month, rank, order;
+	int selected;
+} bpub_t;
+
+static const char *const type_rank[] = {
+	"article", "inproceedings", "conference", "incollection", "inbook", "book",
+	"phdthesis", "mastersthesis", "thesis", "techreport", "report", "patent",
+	"unpublished", "misc", "online", NULL};
+
+static int bib_to_pub(bib_t *b, const brec_t *r, bpub_t *bp)
+{
+	arena_t *a = b->c->a;
+	mpub_t *p = &bp->p;
+	const bfield_t *x;
+	int used[BIB_MAX_FIELDS + 1] = {0};
+	memset(bp, 0, sizeof(*bp));
 	p->line = b->line0;
 	p->col = b->col0;
-	if (!(x = bib_field(f, nf, "title")))
-		return bib_err(b, at, "entry has no title%s", "");
-	bib_plain(a, latex_decode(a, x->val, strlen(x->val)), &p->title, p->line, p->col);
-	if ((x = bib_field(f, nf, "author")))
-		bib_authors(b, x->val, p);
-	if ((x = bib_field(f, nf, "booktitle")) || (x = bib_field(f, nf, "journal")))
-		bib_plain(a, latex_decode(a, x->val, strlen(x->val)), &p->venue_full,
-		          p->line, p->col);
-	if ((x = bib_field(f, nf, "note")))
-		bib_plain(a, latex_decode(a, x->val, strlen(x->val)), &p->note, p->line, p->col);
-	if ((x = bib_field(f, nf, "year"))) {
-		const char *y = x->val;
-		if (strlen(y) != 4 || !isdigit((unsigned char)y[0]) || !isdigit((unsigned char)y[1]) ||
-		    !isdigit((unsigned char)y[2]) || !isdigit((unsigned char)y[3]) || y[0] == '0')
-			return bib_err(b, x->off, "year '%.20s' is not a four-digit year", y);
-		p->year = (y[0] - '0') * 1000 + (y[1] - '0') * 100 + (y[2] - '0') * 10 + y[3] - '0';
+	if (!(x = fld(r, "title")))
+		return bib_bad(b, r->off, "entry '%.60s' has no title; it is left out",
+		               r->key);
+	pv_markup(a, tex(b, x, 1), &p->title);
+	p->title.line = p->line;
+	p->title.col = p->col;
+	if (!p->title.n)
+		return bib_bad(b, x->off, "entry '%.60s' has an empty title; it is left "
+		               "out", r->key);
+	if ((x = fld(r, "author"))) {
+		p->nauthors = bib_names(b, x->val, &p->authors, &p->etal);
+		for (int i = 0; i < p->nauthors; i++)
+			p->authors[i] = bib_name(a, p->authors[i]);
 	}
-	if ((x = bib_field(f, nf, "doi")))
-		p->doi = latex_decode(a, x->val, strlen(x->val));
-	if ((x = bib_field(f, nf, "url"))) {
-		p->links = arena_alloc(a, sizeof(*p->links));
-		p->links[0].label = "Paper";
-		p->links[0].url = arena_strdup(a, x->val);
-		p->links[0].line = p->line;
-		p->links[0].col = p->col;
-		p->nlinks = 1;
+	if ((x = fld(r, "editor"))) {
+		int etal = 0;
+		p->neditors = bib_names(b, x->val, &p->editors, &etal);
+		for (int i = 0; i < p->neditors; i++)
+			p->editors[i] = bib_name(a, p->editors[i]);
+	}
+	bib_venue(b, r, p);
+	if ((x = fld(r, "note"))) {
+		pv_markup(a, tex(b, x, 1), &p->note);
+		p->note.line = p->line;
+		p->note.col = p->col;
+	}
+	if ((x = fld(r, "year")) || (x = fld(r, "date"))) {
+		const char *y = tex(b, x, 0);
+		p->year = year_of(y);
+		if (!p->year && *y)
+			p->status = y;     /* "in press", "submitted" */
+		if (!strcmp(x->name, "date") && strlen(y) >= 7)
+			bp->month = month_of(y + 5);
+	}
+	if ((x = fld(r, "month")))
+		bp->month = month_of(x->val);
+	if ((x = fld(r, "abbr")))
+		p->venue = tex(b, x, 0);
+	if ((x = fld(r, "selected")))
+		bp->selected = !strcasecmp(x->val, "true") || !strcasecmp(x->val, "yes");
+	bib_links(b, r, p, used);
+	int rk = 0;
+	while (type_rank[rk] && strcmp(type_rank[rk], r->type))
+		rk++;
+	bp->rank = rk;
+	/* what was used; everything else is reported once per file */
+	static const char *const taken[] = {
+		"title", "author", "editor", "journal", "journaltitle", "booktitle",
+		"school", "institution", "howpublished", "volume", "number", "issue",
+		"pages", "series", "organization", "publisher", "address",
+		"location", "note", "year", "date", "abbr", "selected", NULL};
+	for (int i = 0; i < r->nf; i++) {
+		const bfield_t *f = &r->f[i];
+		if (used[i] || in_list(f->name, taken) || !f->val[0])
+			continue;
+		if (!strcmp(f->name, "type") && (!strcmp(r->type, "techreport") ||
+		    !strcmp(r->type, "report") || strstr(r->type, "thesis")))
+			continue;
+		bib_ignored(b, f);
 	}
 	return 0;
 }
 
-static int bib_string_def(bib_t *b, char close)
+static int bpub_cmp(const void *x, const void *y)
 {
-	bfield_t f[1];
-	int nf = 0;
-	if (bib_fields(b, close, f, &nf, 1) < 0)
-		return -1;
-	if (nf && b->nmacro < 64) {
-		b->mname[b->nmacro] = arena_strdup(b->c->a, f[0].name);
-		b->mval[b->nmacro++] = f[0].val;
-	}
-	return 0;
+	const bpub_t *a = x, *b = y;
+	if (a->p.year != b->p.year)
+		return a->p.year > b->p.year ? -1 : 1;
+	if (a->month != b->month)
+		return a->month > b->month ? -1 : 1;
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	return a->order - b->order;
 }
 
-/* One @type{key, fields} (b->i just after '@'). */
-static int bib_entry(bib_t *b, mpub_t **v, int *nv, int *cap)
+/* --tags: an entry marked `selected` carries the tag "selected"; with
+ * --tags selected, the entries not marked are left out. */
+static int bib_keep(const bib_t *b, const bpub_t *bp)
 {
-	size_t at = b->i - 1, len = bib_ident(b);
-	char type[32];
-	snprintf(type, sizeof(type), "%.*s", (int)len, b->s + at + 1);
-	bib_ws(b);
-	if (b->i >= b->n || (b->s[b->i] != '{' && b->s[b->i] != '('))
-		return bib_err(b, b->i, "expected '{' after '@%s'", type);
-	char close = b->s[b->i] == '{' ? '}' : ')';
-	if (!strcasecmp(type, "comment") || !strcasecmp(type, "preamble")) {
-		buf_t skip;
-		buf_init(&skip);
-		int rc = close == '}' ? bib_delimited(b, &skip) : 0;
-		buf_done(&skip);
-		return rc;
-	}
-	b->i++;
-	if (!strcasecmp(type, "string"))
-		return bib_string_def(b, close);
-	bib_ws(b);
-	if (!bib_ident(b))
-		return bib_err(b, b->i, "expected a citation key after '@%s{'", type);
-	bib_ws(b);
-	if (b->i < b->n && b->s[b->i] == ',')
-		b->i++;
-	bfield_t f[48];
-	int nf = 0;
-	if (bib_fields(b, close, f, &nf, 48) < 0)
-		return -1;
-	if (*nv == *cap) {
-		int nc = *cap ? *cap * 2 : 16;
-		*v = arena_grow(b->c->a, *v, (size_t)*cap * sizeof(**v), (size_t)nc * sizeof(**v));
-		*cap = nc;
-	}
-	if (bib_to_pub(b, at, f, nf, &(*v)[*nv]) < 0)
-		return -1;
-	(*nv)++;
-	return 0;
+	const profile_opts_t *o = b->c->o;
+	if (!o || !o->tags)
+		return 1;
+	for (int i = 0; i < o->ntags; i++)
+		if (!strcmp(o->tags[i], "selected"))
+			return bp->selected;
+	return 1;
 }
 
 int pbib_load(pctx_t *c, const ynode_t *where, const char *path,
@@ -504,7 +975,7 @@ int pbib_load(pctx_t *c, const ynode_t *where, const char *path,
 {
 	buf_t f;
 	bib_t b;
-	int rc = 0, cap = 0;
+	int rc = 0;
 	*pubs = NULL;
 	*npubs = 0;
 	buf_init(&f);
@@ -522,18 +993,42 @@ int pbib_load(pctx_t *c, const ynode_t *where, const char *path,
 	b.n = f.len;
 	b.line0 = where->line;
 	b.col0 = where->col;
+	b.pos_line = b.pos_col = 1;
+	int errs0 = c->e->nerrors;
 	long bad = utf8_invalid_at(b.s, b.n);
 	if (bad >= 0 || memchr(b.s, '\0', b.n)) {
 		size_t off = bad >= 0 ? (size_t)bad : (size_t)((const char *)memchr(b.s, '\0', b.n) - b.s);
-		rc = bib_err(&b, off, "%s", "invalid UTF-8 or a NUL byte in the BibTeX file");
+		bib_err(&b, off, "invalid UTF-8 or a NUL byte in the BibTeX file");
+		buf_done(&f);
+		return -1;
 	}
-	while (rc == 0 && b.i < b.n) {
-		const char *at = memchr(b.s + b.i, '@', b.n - b.i);
-		if (!at)
-			break;
-		b.i = (size_t)(at - b.s) + 1;
-		rc = bib_entry(&b, pubs, npubs, &cap);
+	bib_scan(&b);
+	bib_crossrefs(&b);
+	bpub_t *v = arena_alloc(c->a, (size_t)(b.nrec ? b.nrec : 1) * sizeof(*v));
+	int nv = 0;
+	for (int i = 0; i < b.nrec; i++) {
+		if (b.rec[i].used_as_crossref)
+			continue;
+		if (bib_to_pub(&b, &b.rec[i], &v[nv]) == 0) {
+			v[nv].order = nv;
+			nv += bib_keep(&b, &v[nv]);
+		}
 	}
+	for (int i = 0; i < b.nign; i++)
+		bib_warn(&b, b.ign[i].off, "ignored: BibTeX field '%s' (vita does not "
+		         "print it; %d %s)", b.ign[i].name, b.ign[i].count,
+		         b.ign[i].count == 1 ? "entry" : "entries");
+	if (b.ign_more)
+		bib_warn(&b, b.ign_more_off, "ignored: %d more BibTeX fields of other "
+		         "names (the first is here)", b.ign_more);
+	if (!b.nrec)
+		warn_at(c->e, c->file, where->line, where->col, "the BibTeX file '%s' has "
+		        "no entries", path);
+	qsort(v, (size_t)nv, sizeof(*v), bpub_cmp);
+	*pubs = arena_alloc(c->a, (size_t)(nv ? nv : 1) * sizeof(**pubs));
+	for (int i = 0; i < nv; i++)
+		(*pubs)[i] = v[i].p;
+	*npubs = nv;
 	buf_done(&f);
-	return rc;
+	return c->e->nerrors > errs0 ? -1 : 0;
 }

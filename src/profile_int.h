@@ -61,6 +61,9 @@ int pv_keep(pctx_t *c, const ynode_t *map);
 const char *pu_url(arena_t *a, const char *u);
 /* Check every URL of c->m: a located warning, and no link, for the rest. */
 void pu_model(pctx_t *c);
+/* profile_names.c: mark every publication's authors (owner, trailing
+ * equal-contribution and corresponding-author marks). */
+void pnames_mark(pctx_t *c);
 
 /* profile_bib.c: load a BibTeX file into publications. */
 int pbib_load(pctx_t *c, const ynode_t *where, const char *path,

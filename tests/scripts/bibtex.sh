@@ -1,0 +1,114 @@
+#!/bin/sh
+# BibTeX as real tools write it: what loads, what is reported (located
+# warnings; errors with --strict), the limits, and LaTeX -> text.
+set -u
+VITA=${VITA:-build/vita}
+OUT=${BUILD:-build}/bibtex
+rm -rf "$OUT"
+mkdir -p "$OUT"
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+
+prof() {   # prof NAME: a profile NAME.yaml reading NAME.bib
+	printf 'name: Zhen Zhu\nsections:\n  - title: P\n    type: publications\n    bibtex: %s.bib\n' "$1" > "$OUT/$1.yaml"
+}
+# dump NAME [ARGS]: the model of NAME.yaml; messages in NAME.err
+dump() {
+	n=$1; shift
+	"$VITA" render "$OUT/$n.yaml" --dump=model "$@" > "$OUT/$n.model" 2> "$OUT/$n.err"
+	echo $?
+}
+has() {   # has FILE STRING...
+	f=$1; shift
+	for s in "$@"; do grep -qF -- "$s" "$f" || { no "$f: no '$s'"; cat "$f"; }; done
+}
+
+# the shapes of real exports: front matter, % comments, @comment(...),
+# keys with & . + : /, a broken entry between good ones
+cat > "$OUT/real.bib" <<'BIB'
+---
+layout: none
+---
+% @inproceedings{commented, title = {Not me}}
+@comment(an old entry: @article{gone, title={Gone}})
+@preamble{"\newcommand{\noopsort}[1]{}"}
+@string{ieee = "IEEE"}
+@string{tr = ieee # " Transactions"}
+@ARTICLE{2025A&A...699A.372N,
+  author = {{Nakamura}, Taro and {Zhu}, Z. and others},
+  title = "{Dust at $z\sim2$: H$\alpha$, 10$^{8}$ M$_{\odot}$ \& \textit{more}}",
+  journal = {\mnras}, year = 2025, month = jul, volume = 530, number = {2}, pages = {1234-1250},
+  archivePrefix = {arXiv}, eprint = {2505.01234}, primaryClass = {astro-ph.GA},
+  abstract = {Long.}
+}
+@article{broken+1:x/y, title = {Broken}, year = 20x5}
+@misc{notitle, year = 2020}
+@inproceedings{key.with:colon/slash,
+  title = {Second -- and---third ``quoted''},
+  author = {山田, 太郎 and Zhu, Zhen* and Yuhao Zhu},
+  booktitle = tr # " on Things", year = {2024},
+  editor = {Ada Lovelace and Alan Turing}, abbr = {TT'24}, selected = {true},
+  pdf = {paper.pdf}, code = {https://github.com/x/y}
+}
+BIB
+prof real
+rc=$(dump real)
+[ "$rc" = 0 ] || { no "real.bib: exit $rc"; cat "$OUT/real.err"; }
+has "$OUT/real.model" 'title: "Dust at z∼2: Hα, 10⁸ M⊙ & [i]more[/i]"' \
+	'authors: "Taro Nakamura", "Z. Zhu"' 'marks: 2 owner' 'et_al: yes' \
+	'venue_full: "Monthly Notices of the Royal Astronomical Society, 530(2):1234–1250"' \
+	'link: "arXiv:2505.01234 [astro-ph.GA]" -> "https://arxiv.org/abs/2505.01234"' \
+	'title: "Second – and—third “quoted”"' 'authors: "山田太郎", "Zhen Zhu", "Yuhao Zhu"' \
+	'marks: 2 owner equal' 'editors: "Ada Lovelace", "Alan Turing"' \
+	'venue_full: "IEEE Transactions on Things"' 'venue: "TT'"'"'24"' \
+	'link: "Code" -> "https://github.com/x/y"'
+grep -q 'Not me\|Gone' "$OUT/real.model" && no "commented-out entries were read"
+[ "$(grep -c '^  publication' "$OUT/real.model")" = 2 ] || no "real.bib: expected 2 publications"
+# newest first
+grep '^    year' "$OUT/real.model" | head -1 | grep -q 2025 || no "real.bib: not newest first"
+has "$OUT/real.err" \
+	"$OUT/real.bib:16:49: warning: '20x5' is not a number (a value with letters goes in braces); the entry is left out" \
+	"$OUT/real.bib:17:1: warning: entry 'notitle' has no title; it is left out" \
+	"$OUT/real.bib:14:3: warning: ignored: BibTeX field 'abstract' (vita does not print it; 1 entry)" \
+	"$OUT/real.bib:23:3: warning: ignored: field 'pdf' = 'paper.pdf' is not a web address (http:// or https://)"
+# --strict: an unusable entry is an error
+"$VITA" check --strict "$OUT/real.yaml" 2> "$OUT/strict.err"
+[ $? -eq 1 ] || no "--strict: exit is not 1"
+has "$OUT/strict.err" "$OUT/real.bib:17:1: error: entry 'notitle' has no title; it is left out"
+# --tags selected: only the entries marked selected
+dump real --tags selected > /dev/null
+[ "$(grep -c '^  publication' "$OUT/real.model")" = 1 ] || no "--tags selected: expected 1 publication"
+has "$OUT/real.model" 'Second'
+
+# no entries: a warning, not an empty section in silence
+printf -- '---\n---\n%% nothing here\n' > "$OUT/empty.bib"
+prof empty
+dump empty > /dev/null
+has "$OUT/empty.err" "$OUT/empty.yaml:5:13: warning: the BibTeX file '$OUT/empty.bib' has no entries"
+
+# limits: @string doubling stops at the string limit, quickly; a value past
+# 64 KB is refused; fields past the 256th and macros are reported
+python3 - "$OUT" <<'PY'
+import sys
+d = sys.argv[1]
+with open(d + "/double.bib", "w") as f:
+    f.write('@string{m0 = "abcdefghijklmnopqrstuvwxyz0123456789"}\n')
+    for i in range(1, 40):
+        f.write('@string{m%d = m%d # m%d}\n' % (i, i - 1, i - 1))
+    f.write('@article{a, title = m39}\n@article{b, title = {Still here}}\n')
+with open(d + "/long.bib", "w") as f:
+    f.write('@article{a, title = {%s}}\n@article{b, title = {Kept}}\n' % ("x" * 340000))
+with open(d + "/fields.bib", "w") as f:
+    f.write('@article{a, title = {T}, %s}\n' % ", ".join("f%d = {v}" % i for i in range(300)))
+PY
+for n in double long fields; do prof $n; done
+timeout 5 "$VITA" render "$OUT/double.yaml" --dump=model > "$OUT/double.model" 2> "$OUT/double.err" || no "double.bib: exit $?"
+has "$OUT/double.err" "warning: a value longer than 65536 bytes (after @string expansion); the entry is left out"
+has "$OUT/double.model" "Still here"
+dump long > /dev/null
+has "$OUT/long.err" "$OUT/long.bib:1:21: warning: a value longer than 65536 bytes (after @string expansion); the entry is left out"
+has "$OUT/long.model" "Kept"
+dump fields > /dev/null
+has "$OUT/fields.err" "$OUT/fields.bib:1:2976: warning: more than 256 fields in one entry: field 'f255' and the ones after it are ignored" \
+	"$OUT/fields.bib:1:192: warning: ignored: 239 more BibTeX fields of other names (the first is here)"
+exit $fail

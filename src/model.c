@@ -248,8 +248,10 @@ void model_dump(const model_t *m, FILE *f)
 		const mcontact_t *c = &m->contacts[i];
 		fprintf(f, "  contact %s: ", c->kind);
 		dump_q(f, c->value);
-		fputs(" -> ", f);
-		dump_q(f, c->url);
+		if (c->url) {
+			fputs(" -> ", f);
+			dump_q(f, c->url);
+		}
 		fprintf(f, " @%d:%d\n", c->line, c->col);
 	}
 	dump_links(f, 1, m->links, m->nlinks);

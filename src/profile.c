@@ -429,23 +429,42 @@ static int sections_parse(pctx_t *c, const ynode_t *root)
 
 /* ---- header: contact, layout, photo ---- */
 
+/* "+1 (555) 0100 ext. 5" -> "tel:+15550100;ext=5" (RFC 3966); text with
+ * no digits ("call me") gets no link. */
+static const char *phone_url(arena_t *a, const char *v)
+{
+	buf_t b;
+	int ndig = 0, ext = 0;
+	buf_init(&b);
+	buf_puts(&b, "tel:");
+	for (const char *p = v; *p; p++) {
+		if (*p >= '0' && *p <= '9') {
+			buf_putc(&b, *p);
+			ndig++;
+		} else if (*p == '+' && b.len == 4) {
+			buf_putc(&b, *p);
+		} else if (!ext && ndig && (*p == 'x' || *p == 'X' || *p == '#' ||
+		           ((*p == 'e' || *p == 'E') && (p[1] == 'x' || p[1] == 'X')))) {
+			buf_puts(&b, ";ext=");
+			ext = 1;
+		}
+	}
+	if (ext && b.s[b.len - 1] == '=')
+		b.len -= 5;   /* "ext." with no number after it */
+	b.s[b.len] = '\0';
+	char *s = ndig ? arena_strdup(a, b.s) : NULL;
+	buf_done(&b);
+	return s;
+}
+
 const char *profile_contact_url(arena_t *a, const char *kind, const char *v)
 {
 	int url = strstr(v, "://") != NULL;
 	const char *h = v[0] == '@' ? v + 1 : v;
 	if (!strcmp(kind, "email"))
 		return strncmp(v, "mailto:", 7) ? arena_printf(a, "mailto:%s", v) : v;
-	if (!strcmp(kind, "phone")) {
-		buf_t b;
-		buf_init(&b);
-		buf_puts(&b, "tel:");
-		for (const char *p = v; *p; p++)
-			if ((*p >= '0' && *p <= '9') || (*p == '+' && b.len == 4))
-				buf_putc(&b, *p);
-		char *s = arena_strdup(a, b.s);
-		buf_done(&b);
-		return s;
-	}
+	if (!strcmp(kind, "phone"))
+		return phone_url(a, v);
 	if (url)
 		return v;
 	if (!strcmp(kind, "website"))

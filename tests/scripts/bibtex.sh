@@ -111,4 +111,13 @@ has "$OUT/long.model" "Kept"
 dump fields > /dev/null
 has "$OUT/fields.err" "$OUT/fields.bib:1:2976: warning: more than 256 fields in one entry: field 'f255' and the ones after it are ignored" \
 	"$OUT/fields.bib:1:192: warning: ignored: 239 more BibTeX fields of other names (the first is here)"
+
+# phone numbers become tel: links as RFC 3966 writes them; text without
+# digits gets none (issue 15, item 27)
+printf 'name: A\ncontact:\n  phone: "+1 (555) 0100 ext. 5"\nsections: []\n' > "$OUT/tel1.yaml"
+printf 'name: A\ncontact:\n  phone: "call me"\nsections: []\n' > "$OUT/tel2.yaml"
+"$VITA" render "$OUT/tel1.yaml" --dump=model | grep -qF '"tel:+15550100;ext=5"' || no "tel: with an extension"
+"$VITA" render "$OUT/tel2.yaml" --dump=model > "$OUT/tel2.model" || no "tel2: exit $?"
+grep -q 'tel:' "$OUT/tel2.model" && no "'call me' got a tel: link"
+"$VITA" render "$OUT/tel2.yaml" -o "$OUT/tel2.pdf" || no "tel2: render exit $?"
 exit $fail

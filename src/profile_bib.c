@@ -77,6 +77,7 @@ typedef struct bib {
 	size_t macro_bytes;
 	brec_t *rec;
 	int nrec, caprec;
+	int nseen;           /* entries met, usable or not */
 	struct { char name[32]; size_t off; int count; } ign[BIB_MAX_IGNORED];
 	int nign, ign_more;  /* past BIB_MAX_IGNORED names: counted, reported once */
 	size_t ign_more_off;
@@ -414,6 +415,7 @@ static int bib_entry(bib_t *b)
 	b->i++;
 	if (!strcmp(type, "string"))
 		return bib_string_def(b, close);
+	b->nseen++;
 	bib_ws(b);
 	size_t ks = b->i;
 	while (b->i < b->n && !isspace((unsigned char)b->s[b->i]) && b->s[b->i] != ',' &&
@@ -1021,7 +1023,7 @@ int pbib_load(pctx_t *c, const ynode_t *where, const char *path,
 	if (b.ign_more)
 		bib_warn(&b, b.ign_more_off, "ignored: %d more BibTeX fields of other "
 		         "names (the first is here)", b.ign_more);
-	if (!b.nrec)
+	if (!b.nseen)
 		warn_at(c->e, c->file, where->line, where->col, "the BibTeX file '%s' has "
 		        "no entries", path);
 	qsort(v, (size_t)nv, sizeof(*v), bpub_cmp);

@@ -59,7 +59,7 @@ DEB_FONTS = fonts-noto-core fonts-lxgw-wenkai fonts-wqy-microhei fonts-dejavu-co
 # The tests (clang + libclang-rt-dev: the distribution's default clang and
 # its sanitizer/fuzzer runtimes, whatever its version):
 DEB_TEST  = poppler-utils mupdf-tools ghostscript qpdf valgrind clang libclang-rt-dev \
-            python3 python3-yaml python3-jsonschema mandoc time hyperfine strace
+            python3 python3-yaml python3-jsonschema mandoc time hyperfine strace python3-html5lib
 
 SRC      = $(wildcard src/*.c)
 OBJ      = $(SRC:src/%.c=$(BUILD)/%.o)

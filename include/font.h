@@ -64,6 +64,9 @@ void font_lib_free(font_lib_t *lib);
  * corrupt font file (exit 3, naming the file). */
 font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e);
 const char *font_chain_name(const font_chain_t *c);
+/* The families of chain c in order (as named in the chain, or the family
+ * of an explicit file): up to max into out; returns how many. */
+int font_chain_families(const font_chain_t *c, const char **out, int max);
 /* A chain may name families that are not installed: a CV that never
  * needs them renders. For cp, which no installed face of c has (in text
  * of language lang): the missing families that could have drawn it (CJK

@@ -406,6 +406,15 @@ const char *font_chain_name(const font_chain_t *c)
 	return c->name;
 }
 
+int font_chain_families(const font_chain_t *c, const char **out, int max)
+{
+	int n = 0;
+	for (int k = 0; k < c->nent && n < max; k++)
+		if (c->ent[k].family)
+			out[n++] = c->ent[k].family;
+	return n;
+}
+
 int font_chain_missing(font_chain_t *c, uint32_t cp, const char *lang, char *out, size_t outsz)
 {
 	int n = 0, old = 0;

@@ -32,6 +32,7 @@
 #include "deps.h"
 #include "err.h"
 #include "font.h"
+#include "html.h"
 #include "layout.h"
 #include "locale.h"
 #include "model.h"
@@ -73,6 +74,10 @@ static const char usage_text[] =
 	"      --deps FILE    write a Make-format depfile of the files the PDF is made from\n"
 	"      --force        write a PDF to stdout even when it is a terminal\n"
 	"      --exec CMD     watch: run CMD (sh -c) after each good render\n"
+	"      --format F     pdf (default), html (a page), html-fragment (to include\n"
+	"                     in a site's template) or json (the model, for site generators)\n"
+	"      --changed      batch: skip CVs whose output is newer than all their inputs\n"
+	"      --book FILE    batch: also one PDF of every CV, an outline entry per person\n"
 	"      --untrusted    confine the profile: its files inside its folder, layouts\n"
 	"                     and fonts only from vita's (default for batch; docs/security.md)\n"
 	"      --trusted      batch: do not confine the profiles\n"
@@ -97,6 +102,10 @@ static const char render_help[] =
 	"With SOURCE_DATE_EPOCH set (or --reproducible) the output is byte-identical\n"
 	"for the same inputs.\n";
 
+enum { FMT_PDF, FMT_HTML, FMT_FRAGMENT, FMT_JSON };
+static const char *const fmt_names[] = {"pdf", "html", "html-fragment", "json"};
+static const char *const fmt_ext[] = {"pdf", "html", "html", "json"};
+
 typedef struct opts {
 	const char *out, *layout, *lang, *dump, *dir;
 	const char *deps;          /* --deps FILE: a Make-format depfile */
@@ -104,6 +113,7 @@ typedef struct opts {
 	const char *book;          /* batch --book FILE: every CV in one PDF */
 	int force;                 /* --force: a PDF to a terminal */
 	int changed;               /* batch --changed: skip CVs newer than their inputs */
+	int format;                /* --format: FMT_* */
 	const char **sets; int nsets;
 	const char **tags; int ntags;
 	int strict, reproducible, jobs;
@@ -278,7 +288,7 @@ static font_lib_t *open_fonts(const model_t *m, errs_t *e)
 	return font_lib_new(d.dirs, e);
 }
 
-static char *default_out(const char *profile, const char *dir)
+static char *default_out(const char *profile, const char *dir, const char *ext)
 {
 	const char *base = dir ? strrchr(profile, '/') : NULL;
 	base = base ? base + 1 : profile;
@@ -291,7 +301,7 @@ static char *default_out(const char *profile, const char *dir)
 	if (dir)
 		buf_printf(&b, "%s/", dir);
 	buf_add(&b, base, n);
-	buf_puts(&b, ".pdf");
+	buf_printf(&b, ".%s", ext);
 	return b.s;
 }
 
@@ -394,6 +404,56 @@ static int up_to_date(const job_t *j, const char *out, errs_t *e)
 
 enum { RENDER_SKIPPED = -1 };   /* render_one: --changed found it up to date */
 
+/* A chain's families as a CSS font-family list, with a generic family. */
+static void css_fonts(font_lib_t *lib, const char *chain, buf_t *b, errs_t *e)
+{
+	font_chain_t *c = chain ? font_chain_get(lib, chain, e) : NULL;
+	const char *fam[16];
+	int n = c ? font_chain_families(c, fam, 16) : 0;
+	for (int i = 0; i < n; i++) {
+		buf_putc(b, '"');
+		for (const char *p = fam[i]; *p; p++)
+			if (*p != '"' && *p != '\\' && *p != ';' && *p != '<' && *p != '}')
+				buf_putc(b, *p);
+		buf_puts(b, "\", ");
+	}
+	buf_puts(b, chain && strstr(chain, "sans") ? "sans-serif" : "serif");
+}
+
+/* --format html, html-fragment, json: from the model, layout and locale
+ * (no layout run, no PDF). */
+static int write_web(const job_t *j, const char *out, const opts_t *o, errs_t *e)
+{
+	buf_t b, fb, fh;
+	buf_init(&b);
+	buf_init(&fb);
+	buf_init(&fh);
+	int rc = 0;
+	if (o->format == FMT_JSON) {
+		html_json(j->m, j->loc, &b);
+	} else {
+		css_fonts(j->lib, j->s->font_body, &fb, e);
+		css_fonts(j->lib, j->s->font_heading, &fh, e);
+		char gen[64];
+		snprintf(gen, sizeof(gen), "vita %s", version_release);
+		html_opts_t ho = {o->format == FMT_FRAGMENT, fb.s, fh.s, gen, now_epoch(o)};
+		rc = html_write(j->m, j->s, j->loc, &ho, &b, e);
+	}
+	ofile_t *f = rc ? NULL : ofile_open(out, fmt_names[o->format], e);
+	if (f) {
+		int ok = buf_write_fd(ofile_fd(f), b.s, b.len) == 0;
+		if (!ok)
+			err_sys(e, out, "cannot write the %s: %s", fmt_names[o->format], strerror(errno));
+		rc = ofile_close(f, ok, e) || !ok ? -1 : 0;
+	} else {
+		rc = -1;
+	}
+	buf_done(&b);
+	buf_done(&fb);
+	buf_done(&fh);
+	return rc;
+}
+
 /* Render one profile with an open font library (NULL: open one). The
  * files it read stay recorded in deps until the next render. Returns the
  * exit code, or RENDER_SKIPPED. */
@@ -415,6 +475,17 @@ static int render_one(const char *profile, const char *out, const opts_t *o,
 		code = RENDER_SKIPPED;
 		goto done;
 	}
+	if (o->format != FMT_PDF && !o->dump) {
+		if (output_is_input(out, e) || (o->deps && output_is_input(o->deps, e))) {
+			code = ERR_USAGE;
+			goto done;
+		}
+		if (o->deps && !(df = ofile_open(o->deps, "the dependency file", e)))
+			goto fail;
+		if (write_web(&j, out, o, e))
+			goto fail;
+		goto depfile;
+	}
 	if (job_layout(&j, o, e))
 		goto fail;
 	if (o->dump) {
@@ -435,6 +506,7 @@ static int render_one(const char *profile, const char *out, const opts_t *o,
 		goto fail;
 	if (pdf_write(j.doc, out, e))
 		goto fail;
+depfile:
 	if (df) {
 		ofile_t *d = df;
 		df = NULL;
@@ -456,7 +528,8 @@ done:
 /* A PDF is binary: to a terminal only when asked. */
 static int refuse_tty(const char *out, const opts_t *o)
 {
-	if (strcmp(out, "-") || o->force || o->dump || !isatty(STDOUT_FILENO))
+	if (strcmp(out, "-") || o->force || o->dump || o->format != FMT_PDF ||
+	    !isatty(STDOUT_FILENO))
 		return 0;
 	return usage_error("refusing to write a PDF to a terminal; redirect stdout, or add --force%s",
 	                   "");
@@ -468,7 +541,7 @@ static int cmd_render(const opts_t *o)
 		return usage_error("render takes exactly one PROFILE%s", "");
 	const char *profile = o->args[0];
 	/* a profile from stdin goes to stdout unless -o says otherwise */
-	char *def = o->out || !strcmp(profile, "-") ? NULL : default_out(profile, NULL);
+	char *def = o->out || !strcmp(profile, "-") ? NULL : default_out(profile, NULL, fmt_ext[o->format]);
 	const char *out = o->out ? o->out : def ? def : "-";
 	int code = refuse_tty(out, o);
 	if (!code && o->deps && !strcmp(out, "-"))
@@ -548,7 +621,7 @@ static int cmd_watch(const opts_t *o)
 		return usage_error("watch writes a file; -o - is not allowed%s", "");
 	if (o->dump)
 		return usage_error("watch writes a PDF; --dump is not allowed%s", "");
-	char *def = o->out ? NULL : default_out(profile, NULL);
+	char *def = o->out ? NULL : default_out(profile, NULL, fmt_ext[o->format]);
 	const char *out = o->out ? o->out : def;
 	errs_t e;
 	errs_init(&e);
@@ -1117,7 +1190,12 @@ static int cmd_batch(const opts_t *o)
 	for (int i = 0; i < o->nargs; i++)
 		cv[i].profile = o->args[i];
 	int code = 0;
-	if (batch_outputs(cv, o->nargs, o, "pdf") < 0) {
+	if (o->book && o->format != FMT_PDF) {
+		code = usage_error("--book makes a PDF; it cannot be combined with --format %s",
+		                   fmt_names[o->format]);
+		goto out;
+	}
+	if (batch_outputs(cv, o->nargs, o, fmt_ext[o->format]) < 0) {
 		code = ERR_USAGE;
 		goto out;
 	}
@@ -1305,7 +1383,7 @@ static int vita_main(int argc, char **argv)
 		{"help", no_argument, 0, 'h'},         {"version", no_argument, 0, 'V'},
 		{"deps", required_argument, 0, 'M'},   {"force", no_argument, 0, 'F'},
 		{"exec", required_argument, 0, 'X'},   {"book", required_argument, 0, 'B'},
-		{"changed", no_argument, 0, 'C'},
+		{"changed", no_argument, 0, 'C'},      {"format", required_argument, 0, 'f'},
 		{"untrusted", no_argument, 0, 'U'},    {"trusted", no_argument, 0, 't'},
 		{0, 0, 0, 0}};
 	o.sets = xcalloc((size_t)argc, sizeof(char *));
@@ -1337,6 +1415,18 @@ static int vita_main(int argc, char **argv)
 		case 'X': o.exec = optarg; break;
 		case 'B': o.book = optarg; break;
 		case 'C': o.changed = 1; break;
+		case 'f': {
+			int k = 0;
+			while (k < 4 && strcmp(optarg, fmt_names[k]))
+				k++;
+			if (k == 4) {
+				code = usage_error("unknown --format '%s' (pdf, html, html-fragment or json)",
+				                   optarg);
+				goto out;
+			}
+			o.format = k;
+			break;
+		}
 		case 'S': o.sets[o.nsets++] = optarg; break;
 		case 'j': {
 			char *end;

@@ -35,7 +35,7 @@ LDFLAGS ?=
 # the commit the binary was built from (a source tarball has no .git: set it)
 VITA_COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
-PKGS     = yaml-0.1 freetype2 harfbuzz harfbuzz-subset fontconfig libunibreak libpng
+PKGS     = fribidi yaml-0.1 freetype2 harfbuzz harfbuzz-subset fontconfig libunibreak libpng
 WARN     = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -51,7 +51,7 @@ DEBUG_FLAGS = -O0 -g3 $(SAN) -Werror
 # Debian packages (names valid on Debian 12 and 13; no versioned names).
 # Building and rendering:
 DEB_BUILD = gcc make pkg-config libyaml-dev libfreetype-dev libharfbuzz-dev \
-            libhpdf-dev libfontconfig-dev libunibreak-dev libhyphen-dev hyphen-en-us libpng-dev
+            libhpdf-dev libfontconfig-dev libunibreak-dev libfribidi-dev libhyphen-dev hyphen-en-us libpng-dev
 # The fonts the bundled chains (fonts/*.yaml) name, each face's `package:`
 # (README, "Fonts by script"); a CV needs only those of its scripts.
 DEB_FONTS = fonts-noto-core fonts-lxgw-wenkai fonts-wqy-microhei fonts-dejavu-core \
@@ -187,6 +187,7 @@ lint:
 	@test -z "$$(grep -l '<hpdf.h>' src/*.c src/*.h include/*.h | grep -v '^src/pdf')"
 	@test -z "$$(grep -l -e '<hpdf.h>' -e '<ft2build.h>' -e '<hb' -e '<yaml.h>' -e '<png.h>' -e '<fontconfig' src/sfnt.c include/sfnt.h)"
 	@test "$$(grep -l '<png.h>' src/*.c)" = "src/image.c"
+	@test "$$(grep -l '<fribidi' src/*.c src/*.h include/*.h)" = "src/bidi.c"
 	@test -z "$$(grep -l -e '<ft2build.h>' -e '<hb.h>' -e '<hb-subset.h>' -e '<fontconfig' src/*.c | grep -v '^src/font')"
 	@echo "lint: ok"
 

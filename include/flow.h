@@ -55,6 +55,7 @@ typedef struct flow_opts {
 	int32_t stretch_pm;     /* interword stretch, permille of the space (default 500) */
 	int32_t shrink_pm;      /* interword shrink, permille of the space (default 333) */
 	int32_t tolerance;      /* para tolerance x1000 (0 = default) */
+	int rtl;                /* the paragraph's base direction is right to left */
 	int32_t pretolerance;   /* justified: ratio x1000 a first pass without
 	                           hyphenation must stay within (0 = 1000, TeX's
 	                           \pretolerance=100); < 0: hyphenate at once */

@@ -17,16 +17,23 @@
  *      scheme, glue(0,+R) penalty glue(space,-R), set at natural width);
  *      zero-width glue with a little stretch between CJK characters;
  *      penalties for hyphens, URL points and last-resort breaks.
+ *   2b. Right-to-left text (bidi.c, UAX #9): embedding levels per code
+ *      point, Arabic letters replaced by their joined presentation forms.
  *   6. para_break, then each line becomes runs: a new run at every face,
  *      synthetic style, size, colour or kerning change and after every
  *      space whose width differs from the font's space (justified), so the
  *      PDF never needs word spacing. A run followed by glue ends with its
  *      space character (harmless for drawing, good for text extraction).
+ *      A run never spans two bidi levels; right-to-left text is one run
+ *      per cluster, its source text as /ActualText; the runs of a line
+ *      with RTL text are put in visual order (rule L2), so extraction,
+ *      which orders RTL glyphs by position, reads it in logical order.
  * Scratch memory is malloc'd once per paragraph; results live in the arena.
  */
 #include <linebreak.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bidi.h"
 #include "buf.h"
 #include "flow.h"
 #include "para.h"
@@ -49,6 +56,8 @@ typedef struct fcp {        /* one code point of the paragraph */
 	int32_t span;
 	int16_t face;           /* -1: not drawn */
 	uint8_t len, kind, bk, brk, synth, draw;
+	uint8_t lv;             /* bidi embedding level (odd: right to left) */
+	uint8_t shaped;         /* cp was replaced (Arabic form): text bytes differ */
 } fcp_t;
 
 typedef struct fspan {      /* per span, computed once */
@@ -82,6 +91,7 @@ typedef struct fl {         /* the paragraph being set */
 	int nit, capit;
 	int32_t w1, w2;         /* first and other line widths */
 	int ragged;
+	int bidi;               /* some code point has an odd level */
 } fl_t;
 
 /* Widths and positions are int32 u (±21,000 km of paper), but one word
@@ -255,6 +265,38 @@ static void fl_decode(fl_t *f, int n)
 	free(brks);
 }
 
+/* 2b: levels and Arabic forms, only when the paragraph has RTL text (or
+ * the page is right to left). */
+static void fl_bidi(fl_t *f)
+{
+	int any = f->o->rtl;
+	for (int i = 0; i < f->nc && !any; i++)
+		any = bidi_is_rtl(f->c[i].cp);
+	if (!any || !f->nc)
+		return;
+	uint32_t *cp = xmalloc((size_t)f->nc * sizeof(*cp));
+	uint8_t *lv = xmalloc((size_t)f->nc);
+	for (int i = 0; i < f->nc; i++)
+		cp[i] = f->c[i].cp;
+	int max = bidi_levels(cp, f->nc, f->o->rtl, lv);
+	if (max > 0 || f->o->rtl) {
+		f->bidi = 1;
+		bidi_shape(cp, f->nc, lv);
+		for (int i = 0; i < f->nc; i++) {
+			fcp_t *c = &f->c[i];
+			c->lv = lv[i];
+			if (cp[i] == c->cp || c->kind != K_CHAR)
+				continue;
+			c->cp = cp[i];
+			c->shaped = 1;
+			if (cp[i] == 0xFEFF)
+				c->draw = 0;  /* the second half of a lam-alef ligature */
+		}
+	}
+	free(cp);
+	free(lv);
+}
+
 /* FLOW_NOBREAK and FLOW_URL spans: only the span's own break rules. */
 static void fl_span_rules(fl_t *f)
 {
@@ -382,8 +424,13 @@ static int fl_shape_chunk(fl_t *f, int a, int b, buf_t *tmp, int **map, int *map
 			*map = xrealloc(*map, (size_t)*mapcap * sizeof(int));
 		}
 		(*map)[tmp->len] = i;
-		buf_add(tmp, c->kind == K_SPACE ? " " : f->text.s + c->off,
-		        c->kind == K_SPACE ? 1 : c->len);
+		if (c->shaped) {
+			char u[4];
+			buf_add(tmp, u, (size_t)utf8_encode(c->cp, u));
+		} else {
+			buf_add(tmp, c->kind == K_SPACE ? " " : f->text.s + c->off,
+			        c->kind == K_SPACE ? 1 : c->len);
+		}
 	}
 	if (!tmp->len || !s->chain)
 		return 0;
@@ -637,7 +684,12 @@ typedef struct lset {       /* one line being turned into runs */
 	int nruns, caprun;
 	page_link_t *links;
 	int nlinks, caplink;
-	buf_t rt;               /* text of the open run */
+	buf_t rt;               /* text of the open run (drawn order for RTL: reversed at close) */
+	buf_t lt;               /* its logical text (the source bytes) */
+	uint8_t *rlv;           /* level per run */
+	uint8_t *glv;           /* level of the space after each run */
+	uint8_t lv;             /* level of the open run */
+	uint8_t gap_lv;         /* level of the space that closes it */
 	int open;
 	page_run_t cur;
 	const char *url;
@@ -646,21 +698,62 @@ typedef struct lset {       /* one line being turned into runs */
 	int metrics;
 } lset_t;
 
+static int is_rtl_mark(uint32_t c)
+{
+	return is_extend(c) || (c >= 0x591 && c <= 0x5C7 && c != 0x5BE && c != 0x5C0 &&
+	                        c != 0x5C3 && c != 0x5C6) ||
+	       (c >= 0x610 && c <= 0x61A) || (c >= 0x64B && c <= 0x65F) || c == 0x670 ||
+	       (c >= 0x6D6 && c <= 0x6ED && c != 0x6DD && c != 0x6DE && c != 0x6E5 && c != 0x6E6);
+}
+
+static char *reverse_cps(arena_t *a, const char *s, size_t n)
+{
+	char *t = arena_alloc(a, n + 1);
+	size_t k = n;
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		int l = utf8_decode(s + i, n - i, &cp);
+		l = l > 0 ? l : 1;
+		k -= (size_t)l;
+		memcpy(t + k, s + i, (size_t)l);
+		i += (size_t)l;
+	}
+	return t;
+}
+
 static void ls_close(fl_t *f, lset_t *L, int trailing_space)
 {
 	if (!L->open)
 		return;
-	if (trailing_space)
-		buf_putc(&L->rt, ' ');
 	if (L->nruns == L->caprun) {
 		L->caprun = L->caprun ? L->caprun * 2 : 16;
 		L->runs = xrealloc(L->runs, (size_t)L->caprun * sizeof(*L->runs));
+		L->rlv = xrealloc(L->rlv, (size_t)L->caprun);
+		L->glv = xrealloc(L->glv, (size_t)L->caprun);
 	}
-	L->cur.text = arena_strndup(f->a, L->rt.s ? L->rt.s : "", L->rt.len);
-	L->cur.len = (int)L->rt.len;
+	if (L->lv % 2) {
+		/* An RTL run is one cluster (a letter and its marks; a lam-alef
+		   ligature), put in its visual place by ls_visual. Its
+		   /ActualText is its source text, so the source letters are read,
+		   not the presentation forms drawn; reversed, because readers
+		   (poppler) share a run's width among its characters and read RTL
+		   characters right to left by position. */
+		L->cur.text = arena_strndup(f->a, L->rt.s ? L->rt.s : "", L->rt.len);
+		L->cur.len = (int)L->rt.len;
+		L->cur.actual = reverse_cps(f->a, L->lt.s, L->lt.len);
+		L->cur.actual_len = (int)L->lt.len;
+	} else {
+		if (trailing_space)
+			buf_putc(&L->rt, ' ');
+		L->cur.text = arena_strndup(f->a, L->rt.s ? L->rt.s : "", L->rt.len);
+		L->cur.len = (int)L->rt.len;
+	}
+	L->rlv[L->nruns] = L->lv;
+	L->glv[L->nruns] = L->gap_lv;
 	L->runs[L->nruns++] = L->cur;
 	L->open = 0;
 	buf_reset(&L->rt);
+	buf_reset(&L->lt);
 }
 
 static void ls_link_flush(lset_t *L)
@@ -690,20 +783,27 @@ static void ls_metrics(fl_t *f, lset_t *L, int si)
 	L->metrics = 1;
 }
 
-/* Draw one glyph (bytes t[0..n)) of span si at x. */
+/* Draw one glyph (bytes t[0..n), source bytes src[0..sn)) of span si at
+ * x, at bidi level lv. */
 static void ls_glyph(fl_t *f, lset_t *L, int si, int face, int synth, int brk,
-                     const char *t, int n, int32_t x, int32_t adv)
+                     const char *t, int n, const char *src, int sn, int lv, int32_t x,
+                     int32_t adv)
 {
 	const flow_span_t *s = f->sp[si].s;
+	uint32_t cp0 = 0;
+	if (lv % 2) /* an RTL cluster is a run of its own (see ls_close) */
+		brk = !(utf8_decode(t, (size_t)n, &cp0) > 0 && is_rtl_mark(cp0));
 	if (!L->open || brk || L->cur.face != face || L->cur.synth != synth ||
-	    L->cur.size != s->size || L->cur.color != s->color ||
+	    L->cur.size != s->size || L->cur.color != s->color || L->lv != lv ||
 	    L->rt.len + (size_t)n > RUN_MAX) {
 		ls_close(f, L, 0);
 		L->cur = (page_run_t){.x = x, .size = s->size, .face = face, .synth = synth,
 		                      .color = s->color};
+		L->lv = L->gap_lv = (uint8_t)lv;
 		L->open = 1;
 	}
 	buf_add(&L->rt, t, (size_t)n);
+	buf_add(&L->lt, src, (size_t)sn);
 	L->cur.w = sat32((int64_t)x + adv - L->cur.x);
 	ls_metrics(f, L, si);
 	if (s->url && L->url && !strcmp(s->url, L->url)) {
@@ -726,10 +826,14 @@ static int32_t ls_box(fl_t *f, lset_t *L, const faux_t *ax, int32_t x)
 			if (c->face < 0 && c->draw && f->c[k].kind == K_CHAR) {
 				ls_link_flush(L);
 			}
+			if (c->shaped && L->open) /* the alef of a lam-alef: read, not drawn */
+				buf_add(&L->lt, f->text.s + c->off, c->len);
 			continue;
 		}
-		ls_glyph(f, L, c->span, c->face, c->synth, c->brk, f->text.s + c->off,
-		         c->len, x, c->adv);
+		char u[4];
+		int ul = c->shaped ? utf8_encode(c->cp, u) : 0;
+		ls_glyph(f, L, c->span, c->face, c->synth, c->brk, ul ? u : f->text.s + c->off,
+		         ul ? ul : c->len, f->text.s + c->off, c->len, c->lv, x, c->adv);
 		x = add32(x, c->adv);
 	}
 	return x;
@@ -745,13 +849,15 @@ static void ls_glue(fl_t *f, lset_t *L, const faux_t *ax, int32_t gw)
 	}
 	const fcp_t *c = &f->c[ax->c0];
 	if (L->open && c->face == L->cur.face && c->synth == L->cur.synth &&
-	    gw == c->adv && f->sp[c->span].s->size == L->cur.size &&
-	    L->rt.len + 1 < RUN_MAX) {
+	    gw == c->adv && f->sp[c->span].s->size == L->cur.size && c->lv == L->lv &&
+	    !(c->lv % 2) && L->rt.len + 1 < RUN_MAX) {
 		buf_putc(&L->rt, ' ');       /* natural space: stays in the run */
+		buf_putc(&L->lt, ' ');
 		L->cur.w = add32(L->cur.w, gw);
 		return;
 	}
-	ls_close(f, L, 1);
+	L->gap_lv = c->lv;
+	ls_close(f, L, !(L->lv % 2));
 }
 
 /* How a line's glue is set: natural widths plus delta, shared out in
@@ -807,6 +913,65 @@ static int32_t gset_glue(gset_t *g, const para_item_t *p)
 	return p->w + adj;
 }
 
+/* Put the runs of a line in visual order (UAX #9 L2 over runs; a run has
+ * one level). Each run keeps its width and the space that followed it in
+ * logical order, which goes to its left when it is right to left. Links
+ * move with the run they start in. */
+static void ls_visual(lset_t *L, int rtl)
+{
+	int n = L->nruns, any = rtl;
+	for (int i = 0; i < n && !any; i++)
+		any = L->rlv[i] % 2;
+	if (n < 1 || !any)
+		return;
+	/* items: each run, then the space after it (with its own level) */
+	int m = 2 * n;
+	int *ord = xmalloc((size_t)m * sizeof(int));
+	int32_t *w = xmalloc((size_t)m * sizeof(int32_t));
+	uint8_t *lv = xmalloc((size_t)m);
+	page_run_t *old = xmalloc((size_t)n * sizeof(*old));
+	memcpy(old, L->runs, (size_t)n * sizeof(*old));
+	for (int i = 0; i < n; i++) {
+		int32_t gap = i + 1 < n ? old[i + 1].x - old[i].x - old[i].w : 0;
+		w[2 * i] = old[i].w;
+		lv[2 * i] = L->rlv[i];
+		w[2 * i + 1] = gap > 0 ? gap : 0;
+		lv[2 * i + 1] = L->glv[i];
+	}
+	bidi_order(lv, m, ord);
+	int32_t cur = old[0].x, *nx = xmalloc((size_t)n * sizeof(int32_t));
+	for (int k = 0; k < m; k++) {
+		if (ord[k] % 2 == 0)
+			nx[ord[k] / 2] = cur;
+		cur += w[ord[k]];
+	}
+	/* a link covers the new places of the runs it covered */
+	for (int j = 0; j < L->nlinks; j++) {
+		page_link_t *lk = &L->links[j];
+		int32_t a = INT32_MAX, b = INT32_MIN;
+		for (int i = 0; i < n; i++) {
+			if (old[i].x + old[i].w <= lk->x || old[i].x >= lk->x + lk->w)
+				continue;
+			a = nx[i] < a ? nx[i] : a;
+			b = nx[i] + old[i].w > b ? nx[i] + old[i].w : b;
+		}
+		if (a < b) {
+			lk->x = a;
+			lk->w = b - a;
+		}
+	}
+	for (int k = 0, r = 0; k < m; k++)
+		if (ord[k] % 2 == 0) {
+			L->runs[r] = old[ord[k] / 2];
+			L->runs[r++].x = nx[ord[k] / 2];
+		}
+	free(ord);
+	free(w);
+	free(lv);
+	free(nx);
+	free(old);
+}
+
 /* Set one line into out; returns 1 when a hyphen glyph was added at its end. */
 static int ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_line_t *out)
 {
@@ -814,6 +979,16 @@ static int ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_li
 	int32_t lw = first ? f->w1 : f->w2, x0 = first ? 0 : f->o->indent, x;
 	gset_t gs;
 	gset_init(f, pl, lw, &gs);
+	if (f->o->rtl) {
+		/* right to left: the indent and a short first line are on the
+		   right; a justified paragraph's last line is flush right */
+		x0 = f->o->width - lw;
+		if (f->o->align == FLOW_JUSTIFY) {
+			int64_t d = lw - gs.nat - gs.delta;
+			if (d > 0)
+				x0 += (int32_t)d;
+		}
+	}
 	if (f->o->align == FLOW_RIGHT || f->o->align == FLOW_CENTER) {
 		int64_t d = lw - gs.nat;
 		if (d > 0)
@@ -840,13 +1015,15 @@ static int ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_li
 		int si = f->c[f->aux[pl->end].c0].span;
 		fspan_t *s = fl_hyinfo(f, si);
 		if (s->hyface >= 0) {
-			ls_glyph(f, L, si, s->hyface, s->hysynth, 0, "-", 1, x, s->hyw);
+			ls_glyph(f, L, si, s->hyface, s->hysynth, 0, "-", 1, "-", 1, L->lv, x, s->hyw);
 			x = add32(x, s->hyw);
 			drew = 1;
 		}
 	}
 	ls_close(f, L, 0);
 	ls_link_flush(L);
+	if (f->bidi)
+		ls_visual(L, f->o->rtl);
 	if (!L->metrics && f->nsp)
 		ls_metrics(f, L, pl->start < f->nit && f->aux[pl->start].c0 >= 0 &&
 		                 f->it[pl->start].type == PARA_BOX ?
@@ -917,8 +1094,11 @@ static void fl_lines(fl_t *f, const para_line_t *pl, int n, flow_result_t *out)
 		prev = drew;
 	}
 	free(L.runs);
+	free(L.rlv);
+	free(L.glv);
 	free(L.links);
 	buf_done(&L.rt);
+	buf_done(&L.lt);
 }
 
 static void fl_free(fl_t *f)
@@ -998,6 +1178,7 @@ int flow_set(arena_t *a, const flow_span_t *spans, int n, const flow_opts_t *o,
 	fl_text(&f, spans, n > 0 ? n : 0);
 	fl_decode(&f, n > 0 ? n : 0);
 	fl_span_rules(&f);
+	fl_bidi(&f);
 	if (fl_shape(&f)) {
 		fl_free(&f);
 		return -1;

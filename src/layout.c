@@ -53,7 +53,8 @@ static void footer_line(lay_t *L, page_t *pg, const char *text, int align, int32
 	flow_opts_t o;
 	memset(&o, 0, sizeof(o));
 	o.width = L->width;
-	o.align = align;
+	o.align = lay_align(L, align);
+	o.rtl = L->rtl;
 	o.lang = L->lang;
 	o.file = L->m->file;
 	flow_result_t r;
@@ -70,7 +71,7 @@ static void footer_line(lay_t *L, page_t *pg, const char *text, int align, int32
 		return;
 	vitem_t tmp;
 	memset(&tmp, 0, sizeof(tmp));
-	v_put_line(L, &tmp, &r.lines[0], L->x0);
+	v_put_line(L, &tmp, &r.lines[0], L->x0, L->width);
 	lay_place(pg, &tmp, baseline);
 }
 
@@ -145,6 +146,7 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 	L.m = m;
 	L.s = s;
 	L.loc = o->loc;
+	L.rtl = o->loc->rtl;
 	L.lib = lib;
 	L.e = e;
 	L.lang = m->lang ? m->lang : s->lang;

@@ -59,7 +59,7 @@ int lay_header(lay_t *L, page_image_t *photo)
 			photo->w = 100000;
 			photo->h = (int32_t)((int64_t)photo->w * ph / pw);
 		}
-		photo->x = L->x0 + L->width - photo->w;
+		photo->x = L->rtl ? L->x0 : L->x0 + L->width - photo->w;
 		photo->y = s->margin_top;
 		photo->path = m->photo;
 		photo->png = png;

@@ -32,6 +32,7 @@ typedef struct lay {
 	const model_t *m;
 	const style_t *s;
 	const vlocale_t *loc;   /* the fixed words */
+	int rtl;                /* a right-to-left locale: the page is mirrored */
 	font_lib_t *lib;
 	errs_t *e;
 	arena_t *a;             /* scratch for this layout */
@@ -74,7 +75,8 @@ const char *lay_entry_dates(lay_t *L, const mentry_t *en);
 vitem_t *v_new(lay_t *L, int kind, int32_t h);
 void v_gap(lay_t *L, int32_t h);
 page_item_t *v_item(lay_t *L, vitem_t *v);
-void v_put_line(lay_t *L, vitem_t *v, const flow_line_t *fl, int32_t dx);
+void v_put_line(lay_t *L, vitem_t *v, const flow_line_t *fl, int32_t dx, int32_t width);
+int lay_align(const lay_t *L, int align);
 int32_t lay_lead(lay_t *L, int32_t size);
 int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
            int32_t size, int hyphenate);

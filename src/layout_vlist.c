@@ -47,9 +47,22 @@ page_item_t *v_item(lay_t *L, vitem_t *v)
 	return &v->it[v->n++];
 }
 
-/* Copy a set line's runs and links into v, shifted right by dx. */
-void v_put_line(lay_t *L, vitem_t *v, const flow_line_t *fl, int32_t dx)
+/* Alignment in a mirrored (right-to-left) page: start and end swap. */
+int lay_align(const lay_t *L, int align)
 {
+	if (!L->rtl)
+		return align;
+	return align == FLOW_LEFT ? FLOW_RIGHT : align == FLOW_RIGHT ? FLOW_LEFT : align;
+}
+
+/* Copy a set line's runs and links into v, its measure starting dx from
+ * the page's left edge and width wide. A right-to-left page mirrors the
+ * measure (dx from the right edge), not the line in it: flow already set
+ * the line right to left. */
+void v_put_line(lay_t *L, vitem_t *v, const flow_line_t *fl, int32_t dx, int32_t width)
+{
+	if (L->rtl)
+		dx = L->s->page_w - dx - width;
 	for (int i = 0; i < fl->nruns; i++) {
 		page_item_t *it = v_item(L, v);
 		it->kind = PAGE_RUN;
@@ -92,7 +105,8 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
 	flow_opts_t o;
 	memset(&o, 0, sizeof(o));
 	o.width = width;
-	o.align = align;
+	o.align = lay_align(L, align);
+	o.rtl = L->rtl;
 	o.lang = L->lang;
 	o.hyph = hyphenate && L->s->hyphenate ? L->hyph : NULL;
 	o.file = L->m->file;
@@ -117,7 +131,7 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
 		v->asc = (h - gh) / 2 + fl->asc;
 		if (fl->asc == 0 && fl->desc == 0)
 			v->asc = h * 4 / 5;
-		v_put_line(L, v, fl, L->x0 + dx);
+		v_put_line(L, v, fl, L->x0 + dx, width);
 	}
 	/* widows and orphans: no break after the first line or before the last */
 	if (r.nlines >= 2) {
@@ -137,7 +151,8 @@ int32_t v_beside(lay_t *L, int at, const spans_t *s, int32_t x, int right, int32
 	flow_opts_t o;
 	memset(&o, 0, sizeof(o));
 	o.width = width;
-	o.align = right ? FLOW_RIGHT : FLOW_LEFT;
+	o.align = lay_align(L, right ? FLOW_RIGHT : FLOW_LEFT);
+	o.rtl = L->rtl;
 	o.lang = L->lang;
 	o.file = L->m->file;
 	flow_result_t r;
@@ -155,7 +170,7 @@ int32_t v_beside(lay_t *L, int at, const spans_t *s, int32_t x, int right, int32
 			L->v[L->nv - 2].nobreak = 1;
 			k = L->nv - 1;
 		}
-		v_put_line(L, &L->v[k], &r.lines[i], L->x0 + x - (right ? width : 0));
+		v_put_line(L, &L->v[k], &r.lines[i], L->x0 + x - (right ? width : 0), width);
 		if (r.lines[i].width > wmax)
 			wmax = r.lines[i].width;
 	}

@@ -1,0 +1,84 @@
+/* bidi: UAX #9 levels, Arabic joining and line order with libfribidi
+ * (see bidi.h). */
+#include <stdlib.h>
+#include <fribidi.h>
+#include "arena.h"
+#include "bidi.h"
+
+int bidi_is_rtl(uint32_t cp)
+{
+	FriBidiCharType t = fribidi_get_bidi_type(cp);
+	return t == FRIBIDI_TYPE_RTL || t == FRIBIDI_TYPE_AL || t == FRIBIDI_TYPE_AN;
+}
+
+int bidi_levels(const uint32_t *cp, int n, int rtl, uint8_t *lv)
+{
+	if (n <= 0)
+		return 0;
+	FriBidiCharType *t = xmalloc((size_t)n * sizeof(*t));
+	FriBidiBracketType *bt = xmalloc((size_t)n * sizeof(*bt));
+	FriBidiLevel *l = xmalloc((size_t)n * sizeof(*l));
+	fribidi_get_bidi_types(cp, n, t);
+	fribidi_get_bracket_types(cp, n, t, bt);
+	/* in a right-to-left page a paragraph takes the direction of its first
+	   strong character (an English sentence stays left to right), RTL
+	   when it has none */
+	FriBidiParType base = rtl ? FRIBIDI_PAR_WRTL : FRIBIDI_PAR_LTR;
+	FriBidiLevel max = fribidi_get_par_embedding_levels_ex(t, bt, n, &base, l);
+	int r = max == 0 ? -1 : max - 1;
+	for (int i = 0; i < n; i++)
+		lv[i] = r < 0 ? (uint8_t)(rtl != 0) : (uint8_t)l[i];
+	free(t);
+	free(bt);
+	free(l);
+	return r;
+}
+
+void bidi_shape(uint32_t *cp, int n, const uint8_t *lv)
+{
+	if (n <= 0)
+		return;
+	FriBidiCharType *t = xmalloc((size_t)n * sizeof(*t));
+	FriBidiArabicProp *ap = xmalloc((size_t)n * sizeof(*ap));
+	FriBidiLevel *l = xmalloc((size_t)n * sizeof(*l));
+	for (int i = 0; i < n; i++)
+		l[i] = (FriBidiLevel)lv[i];
+	fribidi_get_bidi_types(cp, n, t);
+	fribidi_get_joining_types(cp, n, ap);
+	fribidi_join_arabic(t, n, l, ap);
+	fribidi_shape(FRIBIDI_FLAG_SHAPE_MIRRORING | FRIBIDI_FLAGS_ARABIC, l, n, ap, cp);
+	free(t);
+	free(ap);
+	free(l);
+}
+
+/* L2: from the highest level down to the lowest odd one, reverse every
+ * maximal sequence of items at that level or higher. */
+void bidi_order(const uint8_t *lv, int n, int *order)
+{
+	int hi = 0, lo = 255;
+	for (int i = 0; i < n; i++) {
+		order[i] = i;
+		if (lv[i] > hi)
+			hi = lv[i];
+		if (lv[i] % 2 && lv[i] < lo)
+			lo = lv[i];
+	}
+	for (int k = hi; k >= lo && k > 0; k--) {
+		for (int i = 0; i < n;) {
+			if (lv[order[i]] < k) {
+				i++;
+				continue;
+			}
+			int j = i;
+			while (j < n && lv[order[j]] >= k)
+				j++;
+			for (int a = i, b = j - 1; a < b; a++, b--) {
+				int x = order[a];
+				order[a] = order[b];
+				order[b] = x;
+			}
+			i = j;
+		}
+	}
+}

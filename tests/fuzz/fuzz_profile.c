@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const tags[] = {"short", "private"};
-	profile_opts_t o = {NULL, NULL, 0, 0};
+	profile_opts_t o = {0};
 	if (size > 0) {
 		if (data[0] & 1)
 			o.lang = "zh";

@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	errs_t e;
 	errs_init(&e);
 	model_t *m = NULL;
-	profile_opts_t o = {NULL, NULL, 0, 0};
+	profile_opts_t o = {0};
 	if (profile_load_mem(a, "fuzz.yaml", (const char *)data + 1, size - 1, &o, &m, &e) == 0) {
 		style_t *s = style_load(data[0] & 1 ? "compact" : "academic", ldirs, &e);
 		for (int i = 0; s && i < m->nlayout_set; i++)

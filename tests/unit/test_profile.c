@@ -145,7 +145,7 @@ TEST(lang_and_tags)
 	done(&r);
 
 	const char *tags[] = {"short"};
-	profile_opts_t o = {"zh", tags, 1, 0};
+	profile_opts_t o = {.lang = "zh", .tags = tags, .ntags = 1};
 	load(&r, lang_tags_yaml, &o);
 	EQ_INT(r.rc, 0);
 	EQ_STR(r.m->name, "艾达");
@@ -157,7 +157,7 @@ TEST(lang_and_tags)
 	EQ_INT(r.m->sections[2].nitems, 1);
 	done(&r);
 
-	profile_opts_t fr = {"fr", NULL, 0, 0};   /* missing language: the first */
+	profile_opts_t fr = {.lang = "fr"};   /* missing language: the first */
 	load(&r, lang_tags_yaml, &fr);
 	EQ_STR(r.m->name, "Ada");
 	done(&r);

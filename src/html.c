@@ -30,12 +30,16 @@ static void esc(buf_t *b, const char *s)
 		case '>': buf_puts(b, "&gt;"); break;
 		case '"': buf_puts(b, "&quot;"); break;
 		case '\'': buf_puts(b, "&#39;"); break;
+		/* braces too: no "{{" or "{%" from a profile, so the page can be
+		   included as is by Hugo (Go templates) and Jekyll (Liquid) */
+		case '{': buf_puts(b, "&#123;"); break;
+		case '}': buf_puts(b, "&#125;"); break;
 		default: buf_putc(b, *s);
 		}
 }
 
-/* A JSON string; <, > and & as \u escapes so that it is safe inside a
- * <script> element too. */
+/* A JSON string; < > & { } as \u escapes so that it is safe inside a
+ * <script> element and a site generator's template too. */
 static void jstr(buf_t *b, const char *s)
 {
 	if (!s) {
@@ -48,7 +52,7 @@ static void jstr(buf_t *b, const char *s)
 			buf_printf(b, "\\%c", *p);
 		else if (*p == '\n')
 			buf_puts(b, "\\n");
-		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&')
+		else if (*p < 0x20 || strchr("<>&{}", *p))
 			buf_printf(b, "\\u%04x", *p);
 		else
 			buf_putc(b, (char)*p);

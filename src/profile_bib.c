@@ -976,7 +976,6 @@ int pbib_load(pctx_t *c, const ynode_t *where, const char *path,
               mpub_t **pubs, int *npubs)
 {
 	buf_t f;
-	bib_t b;
 	int rc = 0;
 	*pubs = NULL;
 	*npubs = 0;
@@ -988,11 +987,22 @@ int pbib_load(pctx_t *c, const ynode_t *where, const char *path,
 		return rc;
 	}
 	deps_add(path);
+	rc = pbib_load_mem(c, where, path, f.s ? f.s : "", f.len, pubs, npubs);
+	buf_done(&f);
+	return rc;
+}
+
+int pbib_load_mem(pctx_t *c, const ynode_t *where, const char *path,
+                  const char *data, size_t len, mpub_t **pubs, int *npubs)
+{
+	bib_t b;
+	*pubs = NULL;
+	*npubs = 0;
 	memset(&b, 0, sizeof(b));
 	b.c = c;
 	b.path = arena_strdup(c->a, path);
-	b.s = f.s ? f.s : "";
-	b.n = f.len;
+	b.s = data;
+	b.n = len;
 	b.line0 = where->line;
 	b.col0 = where->col;
 	b.pos_line = b.pos_col = 1;
@@ -1001,7 +1011,6 @@ int pbib_load(pctx_t *c, const ynode_t *where, const char *path,
 	if (bad >= 0 || memchr(b.s, '\0', b.n)) {
 		size_t off = bad >= 0 ? (size_t)bad : (size_t)((const char *)memchr(b.s, '\0', b.n) - b.s);
 		bib_err(&b, off, "invalid UTF-8 or a NUL byte in the BibTeX file");
-		buf_done(&f);
 		return -1;
 	}
 	bib_scan(&b);
@@ -1031,6 +1040,5 @@ int pbib_load(pctx_t *c, const ynode_t *where, const char *path,
 	for (int i = 0; i < nv; i++)
 		(*pubs)[i] = v[i].p;
 	*npubs = nv;
-	buf_done(&f);
 	return c->e->nerrors > errs0 ? -1 : 0;
 }

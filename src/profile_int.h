@@ -68,6 +68,9 @@ void pnames_mark(pctx_t *c);
 /* profile_bib.c: load a BibTeX file into publications. */
 int pbib_load(pctx_t *c, const ynode_t *where, const char *path,
               mpub_t **pubs, int *npubs);
+/* The same from memory (path names the file in messages). */
+int pbib_load_mem(pctx_t *c, const ynode_t *where, const char *path,
+                  const char *data, size_t len, mpub_t **pubs, int *npubs);
 
 /* the keys of a link map {label, url} (profile_val.c) */
 extern const char *const pv_link_keys[];

@@ -33,7 +33,7 @@ static const char *const jr_top[] = {
 	"references", "projects", "meta", NULL};
 static const char *const jr_basics_keys[] = {
 	"name", "label", "image", "email", "phone", "url", "summary", "location",
-	"profiles", NULL};
+	"profiles", "website", "picture", NULL};
 static const char *const jr_location[] = {
 	"address", "postalCode", "city", "countryCode", "region", NULL};
 static const char *const jr_profile[] = {"network", "username", "url", NULL};
@@ -56,7 +56,7 @@ static const char *const jr_interest[] = {"name", "keywords", NULL};
 static const char *const jr_ref[] = {"name", "reference", NULL};
 static const char *const jr_project[] = {
 	"name", "description", "highlights", "keywords", "startDate", "endDate",
-	"url", "roles", "entity", "type", NULL};
+	"url", "roles", "entity", "type", "summary", NULL};
 
 /* ---- entries ---- */
 
@@ -233,7 +233,7 @@ static int jr_project_item(pctx_t *c, const ynode_t *n, mentry_t *en)
 	pim_lenient(c, n, jr_project, "a project");
 	rc |= jr_title(c, n, "name", "entity", "a project", en);
 	rc |= jr_dates(c, n, en, 0);
-	rc |= jr_details(c, n, "description", en);
+	rc |= jr_details(c, n, ydoc_get(n, "description") ? "description" : "summary", en);
 	rc |= jr_url(c, n, "url", en);
 	rc |= pim_strings(c, n, "roles", &roles, &nroles);
 	if (nroles)
@@ -446,8 +446,11 @@ static int jr_location_parse(pctx_t *c, const ynode_t *b)
 			buf_printf(&s, "%s%s", s.len ? ", " : "", v);
 	}
 	rc |= pim_str(c, n, "address", &v);
-	if (!s.len && v)
-		buf_puts(&s, v);
+	if (v) {   /* the street first: "2712 Broadway St, San Francisco, ..." */
+		char *all = arena_printf(c->a, "%s%s%s", v, s.len ? ", " : "", s.s ? s.s : "");
+		buf_reset(&s);
+		buf_puts(&s, all);
+	}
 	if (s.len)
 		c->m->location = arena_strdup(c->a, s.s);
 	buf_done(&s);
@@ -467,11 +470,12 @@ static int jr_image(pctx_t *c, const ynode_t *b)
 static int jr_contacts(pctx_t *c, const ynode_t *b)
 {
 	static const char *const keys[][2] = {
-		{"email", "email"}, {"phone", "phone"}, {"url", "website"}};
+		{"email", "email"}, {"phone", "phone"}, {"url", "website"},
+		{"website", "website"}};   /* website: the schema before 1.0 */
 	const ynode_t *l;
 	const char *v;
 	int rc = 0;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		if (pim_str(c, b, keys[i][0], &v) < 0)
 			rc = -1;
 		else if (v)
@@ -510,10 +514,22 @@ int pjr_load(pctx_t *c, const ynode_t *root)
 	rc |= jr_basics(c, ydoc_get(root, "basics"));
 	pim_sections(c, nsecs);
 	for (int i = 0; i < root->n; i++) {
-		const ynode_t *k = root->kids[2 * i];
+		const ynode_t *k = root->kids[2 * i], *v = root->kids[2 * i + 1];
+		int known = 0;
 		for (int j = 0; k->kind == YD_SCALAR && j < nsecs; j++)
-			if (!strcmp(k->str, jr_secs[j].key))
-				rc |= jr_section(c, &jr_secs[j], root->kids[2 * i + 1]);
+			if (!strcmp(k->str, jr_secs[j].key)) {
+				rc |= jr_section(c, &jr_secs[j], v);
+				known = 1;
+			}
+		for (int j = 0; !known && k->kind == YD_SCALAR && jr_top[j]; j++)
+			known = !strcmp(k->str, jr_top[j]);
+		/* what the schema does not have (academicpages' presentations,
+		   teaching, portfolio...): said, not dropped in silence */
+		if (!known && k->kind == YD_SCALAR && !pv_suggest(k->str, jr_top) &&
+		    ((v->kind == YD_SEQ && v->n) || (v->kind == YD_MAP && v->n) ||
+		     (v->kind == YD_SCALAR && v->len)))
+			warn_at(c->e, c->file, k->line, k->col, "ignored: '%.60s' is not "
+			        "a JSON Resume section", k->str);
 	}
 	return rc ? -1 : 0;
 }

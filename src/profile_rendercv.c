@@ -34,7 +34,8 @@
 #include "profile_import.h"
 
 static const char *const rc_top[] = {
-	"cv", "design", "locale", "locale_catalog", "rendercv_settings", NULL};
+	"cv", "design", "locale", "locale_catalog", "rendercv_settings", "settings",
+	NULL};
 static const char *const rc_cv[] = {
 	"name", "label", "headline", "location", "email", "phone", "website",
 	"photo", "social_networks", "sections", NULL};
@@ -502,6 +503,21 @@ int prcv_load(pctx_t *c, const ynode_t *root)
 	if (!pv_is_map(c, cv, "'cv'")) {
 		pim_sections(c, 0);
 		return -1;
+	}
+	/* RenderCV's own look and program settings: vita's layout decides */
+	static const char *const looks[] = {"design", "locale", "locale_catalog",
+		"rendercv_settings", "settings", NULL};
+	for (int i = 0; looks[i]; i++) {
+		const ynode_t *k = NULL;
+		for (int j = 0; j < root->n; j++)
+			if (root->kids[2 * j]->kind == YD_SCALAR &&
+			    !strcmp(root->kids[2 * j]->str, looks[i]))
+				k = root->kids[2 * j];
+		const ynode_t *v = ydoc_get(root, looks[i]);
+		if (k && v && v->kind == YD_MAP && v->n)
+			warn_at(c->e, c->file, k->line, k->col, "ignored: '%s' (RenderCV's "
+			        "settings for its own output; vita's layout sets the look)",
+			        looks[i]);
 	}
 	pim_lenient(c, cv, rc_cv, "'cv'");
 	rc |= rc_header(c, cv);

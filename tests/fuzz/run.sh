@@ -37,6 +37,13 @@ seed() {   # seed NAME DIR: fill a fresh corpus the first time
 	flow) printf 'A\1Hyphenation of extraordinarily long words \1https://github.com/x/y\1\346\234\261\345\245\275' >"$2/mix"
 	      python3 tests/tools/profile_strings.py profiles/*.yaml 2>/dev/null | head -100 |
 	      while read -r l; do printf '\25\20%s' "$l" >"$2/$(printf '%s' "$l" | cksum | cut -d' ' -f1)"; done ;;
+	bibtex) for f in tests/import/bib/*.bib tests/import/alfolio/_bibliography/*.bib \
+	                 tests/errors/*.bib; do { printf '\0'; cat "$f"; } >"$2/$(basename "$f")"; done ;;
+	jsonresume) for f in tests/import/jsonresume/*.json tests/import/*.json \
+	                     tests/import/alfolio/assets/json/*.json tests/import/academicpages/_data/*.json; do
+	              { printf '\0'; cat "$f"; } >"$2/$(basename "$f")"; done ;;
+	rendercv) for f in tests/import/rendercv/*.yaml tests/import/rendercv.yaml; do
+	            { printf '\0'; cat "$f"; } >"$2/$(basename "$f")"; done ;;
 	render) for f in tests/errors/*.yaml tests/golden/markup.yaml tests/pathological/*.yaml; do
 	          [ "$(wc -c <"$f")" -lt 8000 ] && { printf '\0'; cat "$f"; } >"$2/$(basename "$f")"
 	        done ;;

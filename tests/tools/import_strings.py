@@ -157,7 +157,7 @@ def walk_bib(path, out):
             continue
         if name == "journal" and val.startswith("\\"):
             continue          # an AAS macro: checked by unit tests
-        v = delatex(val).strip()
+        v = re.sub(r"(\d)-(\d)", "\\1–\\2", delatex(val).strip())
         if not v:
             continue
         out.append((line, v, name))

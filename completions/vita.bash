@@ -6,7 +6,8 @@ _vita()
 
 	local commands="render watch batch check fonts layouts locales new schema"
 	local opts="--output --layout --lang --tags --set --dump= --strict --reproducible
-		--deps --force --untrusted --trusted --exec --dir --jobs --help --version"
+		--deps --force --untrusted --trusted --exec --format --changed --book --dir --jobs
+		--help --version"
 
 	if [[ $cword -eq 1 ]]; then
 		COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
@@ -20,7 +21,10 @@ _vita()
 	--lang)
 		COMPREPLY=($(compgen -W "$(vita locales 2>/dev/null | awk '{print $1}')" -- "$cur"))
 		return ;;
-	-o | --output | --deps)
+	--format)
+		COMPREPLY=($(compgen -W "pdf html html-fragment json" -- "$cur"))
+		return ;;
+	-o | --output | --deps | --book)
 		_filedir
 		return ;;
 	-d | --dir)

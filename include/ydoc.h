@@ -5,7 +5,8 @@
  * invalid UTF-8 (naming the byte offset), more than YDOC_MAX_DEPTH levels
  * of nesting, aliases (anchors are accepted but an alias expanding beyond
  * YDOC_MAX_ALIAS nodes in total is refused), more than one document,
- * duplicate keys in a mapping, and a NUL character in a key or value
+ * duplicate keys in a mapping, more than YDOC_MAX_NODES nodes (about
+ * 100 bytes each; a long CV has a few thousand), and a NUL character in a key or value
  * (an escaped "\0" or "\u0000": C strings would cut the text there).
  */
 #ifndef VITA_YDOC_H
@@ -16,6 +17,7 @@
 
 #define YDOC_MAX_DEPTH 64
 #define YDOC_MAX_ALIAS 10000
+#define YDOC_MAX_NODES 200000   /* keys, values and items: bounds the tree's memory */
 
 enum { YD_NULL, YD_SCALAR, YD_SEQ, YD_MAP };
 

@@ -786,9 +786,10 @@ int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
 		header_parse(&c, root);
 		sections_parse(&c, root);
 	}
-	pnames_mark(&c);
-	if (e->nerrors == before)
+	if (e->nerrors == before && pm_limits(&c) == 0) {
+		pnames_mark(&c);
 		pu_model(&c);
+	}
 	errs_sort(e, first);
 	if (e->nerrors > before)
 		return -1;

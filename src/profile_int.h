@@ -7,6 +7,8 @@
 
 #define PROFILE_MAX_STR (64 * 1024)      /* bytes in one string value */
 #define PROFILE_MAX_FILE (16 * 1024 * 1024)
+#define PROFILE_MAX_ITEMS 10000          /* sections, entries, details, ... */
+#define PROFILE_MAX_TEXT (4 * 1024 * 1024) /* bytes of text in the model */
 
 typedef struct pctx {
 	arena_t *a;
@@ -56,14 +58,17 @@ int pv_enum(pctx_t *c, const ynode_t *map, const char *key,
 /* 1 when the item carrying `tags` is kept by opts (and tags are valid). */
 int pv_keep(pctx_t *c, const ynode_t *map);
 
-/* profile_url.c: the link target to write for u (http, https, mailto,
- * tel; doi: and scheme-less web addresses rewritten), or NULL. */
+/* profile_post.c, once the model is built. The link target to write for
+ * u (http, https, mailto, tel; doi: and scheme-less web addresses
+ * rewritten), or NULL. */
 const char *pu_url(arena_t *a, const char *u);
 /* Check every URL of c->m: a located warning, and no link, for the rest. */
 void pu_model(pctx_t *c);
 /* profile_names.c: mark every publication's authors (owner, trailing
  * equal-contribution and corresponding-author marks). */
 void pnames_mark(pctx_t *c);
+/* The size limits below, over the whole model: 0, or -1 and one error. */
+int pm_limits(pctx_t *c);
 
 /* profile_bib.c: load a BibTeX file into publications. */
 int pbib_load(pctx_t *c, const ynode_t *where, const char *path,

@@ -52,6 +52,7 @@ typedef struct yctx {
 	size_t expanded;
 	ynodex_t *root;
 	int ndocs;
+	long nodes;
 } yctx_t;
 
 #define SIZE_CAP ((size_t)1 << 40)
@@ -176,8 +177,21 @@ static int is_null_scalar(const yaml_event_t *ev)
 	                   !memcmp(v, "NULL", 4)));
 }
 
+/* Count one more node; the one past YDOC_MAX_NODES is an error. */
+static int node_count(yctx_t *c, const yaml_event_t *ev)
+{
+	if (++c->nodes <= YDOC_MAX_NODES)
+		return 0;
+	return err_at(c->e, c->file, (int)ev->start_mark.line + 1,
+	              (int)ev->start_mark.column + 1,
+	              "more than %d values in one file: this is too large for a CV",
+	              YDOC_MAX_NODES);
+}
+
 static int on_scalar(yctx_t *c, const yaml_event_t *ev)
 {
+	if (node_count(c, ev))
+		return -1;
 	const char *v = (const char *)ev->data.scalar.value;
 	if (memchr(v, '\0', ev->data.scalar.length))   /* "\0" or "\u0000" */
 		return err_at(c->e, c->file, (int)ev->start_mark.line + 1,
@@ -227,6 +241,8 @@ static int on_start(yctx_t *c, const yaml_event_t *ev, int kind)
 		return err_at(c->e, c->file, (int)ev->start_mark.line + 1,
 		              (int)ev->start_mark.column + 1,
 		              "nesting deeper than %d levels", YDOC_MAX_DEPTH);
+	if (node_count(c, ev))
+		return -1;
 	frame_t *f = &c->st[c->depth++];
 	memset(f, 0, sizeof(*f));
 	f->x = node_new(c, kind, ev->start_mark);

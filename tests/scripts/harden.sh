@@ -154,5 +154,28 @@ want='/URI (https:\057\057doi.org\05710.1145\0571234) /URI (https:\057\057exampl
 [ "$uris" = "$want" ] || no "i17-links: URI actions are: $uris"
 pdftotext "$W/links.pdf" - | grep -q "see here and there" || no "i17-links: a refused link's text is missing"
 
+# item 6: limits on every path into the model (YAML nodes, items, text)
+python3 - "$W" <<'PY'
+import sys
+d = sys.argv[1]
+open(d + "/bullets.yaml", "w").write("name: B\nsections:\n  - title: X\n    type: experience\n    entries:\n      - title: E\n        details: [" + ",".join(["a"] * 1000000) + "]\n")
+open(d + "/items.yaml", "w").write("name: B\nsections:\n  - title: X\n    type: experience\n    entries:\n      - title: E\n        details: [" + ",".join(["a"] * 10001) + "]\n")
+with open(d + "/sections.yaml", "w") as f:
+    f.write("name: B\nsections:\n")
+    for i in range(100000):
+        f.write("  - {title: S%d, type: text, text: x}\n" % i)
+with open(d + "/many.bib", "w") as f:
+    for i in range(10001):
+        f.write("@article{k%d, title={T%d}, author={A}, year={2020}}\n" % (i, i))
+open(d + "/bib.yaml", "w").write("name: B\nsections:\n  - {title: P, type: publications, bibtex: many.bib}\n")
+t = ("word " * 12000)[:60000]
+open(d + "/text.yaml", "w").write("name: B\nsections:\n" + "".join("  - {title: T, type: text, text: \"%s\"}\n" % t for i in range(75)))
+PY
+run i06-million-bullets 1 "bullets.yaml:7:.*: error: more than 200000 values in one file" -- render "$W/bullets.yaml" -o "$W/x.pdf"
+run i06-items 1 "items.yaml:7:.*: error: more than 10000 items" -- render "$W/items.yaml" -o "$W/x.pdf"
+run i06-sections 1 "sections.yaml:.*: error: more than 200000 values in one file" -- render "$W/sections.yaml" -o "$W/x.pdf"
+run i06-bibtex-items 1 "error: more than 10000 items" -- render "$W/bib.yaml" -o "$W/x.pdf"
+run i06-text 1 "text.yaml:.*: error: more than 4 MB of text in the CV" -- render "$W/text.yaml" -o "$W/x.pdf"
+
 echo "harden.sh: $n cases, $([ $fail = 0 ] && echo ok || echo FAILED)"
 exit $fail

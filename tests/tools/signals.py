@@ -23,8 +23,11 @@ def big_profile(n):
     p = os.path.join(work, "big%d.yaml" % n)
     with open(p, "w") as f:
         f.write("name: Big Test\nsections:\n  - title: Items\n    type: list\n    items:\n")
-        for i in range(n):
-            f.write("      - Item %d of a long list\n" % i)
+        # at most PROFILE_MAX_ITEMS (10,000) items and 4 MB of text:
+        # past 9,000 items the items grow longer instead
+        rep = min(n // 9000 + 1, 16)
+        for i in range(min(n, 9000)):
+            f.write("      - %s\n" % " ".join(["Item %d of a long list" % i] * rep))
     return p
 
 

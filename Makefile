@@ -35,7 +35,7 @@ LDFLAGS ?=
 # the commit the binary was built from (a source tarball has no .git: set it)
 VITA_COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
-PKGS     = fribidi yaml-0.1 freetype2 harfbuzz harfbuzz-subset fontconfig libunibreak libpng
+PKGS     = fribidi yaml-0.1 freetype2 harfbuzz harfbuzz-subset fontconfig libunibreak libpng libjpeg
 WARN     = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -51,7 +51,8 @@ DEBUG_FLAGS = -O0 -g3 $(SAN) -Werror
 # Debian packages (names valid on Debian 12 and 13; no versioned names).
 # Building and rendering:
 DEB_BUILD = gcc make pkg-config libyaml-dev libfreetype-dev libharfbuzz-dev \
-            libhpdf-dev libfontconfig-dev libunibreak-dev libfribidi-dev libhyphen-dev hyphen-en-us libpng-dev
+            libhpdf-dev libfontconfig-dev libunibreak-dev libfribidi-dev libhyphen-dev hyphen-en-us libpng-dev \
+            libjpeg62-turbo-dev
 # The fonts the bundled chains (fonts/*.yaml) name, each face's `package:`
 # (README, "Fonts by script"); a CV needs only those of its scripts.
 DEB_FONTS = fonts-noto-core fonts-lxgw-wenkai fonts-wqy-microhei fonts-dejavu-core \
@@ -59,7 +60,8 @@ DEB_FONTS = fonts-noto-core fonts-lxgw-wenkai fonts-wqy-microhei fonts-dejavu-co
 # The tests (clang + libclang-rt-dev: the distribution's default clang and
 # its sanitizer/fuzzer runtimes, whatever its version):
 DEB_TEST  = poppler-utils mupdf-tools ghostscript qpdf valgrind clang libclang-rt-dev \
-            python3 python3-yaml python3-jsonschema mandoc time hyperfine strace python3-html5lib
+            python3 python3-yaml python3-jsonschema mandoc time hyperfine strace python3-html5lib \
+            unicode-data bzip2 python3-pikepdf nodejs
 
 SRC      = $(wildcard src/*.c)
 OBJ      = $(SRC:src/%.c=$(BUILD)/%.o)
@@ -70,7 +72,7 @@ SCRIPTS  = $(wildcard tests/scripts/*.sh)
 PROFILES = $(wildcard profiles/*.yaml)
 DATA     = $(wildcard layouts fonts locales)
 
-.PHONY: all deps deps-build demo test check check-tests unit scripts debug fuzz bench \
+.PHONY: all deps deps-build demo test check check-tests unit scripts pdf-check debug fuzz bench \
         golden-update lint format format-check install uninstall clean FORCE
 
 all: $(BUILD)/vita
@@ -81,6 +83,8 @@ deps-build:
 	@$(MAKE) --no-print-directory apt-install APT_PKGS='$(DEB_BUILD) $(DEB_FONTS)'
 deps deps-test:
 	@$(MAKE) --no-print-directory apt-install APT_PKGS='$(DEB_BUILD) $(DEB_FONTS) $(DEB_TEST)'
+	@# npm: Debian's package, unless the installed nodejs carries its own
+	@command -v npm >/dev/null || $(MAKE) --no-print-directory apt-install APT_PKGS=npm
 apt-install:
 	@missing=$$(for p in $(APT_PKGS); do \
 	   dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
@@ -134,7 +138,15 @@ demo: deps-build
 # build runs). Each run of check-tests appends "passed failed" to
 # $(BUILD)/results; check sums both builds into the closing line.
 test: deps-test
+	@$(MAKE) --no-print-directory $(PDFJS)
 	@$(MAKE) --no-print-directory check
+
+# pdf.js for tests/tools/pdf_check.sh, from the npm registry, pinned by
+# the lock file (node_modules is not committed).
+PDFJS = tests/tools/pdfjs/node_modules/pdfjs-dist/package.json
+$(PDFJS): tests/tools/pdfjs/package.json tests/tools/pdfjs/package-lock.json
+	cd tests/tools/pdfjs && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 check:
 	@rm -f build/results build-san/results; \
@@ -143,11 +155,20 @@ check:
 	cat build/results build-san/results 2>/dev/null | \
 	  awk '{p += $$1; f += $$2} END {print p " passed, " f " failed"; exit (f > 0 || NR < 2)}'
 
-check-tests: $(BUILD)/vita $(UNIT_BIN)
+check-tests: $(BUILD)/vita $(UNIT_BIN) $(PDFJS)
 	@rm -f $(BUILD)/results; \
 	$(MAKE) --no-print-directory unit; u=$$?; \
 	$(MAKE) --no-print-directory scripts; s=$$?; \
-	[ $$u = 0 ] && [ $$s = 0 ]
+	$(MAKE) --no-print-directory pdf-check; p=$$?; \
+	[ $$u = 0 ] && [ $$s = 0 ] && [ $$p = 0 ]
+
+# Last, every PDF the suites left in $(BUILD) goes through
+# tests/tools/pdf_check.sh (six readers, not one warning); one test.
+pdf-check:
+	@pdfs=$$(find $(BUILD) -name '*.pdf' -type f | sort); \
+	if sh tests/tools/pdf_check.sh $$pdfs >$(BUILD)/pdf_check.log 2>&1; then \
+	  echo "ok   tests/tools/pdf_check.sh ($$(echo $$pdfs | wc -w) PDFs)"; echo "1 0" >> $(BUILD)/results; \
+	else echo "FAIL tests/tools/pdf_check.sh"; head -40 $(BUILD)/pdf_check.log; echo "0 1" >> $(BUILD)/results; exit 1; fi
 
 # Each unit test program and each script suite counts as one test.
 unit: $(UNIT_BIN)
@@ -188,6 +209,7 @@ lint:
 	@test -z "$$(grep -l -e '<hpdf.h>' -e '<ft2build.h>' -e '<hb' -e '<yaml.h>' -e '<png.h>' -e '<fontconfig' src/sfnt.c include/sfnt.h)"
 	@test "$$(grep -l '<png.h>' src/*.c)" = "src/image.c"
 	@test "$$(grep -l '<fribidi' src/*.c src/*.h include/*.h)" = "src/bidi.c"
+	@test "$$(grep -l '<jpeglib.h>' src/*.c)" = "src/image.c"
 	@test -z "$$(grep -l -e '<ft2build.h>' -e '<hb.h>' -e '<hb-subset.h>' -e '<fontconfig' src/*.c | grep -v '^src/font')"
 	@echo "lint: ok"
 

@@ -1,23 +1,42 @@
-/* image: check that a photo can be embedded before anything hands it to
- * libharu (whose PNG reader lets libpng abort() the process on a damaged
- * file, and whose JPEG reader embeds whatever follows a plausible header).
+/* image: a photo, PNG or JPEG, decoded once into 8-bit pixels.
  *
- * A PNG is decoded completely, row by row, so every libpng error surfaces
- * here as a return value; a JPEG must have a frame header with a size
- * before its first scan. Both are limited to IMAGE_MAX_SIDE pixels a side.
+ * image_load decodes the whole file with libpng or libjpeg (every row, so
+ * a damaged file is an error here, never later), downsampled on the way
+ * (libjpeg's DCT scaling, then a box filter fed row by row: memory is
+ * bounded by the output, not the file) to at most IMAGE_MAX_PX pixels a
+ * side. What comes out is pixels and nothing else: EXIF, GPS, comments,
+ * ICC profiles and text chunks are never copied. The pdf stage asks
+ * image_scale for the size the page needs (IMAGE_DPI at the printed size).
+ *
+ * Accepted: PNG of every colour type and depth (palette, gray, gray+alpha,
+ * RGB, RGBA, 1-16 bits, Adam7 interlaced, tRNS); JPEG baseline,
+ * extended and progressive, gray, YCbCr, RGB, CMYK and YCCK (Adobe
+ * inverted or not; CMYK becomes RGB). Refused with a reason: anything
+ * else (2-component, 12-bit or lossless JPEG, truncated or corrupt data).
  */
 #ifndef VITA_IMAGE_H
 #define VITA_IMAGE_H
+#include "arena.h"
 
-#define IMAGE_MAX_SIDE 16384
+#define IMAGE_MAX_SIDE 16384 /* pixels a side of the file, at most */
+#define IMAGE_MAX_PX 1024    /* pixels a side kept after decoding */
+#define IMAGE_DPI 300        /* resolution embedded at the printed size */
 
-typedef struct image_info {
-	int png;        /* 1: PNG, 0: JPEG */
-	int w, h;       /* pixels */
-} image_info_t;
+typedef struct image {
+	int w, h;               /* pixels of px */
+	int src_w, src_h;       /* pixels of the file */
+	int comps;              /* 1 gray, 3 RGB */
+	int png;                /* 1 PNG, 0 JPEG */
+	unsigned char *px;      /* w * h * comps, rows top down */
+	unsigned char *alpha;   /* w * h, or NULL when every pixel is opaque */
+} image_t;
 
-/* 0 and *out filled when path is a PNG or JPEG file that can be embedded;
- * -1 otherwise, with a short reason in *why (a static string). */
-int image_probe(const char *path, image_info_t *out, const char **why);
+/* Decode path into *out (pixels in a); 0, or -1 with a short reason in
+ * *why (static storage, valid until the next call). */
+int image_load(arena_t *a, const char *path, image_t *out, const char **why);
+
+/* im box-filtered down to fit w x h pixels (never up: a smaller image is
+ * returned as it is), aspect kept; pixels in a. */
+void image_scale(arena_t *a, const image_t *im, int w, int h, image_t *out);
 
 #endif

@@ -132,6 +132,7 @@ typedef struct model {
 	mcontact_t *contacts; int ncontacts; /* in the order of the spec's table */
 	mlink_t *links; int nlinks;
 	const char *photo;           /* resolved relative to dir; NULL when absent */
+	const struct image *photo_img; /* its pixels, decoded once (image.h) */
 	int photo_line, photo_col;
 	mtext_t summary;
 	mdate_t updated;             /* DATE_NONE when absent */

@@ -46,8 +46,9 @@ typedef struct page_link {
 
 typedef struct page_image {
 	int32_t x, y, w, h; /* u; top-left corner, drawn size */
-	const char *path;   /* PNG or JPEG file, already validated */
+	const char *path;   /* PNG or JPEG file (for the dump) */
 	int png;            /* 1 PNG, 0 JPEG */
+	const struct image *img; /* its decoded pixels (image.h) */
 } page_image_t;
 
 enum { PAGE_RUN, PAGE_RECT, PAGE_LINK, PAGE_IMAGE };

@@ -159,6 +159,11 @@ static int kind_of(uint32_t c, int *draw)
 	if (c < 0x20 || c == 0x7F || c == 0xAD || c == 0x200B || c == 0xFEFF ||
 	    c == 0x2060)
 		*draw = 0;      /* soft hyphen, zero-width space, controls */
+	/* Variation selectors (U+FE0F in "❤️") choose a glyph that libharu,
+	   which draws each code point's cmap glyph, cannot show; drawn alone
+	   they pulled a fallback font into the PDF for one empty glyph. */
+	if ((c >= 0xFE00 && c <= 0xFE0F) || (c >= 0xE0100 && c <= 0xE01EF))
+		*draw = 0;
 	return K_CHAR;
 }
 

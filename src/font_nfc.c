@@ -1,7 +1,9 @@
 /* font_nfc: Unicode NFC with HarfBuzz's Unicode data (the only Unicode
  * database linked in). font_nfc(s, n, &len) returns a malloc'd NFC copy,
  * or NULL when s is already NFC -- decided without allocating for ASCII
- * and for text with no decomposable characters, marks or conjoining jamo.
+ * and for text with no decomposable characters, marks (of any combining
+ * class) or conjoining jamo. tests/unit/test_nfc.c runs Unicode's
+ * NormalizationTest.txt against it.
  *
  * Algorithm (UAX #15): full canonical decomposition (HarfBuzz's
  * hb_unicode_decompose, applied recursively; Hangul syllables
@@ -124,6 +126,18 @@ static void compose(hb_unicode_funcs_t *uf, ucs_t *u)
 	u->n = out;
 }
 
+/* A mark of any kind: the second of a canonical pair is a mark even when
+ * its combining class is 0 -- spacing (U+0BBE) or not (U+102E, U+11127). */
+static int is_mark(hb_unicode_funcs_t *uf, uint32_t cp)
+{
+	if (cp < 0x300)
+		return 0;
+	hb_unicode_general_category_t gc = hb_unicode_general_category(uf, cp);
+	return gc == HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK ||
+	       gc == HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK ||
+	       gc == HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK;
+}
+
 /* Could s differ from its NFC? False for ASCII, and for text without
  * decomposable characters, combining marks and conjoining jamo. */
 static int maybe_not_nfc(hb_unicode_funcs_t *uf, const char *s, size_t n)
@@ -138,9 +152,7 @@ static int maybe_not_nfc(hb_unicode_funcs_t *uf, const char *s, size_t n)
 		if (l == 0)
 			return 0; /* invalid UTF-8: not ours to fix */
 		hb_codepoint_t a, b;
-		if ((cp >= 0x1100 && cp <= 0x11ff) || ccc(uf, cp) != 0 ||
-		    (cp >= 0x300 && hb_unicode_general_category(uf, cp) ==
-		                    HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK) ||
+		if ((cp >= 0x1100 && cp <= 0x11ff) || ccc(uf, cp) != 0 || is_mark(uf, cp) ||
 		    (!(cp >= SBASE && cp < SBASE + SCOUNT) && hb_unicode_decompose(uf, cp, &a, &b)))
 			return 1;
 		i += (size_t)l;

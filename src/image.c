@@ -1,25 +1,205 @@
-/* image: is this file a PNG or JPEG that can be embedded? (see image.h)
+/* image: PNG and JPEG photos decoded to pixels (see image.h).
  *
- * The only libpng user. PNGs are read to the last row with one row buffer,
- * under libpng's own setjmp (no frames of ours between it and png_error),
- * so a truncated or corrupt file is an error here rather than an abort()
- * inside libharu later. JPEGs are checked by walking their markers up to
- * the first frame header.
+ * The only libpng and libjpeg user. Both decoders feed rows into one box
+ * filter (box_t) that sums each output pixel's share of the source; only
+ * the output's sums and one source row are ever in memory. For a large
+ * reduction only every s-th row and column is summed (s = a quarter of
+ * the reduction, so each output pixel still averages 16 or more samples),
+ * but every row is decoded, so damage anywhere is found. Alpha is summed
+ * premultiplied, so fully transparent pixels lend no colour.
  */
-#include <png.h>
+#include <setjmp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <jpeglib.h>
+#include <jerror.h>
+#include <png.h>
 #include "file.h"
 #include "image.h"
 
+#define JPEG_MAX_MEM (256L << 20)   /* libjpeg's own buffers (progressive files) */
+
+/* A reason that outlives the decoder: static storage, as image.h says. */
+static const char *reason(const char *msg)
+{
+	static char text[256];
+	snprintf(text, sizeof(text), "%s", msg);
+	return text;
+}
+
+/* ---- the box filter ---- */
+
+typedef struct box {
+	int sw, sh, dw, dh, ch;  /* source and output sizes, channels in a row */
+	int bps;                /* bytes a sample: 1, or 2 (16 bits, high byte first) */
+	int alpha;              /* the last channel is alpha */
+	int sy;                 /* rows summed: every sy-th */
+	int *xmap;              /* source column -> output column, -1: not summed */
+	uint32_t *colcnt, *rowcnt;
+	uint32_t *acc;          /* dw * dh * ch sums */
+	unsigned min_alpha;
+} box_t;
+
+/* The largest size that fits mw x mh with sw x sh's aspect, never larger. */
+static void fit(int sw, int sh, int mw, int mh, int *dw, int *dh)
+{
+	*dw = sw;
+	*dh = sh;
+	if (sw <= mw && sh <= mh)
+		return;
+	if ((int64_t)sw * mh >= (int64_t)sh * mw) {
+		*dw = mw;
+		*dh = (int)(((int64_t)sh * mw + sw / 2) / sw);
+	} else {
+		*dh = mh;
+		*dw = (int)(((int64_t)sw * mh + sh / 2) / sh);
+	}
+	if (*dw < 1)
+		*dw = 1;
+	if (*dh < 1)
+		*dh = 1;
+}
+
+static int stride(int s, int d)
+{
+	int k = s / d / 4;
+	return k > 1 ? k : 1;
+}
+
+static void box_init(box_t *b, int sw, int sh, int dw, int dh, int ch, int alpha)
+{
+	int sx = stride(sw, dw);
+	b->sw = sw, b->sh = sh, b->dw = dw, b->dh = dh, b->ch = ch, b->alpha = alpha;
+	b->bps = 1;
+	b->sy = stride(sh, dh);
+	b->min_alpha = 255;
+	b->xmap = xmalloc((size_t)sw * sizeof(*b->xmap));
+	b->colcnt = xcalloc((size_t)dw, sizeof(*b->colcnt));
+	b->rowcnt = xcalloc((size_t)dh, sizeof(*b->rowcnt));
+	b->acc = xcalloc((size_t)dw * (size_t)dh * (size_t)ch, sizeof(*b->acc));
+	for (int x = 0; x < sw; x++) {
+		b->xmap[x] = x % sx ? -1 : (int)((int64_t)x * dw / sw);
+		if (b->xmap[x] >= 0)
+			b->colcnt[b->xmap[x]]++;
+	}
+	for (int y = 0; y < sh; y += b->sy)
+		b->rowcnt[(int64_t)y * dh / sh]++;
+}
+
+static void box_free(box_t *b)
+{
+	free(b->xmap);
+	free(b->colcnt);
+	free(b->rowcnt);
+	free(b->acc);
+	memset(b, 0, sizeof(*b));
+}
+
+/* n pixels of source row y, at columns x0, x0 + xinc, ... */
+static void box_row(box_t *b, int y, const unsigned char *row, int x0, int xinc, int n)
+{
+	if (y % b->sy)
+		return;
+	int ch = b->ch, bps = b->bps;
+	uint32_t *line = b->acc + (size_t)((int64_t)y * b->dh / b->sh) * (size_t)b->dw * (size_t)ch;
+	for (int i = 0, x = x0; i < n; i++, x += xinc) {
+		if (b->xmap[x] < 0)
+			continue;
+		const unsigned char *p = row + (size_t)i * (size_t)(ch * bps);
+		uint32_t *q = line + (size_t)b->xmap[x] * (size_t)ch;
+		if (b->alpha) {
+			unsigned a = p[(ch - 1) * bps];
+			for (int c = 0; c < ch - 1; c++)
+				q[c] += p[c * bps] * a;
+			q[ch - 1] += a;
+			if (a < b->min_alpha)
+				b->min_alpha = a;
+		} else {
+			for (int c = 0; c < ch; c++)
+				q[c] += p[c * bps];
+		}
+	}
+}
+
+/* The averages into out (pixels in a); alpha only when some pixel is not
+ * opaque. */
+static void box_done(box_t *b, arena_t *a, image_t *out)
+{
+	int comps = b->ch - b->alpha;
+	size_t n = (size_t)b->dw * (size_t)b->dh;
+	out->w = b->dw;
+	out->h = b->dh;
+	out->comps = comps;
+	out->px = arena_alloc(a, n * (size_t)comps);
+	out->alpha = b->alpha && b->min_alpha < 255 ? arena_alloc(a, n) : NULL;
+	for (int oy = 0; oy < b->dh; oy++)
+		for (int ox = 0; ox < b->dw; ox++) {
+			size_t i = (size_t)oy * (size_t)b->dw + (size_t)ox;
+			const uint32_t *q = b->acc + i * (size_t)b->ch;
+			uint32_t cnt = b->colcnt[ox] * b->rowcnt[oy];
+			unsigned char *o = out->px + i * (size_t)comps;
+			if (!cnt)
+				cnt = 1;
+			if (!b->alpha) {
+				for (int c = 0; c < comps; c++)
+					o[c] = (unsigned char)((q[c] + cnt / 2) / cnt);
+				continue;
+			}
+			uint32_t as = q[comps];
+			for (int c = 0; c < comps; c++)
+				o[c] = as ? (unsigned char)((q[c] + as / 2) / as) : 255;
+			if (out->alpha)
+				out->alpha[i] = (unsigned char)((as + cnt / 2) / cnt);
+		}
+}
+
+void image_scale(arena_t *a, const image_t *im, int w, int h, image_t *out)
+{
+	int dw, dh;
+	fit(im->w, im->h, w > 0 ? w : 1, h > 0 ? h : 1, &dw, &dh);
+	if (dw >= im->w || dh >= im->h) {
+		*out = *im;
+		return;
+	}
+	box_t b;
+	int ch = im->comps + (im->alpha != NULL);
+	box_init(&b, im->w, im->h, dw, dh, ch, im->alpha != NULL);
+	unsigned char *row = xmalloc((size_t)im->w * (size_t)ch);
+	for (int y = 0; y < im->h; y++) {
+		const unsigned char *p = im->px + (size_t)y * (size_t)im->w * (size_t)im->comps;
+		for (int x = 0; x < im->w; x++) {
+			memcpy(row + (size_t)x * (size_t)ch, p + (size_t)x * (size_t)im->comps,
+			       (size_t)im->comps);
+			if (im->alpha)
+				row[(size_t)x * (size_t)ch + (size_t)im->comps] =
+					im->alpha[(size_t)y * (size_t)im->w + (size_t)x];
+		}
+		box_row(&b, y, row, 0, 1, im->w);
+	}
+	free(row);
+	*out = *im;
+	box_done(&b, a, out);
+	box_free(&b);
+}
+
+/* ---- PNG ---- */
+
+typedef struct pngjob {     /* on the heap: survives png_longjmp intact */
+	const char *why;
+	char msg[160];
+	unsigned char *row;
+	box_t box;
+} pngjob_t;
+
 static void png_fail(png_structp p, png_const_charp msg)
 {
-	const char **why = png_get_error_ptr(p);
-	static char text[128];
+	pngjob_t *j = png_get_error_ptr(p);
 	/* libpng's stdio reader says "Read Error" at the end of the file */
-	snprintf(text, sizeof(text), "%s", strcmp(msg, "Read Error") ? msg : "the file ends too early");
-	*why = text;
+	snprintf(j->msg, sizeof(j->msg), "%s",
+	         strcmp(msg, "Read Error") ? msg : "the file ends too early");
+	j->why = j->msg;
 	png_longjmp(p, 1);
 }
 
@@ -29,75 +209,224 @@ static void png_quiet(png_structp p, png_const_charp msg)
 	(void)msg;
 }
 
-/* Decode every row; libpng reports CRC errors, short data and bad headers. */
-static int png_check(FILE *f, image_info_t *out, const char **why)
+/* Every row of every pass (Adam7 is read pass by pass, each pixel summed
+ * where it belongs), after libpng's expansion: palette -> RGB, gray below
+ * 8 bits -> 8, tRNS -> alpha. 16-bit samples are read by their high byte
+ * here, which costs nothing for the rows the filter skips. */
+static void png_rows(png_structp p, png_infop info, pngjob_t *j, image_t *out)
 {
-	png_structp p = png_create_read_struct(PNG_LIBPNG_VER_STRING, (png_voidp)why,
-	                                       png_fail, png_quiet);
-	png_infop info = p ? png_create_info_struct(p) : NULL;
-	png_bytep volatile row = NULL;
-	int rc = -1;
-	if (!info) {
-		*why = "out of memory";
-		goto done;
+	png_set_user_limits(p, IMAGE_MAX_SIDE, IMAGE_MAX_SIDE);
+	png_set_keep_unknown_chunks(p, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+	/* every chunk's CRC is checked already; zlib's checksum over the
+	   inflated data would double the time of a large photo */
+	png_set_option(p, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+	png_read_info(p, info);
+	int sw = (int)png_get_image_width(p, info), sh = (int)png_get_image_height(p, info);
+	int adam7 = png_get_interlace_type(p, info) == PNG_INTERLACE_ADAM7;
+	png_set_expand(p);
+	png_read_update_info(p, info);
+	int ch = png_get_channels(p, info), depth = png_get_bit_depth(p, info), dw, dh;
+	if (ch < 1 || ch > 4 || (depth != 8 && depth != 16))
+		png_error(p, "unexpected pixel format");
+	j->row = xmalloc(png_get_rowbytes(p, info));
+	fit(sw, sh, IMAGE_MAX_PX, IMAGE_MAX_PX, &dw, &dh);
+	box_init(&j->box, sw, sh, dw, dh, ch, ch == 2 || ch == 4);
+	j->box.bps = depth / 8;
+	for (int pass = 0; pass < (adam7 ? 7 : 1); pass++) {
+		int cols = adam7 ? (int)PNG_PASS_COLS(sw, pass) : sw;
+		int rows = adam7 ? (int)PNG_PASS_ROWS(sh, pass) : sh;
+		if (!cols || !rows)
+			continue;   /* libpng skips an empty pass too */
+		int x0 = adam7 ? (int)PNG_PASS_START_COL(pass) : 0;
+		int xinc = adam7 ? (int)PNG_PASS_COL_OFFSET(pass) : 1;
+		for (int r = 0; r < rows; r++) {
+			png_read_row(p, j->row, NULL);
+			int y = adam7 ? (int)PNG_ROW_FROM_PASS_ROW(r, pass) : r;
+			box_row(&j->box, y, j->row, x0, xinc, cols);
+		}
 	}
+	png_read_end(p, NULL);
+	out->src_w = sw;
+	out->src_h = sh;
+}
+
+static int png_load(FILE *f, arena_t *a, image_t *out, const char **why)
+{
+	pngjob_t *j = xcalloc(1, sizeof(*j));
+	png_structp p = png_create_read_struct(PNG_LIBPNG_VER_STRING, j, png_fail, png_quiet);
+	png_infop info = p ? png_create_info_struct(p) : NULL;
+	int rc = -1;
+	j->why = "out of memory";
+	if (!info)
+		goto done;
 	if (setjmp(png_jmpbuf(p)))
 		goto done;
 	png_init_io(p, f);
-	png_set_user_limits(p, IMAGE_MAX_SIDE, IMAGE_MAX_SIDE);
-	png_read_info(p, info);
-	out->w = (int)png_get_image_width(p, info);
-	out->h = (int)png_get_image_height(p, info);
-	int passes = png_set_interlace_handling(p);
-	png_read_update_info(p, info);
-	row = malloc(png_get_rowbytes(p, info));
-	if (!row) {
-		*why = "out of memory";
-		goto done;
-	}
-	for (int pass = 0; pass < passes; pass++)
-		for (int y = 0; y < out->h; y++)
-			png_read_row(p, row, NULL);
-	png_read_end(p, NULL);
+	png_rows(p, info, j, out);
+	box_done(&j->box, a, out);
 	rc = 0;
 done:
-	free(row);
+	if (rc)
+		*why = reason(j->why);
 	png_destroy_read_struct(p ? &p : NULL, info ? &info : NULL, NULL);
+	box_free(&j->box);
+	free(j->row);
+	free(j);
 	return rc;
 }
 
-/* Walk the markers to the first SOFn (not DHT, JPG, DAC); give up at SOS. */
-static int jpeg_check(FILE *f, image_info_t *out, const char **why)
+/* ---- JPEG ---- */
+
+typedef struct jpgjob {     /* on the heap: survives the longjmp intact */
+	struct jpeg_decompress_struct ci;
+	struct jpeg_error_mgr err;
+	jmp_buf jb;
+	int created;
+	char msg[JMSG_LENGTH_MAX];
+	unsigned char *row, *rgb;
+	box_t box;
+} jpgjob_t;
+
+static void jpg_fail(j_common_ptr c)
 {
-	long pos = 2;
-	for (int guard = 0; guard < 1000; guard++) {
-		unsigned char m[9];
-		if (fseek(f, pos, SEEK_SET) || fread(m, 1, 4, f) != 4 || m[0] != 0xff)
-			break;
-		int len = (m[2] << 8) | m[3];
-		if (m[1] == 0xda)
-			break;
-		if (m[1] >= 0xc0 && m[1] <= 0xcf && m[1] != 0xc4 && m[1] != 0xc8 && m[1] != 0xcc) {
-			if (fread(m + 4, 1, 5, f) != 5)
-				break;
-			out->h = (m[5] << 8) | m[6];
-			out->w = (m[7] << 8) | m[8];
-			if (out->w <= 0 || out->h <= 0 || out->w > IMAGE_MAX_SIDE ||
-			    out->h > IMAGE_MAX_SIDE) {
-				*why = "image size out of range";
-				return -1;
-			}
-			return 0;
-		}
-		if (len < 2)
-			break;
-		pos += 2 + len;
+	jpgjob_t *j = (jpgjob_t *)c->client_data;
+	switch (c->err->msg_code) {
+	case JWRN_JPEG_EOF:
+		snprintf(j->msg, sizeof(j->msg), "the file ends too early");
+		break;
+	case JERR_NO_BACKING_STORE:
+		snprintf(j->msg, sizeof(j->msg), "a progressive JPEG too large to decode in %ld MB",
+		         JPEG_MAX_MEM >> 20);
+		break;
+	default:
+		c->err->format_message(c, j->msg);
 	}
-	*why = "no JPEG frame header";
-	return -1;
+	longjmp(j->jb, 1);
 }
 
-int image_probe(const char *path, image_info_t *out, const char **why)
+/* libjpeg goes on after damaged data with a warning (and grey blocks):
+ * that is an error here. Warnings about metadata or a harmless oddity
+ * are not. */
+static void jpg_message(j_common_ptr c, int level)
+{
+	if (level >= 0)
+		return;     /* trace messages */
+	switch (c->err->msg_code) {
+	case JWRN_EXTRANEOUS_DATA: case JWRN_JFIF_MAJOR: case JWRN_ADOBE_XFORM:
+	case JWRN_BOGUS_ICC: case JWRN_BOGUS_PROGRESSION:
+		c->err->num_warnings++;
+		return;
+	default:
+		jpg_fail(c);
+	}
+}
+
+/* CMYK (inverted by Adobe's writers, which mark it with APP14) -> RGB. */
+static void cmyk_rgb(const unsigned char *in, unsigned char *out, int n, int adobe)
+{
+	for (int i = 0; i < n; i++, in += 4, out += 3) {
+		unsigned k = adobe ? in[3] : 255u - in[3];
+		for (int c = 0; c < 3; c++) {
+			unsigned v = adobe ? in[c] : 255u - in[c];
+			out[c] = (unsigned char)((v * k + 127) / 255);
+		}
+	}
+}
+
+static int jpg_color(jpgjob_t *j, const char **why)
+{
+	struct jpeg_decompress_struct *ci = &j->ci;
+	switch (ci->jpeg_color_space) {
+	case JCS_GRAYSCALE:
+		ci->out_color_space = JCS_GRAYSCALE;
+		return 1;
+	case JCS_YCbCr: case JCS_RGB:
+		ci->out_color_space = JCS_RGB;
+		return 3;
+	case JCS_CMYK: case JCS_YCCK:
+		ci->out_color_space = JCS_CMYK;
+		return 3;
+	default:
+		snprintf(j->msg, sizeof(j->msg), "a JPEG with %d colour components is not supported",
+		         ci->num_components);
+		*why = reason(j->msg);
+		return -1;
+	}
+}
+
+/* The whole file, scaled by libjpeg (1/2, 1/4, 1/8 in the DCT) to no
+ * less than the output, then box-filtered. */
+static int jpg_rows(jpgjob_t *j, arena_t *a, image_t *out, const char **why)
+{
+	struct jpeg_decompress_struct *ci = &j->ci;
+	jpeg_read_header(ci, TRUE);
+	int sw = (int)ci->image_width, sh = (int)ci->image_height, dw, dh;
+	if (sw < 1 || sh < 1 || sw > IMAGE_MAX_SIDE || sh > IMAGE_MAX_SIDE) {
+		*why = "image size out of range";
+		return -1;
+	}
+	int ch = jpg_color(j, why);
+	if (ch < 0)
+		return -1;
+	fit(sw, sh, IMAGE_MAX_PX, IMAGE_MAX_PX, &dw, &dh);
+	int d = 8;
+	while (d > 1 && ((sw + d - 1) / d < dw || (sh + d - 1) / d < dh))
+		d /= 2;
+	ci->scale_num = 1;
+	ci->scale_denom = (unsigned)d;
+	jpeg_start_decompress(ci);
+	int ow = (int)ci->output_width, oh = (int)ci->output_height;
+	if (dw > ow || dh > oh)
+		fit(ow, oh, dw, dh, &dw, &dh);
+	j->row = xmalloc((size_t)ow * (size_t)ci->output_components);
+	j->rgb = xmalloc((size_t)ow * 3);
+	box_init(&j->box, ow, oh, dw, dh, ch, 0);
+	while (ci->output_scanline < ci->output_height) {
+		int y = (int)ci->output_scanline;
+		JSAMPROW r = j->row;
+		if (jpeg_read_scanlines(ci, &r, 1) != 1) {
+			*why = "the file ends too early";
+			return -1;
+		}
+		if (ci->out_color_space == JCS_CMYK)
+			cmyk_rgb(j->row, j->rgb, ow, ci->saw_Adobe_marker);
+		box_row(&j->box, y, ci->out_color_space == JCS_CMYK ? j->rgb : j->row, 0, 1, ow);
+	}
+	jpeg_finish_decompress(ci);
+	box_done(&j->box, a, out);
+	out->src_w = sw;
+	out->src_h = sh;
+	return 0;
+}
+
+static int jpg_load(FILE *f, arena_t *a, image_t *out, const char **why)
+{
+	jpgjob_t *j = xcalloc(1, sizeof(*j));
+	int rc = -1;
+	j->ci.err = jpeg_std_error(&j->err);
+	j->err.error_exit = jpg_fail;
+	j->err.emit_message = jpg_message;
+	j->ci.client_data = j;
+	if (setjmp(j->jb)) {
+		*why = reason(j->msg);
+		goto done;
+	}
+	jpeg_create_decompress(&j->ci);
+	j->created = 1;
+	j->ci.mem->max_memory_to_use = JPEG_MAX_MEM;
+	jpeg_stdio_src(&j->ci, f);
+	rc = jpg_rows(j, a, out, why);
+done:
+	if (j->created)
+		jpeg_destroy_decompress(&j->ci);
+	box_free(&j->box);
+	free(j->row);
+	free(j->rgb);
+	free(j);
+	return rc;
+}
+
+int image_load(arena_t *a, const char *path, image_t *out, const char **why)
 {
 	static const char *dummy;
 	if (!why)
@@ -110,13 +439,15 @@ int image_probe(const char *path, image_info_t *out, const char **why)
 	size_t n = fread(b, 1, sizeof(b), f);
 	int rc = -1;
 	*why = "neither PNG nor JPEG data";
+	rewind(f);
 	if (n == 8 && !png_sig_cmp(b, 0, 8)) {
 		out->png = 1;
-		rewind(f);
-		rc = png_check(f, out, why);
+		rc = png_load(f, a, out, why);
 	} else if (n >= 3 && b[0] == 0xff && b[1] == 0xd8 && b[2] == 0xff) {
-		rc = jpeg_check(f, out, why);
+		rc = jpg_load(f, a, out, why);
 	}
 	fclose(f);
+	if (rc)
+		memset(out, 0, sizeof(*out));
 	return rc;
 }

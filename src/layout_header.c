@@ -6,20 +6,6 @@
 #include "image.h"
 #include "layout_int.h"
 
-/* Width and height in pixels of a PNG or JPEG file; -1 (with a reason)
- * when it cannot be embedded. image_probe decodes it in full, so a damaged
- * PNG fails here, located, not with abort() inside libharu's libpng. */
-static int image_size(const char *path, int *png, int *w, int *h, const char **why)
-{
-	image_info_t ii;
-	if (image_probe(path, &ii, why))
-		return -1;
-	*png = ii.png;
-	*w = ii.w;
-	*h = ii.h;
-	return 0;
-}
-
 static const char *contact_label(lay_t *L, const mcontact_t *c)
 {
 	const char *v = c->value;
@@ -46,13 +32,9 @@ int lay_header(lay_t *L, page_image_t *photo)
 	const style_t *s = L->s;
 	int align = s->header_align == ST_LEFT ? FLOW_LEFT : FLOW_CENTER;
 	int32_t width = L->width, dx = 0;
-	int png = 0, pw = 0, ph = 0;
 	memset(photo, 0, sizeof(*photo));
-	if (m->photo) {
-		const char *why;
-		if (image_size(m->photo, &png, &pw, &ph, &why))
-			return err_at(L->e, m->file, m->photo_line, m->photo_col,
-			              "photo '%s' is not a readable PNG or JPEG file (%s)", m->photo, why);
+	if (m->photo && m->photo_img) {   /* decoded when the profile was loaded */
+		int pw = m->photo_img->src_w, ph = m->photo_img->src_h;
 		photo->h = 78000;
 		photo->w = (int32_t)((int64_t)photo->h * pw / ph);
 		if (photo->w > 100000) {
@@ -62,7 +44,8 @@ int lay_header(lay_t *L, page_image_t *photo)
 		photo->x = L->rtl ? L->x0 : L->x0 + L->width - photo->w;
 		photo->y = s->margin_top;
 		photo->path = m->photo;
-		photo->png = png;
+		photo->png = m->photo_img->png;
+		photo->img = m->photo_img;
 		width -= photo->w + 14000;
 		if (align == FLOW_CENTER) {
 			dx = photo->w + 14000; /* keep the text centred on the page */

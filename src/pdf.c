@@ -154,6 +154,13 @@ HPDF_Array pdf_array(pw_t *w)
 
 /* ---- resources ---- */
 
+/* Pixels for u of printed length at IMAGE_DPI. */
+static int px_at(int32_t u)
+{
+	int64_t px = ((int64_t)u * IMAGE_DPI + 72000 - 1) / 72000;
+	return px < 1 ? 1 : px > IMAGE_MAX_PX ? IMAGE_MAX_PX : (int)px;
+}
+
 static int pw_image(pw_t *w, const page_image_t *im, HPDF_Image *out)
 {
 	for (int i = 0; i < w->nimgs; i++)
@@ -161,15 +168,23 @@ static int pw_image(pw_t *w, const page_image_t *im, HPDF_Image *out)
 			*out = w->imgs[i].img;
 			return 0;
 		}
-	/* libharu lets libpng abort() on a damaged PNG: decode it first */
-	image_info_t ii;
-	const char *why = "not a PNG file";
-	if (image_probe(im->path, &ii, &why) || ii.png != im->png)
-		return pdf_fail(w, im->path, "cannot embed the image: %s", why);
-	w->what = im->png ? "load the PNG image" : "load the JPEG image";
+	/* The pixels decoded with the profile (no libharu image loader, no
+	   metadata), scaled to what the page needs; alpha becomes an SMask. */
+	if (!im->img)
+		return pdf_fail(w, im->path, "cannot embed the image: not decoded");
+	image_t px;
+	image_scale(w->doc->arena, im->img, px_at(im->w), px_at(im->h), &px);
+	w->what = "embed the image";
 	w->subject = im->path;
-	HPDF_Image img = im->png ? HPDF_LoadPngImageFromFile(w->pdf, im->path)
-	                         : HPDF_LoadJpegImageFromFile(w->pdf, im->path);
+	HPDF_Image img = HPDF_LoadRawImageFromMem(w->pdf, px.px, (HPDF_UINT)px.w, (HPDF_UINT)px.h,
+	                                          px.comps == 1 ? HPDF_CS_DEVICE_GRAY
+	                                                        : HPDF_CS_DEVICE_RGB, 8);
+	if (img && px.alpha) {
+		HPDF_Image mask = HPDF_LoadRawImageFromMem(w->pdf, px.alpha, (HPDF_UINT)px.w,
+		                                           (HPDF_UINT)px.h, HPDF_CS_DEVICE_GRAY, 8);
+		if (mask)
+			HPDF_Image_AddSMask(img, mask);
+	}
 	w->subject = NULL;
 	w->imgs = xrealloc(w->imgs, (size_t)(w->nimgs + 1) * sizeof(w->imgs[0]));
 	w->imgs[w->nimgs++] = (pdf_img_t){im->path, img};

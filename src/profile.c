@@ -610,7 +610,8 @@ static int layout_parse(pctx_t *c, const ynode_t *root)
 }
 
 /* The photo at node n (path p, relative to the profile): it must exist and
- * decode, so that `vita check` already refuses a damaged PNG or JPEG. Used
+ * decode, so that `vita check` already refuses a damaged PNG or JPEG; it is
+ * decoded here once, and the pixels travel with the model. Used
  * by the native loader and both importers. */
 int profile_photo(pctx_t *c, const ynode_t *n, const char *p)
 {
@@ -621,12 +622,13 @@ int profile_photo(pctx_t *c, const ynode_t *n, const char *p)
 	if (access(c->m->photo, R_OK) != 0)
 		return pv_err(c, n, "photo not found: '%s' (%s)", c->m->photo,
 		              strerror(errno));
-	image_info_t ii;
+	image_t *im = arena_alloc(c->a, sizeof(*im));
 	const char *why;
 	deps_add(c->m->photo);
-	if (image_probe(c->m->photo, &ii, &why))
+	if (image_load(c->a, c->m->photo, im, &why))
 		return pv_err(c, n, "photo '%s' is not a readable PNG or JPEG file (%s)",
 		              c->m->photo, why);
+	c->m->photo_img = im;
 	return 0;
 }
 

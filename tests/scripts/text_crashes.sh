@@ -5,6 +5,10 @@
 #    render, check and batch (the other CVs of the worker survive)
 #  - case 4: one word wider than 2^31 u (340 KB BibTeX fields) overflowed
 #    int widths in flow.c (UBSan)
+#  - case 10: a variation selector (U+FE0F after a letter, as in "x️", and
+#    in "❤️") pulled DejaVu in for one empty glyph (pdf.js: no glyf table);
+#    it is not drawn, no font is added for it
+# Every PDF made here goes through tests/tools/pdf_check.sh.
 # Env: VITA (the binary), BUILD (scratch directory).
 set -u
 VITA=${VITA:-build/vita}
@@ -43,5 +47,17 @@ sanitizer "$W/big.err" && no "case 4: huge word: sanitizer report: $(grep -m1 'r
 # the entry is left out with a located warning, the CV still renders
 grep -q "big.bib:1:19: warning: a value longer than 65536 bytes" "$W/big.err" || no "case 4: no string-limit warning"
 
+# case 10: variation selectors
+printf 'name: VS\nsections:\n  - {title: T, type: text, text: "x\357\270\217 and I \342\235\244\357\270\217 it \342\230\272\357\270\216"}\n' >"$W/vs.yaml"
+printf 'name: VS\nsections:\n  - {title: T, type: text, text: "x\357\270\217 y\363\240\204\200"}\n' >"$W/vs-alone.yaml"
+for p in vs vs-alone; do
+	"$VITA" render "$W/$p.yaml" -o "$W/$p.pdf" 2>"$W/$p.err"; c=$?
+	[ $c = 0 ] || no "case 10: $p: render exit $c"
+	grep -q 'U+FE0\|U+E0100' "$W/$p.err" && no "case 10: $p: a variation selector reported missing"
+done
+pdffonts "$W/vs-alone.pdf" | grep -q DejaVu && no "case 10: a font embedded for variation selectors alone"
+pdftotext "$W/vs.pdf" - | grep -q "and I $(printf '\342\235\244') it" || no "case 10: the heart is not read back"
+
+sh tests/tools/pdf_check.sh "$W/flags.pdf" "$W/big.pdf" "$W/vs.pdf" "$W/vs-alone.pdf" || no "pdf_check.sh found problems"
 echo "text_crashes.sh: $([ $fail = 0 ] && echo ok || echo FAILED)"
 exit $fail

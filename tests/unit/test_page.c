@@ -29,7 +29,7 @@ TEST(test_dump)
 	text[0] = 'Q'; /* copied: the page list must not see this */
 	page_rect(p, &(page_rect_t){1, 2, 3, 4, 0xff0000, 500});
 	page_link(p, &(page_link_t){5, 6, 7, 8, "https://a.b/\\q\"\n"});
-	page_image(p, &(page_image_t){9, 10, 11, 12, "/home/me/photo.png", 1});
+	page_image(p, &(page_image_t){9, 10, 11, 12, "/home/me/photo.png", 1, NULL});
 	page_mark(d, "Publications", 0, 70000);
 	char *s = dump(d);
 	EQ_STR(s, "doc 595276x841890 pages=1 faces=1 marks=1\n"

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "buf.h"
 #include "file.h"
+#include "image.h"
 #include "pdf.h"
 #include "t.h"
 
@@ -321,9 +322,9 @@ TEST(test_failures)
 		d->pages[1].n--;
 	}
 	set_faces(d, (const char *[]){SERIF, KAI, SERIF_B}, 3);
-	/* a broken image */
-	page_image(&d->pages[1], &(page_image_t){0, 0, 10000, 10000, junk, 1});
-	expect_fail(d, target, "junk.ttf", "PNG");
+	/* an image with no pixels (the profile loader decodes every photo) */
+	page_image(&d->pages[1], &(page_image_t){0, 0, 10000, 10000, junk, 1, NULL});
+	expect_fail(d, target, "junk.ttf", "not decoded");
 	CHECK(has("cat %s", target, "old contents"));
 	d->pages[1].n--;
 	/* unwritable targets */
@@ -435,8 +436,11 @@ TEST(test_image_and_empty)
 	page_doc_t *d = page_doc_new(200000, 100000);
 	page_t *p = page_add(d);
 	const char *path = file_in("img.png");
-	page_image(p, &(page_image_t){10000, 10000, 50000, 70000, path, 1});
-	page_image(p, &(page_image_t){70000, 10000, 50000, 70000, path, 1});
+	image_t im;
+	const char *why = NULL;
+	EQ_INT(image_load(d->arena, path, &im, &why), 0);
+	page_image(p, &(page_image_t){10000, 10000, 50000, 70000, path, 1, &im});
+	page_image(p, &(page_image_t){70000, 10000, 50000, 70000, path, 1, &im});
 	errs_t e;
 	errs_init(&e);
 	const char *out = file_in("img.pdf");

@@ -1,0 +1,479 @@
+/* test_image: every kind of PNG and JPEG a camera or editor writes, made
+ * here with libpng and libjpeg, decoded by image_load and compared pixel
+ * by pixel; broken files are refused with a reason; downsampling.
+ *
+ * `test_image --write DIR` writes the same files (and a 16384 x 16384
+ * PNG) for tests/scripts/photos.sh, which renders each of them.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <jpeglib.h>
+#include <png.h>
+#include "image.h"
+#include "t.h"
+
+#define W 37
+#define H 23
+
+static char dir[256];
+static arena_t *A;
+
+static const char *at(const char *name)
+{
+	static char p[8][512];
+	static int k;
+	k = (k + 1) % 8;
+	snprintf(p[k], sizeof(p[k]), "%s/%s", dir, name);
+	return p[k];
+}
+
+/* The 8-bit value of channel c of pixel (x, y) in every test image. */
+static unsigned v8(int x, int y, int c)
+{
+	return (unsigned)(x * 37 + y * 11 + c * 80) & 255;
+}
+
+/* ---- PNG writer ---- */
+
+typedef struct pngspec {
+	int color, depth, interlace, trns;
+	int w, h;
+} pngspec_t;
+
+static const png_color palette[4] = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}, {250, 250, 250}};
+
+static unsigned sample(const pngspec_t *s, int x, int y, int c)
+{
+	if (s->color == PNG_COLOR_TYPE_PALETTE)
+		return (unsigned)(x + y) % 4;
+	if (s->depth < 8)
+		return (unsigned)(x + 2 * y) % (1u << s->depth);
+	if (s->color & PNG_COLOR_MASK_ALPHA && c == (s->color == PNG_COLOR_TYPE_GRAY_ALPHA ? 1 : 3))
+		/* alpha: a clear column, a half and opaque */
+		return (x == 0 ? 0u : x == 1 ? 128u : 255u) * (s->depth == 16 ? 257u : 1u);
+	unsigned v = v8(x, y, c);
+	return s->depth == 16 ? v << 8 | (unsigned)(x & 255) : v;
+}
+
+static void write_png(const char *path, const pngspec_t *s)
+{
+	FILE *f = fopen(path, "wb");
+	png_structp p = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	png_infop info = png_create_info_struct(p);
+	png_init_io(p, f);
+	png_set_compression_level(p, 1);
+	png_set_IHDR(p, info, (png_uint_32)s->w, (png_uint_32)s->h, s->depth, s->color,
+	             s->interlace ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE,
+	             PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	if (s->color == PNG_COLOR_TYPE_PALETTE)
+		png_set_PLTE(p, info, palette, 4);
+	if (s->trns) {
+		png_byte ta[4] = {0, 255, 128, 255};
+		png_color_16 tc = {0, 0, 0, 0, 0};   /* black is transparent */
+		tc.gray = (png_uint_16)sample(s, 0, 0, 0);
+		tc.red = (png_uint_16)sample(s, 0, 0, 0);
+		tc.green = (png_uint_16)sample(s, 0, 0, 1);
+		tc.blue = (png_uint_16)sample(s, 0, 0, 2);
+		png_set_tRNS(p, info, ta, 4, &tc);
+	}
+	png_text t = {PNG_TEXT_COMPRESSION_NONE, "Comment", "PNG-TEXT-SECRET", 15, 0, NULL, NULL};
+	png_set_text(p, info, &t, 1);
+	png_write_info(p, info);
+	int passes = png_set_interlace_handling(p);
+	int ch = png_get_channels(p, info);
+	size_t rb = png_get_rowbytes(p, info);
+	png_bytep row = calloc(1, rb);
+	for (int pass = 0; pass < passes; pass++)
+		for (int y = 0; y < s->h; y++) {
+			memset(row, 0, rb);
+			for (int x = 0; x < s->w; x++)
+				for (int c = 0; c < ch; c++) {
+					unsigned v = sample(s, x, y, c);
+					if (s->depth == 16) {
+						row[(x * ch + c) * 2] = (png_byte)(v >> 8);
+						row[(x * ch + c) * 2 + 1] = (png_byte)v;
+					} else if (s->depth == 8) {
+						row[x * ch + c] = (png_byte)v;
+					} else {
+						int bit = x * s->depth;
+						row[bit / 8] |= (png_byte)(v << (8 - s->depth - bit % 8));
+					}
+				}
+			png_write_row(p, row);
+		}
+	png_write_end(p, info);
+	png_destroy_write_struct(&p, &info);
+	free(row);
+	fclose(f);
+}
+
+/* ---- JPEG writer ---- */
+
+typedef struct jpgspec {
+	J_COLOR_SPACE in, jcs;
+	int comps, progressive, w, h;
+} jpgspec_t;
+
+static void write_jpg(const char *path, const jpgspec_t *s)
+{
+	struct jpeg_compress_struct c;
+	struct jpeg_error_mgr e;
+	FILE *f = fopen(path, "wb");
+	c.err = jpeg_std_error(&e);
+	jpeg_create_compress(&c);
+	jpeg_stdio_dest(&c, f);
+	c.image_width = (JDIMENSION)s->w;
+	c.image_height = (JDIMENSION)s->h;
+	c.input_components = s->comps;
+	c.in_color_space = s->in;
+	jpeg_set_defaults(&c);
+	jpeg_set_colorspace(&c, s->jcs);
+	jpeg_set_quality(&c, 95, TRUE);
+	if (s->progressive)
+		jpeg_simple_progression(&c);
+	jpeg_start_compress(&c, TRUE);
+	static const char exif[] = "Exif\0\0GPS-SECRET 51.5007N 0.1246W CAMERA-SECRET";
+	jpeg_write_marker(&c, JPEG_APP0 + 1, (const JOCTET *)exif, sizeof(exif));
+	jpeg_write_marker(&c, JPEG_COM, (const JOCTET *)"COMMENT-SECRET", 14);
+	JSAMPROW row = malloc((size_t)s->w * (size_t)s->comps);
+	for (int y = 0; y < s->h; y++) {
+		for (int x = 0; x < s->w; x++)
+			for (int k = 0; k < s->comps; k++) {
+				/* CMYK: pure cyan on the left half, white on the right,
+				   stored inverted as Adobe's writers do */
+				unsigned v = s->in == JCS_CMYK ? (x < s->w / 2 && k == 0 ? 0 : 255)
+				                               : (unsigned)(y * 255 / (s->h > 1 ? s->h - 1 : 1));
+				row[x * s->comps + k] = (JSAMPLE)v;
+			}
+		jpeg_write_scanlines(&c, &row, 1);
+	}
+	jpeg_finish_compress(&c);
+	jpeg_destroy_compress(&c);
+	free(row);
+	fclose(f);
+}
+
+static unsigned char *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *b = malloc(1 << 24);
+	*n = fread(b, 1, 1 << 24, f);
+	fclose(f);
+	return b;
+}
+
+static void spit(const char *path, const unsigned char *b, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	fwrite(b, 1, n, f);
+	fclose(f);
+}
+
+static size_t find(const unsigned char *b, size_t n, unsigned m)
+{
+	for (size_t i = 2; i + 1 < n; i++)
+		if (b[i] == 0xff && b[i + 1] == m)
+			return i;
+	return 0;
+}
+
+/* The broken JPEGs of issue 15 case 9, made from a good one. */
+static void write_broken(void)
+{
+	size_t n;
+	unsigned char *b = slurp(at("baseline.jpg"), &n);
+	size_t sos = find(b, n, 0xda), sof = find(b, n, 0xc0);
+	spit(at("truncated.jpg"), b, sos + 40);
+	unsigned char *c = malloc(n + 2);
+	memcpy(c, b, sos);
+	c[sos] = 0xff, c[sos + 1] = 0xd9;
+	spit(at("noscan.jpg"), c, sos + 2);
+	memcpy(c, b, n);
+	c[sof + 1] = 0xc3;
+	spit(at("lossless.jpg"), c, n);
+	memcpy(c, b, n);
+	c[sof + 4] = 12;
+	spit(at("12bit.jpg"), c, n);
+	memcpy(c, b, n);
+	for (size_t i = sos + 200; i < sos + 260 && i < n; i++)
+		c[i] = (unsigned char)(i * 77);
+	spit(at("corrupt.jpg"), c, n);
+	free(c);
+	free(b);
+}
+
+static const struct {
+	const char *name;
+	pngspec_t s;
+} pngs[] = {
+	{"palette.png", {PNG_COLOR_TYPE_PALETTE, 8, 0, 0, W, H}},
+	{"palette-trns.png", {PNG_COLOR_TYPE_PALETTE, 4, 0, 1, W, H}},
+	{"gray1.png", {PNG_COLOR_TYPE_GRAY, 1, 0, 0, W, H}},
+	{"gray4.png", {PNG_COLOR_TYPE_GRAY, 4, 0, 0, W, H}},
+	{"gray8.png", {PNG_COLOR_TYPE_GRAY, 8, 0, 0, W, H}},
+	{"gray16.png", {PNG_COLOR_TYPE_GRAY, 16, 0, 0, W, H}},
+	{"gray-trns.png", {PNG_COLOR_TYPE_GRAY, 8, 0, 1, W, H}},
+	{"gray-alpha.png", {PNG_COLOR_TYPE_GRAY_ALPHA, 8, 0, 0, W, H}},
+	{"gray-alpha16.png", {PNG_COLOR_TYPE_GRAY_ALPHA, 16, 0, 0, W, H}},
+	{"rgb8.png", {PNG_COLOR_TYPE_RGB, 8, 0, 0, W, H}},
+	{"rgb16.png", {PNG_COLOR_TYPE_RGB, 16, 0, 0, W, H}},
+	{"rgb-trns.png", {PNG_COLOR_TYPE_RGB, 8, 0, 1, W, H}},
+	{"rgba8.png", {PNG_COLOR_TYPE_RGB_ALPHA, 8, 0, 0, W, H}},
+	{"rgba16.png", {PNG_COLOR_TYPE_RGB_ALPHA, 16, 0, 0, W, H}},
+	{"interlaced-rgb8.png", {PNG_COLOR_TYPE_RGB, 8, 1, 0, W, H}},
+	{"interlaced-rgba8.png", {PNG_COLOR_TYPE_RGB_ALPHA, 8, 1, 0, W, H}},
+	{"interlaced-rgba16.png", {PNG_COLOR_TYPE_RGB_ALPHA, 16, 1, 0, W, H}},
+	{"interlaced-palette-trns.png", {PNG_COLOR_TYPE_PALETTE, 8, 1, 1, W, H}},
+	{"interlaced-1x1-rgba.png", {PNG_COLOR_TYPE_RGB_ALPHA, 8, 1, 0, 1, 1}},
+	{"wide.png", {PNG_COLOR_TYPE_RGB, 8, 0, 0, 3000, 10}},
+	{"large.png", {PNG_COLOR_TYPE_RGB, 8, 1, 0, 2500, 1800}},
+};
+
+static const struct {
+	const char *name;
+	jpgspec_t s;
+} jpgs[] = {
+	{"baseline.jpg", {JCS_RGB, JCS_YCbCr, 3, 0, W * 4, H * 4}},
+	{"progressive.jpg", {JCS_RGB, JCS_YCbCr, 3, 1, W * 4, H * 4}},
+	{"gray.jpg", {JCS_GRAYSCALE, JCS_GRAYSCALE, 1, 0, W * 4, H * 4}},
+	{"rgb.jpg", {JCS_RGB, JCS_RGB, 3, 0, W * 4, H * 4}},
+	{"cmyk.jpg", {JCS_CMYK, JCS_CMYK, 4, 0, W * 4, H * 4}},
+	{"ycck.jpg", {JCS_CMYK, JCS_YCCK, 4, 1, W * 4, H * 4}},
+	{"two-components.jpg", {JCS_UNKNOWN, JCS_UNKNOWN, 2, 0, W, H}},
+	{"camera.jpg", {JCS_RGB, JCS_YCbCr, 3, 0, 4000, 3000}},
+};
+
+static void write_all(void)
+{
+	for (size_t i = 0; i < sizeof(pngs) / sizeof(pngs[0]); i++)
+		write_png(at(pngs[i].name), &pngs[i].s);
+	for (size_t i = 0; i < sizeof(jpgs) / sizeof(jpgs[0]); i++)
+		write_jpg(at(jpgs[i].name), &jpgs[i].s);
+	write_broken();
+}
+
+/* ---- tests ---- */
+
+static int load(const char *name, image_t *im, const char **why)
+{
+	*why = NULL;
+	return image_load(A, at(name), im, why);
+}
+
+/* What image_load should give for pixel (x, y) of a small PNG. */
+static void expect_png(const pngspec_t *s, int x, int y, unsigned char *rgb, int *alpha)
+{
+	*alpha = 255;
+	if (s->color == PNG_COLOR_TYPE_PALETTE) {
+		unsigned i = sample(s, x, y, 0);
+		rgb[0] = palette[i].red, rgb[1] = palette[i].green, rgb[2] = palette[i].blue;
+		if (s->trns)
+			*alpha = (int[]){0, 255, 128, 255}[i];
+		return;
+	}
+	int gray = !(s->color & PNG_COLOR_MASK_COLOR);
+	for (int c = 0; c < (gray ? 1 : 3); c++) {
+		unsigned v = sample(s, x, y, c);
+		rgb[c] = (unsigned char)(s->depth == 16 ? v >> 8 : s->depth < 8 ? v * 255 / ((1u << s->depth) - 1) : v);
+	}
+	if (s->color & PNG_COLOR_MASK_ALPHA) {
+		unsigned a = sample(s, x, y, gray ? 1 : 3);
+		*alpha = (int)(s->depth == 16 ? a >> 8 : a);
+	} else if (s->trns && sample(s, x, y, 0) == sample(s, 0, 0, 0) &&
+	           (gray || (sample(s, x, y, 1) == sample(s, 0, 0, 1) &&
+	                     sample(s, x, y, 2) == sample(s, 0, 0, 2)))) {
+		*alpha = 0;
+	}
+}
+
+TEST(png_kinds)
+{
+	for (size_t i = 0; i < sizeof(pngs) / sizeof(pngs[0]); i++) {
+		const pngspec_t *s = &pngs[i].s;
+		image_t im;
+		const char *why;
+		if (s->w > IMAGE_MAX_PX || s->h > IMAGE_MAX_PX)
+			continue;
+		int rc = load(pngs[i].name, &im, &why);
+		EQ_INT(rc, 0);
+		if (rc) {
+			fprintf(stderr, "%s: %s\n", pngs[i].name, why);
+			continue;
+		}
+		int gray = !(s->color & PNG_COLOR_MASK_COLOR) && s->color != PNG_COLOR_TYPE_PALETTE;
+		EQ_INT(im.png, 1);
+		EQ_INT(im.w, s->w);
+		EQ_INT(im.h, s->h);
+		EQ_INT(im.src_w, s->w);
+		EQ_INT(im.comps, gray ? 1 : 3);
+		int bad = 0, transparent = 0;
+		for (int y = 0; y < s->h; y++)
+			for (int x = 0; x < s->w; x++) {
+				unsigned char want[3];
+				int a;
+				expect_png(s, x, y, want, &a);
+				const unsigned char *got = im.px + ((size_t)y * (size_t)s->w + (size_t)x) * (size_t)im.comps;
+				int ga = im.alpha ? im.alpha[y * s->w + x] : 255;
+				transparent |= a < 255;
+				if (ga != a || (a > 0 && memcmp(got, want, (size_t)im.comps)))
+					bad++;
+			}
+		CHECK((im.alpha != NULL) == transparent);
+		EQ_INT(bad, 0);
+		if (bad)
+			fprintf(stderr, "  in %s\n", pngs[i].name);
+	}
+}
+
+/* Adam7 puts every pixel where it belongs: the same pixels as the plain file. */
+TEST(png_interlaced_same)
+{
+	image_t a, b;
+	const char *why;
+	EQ_INT(load("rgba8.png", &a, &why), 0);
+	EQ_INT(load("interlaced-rgba8.png", &b, &why), 0);
+	CHECK(a.alpha && b.alpha && !memcmp(a.px, b.px, (size_t)W * H * 3) &&
+	      !memcmp(a.alpha, b.alpha, (size_t)W * H));
+	EQ_INT(load("interlaced-1x1-rgba.png", &a, &why), 0);
+	CHECK(a.w == 1 && a.h == 1 && a.alpha && a.alpha[0] == 0);
+}
+
+static int avg(const image_t *im, int x0, int x1, int c)
+{
+	long s = 0, n = 0;
+	for (int y = 0; y < im->h; y++)
+		for (int x = x0; x < x1; x++, n++)
+			s += im->px[((size_t)y * (size_t)im->w + (size_t)x) * (size_t)im->comps + (size_t)c];
+	return (int)(s / (n ? n : 1));
+}
+
+TEST(jpeg_kinds)
+{
+	static const char *ok[] = {"baseline.jpg", "progressive.jpg", "gray.jpg", "rgb.jpg"};
+	for (int i = 0; i < 4; i++) {
+		image_t im;
+		const char *why;
+		EQ_INT(load(ok[i], &im, &why), 0);
+		EQ_INT(im.png, 0);
+		EQ_INT(im.w, W * 4);
+		EQ_INT(im.h, H * 4);
+		EQ_INT(im.comps, i == 2 ? 1 : 3);
+		CHECK(!im.alpha);
+		/* a vertical ramp, black to white */
+		CHECK(im.px[0] < 8 && im.px[(size_t)(im.h - 1) * (size_t)im.w * (size_t)im.comps] > 247);
+	}
+	/* CMYK, Adobe-inverted: cyan on the left, white on the right */
+	static const char *cmyk[] = {"cmyk.jpg", "ycck.jpg"};
+	for (int i = 0; i < 2; i++) {
+		image_t im;
+		const char *why;
+		EQ_INT(load(cmyk[i], &im, &why), 0);
+		EQ_INT(im.comps, 3);
+		int l = 4, r = im.w / 2 - 4;
+		CHECK(avg(&im, l, r, 0) < 8 && avg(&im, l, r, 1) > 247 && avg(&im, l, r, 2) > 247);
+		CHECK(avg(&im, im.w / 2 + 4, im.w - 4, 0) > 247);
+	}
+}
+
+TEST(refused)
+{
+	static const struct {
+		const char *name, *why;
+	} bad[] = {
+		{"two-components.jpg", "a JPEG with 2 colour components is not supported"},
+		{"truncated.jpg", "the file ends too early"},
+		{"noscan.jpg", "missing SOS marker"},
+		{"lossless.jpg", "Unsupported JPEG process: SOF type 0xc3"},
+		{"12bit.jpg", "Unsupported JPEG data precision 12"},
+		{"corrupt.jpg", "Corrupt JPEG data"},
+		{"nothing-here.png", "No such file"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		image_t im;
+		const char *why;
+		EQ_INT(load(bad[i].name, &im, &why), -1);
+		CHECK(why && strstr(why, bad[i].why));
+		if (!why || !strstr(why, bad[i].why))
+			fprintf(stderr, "%s: %s\n", bad[i].name, why ? why : "(null)");
+		CHECK(!im.px);
+	}
+}
+
+/* Large files come out at most IMAGE_MAX_PX a side, aspect kept, and the
+ * average colour survives; image_scale fits the page's size. */
+TEST(downsample)
+{
+	image_t im, sc;
+	const char *why;
+	EQ_INT(load("camera.jpg", &im, &why), 0);
+	EQ_INT(im.src_w, 4000);
+	EQ_INT(im.w, IMAGE_MAX_PX);
+	EQ_INT(im.h, IMAGE_MAX_PX * 3 / 4);
+	int mid = avg(&im, 0, im.w, 0);
+	CHECK(mid > 117 && mid < 137);
+	EQ_INT(load("large.png", &im, &why), 0);
+	EQ_INT(im.w, IMAGE_MAX_PX);
+	EQ_INT(im.h, (1800 * IMAGE_MAX_PX + 1250) / 2500);
+	EQ_INT(load("wide.png", &im, &why), 0);
+	EQ_INT(im.w, IMAGE_MAX_PX);
+	EQ_INT(im.h, 3);
+	EQ_INT(load("rgba8.png", &im, &why), 0);
+	image_scale(A, &im, 10, 10, &sc);
+	EQ_INT(sc.w, 10);
+	EQ_INT(sc.h, 6);
+	CHECK(sc.alpha != NULL && sc.alpha[0] < 200);  /* the clear column weighs in */
+	image_scale(A, &im, 100, 100, &sc);
+	CHECK(sc.px == im.px);                     /* never scaled up */
+}
+
+/* 16384 x 16384, RGB: every row "Up"-filtered zeros but the first. */
+static void write_huge(const char *path)
+{
+	FILE *f = fopen(path, "wb");
+	png_structp p = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	png_infop info = png_create_info_struct(p);
+	png_init_io(p, f);
+	png_set_compression_level(p, 1);
+	png_set_filter(p, 0, PNG_FILTER_UP);
+	png_set_IHDR(p, info, 16384, 16384, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+	             PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	png_write_info(p, info);
+	png_bytep row = malloc(16384 * 3);
+	for (int x = 0; x < 16384 * 3; x++)
+		row[x] = (png_byte)(x / 3 * 255 / 16383);
+	for (int y = 0; y < 16384; y++)
+		png_write_row(p, row);
+	png_write_end(p, info);
+	png_destroy_write_struct(&p, &info);
+	free(row);
+	fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--write")) {
+		snprintf(dir, sizeof(dir), "%s", argv[2]);
+		write_all();
+		write_huge(at("huge.png"));
+		return 0;
+	}
+	snprintf(dir, sizeof(dir), "/tmp/vita-test-image.XXXXXX");
+	if (!mkdtemp(dir))
+		return 1;
+	A = arena_new();
+	write_all();
+	RUN(png_kinds);
+	RUN(png_interlaced_same);
+	RUN(jpeg_kinds);
+	RUN(refused);
+	RUN(downsample);
+	arena_free(A);
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		return 1;
+	return t_report();
+}

@@ -1,0 +1,84 @@
+/* test_nfc: font_nfc against Unicode's own NormalizationTest.txt (Debian's
+ * unicode-data package, bzip2'd): for every line c1;c2;c3;c4;c5 the NFC checks of
+ * the file's header -- c2 == NFC(c1) == NFC(c2) == NFC(c3) and
+ * c4 == NFC(c4) == NFC(c5). Issue 15, case 13: the fast path missed
+ * non-spacing marks of combining class 0 (U+1026, U+1112E, U+1112F). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "font.h"
+#include "t.h"
+#include "utf8.h"
+
+#define TESTFILE "/usr/share/unicode/NormalizationTest.txt.bz2"
+
+static int checks, fails;
+
+/* "0044 0307" -> UTF-8 */
+static size_t field(const char *s, char *out)
+{
+	size_t n = 0;
+	while (*s && *s != ';') {
+		char *end;
+		unsigned long cp = strtoul(s, &end, 16);
+		if (end == s)
+			break;
+		n += (size_t)utf8_encode((uint32_t)cp, out + n);
+		s = end;
+		while (*s == ' ')
+			s++;
+	}
+	out[n] = 0;
+	return n;
+}
+
+static void expect(const char *in, size_t n, const char *want, size_t wn, int line, int col)
+{
+	size_t len = 0;
+	char *r = font_nfc(in, n, &len);
+	const char *got = r ? r : in;
+	size_t gl = r ? len : n;
+	checks++;
+	if (gl != wn || memcmp(got, want, wn)) {
+		if (fails++ < 20)
+			fprintf(stderr, "NormalizationTest.txt:%d: NFC(c%d) is wrong\n", line, col);
+	}
+	free(r);
+}
+
+TEST(normalization_test)
+{
+	FILE *f = popen("bzcat " TESTFILE, "r");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	char buf[4096], c[5][1024];
+	size_t n[5];
+	int line = 0;
+	while (fgets(buf, sizeof(buf), f)) {
+		line++;
+		if (buf[0] == '#' || buf[0] == '@' || buf[0] == '\n')
+			continue;
+		const char *s = buf;
+		for (int k = 0; k < 5; k++) {
+			n[k] = field(s, c[k]);
+			s = strchr(s, ';');
+			s = s ? s + 1 : "";
+		}
+		for (int k = 0; k < 3; k++)
+			expect(c[k], n[k], c[1], n[1], line, k + 1);
+		for (int k = 3; k < 5; k++)
+			expect(c[k], n[k], c[3], n[3], line, k + 1);
+	}
+	CHECK(pclose(f) == 0);
+	fprintf(stderr, "%d NFC checks, %d wrong\n", checks, fails);
+	CHECK(checks > 90000);
+	EQ_INT(fails, 0);
+}
+
+int main(void)
+{
+	RUN(normalization_test);
+	return t_report();
+}

@@ -579,6 +579,25 @@ static long ms_since(const struct timespec *t0)
 }
 
 /* One round of watch: render, report, run --exec after a good render. */
+/* Run CMD with /bin/sh -c and wait for it. Not system(): it ignores SIGINT
+ * in the caller while CMD runs, so a Ctrl-C that lands then would be lost
+ * and the watch would go on. */
+static int run_shell(const char *cmd)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return st;
+}
+
 static int watch_render(const char *profile, const char *out, const opts_t *o, watch_t *w)
 {
 	errs_t e;
@@ -598,7 +617,7 @@ static int watch_render(const char *profile, const char *out, const opts_t *o, w
 	errs_done(&e);
 	fflush(stderr);
 	if (code == 0 && o->exec) {
-		int st = system(o->exec);
+		int st = run_shell(o->exec);
 		if (st != 0)
 			fprintf(stderr, "vita: --exec '%s' failed (status %d)\n", o->exec,
 			        WIFEXITED(st) ? WEXITSTATUS(st) : st);

@@ -1056,8 +1056,10 @@ static int ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_li
 /* Text extraction should read a hyphenated word whole: the run that ends
  * with the drawn hyphen reads as its text without the hyphen plus the
  * word's continuation; the continuation, at the start of the next line,
- * reads as what follows the word (or nothing). */
-static void fl_actual(fl_t *f, flow_line_t *a, flow_line_t *b)
+ * reads as what follows the word (or nothing). A word's own hyphen
+ * ("Memory-Parallelism" broken after its "-") is kept (keep = 1): poppler
+ * drops any "-" that ends a line, but not one inside an ActualText. */
+static void fl_actual(fl_t *f, flow_line_t *a, flow_line_t *b, int keep)
 {
 	if (!a->nruns || !b->nruns)
 		return;
@@ -1066,7 +1068,7 @@ static void fl_actual(fl_t *f, flow_line_t *a, flow_line_t *b)
 		return;
 	buf_t w;
 	buf_init(&w);
-	buf_add(&w, ra->text, (size_t)ra->len - 1);
+	buf_add(&w, ra->text, (size_t)ra->len - (keep ? 0 : 1));
 	for (int j = 0; j < b->nruns; j++) {
 		page_run_t *rb = &b->runs[j];
 		const char *sp = memchr(rb->text, ' ', (size_t)rb->len);
@@ -1084,6 +1086,15 @@ static void fl_actual(fl_t *f, flow_line_t *a, flow_line_t *b)
 	buf_done(&w);
 }
 
+/* Line pl ends in a break just after a "-" of the text, inside a word. */
+static int ends_in_own_hyphen(const fl_t *f, const para_line_t *pl)
+{
+	if (pl->end >= f->nit || f->it[pl->end].type != PARA_PENALTY)
+		return 0;
+	int c = f->aux[pl->end].c0;
+	return c >= 0 && c + 1 < f->nc && f->c[c].cp == '-' && f->c[c + 1].kind == K_CHAR;
+}
+
 static void fl_lines(fl_t *f, const para_line_t *pl, int n, flow_result_t *out)
 {
 	lset_t L;
@@ -1095,7 +1106,9 @@ static void fl_lines(fl_t *f, const para_line_t *pl, int n, flow_result_t *out)
 	for (int i = 0; i < n; i++) {
 		int drew = ls_line(f, &L, &pl[i], i == 0, &out->lines[i]);
 		if (prev)
-			fl_actual(f, &out->lines[i - 1], &out->lines[i]);
+			fl_actual(f, &out->lines[i - 1], &out->lines[i], 0);
+		else if (i > 0 && ends_in_own_hyphen(f, &pl[i - 1]))
+			fl_actual(f, &out->lines[i - 1], &out->lines[i], 1);
 		prev = drew;
 	}
 	free(L.runs);

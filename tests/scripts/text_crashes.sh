@@ -8,6 +8,9 @@
 #  - case 10: a variation selector (U+FE0F after a letter, as in "x️", and
 #    in "❤️") pulled DejaVu in for one empty glyph (pdf.js: no glyf table);
 #    it is not drawn, no font is added for it
+#  - case 28: zhanda-zhu's "Memory-Parallelism" breaks after its own
+#    hyphen; pdftotext (default mode), mutool and Ghostscript must each read
+#    the hyphen (poppler dropped it: "MemoryParallelism")
 # Every PDF made here goes through tests/tools/pdf_check.sh.
 # Env: VITA (the binary), BUILD (scratch directory).
 set -u
@@ -58,6 +61,19 @@ done
 pdffonts "$W/vs-alone.pdf" | grep -q DejaVu && no "case 10: a font embedded for variation selectors alone"
 pdftotext "$W/vs.pdf" - | grep -q "and I $(printf '\342\235\244') it" || no "case 10: the heart is not read back"
 
-sh tests/tools/pdf_check.sh "$W/flags.pdf" "$W/big.pdf" "$W/vs.pdf" "$W/vs-alone.pdf" || no "pdf_check.sh found problems"
+# case 28: a word's own hyphen at a line end, read by three extractors
+"$VITA" render profiles/zhanda-zhu.yaml -o "$W/zz.pdf" 2>/dev/null || no "case 28: render"
+pdftotext "$W/zz.pdf" "$W/zz.poppler.txt"
+mutool draw -q -F txt -o "$W/zz.mutool.txt" "$W/zz.pdf" 2>/dev/null
+gs -q -dNOPAUSE -dBATCH -dSAFER -sDEVICE=txtwrite -sOutputFile=- "$W/zz.pdf" 2>/dev/null | tr -d "\r" | sed "s/^ *//; s/  */ /g" >"$W/zz.gs.txt"
+grep -q 'Memory-Parallelism Co-Optimization\|Memory-Parallelism$' "$W/zz.poppler.txt" ||
+	no "case 28: pdftotext: $(grep Memory "$W/zz.poppler.txt" | head -1)"
+for t in poppler mutool gs; do
+	grep -q 'MemoryParallelism' "$W/zz.$t.txt" && no "case 28: $t reads MemoryParallelism"
+	grep -q 'Memory-$\|Memory-Parallelism' "$W/zz.$t.txt" || no "case 28: $t lost the hyphen"
+	grep -q 'Parallelism Co-Optimization\|^Co-Optimization' "$W/zz.$t.txt" || no "case 28: $t lost the word's end"
+done
+
+sh tests/tools/pdf_check.sh "$W/zz.pdf" "$W/flags.pdf" "$W/big.pdf" "$W/vs.pdf" "$W/vs-alone.pdf" || no "pdf_check.sh found problems"
 echo "text_crashes.sh: $([ $fail = 0 ] && echo ok || echo FAILED)"
 exit $fail

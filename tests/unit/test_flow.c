@@ -518,6 +518,36 @@ TEST(huge_word)
 	free(w);
 }
 
+/* Issue 15, case 28: a word's own hyphen ending a line is kept for text
+ * extraction: the run reads "...Memory-Parallelism" (poppler drops a "-"
+ * that ends a line, not one inside ActualText), the continuation reads as
+ * what follows the word. A break after a spaced dash is left alone. */
+TEST(own_hyphen)
+{
+	flow_span_t s = span("via Memory-", FONT_REGULAR, FLOW_NOHYPH, NULL);
+	flow_opts_t o = opts(flow_width(&s, 1, "en") + 800, FLOW_LEFT);
+	flow_result_t r;
+	errs_t e;
+	errs_init(&e);
+	s = span("via Memory-Parallelism Co-Optimization", FONT_REGULAR, FLOW_NOHYPH, NULL);
+	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	CHECK(r.nlines >= 2);
+	if (r.nlines >= 2) {
+		const page_run_t *a = &r.lines[0].runs[r.lines[0].nruns - 1];
+		const page_run_t *b = &r.lines[1].runs[0];
+		EQ_STR(line_text(&r.lines[0]), "via Memory-");
+		CHECK(a->actual && a->actual_len >= 18 &&
+		      !memcmp(a->actual + a->actual_len - 18, "Memory-Parallelism", 18));
+		CHECK(b->actual && b->actual_len == 0);   /* "Parallelism " reads as nothing */
+	}
+	s = span("via Memory - Parallelism", FONT_REGULAR, FLOW_NOHYPH, NULL);
+	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	for (int i = 0; i < r.nlines; i++)
+		for (int k = 0; k < r.lines[i].nruns; k++)
+			CHECK(!r.lines[i].runs[k].actual);
+	errs_done(&e);
+}
+
 int main(void)
 {
 	static const char *const dirs[] = {"fonts", NULL};
@@ -541,6 +571,7 @@ int main(void)
 	RUN(missing);
 	RUN(flags);
 	RUN(huge_word);
+	RUN(own_hyphen);
 	RUN(forced_and_empty);
 	RUN(indent);
 	RUN(pretolerance);

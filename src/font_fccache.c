@@ -5,17 +5,32 @@
  * File: $XDG_CACHE_HOME/vita/families (else $HOME/.cache/vita/families),
  * text, one record per family, written atomically (temp + rename):
  *
- *   vita-families 1
+ *   vita-families 2 <configuration key>
  *   F <number of C lines> <family as written in the chain>
  *   C <index> <weight> <slant> <width> <truetype> <mtime> <size> <dirmtime> <path>
  *
+ * The key is a hash of the fontconfig configuration: FONTCONFIG_FILE,
+ * FONTCONFIG_PATH and FONTCONFIG_SYSROOT, and the times and sizes of the
+ * configuration files and conf.d directories fontconfig reads (system and
+ * user). A cache written under another configuration is ignored whole.
+ *
  * A family's record is used only while every listed file still has the
  * same mtime and size and its directory the same mtime (a font added to or
- * removed from that directory changes it); otherwise fontconfig is asked
- * again and the record replaced. Families that are not installed are never
- * cached. VITA_NO_FONT_CACHE=1 turns the cache off. Any I/O problem just
- * means no cache: the results are the same either way.
+ * removed from that directory changes it), and only when every record
+ * agrees with its font file (rec_valid): an absolute path to a regular
+ * file, a face index inside the file (a .ttc counts its faces), a
+ * TrueType flag that matches the file's outlines, weight, slant and width
+ * in fontconfig's ranges, and the family among the face's own names (name
+ * IDs 1, 16, 21, compared without case and blanks, as fontconfig does).
+ * Otherwise fontconfig is asked again and the record replaced, so a cache
+ * file edited by someone else cannot substitute a font. Families that are
+ * not installed are never cached. VITA_NO_FONT_CACHE=1 turns the cache
+ * off. Any I/O problem just means no cache: the results are the same
+ * either way.
  */
+#include <ctype.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +57,7 @@ typedef struct fcc_fam {
 typedef struct fccache {
 	int loaded, off;
 	char *path;
+	char key[20];           /* hex of the configuration hash */
 	fcc_fam_t *f;
 	int n, cap;
 } fccache_t;
@@ -87,7 +103,7 @@ static int dir_mtime(const char *path, long long *m)
 static int cand_stat(fcc_cand_t *k)
 {
 	struct stat st;
-	if (stat(k->c.file, &st) != 0)
+	if (stat(k->c.file, &st) != 0 || !S_ISREG(st.st_mode))
 		return -1;
 	k->mtime = (long long)st.st_mtime;
 	k->size = (long long)st.st_size;
@@ -112,12 +128,179 @@ static void fam_push(fcc_fam_t *f, const fcc_cand_t *k)
 	f->v[f->n++] = *k;
 }
 
+/* ---- the fontconfig configuration key ---- */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 1099511628211ull;
+	return h;
+}
+
+static uint64_t key_str(uint64_t h, const char *s)
+{
+	return fnv(h, s ? s : "-", strlen(s ? s : "-") + 1);
+}
+
+static uint64_t key_file(uint64_t h, const char *dir, const char *name)
+{
+	char p[4096];
+	struct stat st;
+	snprintf(p, sizeof(p), "%s%s%s", dir, name ? "/" : "", name ? name : "");
+	long long v[3] = {-1, -1, -1};
+	if (stat(p, &st) == 0) {
+		v[0] = (long long)st.st_mtime;
+		v[1] = (long long)st.st_size;
+		v[2] = (long long)st.st_ino;
+	}
+	return fnv(key_str(h, p), v, sizeof(v));
+}
+
+static void config_key(char out[20])
+{
+	const char *file = getenv("FONTCONFIG_FILE"), *path = getenv("FONTCONFIG_PATH");
+	const char *root = getenv("FONTCONFIG_SYSROOT"), *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	char user[4096];
+	uint64_t h = 14695981039346656037ull;
+	h = key_str(key_str(key_str(h, file), path), root);
+	const char *sys = path && *path ? path : "/etc/fonts";
+	if (file && file[0] == '/')
+		h = key_file(h, file, NULL);
+	else
+		h = key_file(h, sys, file && *file ? file : "fonts.conf");
+	h = key_file(h, sys, "conf.d");
+	h = key_file(h, "/etc/fonts", "conf.d");
+	if (xdg && xdg[0] == '/')
+		snprintf(user, sizeof(user), "%s/fontconfig", xdg);
+	else
+		snprintf(user, sizeof(user), "%s/.config/fontconfig", home ? home : "");
+	h = key_file(key_file(h, user, "fonts.conf"), user, "conf.d");
+	h = key_file(h, home ? home : "", ".fonts.conf");
+	snprintf(out, 20, "%016llx", (unsigned long long)h);
+}
+
+/* ---- a record against its font file ---- */
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static unsigned be16(const unsigned char *p)
+{
+	return (unsigned)p[0] << 8 | p[1];
+}
+
+static int read_at(int fd, void *buf, size_t n, uint32_t off)
+{
+	return pread(fd, buf, n, (off_t)off) == (ssize_t)n ? 0 : -1;
+}
+
+/* Lower-case ASCII without blanks, for fontconfig-like comparison. */
+static void fold(const char *s, size_t n, char *out, size_t size)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n && k + 1 < size; i++)
+		if (s[i] != ' ')
+			out[k++] = (char)tolower((unsigned char)s[i]);
+	out[k] = '\0';
+}
+
+/* Does name record r (in the name table t of n bytes) spell want? */
+static int name_is(const unsigned char *t, size_t n, const unsigned char *r, const char *want)
+{
+	unsigned plat = be16(r), len = be16(r + 8), off = be16(t + 4) + be16(r + 10);
+	char s[512], f[512];
+	size_t k = 0;
+	if (off + (size_t)len > n)
+		return 0;
+	const unsigned char *p = t + off;
+	if (plat == 0 || plat == 3) {            /* UTF-16BE: ASCII only compares */
+		for (unsigned i = 0; i + 1 < len && k + 1 < sizeof(s); i += 2)
+			s[k++] = p[i] || p[i + 1] >= 0x80 ? '\x7f' : (char)p[i + 1];
+	} else if (plat == 1) {
+		for (unsigned i = 0; i < len && k + 1 < sizeof(s); i++)
+			s[k++] = p[i] < 0x80 ? (char)p[i] : '\x7f';
+	}
+	fold(s, k, f, sizeof(f));
+	return k > 0 && !strcmp(f, want);
+}
+
+/* 1 when face `index` of the file open as fd has family among its names
+ * and the outline kind the record claims. */
+static int face_matches(int fd, const fcc_cand_t *k, const char *family)
+{
+	unsigned char buf[12 + 16 * 64], *h = buf, *dir = buf + 12;
+	ssize_t got = pread(fd, buf, sizeof(buf), 0);   /* header and directory at once */
+	if (got < 12)
+		return 0;
+	if (!memcmp(h, "ttcf", 4)) {
+		unsigned char o[4];
+		if ((uint32_t)k->c.index >= be32(h + 8) || be32(h + 8) > 4096 ||
+		    read_at(fd, o, 4, 12 + 4 * (uint32_t)k->c.index))
+			return 0;
+		got = pread(fd, buf, sizeof(buf), (off_t)be32(o));
+		if (got < 12)
+			return 0;
+	} else if (k->c.index != 0) {
+		return 0;
+	}
+	int cff = !memcmp(h, "OTTO", 4);
+	if (!cff && be32(h) != 0x00010000 && memcmp(h, "true", 4))
+		return 0;
+	if (k->c.truetype && cff)
+		return 0;
+	unsigned nt = be16(h + 4);
+	if (nt == 0 || nt > 64 || got < (ssize_t)(12 + 16 * nt))
+		return 0;
+	char want[512];
+	fold(family, strlen(family), want, sizeof(want));
+	for (unsigned i = 0; i < nt; i++) {
+		const unsigned char *d = dir + 16 * i;
+		uint32_t len = be32(d + 12);
+		if (memcmp(d, "name", 4) || len < 6 || len > (1u << 20))
+			continue;
+		unsigned char *t = malloc(len);
+		int ok = 0;
+		if (t && read_at(fd, t, len, be32(d + 8)) == 0) {
+			unsigned cnt = be16(t + 2);
+			for (unsigned r = 0; !ok && r < cnt && 6 + 12 * (size_t)(r + 1) <= len; r++) {
+				const unsigned char *rec = t + 6 + 12 * r;
+				unsigned id = be16(rec + 6);
+				ok = (id == 1 || id == 16 || id == 21) && name_is(t, len, rec, want);
+			}
+		}
+		free(t);
+		return ok;
+	}
+	return 0;
+}
+
+static int rec_valid(const fcc_cand_t *k, const char *family)
+{
+	const font_cand_t *c = &k->c;
+	if (!c->file || c->file[0] != '/' || c->index < 0 || c->index > 0xffff ||
+	    c->weight < 0 || c->weight > 250 || c->slant < 0 || c->slant > 110 ||
+	    c->width < 25 || c->width > 200 || (c->truetype != 0 && c->truetype != 1))
+		return 0;
+	/* cand_stat found a regular file; O_NONBLOCK keeps a file swapped for
+	   a FIFO since from blocking us (pread on it fails at once) */
+	int fd = open(c->file, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	int ok = face_matches(fd, k, family);
+	close(fd);
+	return ok;
+}
+
 static void cache_parse(fccache_t *c, char *s)
 {
 	fcc_fam_t *cur = NULL;
 	char *line = strtok(s, "\n");
-	if (!line || strcmp(line, "vita-families 1") != 0)
-		return;
+	if (!line || strncmp(line, "vita-families 2 ", 16) != 0 || strcmp(line + 16, c->key))
+		return;   /* an older format, or another fontconfig configuration */
 	while ((line = strtok(NULL, "\n"))) {
 		int want = 0, pos = 0;
 		if (sscanf(line, "F %d %n", &want, &pos) == 1 && pos > 0 && line[pos]) {
@@ -156,6 +339,7 @@ static fccache_t *cache_get(font_lib_t *lib)
 		return c;
 	}
 	c->path = p.s;
+	config_key(c->key);
 	buf_t d;
 	buf_init(&d);
 	if (file_read(&d, c->path, FILE_MAX_TEXT, NULL) == 0 && d.s)
@@ -176,7 +360,8 @@ int font_fccache_lookup(font_lib_t *lib, const char *family, font_cand_t **v)
 		for (int k = 0; k < f->n; k++) {
 			fcc_cand_t now = f->v[k];
 			if (cand_stat(&now) != 0 || now.mtime != f->v[k].mtime ||
-			    now.size != f->v[k].size || now.dirmtime != f->v[k].dirmtime)
+			    now.size != f->v[k].size || now.dirmtime != f->v[k].dirmtime ||
+			    !rec_valid(&f->v[k], family))
 				return 0;
 		}
 		if (!f->out) {
@@ -206,7 +391,7 @@ static void cache_write(fccache_t *c)
 	buf_t b, tmp;
 	buf_init(&b);
 	buf_init(&tmp);
-	buf_puts(&b, "vita-families 1\n");
+	buf_printf(&b, "vita-families 2 %s\n", c->key);
 	for (int i = 0; i < c->n; i++) {
 		fcc_fam_t *f = &c->f[i];
 		if (f->n == 0 || f->n != f->want)

@@ -177,5 +177,42 @@ run i06-sections 1 "sections.yaml:.*: error: more than 200000 values in one file
 run i06-bibtex-items 1 "error: more than 10000 items" -- render "$W/bib.yaml" -o "$W/x.pdf"
 run i06-text 1 "text.yaml:.*: error: more than 4 MB of text in the CV" -- render "$W/text.yaml" -o "$W/x.pdf"
 
+# item 11: font cache records are checked against the font files
+C=$W/fcache
+export_cache() { XDG_CACHE_HOME=$C "$VITA" fonts >"$W/$1.fonts" 2>&1; }
+export_cache cache-fresh
+grep -q '^C .*NotoSerif-Regular.ttf$' "$C/vita/families" || no "i11: no Noto Serif record in the cache"
+python3 - "$C/vita/families" <<'PY'
+import os, sys
+p = sys.argv[1]
+lines = open(p).read().split("\n")
+dv = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+st, dst = os.stat(dv), os.stat(os.path.dirname(dv))
+out, fam = [], None
+for l in lines:
+    if l.startswith("F "):
+        fam = l.split(" ", 2)[2]
+    if l.startswith("C ") and fam == "Noto Serif" and l.endswith("NotoSerif-Regular.ttf"):
+        f = l.split(" ")
+        # a record that points at another font, with that font's times: only its names tell
+        l = " ".join(f[:6] + [str(int(st.st_mtime)), str(st.st_size), str(int(dst.st_mtime)), dv])
+    out.append(l)
+open(p + ".swapped", "w").write("\n".join(out))
+out = [l.replace("C 0 80 0 100 1", "C -1 80 0 100 1") if l.endswith("NotoSerif-Regular.ttf") else l for l in lines]
+open(p + ".index", "w").write("\n".join(out))
+PY
+cp "$C/vita/families.swapped" "$C/vita/families"
+export_cache cache-swapped
+grep -q 'Noto Serif *regular *.*NotoSerif-Regular.ttf' "$W/cache-swapped.fonts" || no "i11: a cache record replaced Noto Serif: $(grep regular "$W/cache-swapped.fonts" | head -1)"
+grep -q '^C .*NotoSerif-Regular.ttf$' "$C/vita/families" || no "i11: the swapped record was not re-resolved"
+cp "$C/vita/families.index" "$C/vita/families"
+export_cache cache-index
+cmp -s "$W/cache-fresh.fonts" "$W/cache-index.fonts" || no "i11: index -1 in the cache changed the fonts"
+printf '<?xml version="1.0"?>\n<fontconfig><include ignore_missing="yes">/etc/fonts/fonts.conf</include></fontconfig>\n' >"$W/fonts.conf"
+head -1 "$C/vita/families" >"$W/key-before"
+FONTCONFIG_FILE=$W/fonts.conf XDG_CACHE_HOME=$C "$VITA" fonts >/dev/null 2>&1
+head -1 "$C/vita/families" | cmp -s - "$W/key-before" && no "i11: the cache is not keyed on FONTCONFIG_FILE"
+n=$((n + 4))
+
 echo "harden.sh: $n cases, $([ $fail = 0 ] && echo ok || echo FAILED)"
 exit $fail

@@ -51,7 +51,8 @@ DEBUG_FLAGS = -O0 -g3 $(SAN) -Werror
 # Debian packages (names valid on Debian 12 and 13; no versioned names).
 # Building and rendering:
 DEB_BUILD = gcc make pkg-config libyaml-dev libfreetype-dev libharfbuzz-dev \
-            libhpdf-dev libfontconfig-dev libunibreak-dev libfribidi-dev libhyphen-dev hyphen-en-us libpng-dev \
+            libhpdf-dev libfontconfig-dev libunibreak-dev libfribidi-dev libhyphen-dev hyphen-en-us \
+            hyphen-de hyphen-fr hyphen-es hyphen-it hyphen-pt-pt hyphen-pt-br hyphen-ru libpng-dev \
             libjpeg62-turbo-dev
 # The fonts the bundled chains (fonts/*.yaml) name, each face's `package:`
 # (README, "Fonts by script"); a CV needs only those of its scripts.

@@ -32,6 +32,7 @@
 struct hyph {
 	HyphenDict *dict;         /* NULL until the first real hyph_word */
 	int latin1;               /* the dictionary is ISO8859-1 */
+	int koi8r;                /* the dictionary is KOI8-R (Russian) */
 	int failed;               /* loading was tried and failed */
 	char path[256];
 };
@@ -61,6 +62,14 @@ static int hyph_paths(const char *lang, char paths[][256], int max)
 		snprintf(paths[n++], 256, "%s/hyph_%s.dic", HYPH_DIR, ll);
 	if (!strcmp(ll, "en") && n < max)
 		snprintf(paths[n++], 256, "%s/hyph_en_US.dic", HYPH_DIR);
+	/* "es" -> hyph_es_ES.dic, "ru" -> hyph_ru_RU.dic (Debian ships no
+	   hyph_es.dic or hyph_ru.dic) */
+	char up[16];
+	for (i = 0; ll[i]; i++)
+		up[i] = (char)(ll[i] >= 'a' && ll[i] <= 'z' ? ll[i] - 32 : ll[i]);
+	up[i] = 0;
+	if (n < max)
+		snprintf(paths[n++], 256, "%s/hyph_%s_%s.dic", HYPH_DIR, ll, up);
 	return n;
 }
 
@@ -74,13 +83,31 @@ static int dic_is_latin1(const char *path)
 	if (!fgets(line, sizeof(line), f))
 		line[0] = 0;
 	fclose(f);
+	if (!strncmp(line, "KOI8-R", 6))
+		return 2;
 	return !strncmp(line, "ISO8859-1", 9) || !strncmp(line, "ISO-8859-1", 10);
+}
+
+/* KOI8-R byte of a lowercase Cyrillic letter, 0 if none. */
+static int koi8r(uint32_t c)
+{
+	static const char *lower = "юабцдефгхийклмнопярстужвьызшэщчъ";
+	if (c == 0x451)
+		return 0xA3; /* ё */
+	for (int i = 0, k = 0; lower[k]; i++) {
+		uint32_t x;
+		int l = utf8_decode(lower + k, 4, &x);
+		if (x == c)
+			return 0xC0 + i;
+		k += l;
+	}
+	return 0;
 }
 
 hyph_t *hyph_open(const char *lang, errs_t *e)
 {
-	char paths[3][256];
-	int n = hyph_paths(lang ? lang : "", paths, 3);
+	char paths[4][256];
+	int n = hyph_paths(lang ? lang : "", paths, 4);
 	for (int i = 0; i < n; i++) {
 		int fd = file_open(paths[i], FILE_MAX_TEXT, NULL, NULL);
 		if (fd < 0)
@@ -109,7 +136,9 @@ static int hyph_load(hyph_t *h)
 		h->failed = 1;
 		return -1;
 	}
-	h->latin1 = dic_is_latin1(h->path);
+	int enc = dic_is_latin1(h->path);
+	h->latin1 = enc == 1;
+	h->koi8r = enc == 2;
 	return 0;
 }
 
@@ -142,6 +171,8 @@ static int is_lower(uint32_t c)
 		return c & 1;
 	if (c >= 0x17A && c <= 0x17E)
 		return !(c & 1);
+	if (c >= 0x430 && c <= 0x45F)
+		return 1;   /* Cyrillic */
 	return c == 0x17F;
 }
 
@@ -179,6 +210,13 @@ int hyph_word(hyph_t *h, const char *w, size_t n, int *offs, int max)
 			if (cps[i] > 0xFF)
 				return 0;
 			enc[len++] = (char)cps[i];
+		}
+	} else if (h->koi8r) {
+		for (int i = 0; i < k; i++) {
+			int b = koi8r(cps[i]);
+			if (!b)
+				return 0;
+			enc[len++] = (char)b;
 		}
 	} else {
 		memcpy(enc, w, n);

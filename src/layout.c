@@ -166,7 +166,9 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 	if (o->strict && layout_coverage(m, s, lib, 1, e))
 		return NULL;
 	L.a = arena_new();
-	if (s->hyphenate && L.lang && !strncmp(L.lang, "en", 2)) {
+	/* the text's language picks the patterns (hyph_de.dic, hyph_ru_RU.dic
+	   ...); none for CJK or RTL languages: no hyphenation */
+	if (s->hyphenate && L.lang) {
 		errs_t he;
 		errs_init(&he);
 		L.hyph = hyph_open(L.lang, &he); /* no patterns: no hyphenation */

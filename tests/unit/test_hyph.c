@@ -1,6 +1,7 @@
 /* test_hyph: hyphenation points from the installed en_US patterns. */
 #include <stdlib.h>
 #include "hyph.h"
+#include <string.h>
 #include "t.h"
 
 static hyph_t *h;
@@ -99,6 +100,53 @@ TEST(lazy)
 	errs_done(&e);
 }
 
+/* (at least 2 letters before and 3 after a break) Each language with Debian patterns (hyphen-de, -fr, -es, -it, -pt-pt,
+ * -ru): found by its code alone, in its own encoding (ISO8859-1 for de
+ * and pt, KOI8-R for ru, UTF-8 for the others), with the breaks the
+ * patterns give. */
+static void lang_case(const char *lang, const char *word, const char *want)
+{
+	errs_t e;
+	errs_init(&e);
+	hyph_t *l = hyph_open(lang, &e);
+	CHECK(l != NULL);
+	if (!l) {
+		fprintf(stderr, "  no patterns for %s\n", lang);
+		errs_done(&e);
+		return;
+	}
+	int offs[32], n = hyph_word(l, word, strlen(word), offs, 32);
+	char got[256] = "";
+	size_t k = 0;
+	for (int i = 0, j = 0; word[i] && k + 2 < sizeof(got); i++) {
+		if (j < n && offs[j] == i) {
+			got[k++] = '-';
+			j++;
+		}
+		got[k++] = word[i];
+	}
+	got[k] = 0;
+	EQ_STR(got, want);
+	hyph_close(l);
+	errs_done(&e);
+}
+
+TEST(languages)
+{
+	lang_case("de", "silbentrennung", "sil-ben-tren-nung");
+	lang_case("de-DE", "donaudampfschiff", "do-nau-dampf-schiff");
+	lang_case("fr", "typographie", "ty-po-gra-phie");
+	lang_case("es", "universidad", "uni-ver-si-dad");
+	lang_case("it", "università", "uni-ver-sità");
+	lang_case("pt", "universidade", "uni-ver-si-dade");
+	lang_case("ru", "университет", "уни-вер-си-тет");
+	errs_t e;
+	errs_init(&e);
+	CHECK(hyph_open("zh", &e) == NULL);   /* CJK: no patterns, no hyphens */
+	CHECK(hyph_open("ar", &e) == NULL);
+	errs_done(&e);
+}
+
 int main(void)
 {
 	errs_t e;
@@ -114,6 +162,7 @@ int main(void)
 	RUN(minima);
 	RUN(utf8);
 	RUN(no_patterns);
+	RUN(languages);
 	hyph_close(h);
 	errs_done(&e);
 	return t_report();

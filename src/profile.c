@@ -48,8 +48,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include "image.h"
+#include "json.h"
 #include "buf.h"
 #include "file.h"
 #include "profile_import.h"
@@ -760,7 +762,9 @@ int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
 	if (len > PROFILE_MAX_FILE)
 		return err_at(e, path, 0, 0, "profile is too large (%zu bytes; at most %d)",
 		              len, PROFILE_MAX_FILE);
-	if (ydoc_parse(a, path, data, len, &root, e) < 0)
+	size_t pl = strlen(path);
+	int json = pl > 5 && !strcasecmp(path + pl - 5, ".json");
+	if ((json ? json_parse : ydoc_parse)(a, path, data, len, &root, e) < 0)
 		return -1;
 	if (root->kind == YD_NULL)
 		return err_at(e, path, 1, 1, "empty profile (expected a map with at "

@@ -15,7 +15,8 @@ static void load(run_t *r, const char *text)
 {
 	r->a = arena_new();
 	errs_init(&r->e);
-	r->rc = profile_load_mem(r->a, "t/cv.json", text, strlen(text), NULL, &r->m,
+	const char *name = text[0] == '{' ? "t/cv.json" : "t/cv.yaml";
+	r->rc = profile_load_mem(r->a, name, text, strlen(text), NULL, &r->m,
 	                         &r->e);
 }
 
@@ -96,6 +97,37 @@ TEST(jr_errors)
 	done(&r);
 }
 
+/* a .json file is read as JSON: escapes and their errors, JSON messages */
+TEST(jr_json)
+{
+	run_t r;
+	load(&r, "{\"basics\": {\"name\": \"Ada \\ud83d\\ude80 \\u00e9\\/\\n\"}}");
+	EQ_INT(r.rc, 0);
+	if (r.rc == 0)
+		EQ_STR(r.m->name, "Ada \xf0\x9f\x9a\x80 \xc3\xa9/\n");
+	done(&r);
+	static const struct { const char *doc, *msg; int line, col; } bad[] = {
+		{"{\"basics\": {\"name\": \"a\\ud83d\"}}", "invalid JSON string: lone surrogate \\ud83d (a high surrogate needs a low one, \\udc00-\\udfff, right after it)", 1, 23},
+		{"{\"basics\": {\"name\": \"\\ude80\"}}", "invalid JSON string: lone surrogate \\ude80 (a low surrogate without a high one before it)", 1, 22},
+		{"{\"basics\": {\"name\": \"a\\u0000b\"}}", "invalid JSON string: \\u0000 (a NUL character) is not allowed in a profile", 1, 23},
+		{"{\"basics\": {\"name\": \"a\",}}", "malformed JSON: a trailing comma before '}'", 1, 25},
+		{"{\"basics\": {\"name\": 'a'}}", "malformed JSON: strings are written in double quotes", 1, 21},
+		{"{\"basics\": {\"name\": \"a\"}\n \"work\": []}", "malformed JSON: expected ',' or '}' after an object member, got '\"'", 2, 2},
+		{"{\"basics\": {\"name\": \"a\", \"name\": \"b\"}}", "duplicate key 'name' (first at line 1)", 1, 26},
+		{"{\"basics\": {\"name\": \"a\"}} x", "malformed JSON: text after the end of the document ('x')", 1, 27},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		load(&r, bad[i].doc);
+		EQ_INT(r.rc, -1);
+		if (r.e.n) {
+			EQ_STR(r.e.v[0].msg, bad[i].msg);
+			EQ_INT(r.e.v[0].line, bad[i].line);
+			EQ_INT(r.e.v[0].col, bad[i].col);
+		}
+		done(&r);
+	}
+}
+
 TEST(rcv_sections)
 {
 	run_t r;
@@ -156,6 +188,7 @@ int main(void)
 	RUN(jr_basics);
 	RUN(jr_work);
 	RUN(jr_errors);
+	RUN(jr_json);
 	RUN(rcv_sections);
 	RUN(rcv_errors);
 	return t_report();

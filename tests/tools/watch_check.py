@@ -7,7 +7,8 @@ error; the last good PDF stays as it was), and in place. Expects three
 good PDFs in all (the first render and two good saves, each with the text
 of its save), one located error, --exec run after each good render, a
 change of the photo picked up, and Ctrl-C ending the process with no
-temporary file left. Every wait has a deadline; nothing is timed.
+temporary file left; a deleted profile is an error and its return a new
+render. Every wait has a deadline; nothing is timed.
 usage: watch_check.py VITA WORKDIR PROFILE_TEMPLATE PHOTO
 """
 import os, re, shutil, signal, subprocess, sys, threading, time
@@ -89,14 +90,19 @@ if wait_for(wrote, 3, "in-place save") and "Version3" not in pdf_text():
     fails.append("the PDF after the in-place save lacks Version3")
 os.utime(os.path.join(work, "photo.png"))       # an input other than the profile
 wait_for(wrote, 4, "a touched photo")
+os.unlink(prof)                                  # the profile disappears ...
+wait_for(r"cv\.yaml: error: cannot read the profile", 1, "a deleted profile")
+save(version(5), True)                           # ... and comes back
+if wait_for(wrote, 5, "the profile saved again") and "Version5" not in pdf_text():
+    fails.append("the PDF after the profile came back lacks Version5")
 with lock:
-    errors = [l for l in lines if ": error:" in l]
+    errors = [l for l in lines if re.search(r":\d+:\d+: error:", l)]
 if len(errors) != 1:
     fails.append("want exactly one located error, got %s" % errors)
 ran = os.path.join(work, "ran.log")
 n = len(open(ran).read().split()) if os.path.exists(ran) else 0
-if n != 4:
-    fails.append("--exec ran %d times, want 4 (after each good render)" % n)
+if n != 5:
+    fails.append("--exec ran %d times, want 5 (after each good render)" % n)
 p.send_signal(signal.SIGINT)
 try:
     rc = p.wait(timeout=20)
@@ -111,5 +117,6 @@ if left:
 for f in fails:
     print("FAIL:", f)
 if not fails:
-    print("ok: 4 good renders (3 saves, 1 broken; a photo change), one located error, clean exit")
+    print("ok: 5 good renders (3 saves, 1 broken; a photo change; a deleted profile that came back), "
+          "one located error, clean exit")
 sys.exit(1 if fails else 0)

@@ -879,7 +879,7 @@ static char *expand_out(const char *t, const char *profile, const char *name, co
 	snprintf(stem, sizeof(stem), "%.*s", (int)(dot && dot != base ? dot - base : (long)strlen(base)), base);
 	buf_t b;
 	buf_init(&b);
-	if (dir)
+	if (dir && t[0] != '/')
 		buf_printf(&b, "%s/", dir);
 	for (const char *p = t; *p; p++) {
 		if (*p == '{' && !strncmp(p, "{dir}", 5)) {
@@ -954,8 +954,11 @@ static void put_record(int fd, int index, int code, const char *msg, size_t len,
 }
 
 /* A worker: CVs w, w + jobs, ... with one font library. */
-static void batch_worker(bcv_t *cv, int n, int w, int jobs, const opts_t *o, int fd)
+static void batch_worker(bcv_t *cv, int n, int w, int jobs, const opts_t *bo, int fd)
 {
+	opts_t one = *bo;
+	one.deps = NULL;   /* the parent writes every CV's rule into one file */
+	const opts_t *o = &one;
 	font_lib_t *lib = NULL;
 	for (int i = w; i < n; i += jobs) {
 		if (!cv[i].out)

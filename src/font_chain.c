@@ -175,10 +175,11 @@ static font_face_t *ctx_face(chain_ctx_t *x, const char *path, int index, const 
 
 /* The faces of a family: from the cache, else from fontconfig. */
 static int family_list(chain_ctx_t *x, const char *family, font_cand_t *v, int max,
-                       FcFontSet **fsp)
+                       FcFontSet **fsp, int *cached)
 {
 	font_cand_t *cv;
-	int n = font_fccache_lookup(x->lib, family, &cv);
+	int n = *cached ? font_fccache_lookup(x->lib, family, &cv) : 0;
+	*cached = n > 0;
 	if (n > 0) {
 		n = n < max ? n : max;
 		memcpy(v, cv, (size_t)n * sizeof(*v));
@@ -232,7 +233,8 @@ static int resolve_family(chain_ctx_t *x, font_entry_t *en, const ynode_t *at)
 {
 	FcFontSet *fs = NULL;
 	font_cand_t v[256];
-	int n = family_list(x, en->family, v, 256, &fs);
+	int cached = 1;
+	int n = family_list(x, en->family, v, 256, &fs, &cached);
 	int rc = 0;
 	if (n < 0) {
 		rc = -1;
@@ -253,6 +255,13 @@ static int resolve_family(chain_ctx_t *x, font_entry_t *en, const ynode_t *at)
 	int realb = b->weight >= FC_WEIGHT_DEMIBOLD && b->slant == 0;
 	int reali = i->slant > 0 && i->weight < FC_WEIGHT_DEMIBOLD;
 	int realbi = bi->slant > 0 && bi->weight >= FC_WEIGHT_DEMIBOLD;
+	if (cached && (!font_fccache_valid(r, en->family) ||
+	               (realb && !font_fccache_valid(b, en->family)) ||
+	               (reali && !font_fccache_valid(i, en->family)) ||
+	               (realbi && !font_fccache_valid(bi, en->family)))) {
+		font_fccache_forget(x->lib, en->family);   /* ask fontconfig */
+		return resolve_family(x, en, at);
+	}
 	en->face[FONT_REGULAR] = ctx_face(x, r->file, r->index, at);
 	en->face[FONT_BOLD] = realb ? ctx_face(x, b->file, b->index, at) : NULL;
 	en->face[FONT_ITALIC] = reali ? ctx_face(x, i->file, i->index, at) : NULL;

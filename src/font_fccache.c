@@ -16,14 +16,15 @@
  *
  * A family's record is used only while every listed file still has the
  * same mtime and size and its directory the same mtime (a font added to or
- * removed from that directory changes it), and only when every record
- * agrees with its font file (rec_valid): an absolute path to a regular
- * file, a face index inside the file (a .ttc counts its faces), a
- * TrueType flag that matches the file's outlines, weight, slant and width
- * in fontconfig's ranges, and the family among the face's own names (name
- * IDs 1, 16, 21, compared without case and blanks, as fontconfig does).
- * Otherwise fontconfig is asked again and the record replaced, so a cache
- * file edited by someone else cannot substitute a font. Families that are
+ * removed from that directory changes it) and its fields are sane (an
+ * absolute path to a regular file, weight, slant and width in fontconfig's
+ * ranges). The faces the chain then picks from it are checked against
+ * their files (font_fccache_valid: a face index inside the file, a .ttc
+ * counting its faces; a TrueType flag that matches the outlines; the
+ * family among the face's own names, IDs 1, 16 and 21, compared without
+ * case and blanks as fontconfig does), only those, so no other font file
+ * is opened. On any mismatch the record is forgotten and fontconfig asked
+ * again, so a cache file edited by someone else cannot substitute a font. Families that are
  * not installed are never cached. VITA_NO_FONT_CACHE=1 turns the cache
  * off. Any I/O problem just means no cache: the results are the same
  * either way.
@@ -278,19 +279,27 @@ static int face_matches(int fd, const fcc_cand_t *k, const char *family)
 	return 0;
 }
 
-static int rec_valid(const fcc_cand_t *k, const char *family)
+/* The fields alone: an absolute path, fontconfig's ranges. */
+static int rec_sane(const font_cand_t *c)
 {
-	const font_cand_t *c = &k->c;
-	if (!c->file || c->file[0] != '/' || c->index < 0 || c->index > 0xffff ||
-	    c->weight < 0 || c->weight > 250 || c->slant < 0 || c->slant > 110 ||
-	    c->width < 25 || c->width > 200 || (c->truetype != 0 && c->truetype != 1))
+	return c->file && c->file[0] == '/' && c->index >= 0 && c->index <= 0xffff &&
+	       c->weight >= 0 && c->weight <= 250 && c->slant >= 0 && c->slant <= 110 &&
+	       c->width >= 25 && c->width <= 200 && (c->truetype == 0 || c->truetype == 1);
+}
+
+int font_fccache_valid(const font_cand_t *c, const char *family)
+{
+	fcc_cand_t k;
+	memset(&k, 0, sizeof(k));
+	k.c = *c;
+	if (!rec_sane(c))
 		return 0;
 	/* cand_stat found a regular file; O_NONBLOCK keeps a file swapped for
 	   a FIFO since from blocking us (pread on it fails at once) */
 	int fd = open(c->file, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	int ok = face_matches(fd, k, family);
+	int ok = face_matches(fd, &k, family);
 	close(fd);
 	return ok;
 }
@@ -361,7 +370,7 @@ int font_fccache_lookup(font_lib_t *lib, const char *family, font_cand_t **v)
 			fcc_cand_t now = f->v[k];
 			if (cand_stat(&now) != 0 || now.mtime != f->v[k].mtime ||
 			    now.size != f->v[k].size || now.dirmtime != f->v[k].dirmtime ||
-			    !rec_valid(&f->v[k], family))
+			    !rec_sane(&f->v[k].c))
 				return 0;
 		}
 		if (!f->out) {
@@ -373,6 +382,14 @@ int font_fccache_lookup(font_lib_t *lib, const char *family, font_cand_t **v)
 		return f->n;
 	}
 	return 0;
+}
+
+void font_fccache_forget(font_lib_t *lib, const char *family)
+{
+	fccache_t *c = cache_get(lib);
+	for (int i = 0; i < c->n; i++)
+		if (strcmp(c->f[i].family, family) == 0)
+			c->f[i].want = -1;   /* never matches f->n: looked up and written no more */
 }
 
 static void mkdirs(char *path)

@@ -112,6 +112,11 @@ typedef struct font_cand {
 int font_fccache_lookup(font_lib_t *lib, const char *family, font_cand_t **v);
 void font_fccache_store(font_lib_t *lib, const char *family, const font_cand_t *v, int n);
 void font_fccache_free(font_lib_t *lib);
+/* 1 when candidate c (from the cache) agrees with its font file: the face
+ * index exists, the outline kind matches, family is one of its names. */
+int font_fccache_valid(const font_cand_t *c, const char *family);
+/* Drop family's record (it disagreed with a font file). */
+void font_fccache_forget(font_lib_t *lib, const char *family);
 
 /* font.c */
 font_face_t *font_file_get(font_lib_t *lib, const char *path, int index,

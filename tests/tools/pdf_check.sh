@@ -15,16 +15,16 @@ here=$(dirname "$0")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-say() { # FILE TOOL < messages
+say() { # FILE TOOL < messages (runs in a pipeline's subshell: flag in a file)
 	while IFS= read -r line; do
 		echo "$1: $2: $line" >&2
-		fail=1
+		echo x >>"$tmp/bad"
 	done
 }
 ok=""
 for f; do
 	if [ ! -s "$f" ]; then
-		echo "$f: missing or empty" | say "$f" pdf_check
+		echo "missing or empty" | say "$f" pdf_check
 		continue
 	fi
 	ok="$ok $f"
@@ -65,4 +65,5 @@ if [ -s "$tmp/p" ]; then
 	cut -f2- "$tmp/p" >&2
 	fail=1
 fi
+[ -s "$tmp/bad" ] && fail=1
 exit $fail

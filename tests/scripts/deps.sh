@@ -24,6 +24,7 @@ for f in cv.yaml photo.png refs.bib layouts/mine.yaml layouts/base.yaml fonts/lo
 done
 if command -v strace >/dev/null; then
 	rm -f cv.pdf cv.d
+	"$V" render cv.yaml -o warm.pdf   # fontconfig's and vita's caches are warm
 	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=open,openat -o st.log "$V" render cv.yaml -o cv.pdf --deps cv.d \
 		|| no "render under strace"
 	python3 "$OLDPWD/tests/tools/deps_check.py" st.log cv.d cv.pdf || no "depfile != files opened"

@@ -20,7 +20,8 @@ for line in open(log, encoding="utf-8", errors="replace"):
     if not m or "O_DIRECTORY" in line:
         continue
     p = m.group(1)
-    if re.match(r"/(lib|lib64|usr/lib|etc|proc|dev|sys)/", p):
+    # system libraries and fontconfig's own configuration and caches
+    if re.match(r"/(lib|lib64|usr/lib|etc|proc|dev|sys|var/cache|usr/share/fontconfig)/", p):
         continue
     rp = os.path.realpath(p)
     # vita's font-family cache is not an input (checked against the fonts)

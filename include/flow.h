@@ -41,6 +41,8 @@ typedef struct flow_span {
 	const char *url;        /* clickable target, or NULL */
 	unsigned flags;         /* FLOW_* */
 	int line, col;          /* source position for warnings (0 = unknown) */
+	const char *lang;       /* BCP 47 when the span is in another language
+	                           than the text around it (runs carry it), or NULL */
 } flow_span_t;
 
 typedef struct flow_opts {

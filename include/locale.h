@@ -56,6 +56,7 @@ typedef struct locale {
 	const char *year;          /* after the authors: "({year})" */
 	const char *year_status;   /* "({year}, {status})" */
 	const char *scholar;       /* label of a Google Scholar contact */
+	const char *photo_alt;     /* the photo's alternate text: "Photo of {name}" */
 	const char *quotes[4];     /* “ ” ‘ ’: outer open/close, inner open/close */
 	const char *file;          /* where it came from, for messages */
 } vlocale_t;

@@ -133,6 +133,7 @@ typedef struct model {
 	mlink_t *links; int nlinks;
 	const char *photo;           /* resolved relative to dir; NULL when absent */
 	const struct image *photo_img; /* its pixels, decoded once (image.h) */
+	const char *photo_alt;       /* the photo's description (tagged PDF), or NULL */
 	int photo_line, photo_col;
 	mtext_t summary;
 	mdate_t updated;             /* DATE_NONE when absent */

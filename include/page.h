@@ -29,6 +29,8 @@ typedef struct page_run {
 	   its continuation on the next line reads as nothing. */
 	const char *actual;
 	int actual_len;     /* bytes; 0 with actual != NULL: reads as nothing */
+	const char *lang;   /* BCP 47 language of this text when it is not its
+	                       element's (a CJK name: "zh"), or NULL */
 } page_run_t;
 
 /* A filled rectangle (rules, badge frames when stroke > 0). */
@@ -55,6 +57,7 @@ enum { PAGE_RUN, PAGE_RECT, PAGE_LINK, PAGE_IMAGE };
 
 typedef struct page_item {
 	int kind;           /* PAGE_* */
+	int tag;            /* the structure element it belongs to (page_tag_t) */
 	union {
 		page_run_t run;
 		page_rect_t rect;
@@ -86,6 +89,25 @@ typedef struct page_face {
 	const char *name;
 } page_face_t;
 
+/* The logical structure: a tagged PDF's structure tree, in reading order.
+ * Element 0 is the document; every item belongs to one element (its tag),
+ * the element open when it was added. Rectangles are decoration (rules,
+ * badge frames) and always drawn as artifacts; so is everything in an
+ * element whose role is PAGE_ARTIFACT (footers, and element 1, always
+ * there). An element's children come in the order their content first
+ * appears in the page list; elements without content are left out. */
+#define PAGE_ARTIFACT "Artifact"
+enum { PAGE_TAG_DOCUMENT = 0, PAGE_TAG_ARTIFACT = 1 };
+
+typedef struct page_tag {
+	const char *role;   /* a standard structure type (PDF 1.7, 14.8.4): Document,
+	                       Sect, H1..H3, P, L, LI, Lbl, LBody, Link, Figure,
+	                       Span; or PAGE_ARTIFACT */
+	int parent;         /* -1 for element 0 */
+	const char *lang;   /* BCP 47 when it differs from its parent's, or NULL */
+	const char *alt;    /* alternate description (Figure, Link), or NULL */
+} page_tag_t;
+
 typedef struct page_doc {
 	arena_t *arena;     /* owns everything below */
 	int32_t w, h;       /* u: page size */
@@ -100,6 +122,10 @@ typedef struct page_doc {
 	page_face_t *faces;
 	int nfaces;
 	long long epoch;    /* creation time (seconds since 1970, UTC) */
+	const char *lang;   /* the document's language (BCP 47), or NULL */
+	page_tag_t *tags;   /* the structure elements; [0] document, [1] artifact */
+	int ntags, captags;
+	int cur;            /* the open element: new items belong to it */
 } page_doc_t;
 
 page_doc_t *page_doc_new(int32_t w, int32_t h);
@@ -121,9 +147,21 @@ void page_mark(page_doc_t *d, const char *title, int page, int32_t y); /* copies
  * of many CVs). Face ids are kept: both documents must come from one font
  * library. -1 (nothing appended) when the page sizes differ. */
 int page_doc_append(page_doc_t *dst, const page_doc_t *src, const char *title);
+/* Append a copy of an item built elsewhere, keeping its tag (the adders
+ * above give theirs the open element). */
+void page_item(page_t *p, const page_item_t *it);
+
+/* Open a new element, a child of the open one (role, lang, alt copied);
+ * returns its id. page_tag_close(d, id) makes its parent the open one. */
+int page_tag_open(page_doc_t *d, const char *role, const char *lang, const char *alt);
+void page_tag_close(page_doc_t *d, int id);
+/* 1 when element id is an artifact or inside one. */
+int page_tag_is_artifact(const page_doc_t *d, int id);
 
 /* Stable text: one line per item, integer coordinates. Prints the page
- * size, title/author/subject/keywords, every page's items and the marks;
+ * size, title/author/subject/keywords, every page's items (with " @N",
+ * their element, when it is not the document), the marks and the
+ * structure elements;
  * never font programs or names, image directories, creator or epoch (they differ
  * between machines and versions). Strings are quoted with \" \\ and \xHH
  * escapes for control characters; other UTF-8 is printed as is. */

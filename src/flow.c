@@ -799,11 +799,11 @@ static void ls_glyph(fl_t *f, lset_t *L, int si, int face, int synth, int brk,
 	if (lv % 2) /* an RTL cluster is a run of its own (see ls_close) */
 		brk = !(utf8_decode(t, (size_t)n, &cp0) > 0 && is_rtl_mark(cp0));
 	if (!L->open || brk || L->cur.face != face || L->cur.synth != synth ||
-	    L->cur.size != s->size || L->cur.color != s->color || L->lv != lv ||
+	    L->cur.size != s->size || L->cur.color != s->color || L->lv != lv || L->cur.lang != s->lang ||
 	    L->rt.len + (size_t)n > RUN_MAX) {
 		ls_close(f, L, 0);
 		L->cur = (page_run_t){.x = x, .size = s->size, .face = face, .synth = synth,
-		                      .color = s->color};
+		                      .color = s->color, .lang = s->lang};
 		L->lv = L->gap_lv = (uint8_t)lv;
 		L->open = 1;
 	}

@@ -72,7 +72,7 @@ static void footer_line(lay_t *L, page_t *pg, const char *text, int align, int32
 	vitem_t tmp;
 	memset(&tmp, 0, sizeof(tmp));
 	v_put_line(L, &tmp, &r.lines[0], L->x0, L->width);
-	lay_place(pg, &tmp, baseline);
+	lay_place(pg, &tmp, baseline, L->rtl);
 }
 
 static void footers(lay_t *L, page_doc_t *d, long long epoch)
@@ -98,12 +98,14 @@ static void footers(lay_t *L, page_doc_t *d, long long epoch)
 	const char *date = arena_strdup(L->a, b.s ? b.s : "");
 	buf_done(&b);
 	int32_t baseline = s->page_h - s->margin_bottom + s->margin_bottom / 2;
+	int art = lay_tag(L, PAGE_ARTIFACT); /* page furniture */
 	for (int i = 0; i < d->npages; i++) {
 		page_t *pg = &d->pages[i];
 		footer_line(L, pg, subst(L, L->loc->footer, i + 1, d->npages, date), FLOW_RIGHT, baseline);
 		footer_line(L, pg, subst(L, L->loc->updated, i + 1, d->npages, date), FLOW_LEFT,
 		            baseline);
 	}
+	lay_untag(L, art);
 }
 
 static void doc_info(lay_t *L, page_doc_t *d)
@@ -174,19 +176,23 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 		L.hyph = hyph_open(L.lang, &he); /* no patterns: no hyphenation */
 		errs_done(&he);
 	}
-	page_doc_t *d = NULL;
+	page_doc_t *d = L.d = page_doc_new(s->page_w, s->page_h);
+	d->lang = L.loc && L.loc->lang ? L.loc->lang : L.lang;
 	page_image_t photo;
-	if (lay_header(&L, &photo))
-		goto out;
+	if (lay_header(&L, &photo) || L.failed)
+		goto fail;
 	for (int i = 0; i < m->nsections && !L.failed; i++)
 		lay_section(&L, &m->sections[i]);
 	if (L.failed)
-		goto out;
-	d = page_doc_new(s->page_w, s->page_h);
+		goto fail;
 	d->epoch = o->epoch;
 	lay_pages(&L, d, &photo);
 	footers(&L, d, o->epoch);
 	doc_info(&L, d);
+	goto out;
+fail:
+	page_doc_free(d);
+	d = NULL;
 out:
 	free(L.v);
 	hyph_close(L.hyph);

@@ -54,7 +54,9 @@ static void section_title(lay_t *L, const msection_t *sec)
 	tstyle_t t = {L->head, s->section_style, s->size_section, s->c_accent, FLOW_NOHYPH};
 	const char *title = s->section_upper ? upper_ascii(L, sec->title) : sec->title;
 	sp_add(L, &sp, title, (int)strlen(title), &t, NULL, sec->line, sec->col);
+	int tag = lay_tag(L, "H2");
 	int first = v_flow(L, &sp, 0, L->width, FLOW_LEFT, s->size_section, 0);
+	lay_untag(L, tag);
 	if (first < 0)
 		return;
 	for (int i = first; i < L->nv; i++)
@@ -103,7 +105,9 @@ static void bullets(lay_t *L, const mtext_t *items, int n, int32_t dx)
 	const style_t *s = L->s;
 	tstyle_t t = lay_ts(L, FONT_REGULAR, s->size_body, s->c_text);
 	tstyle_t bt = lay_ts(L, FONT_REGULAR, s->size_body, s->c_muted);
+	int list = lay_tag(L, "L");
 	for (int i = 0; i < n; i++) {
+		int li = lay_tag(L, "LI"), body = lay_tag(L, "LBody");
 		spans_t sp = {0};
 		sp_text(L, &sp, &items[i], &t);
 		int first = v_flow(L, &sp, dx + s->bullet_indent, L->width - dx - s->bullet_indent,
@@ -111,8 +115,13 @@ static void bullets(lay_t *L, const mtext_t *items, int n, int32_t dx)
 		                   s->size_body, 1);
 		spans_t bs = {0};
 		sp_str(L, &bs, s->bullet, &bt);
+		lay_untag(L, body);
+		int lbl = lay_tag(L, "Lbl");
 		v_beside(L, first, &bs, dx + s->bullet_indent / 4, 0, s->bullet_indent);
+		lay_untag(L, lbl);
+		lay_untag(L, li);
 	}
+	lay_untag(L, list);
 }
 
 static int entry_has_org_first(const msection_t *sec, const mentry_t *en)
@@ -129,6 +138,7 @@ static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 	tstyle_t mutedi = lay_ts(L, FONT_ITALIC, s->size_body, s->c_muted);
 	int org_first = entry_has_org_first(sec, en);
 	int start = L->nv;
+	int li = lay_tag(L, "LI"), body = lay_tag(L, "LBody");
 
 	/* the date column */
 	spans_t ds = {0};
@@ -174,6 +184,8 @@ static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 		links_row(L, &ls, en->links, en->nlinks, NULL, &lt);
 		v_flow(L, &ls, 0, L->width, FLOW_LEFT, s->size_small, 0);
 	}
+	lay_untag(L, body);
+	lay_untag(L, li);
 	lay_keep_block(L, start, 2);
 }
 
@@ -207,6 +219,7 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 	tstyle_t ital = lay_ts(L, FONT_ITALIC, s->size_body, s->c_text);
 	tstyle_t small = lay_ts(L, FONT_REGULAR, s->size_small, s->c_muted);
 
+	int li = lay_tag(L, "LI"), body = lay_tag(L, "LBody");
 	spans_t t = {0};
 	sp_text(L, &t, &p->title, &bold);
 	int first = v_flow(L, &t, lw, mw, FLOW_LEFT, s->size_body, 1);
@@ -292,8 +305,10 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 		sp_text(L, &ex, &p->note, &nt);
 	}
 	v_flow(L, &ex, lw, mw, FLOW_LEFT, s->size_small, 0);
+	lay_untag(L, body);
 
 	/* the label column: venue tag, then the number */
+	int lbl = lay_tag(L, "Lbl");
 	if (first >= 0) {
 		spans_t lab = {0};
 		tstyle_t vt = lay_ts(L, FONT_BOLD, s->size_small, s->c_accent);
@@ -317,6 +332,8 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 			}
 		}
 	}
+	lay_untag(L, lbl);
+	lay_untag(L, li);
 	lay_keep_block(L, start, 2);
 }
 
@@ -327,7 +344,9 @@ static void group_heading(lay_t *L, const char *text, int first)
 	sp_str(L, &y, text, &yt);
 	if (!first)
 		v_gap(L, L->s->pub_gap * 3 / 2);
+	int tag = lay_tag(L, "H3");
 	int f = v_flow(L, &y, 0, L->width, FLOW_LEFT, L->s->size_body, 0);
+	lay_untag(L, tag);
 	if (f >= 0)
 		L->v[f].nobreak = 1;
 	v_new(L, V_GAP, L->s->pub_gap / 2)->nobreak = 1;
@@ -342,7 +361,7 @@ static const char *pub_kind(const mpub_t *p)
 
 static void publications(lay_t *L, const msection_t *sec)
 {
-	int any_equal = 0, shown = 0;
+	int any_equal = 0, shown = 0, list = -1;
 	const char *kinds[64];
 	int nkinds = 0;
 	if (sec->group_by == GROUP_TYPE) {
@@ -370,13 +389,21 @@ static void publications(lay_t *L, const msection_t *sec)
 				char *h = arena_strdup(L->a, t);
 				if (h[0] >= 'a' && h[0] <= 'z')
 					h[0] = (char)(h[0] - 'a' + 'A');
+				if (list >= 0)
+					lay_untag(L, list);
 				group_heading(L, h, shown == 0);
+				list = lay_tag(L, "L");
 			} else if (sec->group_by == GROUP_YEAR && p->year &&
 			           (shown == 0 || sec->pubs[i - 1].year != p->year)) {
+				if (list >= 0)
+					lay_untag(L, list);
 				group_heading(L, arena_printf(L->a, "%d", p->year), shown == 0);
+				list = lay_tag(L, "L");
 			} else if (shown) {
 				v_gap(L, L->s->pub_gap);
 			}
+			if (list < 0)
+				list = lay_tag(L, "L");
 			in_group = 1;
 			publication(L, sec, p, number);
 			shown++;
@@ -384,13 +411,17 @@ static void publications(lay_t *L, const msection_t *sec)
 				any_equal = 1;
 		}
 	}
+	if (list >= 0)
+		lay_untag(L, list);
 	if (any_equal) {
 		v_gap(L, L->s->pub_gap / 2);
 		spans_t f = {0};
 		tstyle_t t = lay_ts(L, FONT_ITALIC, L->s->size_small, L->s->c_muted);
 		sp_str(L, &f, L->loc->equal, &t);
+		int tag = lay_tag(L, "P");
 		v_flow(L, &f, L->s->pub_label_width, L->width - L->s->pub_label_width, FLOW_LEFT,
 		       L->s->size_small, 0);
+		lay_untag(L, tag);
 	}
 }
 
@@ -400,11 +431,13 @@ static void news(lay_t *L, const msection_t *sec)
 	int32_t dw = s->news_date_width;
 	tstyle_t t = lay_ts(L, FONT_REGULAR, s->size_body, s->c_text);
 	tstyle_t dt = lay_ts(L, FONT_REGULAR, s->size_small, s->c_muted);
+	int list = lay_tag(L, "L");
 	for (int i = 0; i < sec->nnews; i++) {
 		const mnews_t *n = &sec->news[i];
 		if (i)
 			v_gap(L, s->entry_gap / 3);
 		int start = L->nv;
+		int li = lay_tag(L, "LI"), body = lay_tag(L, "LBody");
 		spans_t sp = {0};
 		sp_text(L, &sp, &n->text, &t);
 		int first = v_flow(L, &sp, dw, L->width - dw, FLOW_LEFT, s->size_body, 1);
@@ -415,9 +448,14 @@ static void news(lay_t *L, const msection_t *sec)
 		if (b.len)
 			sp_str(L, &ds, arena_strdup(L->a, b.s), &dt);
 		buf_done(&b);
+		lay_untag(L, body);
+		int lbl = lay_tag(L, "Lbl");
 		v_beside(L, first, &ds, 0, 0, dw - 4000);
+		lay_untag(L, lbl);
+		lay_untag(L, li);
 		lay_keep_block(L, start, 1);
 	}
+	lay_untag(L, list);
 }
 
 static void list(lay_t *L, const msection_t *sec)
@@ -435,7 +473,9 @@ static void list(lay_t *L, const msection_t *sec)
 			sp_str(L, &sp, "  \u00b7  ", &sep);
 		sp_text(L, &sp, &sec->items[i], &t);
 	}
+	int tag = lay_tag(L, "P");
 	v_flow(L, &sp, 0, L->width, FLOW_LEFT, s->size_body, 1);
+	lay_untag(L, tag);
 }
 
 void lay_paragraph(lay_t *L, const mtext_t *x)
@@ -452,17 +492,20 @@ void lay_paragraph(lay_t *L, const mtext_t *x)
 
 void lay_section(lay_t *L, const msection_t *sec)
 {
+	int sect = lay_tag(L, "Sect"), tag;
 	section_title(L, sec);
 	switch (sec->type) {
 	case SEC_ENTRIES:
 	case SEC_EDUCATION:
 	case SEC_EXPERIENCE:
 	case SEC_AWARDS:
+		tag = lay_tag(L, "L");
 		for (int i = 0; i < sec->nentries; i++) {
 			if (i)
 				v_gap(L, sec->type == SEC_AWARDS ? L->s->entry_gap / 2 : L->s->entry_gap);
 			entry(L, sec, &sec->entries[i]);
 		}
+		lay_untag(L, tag);
 		break;
 	case SEC_PUBLICATIONS:
 		publications(L, sec);
@@ -474,7 +517,10 @@ void lay_section(lay_t *L, const msection_t *sec)
 		list(L, sec);
 		break;
 	case SEC_TEXT:
+		tag = lay_tag(L, "P");
 		lay_paragraph(L, &sec->text);
+		lay_untag(L, tag);
 		break;
 	}
+	lay_untag(L, sect);
 }

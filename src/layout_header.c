@@ -4,6 +4,7 @@
  */
 #include <string.h>
 #include "image.h"
+#include "utf8.h"
 #include "layout_int.h"
 
 static const char *contact_label(lay_t *L, const mcontact_t *c)
@@ -24,6 +25,50 @@ static const char *contact_label(lay_t *L, const mcontact_t *c)
 	if (!strcmp(c->kind, "twitter") && v[0] != '@' && !strchr(v, '/'))
 		return arena_printf(L->a, "@%s", v);
 	return v;
+}
+
+/* The language of a name in its native script, from its letters: it is
+ * tagged as such in the PDF (a screen reader switches voice). */
+static const char *script_lang(const char *s)
+{
+	static const struct {
+		uint32_t lo, hi;
+		const char *lang;
+	} scripts[] = {
+		{0x3040, 0x30FF, "ja"}, /* kana first: a Japanese name has kanji too */
+		{0xAC00, 0xD7AF, "ko"}, {0x1100, 0x11FF, "ko"},
+		{0x4E00, 0x9FFF, "zh"}, {0x3400, 0x4DBF, "zh"},
+		{0x0600, 0x06FF, "ar"}, {0x0590, 0x05FF, "he"}, {0x0400, 0x04FF, "ru"},
+		{0x0370, 0x03FF, "el"}, {0x0900, 0x097F, "hi"}, {0x0E00, 0x0E7F, "th"},
+	};
+	for (size_t k = 0; k < sizeof(scripts) / sizeof(scripts[0]); k++)
+		for (size_t i = 0, n = strlen(s); i < n;) {
+			uint32_t cp;
+			int l = utf8_decode(s + i, n - i, &cp);
+			if (l <= 0)
+				break;
+			if (cp >= scripts[k].lo && cp <= scripts[k].hi)
+				return scripts[k].lang;
+			i += (size_t)l;
+		}
+	return NULL;
+}
+
+/* The photo's alternate text: the profile's photo_alt, else the locale's
+ * "Photo of {name}" (an empty photo_alt is no description). */
+static const char *photo_alt(lay_t *L)
+{
+	const char *a = L->m->photo_alt;
+	while (a && (*a == ' ' || *a == '\t' || *a == '\n'))
+		a++;
+	if (a && *a)
+		return L->m->photo_alt;
+	buf_t b;
+	buf_init(&b);
+	locale_fill(&b, L->loc->photo_alt, "name", L->m->name, (const char *)NULL);
+	const char *r = arena_strdup(L->a, b.s ? b.s : L->m->name);
+	buf_done(&b);
+	return r;
 }
 
 int lay_header(lay_t *L, page_image_t *photo)
@@ -61,14 +106,21 @@ int lay_header(lay_t *L, page_image_t *photo)
 		nn.size = s->size_native ? s->size_native : s->size_name;
 		nn.style = FONT_REGULAR;
 		sp_str(L, &n, "  ", &nt);
-		sp_at(L, &n, m->name_native, &nn, m->at_native);
+		flow_span_t *f = sp_add(L, &n, m->name_native, (int)strlen(m->name_native), &nn,
+		                        NULL, m->at_native.line, m->at_native.col);
+		if (f)
+			f->lang = script_lang(m->name_native);
 	}
+	int tag = lay_tag(L, "H1");
 	v_flow(L, &n, dx, width, align, s->size_name, 0);
+	lay_untag(L, tag);
 	if (m->headline) {
 		spans_t h = {0};
 		tstyle_t t = {L->head, FONT_REGULAR, s->size_headline, s->c_muted, 0};
 		sp_at(L, &h, m->headline, &t, m->at_headline);
+		tag = lay_tag(L, "P");
 		v_flow(L, &h, dx, width, align, s->size_headline, 0);
+		lay_untag(L, tag);
 	}
 	spans_t a = {0};
 	tstyle_t at = lay_ts(L, FONT_REGULAR, s->size_body, s->c_text);
@@ -80,7 +132,9 @@ int lay_header(lay_t *L, page_image_t *photo)
 			sp_str(L, &a, s->contact_sep, &sep);
 		sp_at(L, &a, m->location, &at, m->at_location);
 	}
+	tag = lay_tag(L, "P");
 	v_flow(L, &a, dx, width, align, s->size_body, 0);
+	lay_untag(L, tag);
 	spans_t c = {0};
 	tstyle_t ct = lay_ts(L, FONT_REGULAR, s->size_small, s->c_link);
 	ct.flags = FLOW_NOBREAK | FLOW_NOHYPH; /* a contact item is never split */
@@ -98,7 +152,15 @@ int lay_header(lay_t *L, page_image_t *photo)
 		sp_add(L, &c, m->links[i].label, (int)strlen(m->links[i].label), &ct, m->links[i].url,
 		       m->links[i].line, m->links[i].col);
 	}
+	tag = lay_tag(L, "P");
 	v_flow(L, &c, dx, width, align, s->size_small, 0);
+	lay_untag(L, tag);
+	/* the photo is read after the lines beside it */
+	L->photo_at = L->nv - 1;
+	if (m->photo) {
+		L->photo_tag = page_tag_open(L->d, "Figure", NULL, photo_alt(L));
+		page_tag_close(L->d, L->photo_tag);
+	}
 	/* the photo's height counts as part of the header */
 	int32_t hh = 0;
 	for (int i = start; i < L->nv; i++)
@@ -110,7 +172,9 @@ int lay_header(lay_t *L, page_image_t *photo)
 	if (m->summary.n) {
 		v_gap(L, s->header_gap);
 		L->v[L->nv - 1].nobreak = 0;
+		tag = lay_tag(L, "P");
 		lay_paragraph(L, &m->summary);
+		lay_untag(L, tag);
 	} else {
 		v_gap(L, s->header_gap - s->section_before > 0 ? s->header_gap - s->section_before : 0);
 	}

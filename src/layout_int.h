@@ -43,6 +43,10 @@ typedef struct lay {
 	vitem_t *v;
 	int nv, capv;
 	int failed;
+	page_doc_t *d;          /* the document: its structure elements grow with
+	                           the blocks (lay_tag), its pages at the end */
+	int photo_tag;          /* the photo's Figure element */
+	int photo_at;           /* the photo is placed after this item of v */
 } lay_t;
 
 /* ---- spans (layout_text.c) ---- */
@@ -82,7 +86,11 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
            int32_t size, int hyphenate);
 int32_t v_beside(lay_t *L, int at, const spans_t *s, int32_t x, int right, int32_t width);
 void lay_keep_block(lay_t *L, int first, int head);
-void lay_place(page_t *pg, const vitem_t *v, int32_t baseline);
+/* Structure (tagged PDF): items added while an element is open belong to
+ * it; lay_untag closes it. See page.h. */
+int lay_tag(lay_t *L, const char *role);
+void lay_untag(lay_t *L, int tag);
+void lay_place(page_t *pg, const vitem_t *v, int32_t baseline, int rtl);
 void lay_pages(lay_t *L, page_doc_t *d, const page_image_t *photo);
 
 /* ---- blocks (layout_blocks.c, layout_header.c) ---- */

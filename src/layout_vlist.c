@@ -44,7 +44,52 @@ page_item_t *v_item(lay_t *L, vitem_t *v)
 		                   sizeof(page_item_t) * (size_t)cap);
 		v->cap = cap;
 	}
-	return &v->it[v->n++];
+	page_item_t *it = &v->it[v->n++];
+	it->tag = L->d ? L->d->cur : PAGE_TAG_DOCUMENT;
+	return it;
+}
+
+/* ---- structure ---- */
+
+int lay_tag(lay_t *L, const char *role)
+{
+	return page_tag_open(L->d, role, NULL, NULL);
+}
+
+void lay_untag(lay_t *L, int tag)
+{
+	page_tag_close(L->d, tag);
+}
+
+/* A link's text, for its alternate description: the runs of the line
+ * (items [from, v->n)) that start inside its box, with a space where a gap is left
+ * between two of them (justified or kerned runs hold no spaces). The runs
+ * become part of a Link element, and so does the link. */
+static void tag_link(lay_t *L, vitem_t *v, int from, page_item_t *lk)
+{
+	buf_t b;
+	buf_init(&b);
+	int32_t x0 = lk->u.link.x, x1 = x0 + lk->u.link.w, end = x0;
+	for (int i = from; i < v->n; i++) {
+		const page_run_t *r = &v->it[i].u.run;
+		if (v->it[i].kind != PAGE_RUN || r->x < x0 || r->x >= x1)
+			continue;
+		if (b.len && r->x - end > r->size / 8)
+			buf_putc(&b, ' ');
+		buf_add(&b, r->text, (size_t)r->len);
+		end = r->x + r->w;
+	}
+	while (b.len && b.s[b.len - 1] == ' ')
+		b.s[--b.len] = '\0';
+	int t = page_tag_open(L->d, "Link", NULL, b.len ? b.s : lk->u.link.url);
+	page_tag_close(L->d, t);
+	for (int i = from; i < v->n; i++) {
+		const page_run_t *r = &v->it[i].u.run;
+		if (v->it[i].kind == PAGE_RUN && r->x >= x0 && r->x < x1)
+			v->it[i].tag = t;
+	}
+	lk->tag = t;
+	buf_done(&b);
 }
 
 /* Alignment in a mirrored (right-to-left) page: start and end swap. */
@@ -63,6 +108,7 @@ void v_put_line(lay_t *L, vitem_t *v, const flow_line_t *fl, int32_t dx, int32_t
 {
 	if (L->rtl)
 		dx = L->s->page_w - dx - width;
+	int from = v->n;
 	for (int i = 0; i < fl->nruns; i++) {
 		page_item_t *it = v_item(L, v);
 		it->kind = PAGE_RUN;
@@ -87,6 +133,7 @@ void v_put_line(lay_t *L, vitem_t *v, const flow_line_t *fl, int32_t dx, int32_t
 		it->kind = PAGE_LINK;
 		it->u.link = *lk;
 		it->u.link.x += dx;
+		tag_link(L, v, from, it);
 	}
 }
 
@@ -193,25 +240,43 @@ void lay_keep_block(lay_t *L, int first, int head)
 	for (int i = first; i < first + head && i < L->nv - 1; i++)
 		L->v[i].nobreak = 1;
 }
-void lay_place(page_t *pg, const vitem_t *v, int32_t baseline)
+/* Where an item starts in reading order: its left edge, or in a
+ * right-to-left page its right edge, negated. */
+static int32_t item_x(const page_item_t *it, int rtl)
 {
+	int32_t x = it->kind == PAGE_RUN ? it->u.run.x : it->kind == PAGE_RECT ? it->u.rect.x
+	            : it->kind == PAGE_LINK ? it->u.link.x : 0;
+	int32_t w = it->kind == PAGE_RUN ? it->u.run.w : it->kind == PAGE_RECT ? it->u.rect.w
+	            : it->kind == PAGE_LINK ? it->u.link.w : 0;
+	return rtl ? -(x + w) : x;
+}
+
+/* Place a line's items, left to right (right to left when rtl: a date
+ * column or a label added beside a line later comes where it is read), so
+ * that the page list is in reading order. */
+void lay_place(page_t *pg, const vitem_t *v, int32_t baseline, int rtl)
+{
+	int *order = xmalloc(sizeof(int) * (size_t)(v->n ? v->n : 1));
 	for (int i = 0; i < v->n; i++) {
-		page_item_t it = v->it[i];
-		switch (it.kind) {
-		case PAGE_RUN:
-			it.u.run.y += baseline;
-			page_run(pg, &it.u.run);
-			break;
-		case PAGE_RECT:
-			it.u.rect.y += baseline;
-			page_rect(pg, &it.u.rect);
-			break;
-		case PAGE_LINK:
-			it.u.link.y += baseline;
-			page_link(pg, &it.u.link);
-			break;
+		int k = i;
+		int32_t x = item_x(&v->it[i], rtl);
+		while (k > 0 && item_x(&v->it[order[k - 1]], rtl) > x) {
+			order[k] = order[k - 1];
+			k--;
 		}
+		order[k] = i;
 	}
+	for (int i = 0; i < v->n; i++) {
+		page_item_t it = v->it[order[i]];
+		switch (it.kind) {
+		case PAGE_RUN: it.u.run.y += baseline; break;
+		case PAGE_RECT: it.u.rect.y += baseline; break;
+		case PAGE_LINK: it.u.link.y += baseline; break;
+		default: continue;
+		}
+		page_item(pg, &it);
+	}
+	free(order);
 }
 
 /* Cut boxes into pages: fill each page, then break at the last place on
@@ -262,20 +327,24 @@ void lay_pages(lay_t *L, page_doc_t *d, const page_image_t *photo)
 		b[i].gap = L->v[i].kind == V_GAP;
 		b[i].keep = L->v[i].nobreak;
 	}
-	int np = layout_paginate(b, L->nv, avail, avail, pg);
+	int np = layout_paginate(b, L->nv, avail, avail, pg), photo_done = 0;
 	for (int p = 0; p < np; p++) {
 		page_t *page = page_add(d);
-		if (d->npages == 1 && photo->path)
-			page_image(page, photo);
 		int32_t top = s->margin_top;
 		for (int k = pg[p].start; k < pg[p].end; k++) {
 			const vitem_t *v = &L->v[k];
 			if (v->kind == V_LINE) {
-				lay_place(page, v, top + v->asc);
+				lay_place(page, v, top + v->asc, L->rtl);
 				if (v->mark)
 					page_mark(d, v->mark, d->npages - 1, top);
 			}
 			top += v->h;
+			if (p == 0 && (k == L->photo_at || k + 1 == pg[p].end) && photo->path &&
+			    !photo_done) {
+				page_item(page, &(page_item_t){.kind = PAGE_IMAGE, .tag = L->photo_tag,
+				                               .u.image = *photo});
+				photo_done = 1;
+			}
 		}
 	}
 	if (!d->npages)

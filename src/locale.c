@@ -61,6 +61,7 @@ static const lkey_t keys[] = {
 	{"year", K_PAT, F(year), 0, "year", "year", 0},
 	{"year_status", K_PAT, F(year_status), 0, "year,status", "year;status", 0},
 	{"scholar", K_PAT, F(scholar), 0, "", NULL, 0},
+	{"photo_alt", K_PAT, F(photo_alt), 0, "name", "name", 0},
 	{"quotes", K_LIST, F(quotes), 4, NULL, NULL, 0},
 	{"aliases", K_LIST, 0, -1, NULL, NULL, 1}, /* read by the lookup only */
 };

@@ -260,6 +260,11 @@ void model_dump(const model_t *m, FILE *f)
 		dump_q(f, m->photo);
 		fprintf(f, " @%d:%d\n", m->photo_line, m->photo_col);
 	}
+	if (m->photo_alt) {
+		fputs("  photo_alt: ", f);
+		dump_q(f, m->photo_alt);
+		putc('\n', f);
+	}
 	dump_text(f, 1, "summary", &m->summary);
 	dump_date(f, 1, "updated", &m->updated);
 	if (m->layout || m->nlayout_set) {

@@ -23,6 +23,10 @@ page_doc_t *page_doc_new(int32_t w, int32_t h)
 	d->arena = a;
 	d->w = w;
 	d->h = h;
+	d->cur = -1;
+	page_tag_open(d, "Document", NULL, NULL);
+	page_tag_open(d, PAGE_ARTIFACT, NULL, NULL);
+	d->cur = PAGE_TAG_DOCUMENT;
 	return d;
 }
 
@@ -67,6 +71,7 @@ static page_item_t *new_item(page_t *p, int kind)
 	page_item_t *it = &p->items[p->n++];
 	memset(it, 0, sizeof(*it));
 	it->kind = kind;
+	it->tag = p->doc->cur;
 	return it;
 }
 
@@ -85,6 +90,7 @@ void page_run(page_t *p, const page_run_t *r)
 	if (r->actual)
 		it->u.run.actual = arena_strndup(p->doc->arena, r->actual,
 		                                 (size_t)(r->actual_len > 0 ? r->actual_len : 0));
+	it->u.run.lang = copy(p, r->lang);
 }
 
 void page_rect(page_t *p, const page_rect_t *r)
@@ -114,6 +120,48 @@ void page_mark(page_doc_t *d, const char *title, int page, int32_t y)
 	m->page = page;
 	m->y = y;
 	m->level = 0;
+}
+
+void page_item(page_t *p, const page_item_t *it)
+{
+	page_doc_t *d = p->doc;
+	int cur = d->cur;
+	d->cur = it->tag >= 0 && it->tag < d->ntags ? it->tag : PAGE_TAG_DOCUMENT;
+	switch (it->kind) {
+	case PAGE_RUN: page_run(p, &it->u.run); break;
+	case PAGE_RECT: page_rect(p, &it->u.rect); break;
+	case PAGE_LINK: page_link(p, &it->u.link); break;
+	case PAGE_IMAGE: page_image(p, &it->u.image); break;
+	default: break;
+	}
+	d->cur = cur;
+}
+
+/* ---- structure ---- */
+
+int page_tag_open(page_doc_t *d, const char *role, const char *lang, const char *alt)
+{
+	d->tags = grow(d->arena, d->tags, d->ntags, &d->captags, sizeof(page_tag_t));
+	page_tag_t *t = &d->tags[d->ntags];
+	t->role = arena_strdup(d->arena, role ? role : "Span");
+	t->parent = d->cur;
+	t->lang = lang && *lang ? arena_strdup(d->arena, lang) : NULL;
+	t->alt = alt ? arena_strdup(d->arena, alt) : NULL;
+	return d->cur = d->ntags++;
+}
+
+void page_tag_close(page_doc_t *d, int id)
+{
+	if (id > 0 && id < d->ntags)
+		d->cur = d->tags[id].parent;
+}
+
+int page_tag_is_artifact(const page_doc_t *d, int id)
+{
+	for (int k = 0; id >= 0 && id < d->ntags && k < d->ntags; id = d->tags[id].parent, k++)
+		if (!strcmp(d->tags[id].role, PAGE_ARTIFACT))
+			return 1;
+	return 0;
 }
 
 /* ---- dump ---- */
@@ -183,6 +231,10 @@ static void dump_item(FILE *out, const page_item_t *it)
 	default:
 		fprintf(out, "unknown kind=%d", it->kind);
 	}
+	if (it->kind == PAGE_RUN && it->u.run.lang)
+		fprintf(out, " lang=%s", it->u.run.lang);
+	if (it->tag != PAGE_TAG_DOCUMENT)
+		fprintf(out, " @%d", it->tag);
 	putc('\n', out);
 }
 
@@ -215,6 +267,19 @@ void page_dump(const page_doc_t *d, FILE *out)
 		dump_cstr(out, m->title);
 		putc('\n', out);
 	}
+	if (d->lang)
+		fprintf(out, "lang %s\n", d->lang);
+	for (int i = 2; i < d->ntags; i++) {
+		const page_tag_t *t = &d->tags[i];
+		fprintf(out, "tag %d %s in=%d", i, t->role, t->parent);
+		if (t->lang)
+			fprintf(out, " lang=%s", t->lang);
+		if (t->alt) {
+			fputs(" alt=", out);
+			dump_cstr(out, t->alt);
+		}
+		putc('\n', out);
+	}
 }
 
 int page_doc_append(page_doc_t *dst, const page_doc_t *src, const char *title)
@@ -224,17 +289,28 @@ int page_doc_append(page_doc_t *dst, const page_doc_t *src, const char *title)
 	int first = dst->npages;
 	if (src->npages > 0)
 		page_mark(dst, title, first, 0);
+	/* src's structure under dst's document: its document becomes a Part
+	   (in its language), its artifacts stay artifacts */
+	int *map = arena_alloc(dst->arena, sizeof(int) * (size_t)(src->ntags > 0 ? src->ntags : 1));
+	int cur = dst->cur;
+	for (int i = 0; i < src->ntags; i++) {
+		const page_tag_t *t = &src->tags[i];
+		if (i == PAGE_TAG_ARTIFACT) {
+			map[i] = PAGE_TAG_ARTIFACT;
+			continue;
+		}
+		dst->cur = i == 0 ? PAGE_TAG_DOCUMENT : map[t->parent >= 0 && t->parent < i ? t->parent : 0];
+		map[i] = page_tag_open(dst, i == 0 ? "Part" : t->role, i == 0 ? src->lang : t->lang,
+		                       t->alt);
+	}
+	dst->cur = cur;
 	for (int i = 0; i < src->npages; i++) {
 		page_t *p = page_add(dst);
 		const page_t *q = &src->pages[i];
 		for (int k = 0; k < q->n; k++) {
-			const page_item_t *it = &q->items[k];
-			switch (it->kind) {
-			case PAGE_RUN: page_run(p, &it->u.run); break;
-			case PAGE_RECT: page_rect(p, &it->u.rect); break;
-			case PAGE_LINK: page_link(p, &it->u.link); break;
-			case PAGE_IMAGE: page_image(p, &it->u.image); break;
-			}
+			page_item_t it = q->items[k];
+			it.tag = it.tag >= 0 && it.tag < src->ntags ? map[it.tag] : PAGE_TAG_DOCUMENT;
+			page_item(p, &it);
 		}
 	}
 	for (int i = 0; i < src->nmarks; i++) {

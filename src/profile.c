@@ -12,7 +12,7 @@
  *
  *   profile     = { vita? int(1), name string, name_native? string,
  *                   headline? string, affiliation? string, location? string,
- *                   contact? contact, links? link*, photo? path,
+ *                   contact? contact, links? link*, photo? path, photo_alt? string,
  *                   summary? text, updated? date, lang? string, layout? layout,
  *                   sections section* }
  *   contact     = { (email|phone|website|orcid|github|scholar|linkedin|
@@ -59,7 +59,7 @@
 
 static const char *const top_keys[] = {
 	"vita", "name", "name_native", "headline", "affiliation", "location",
-	"contact", "links", "photo", "summary", "updated", "layout", "sections",
+	"contact", "links", "photo", "photo_alt", "summary", "updated", "layout", "sections",
 	"lang", NULL};
 static const char *const contact_kinds[] = {
 	"email", "phone", "website", "orcid", "github", "scholar", "linkedin",
@@ -691,6 +691,7 @@ static int header_parse(pctx_t *c, const ynode_t *root)
 	rc |= pv_field(c, root, "headline", 0, &m->headline);
 	rc |= pv_field(c, root, "affiliation", 0, &m->affiliation);
 	rc |= pv_field(c, root, "location", 0, &m->location);
+	rc |= pv_field(c, root, "photo_alt", 0, &m->photo_alt);
 	static const char *const pos_keys[] = {"name", "name_native", "headline", "affiliation",
 	                                        "location"};
 	mpos_t *pos[] = {&m->at_name, &m->at_native, &m->at_headline, &m->at_affiliation,

@@ -65,7 +65,7 @@ int pv_misspelt(const ynode_t *map, const char *key)
 	 * never taken for a misspelling (it may be valid in this map) */
 	static const char *const schema[] = {
 		"vita", "name", "name_native", "headline", "affiliation", "location",
-		"contact", "links", "photo", "summary", "updated", "layout",
+		"contact", "links", "photo", "photo_alt", "summary", "updated", "layout",
 		"sections", "title", "type", "tags", "entries", "bibtex", "highlight",
 		"numbering", "group_by", "items", "style", "text", "org", "date",
 		"start", "end", "details", "note", "authors", "equal", "venue",

@@ -71,6 +71,7 @@ static const char usage_text[] =
 	"      --strict       characters no font can draw, and BibTeX entries\n"
 	"                     that cannot be used, are errors\n"
 	"      --reproducible fixed dates (as SOURCE_DATE_EPOCH=0 would)\n"
+	"      --pdf=plain    an untagged PDF (default tagged: PDF/UA-1 and PDF/A-2)\n"
 	"      --deps FILE    write a Make-format depfile of the files the PDF is made from\n"
 	"      --force        write a PDF to stdout even when it is a terminal\n"
 	"      --exec CMD     watch: run CMD (sh -c) after each good render\n"
@@ -92,6 +93,7 @@ static const char render_help[] =
 	"usage: vita render PROFILE|- [-o OUT.pdf|-] [-l LAYOUT] [--lang CODE]\n"
 	"                   [--tags T,...] [--set KEY=VALUE]... [--dump=model|layout]\n"
 	"                   [--strict] [--reproducible] [--deps FILE] [--force]\n"
+	"                   [--pdf=tagged|plain]\n"
 	"\n"
 	"Typesets PROFILE into a PDF. OUT defaults to PROFILE with .pdf; PROFILE '-'\n"
 	"reads stdin (relative paths then resolve against the working directory) and\n"
@@ -118,6 +120,7 @@ typedef struct opts {
 	const char **tags; int ntags;
 	int strict, reproducible, jobs;
 	int untrusted, trusted;    /* --untrusted (batch: unless --trusted) */
+	int plain;                 /* --pdf=plain: untagged, no PDF/A or UA claims */
 	char **args; int nargs;
 } opts_t;
 
@@ -504,7 +507,8 @@ static int render_one(const char *profile, const char *out, const opts_t *o,
 		goto fail;
 	if (layout_subset(j.doc, j.lib, e))
 		goto fail;
-	if (pdf_write(j.doc, out, e))
+	pdf_opts_t po = {o->plain};
+	if (pdf_write_opts(j.doc, out, &po, e))
 		goto fail;
 depfile:
 	if (df) {
@@ -1288,7 +1292,8 @@ static int batch_book(const bcv_t *cv, int n, const opts_t *o)
 		err_at(&e, o->book, 0, 0, "no CV rendered, so there is no book to write");
 		goto out;
 	}
-	if (layout_subset(book, lib, &e) == 0 && pdf_write(book, o->book, &e) == 0)
+	pdf_opts_t po = {o->plain};
+	if (layout_subset(book, lib, &e) == 0 && pdf_write_opts(book, o->book, &po, &e) == 0)
 		fprintf(stderr, "vita: wrote the book %s (%d pages)\n", o->book, book->npages);
 out:
 	print_errs(&e);
@@ -1407,6 +1412,7 @@ static int vita_main(int argc, char **argv)
 		{"exec", required_argument, 0, 'X'},   {"book", required_argument, 0, 'B'},
 		{"changed", no_argument, 0, 'C'},      {"format", required_argument, 0, 'f'},
 		{"untrusted", no_argument, 0, 'U'},    {"trusted", no_argument, 0, 't'},
+		{"pdf", required_argument, 0, 'P'},
 		{0, 0, 0, 0}};
 	o.sets = xcalloc((size_t)argc, sizeof(char *));
 	o.tags = xcalloc((size_t)argc * 8 + 8, sizeof(char *));
@@ -1449,6 +1455,13 @@ static int vita_main(int argc, char **argv)
 			o.format = k;
 			break;
 		}
+		case 'P':
+			if (strcmp(optarg, "plain") && strcmp(optarg, "tagged")) {
+				code = usage_error("unknown --pdf '%s' (tagged or plain)", optarg);
+				goto out;
+			}
+			o.plain = !strcmp(optarg, "plain");
+			break;
 		case 'S': o.sets[o.nsets++] = optarg; break;
 		case 'j': {
 			char *end;

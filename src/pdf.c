@@ -229,6 +229,8 @@ static void set_stroke(pw_t *w, uint32_t c, int32_t lw)
 
 static void text_begin(pw_t *w, int on)
 {
+	if (on != w->in_text)
+		pdf_mc_close(w); /* marked content never straddles BT or ET */
 	if (on && !w->in_text)
 		HPDF_Page_BeginText(w->page);
 	else if (!on && w->in_text)
@@ -259,7 +261,7 @@ static const char *run_problem(const page_run_t *r)
 /* Append to the page's content stream (libharu's operators write there
  * too; text goes straight in, as CIDs, since our fonts are not libharu
  * fonts). */
-static void page_put(pw_t *w, const char *s, size_t n)
+void pdf_put(pw_t *w, const char *s, size_t n)
 {
 	HPDF_PageAttr a = (HPDF_PageAttr)w->page->attr;
 	pdf_ok(w, HPDF_Stream_Write(a->stream, (const HPDF_BYTE *)s, (HPDF_UINT)n));
@@ -279,7 +281,7 @@ static void set_font(pw_t *w, pdf_font_t *f, int32_t size)
 			k--;
 	}
 	k += snprintf(buf + k, sizeof(buf) - (size_t)k, " Tf\n");
-	page_put(w, buf, (size_t)k);
+	pdf_put(w, buf, (size_t)k);
 }
 
 /* Show text[0..n) (valid UTF-8, BMP) as (2-byte CIDs) Tj, one string per
@@ -297,13 +299,13 @@ static void show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n)
 		unsigned c = pdf_font_cid(f, cp);
 		if (chunk + 2 > PDF_CHUNK) {
 			memcpy(o + k, ") Tj\n", 5);
-			page_put(w, o, k + 5);
+			pdf_put(w, o, k + 5);
 			k = 0;
 			o[k++] = '(';
 			chunk = 0;
 		}
 		if (k + 4 > cap) {
-			page_put(w, o, k);
+			pdf_put(w, o, k);
 			k = 0;
 		}
 		unsigned char b[2] = {(unsigned char)(c >> 8), (unsigned char)c};
@@ -319,7 +321,7 @@ static void show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n)
 		i += (size_t)l;
 	}
 	memcpy(o + k, ") Tj\n", 5);
-	page_put(w, o, k + 5);
+	pdf_put(w, o, k + 5);
 }
 
 /* Marked content whose /ActualText (UTF-16BE) is what extraction reads
@@ -328,7 +330,7 @@ static void actual_begin(pw_t *w, const char *s, int n)
 {
 	static const char hex[] = "0123456789abcdef";
 	char o[64];
-	page_put(w, "/Span<</ActualText<feff", 23);
+	pdf_put(w, "/Span<</ActualText<feff", 23);
 	for (int i = 0; i < n;) {
 		uint32_t cp;
 		int l = utf8_decode(s + i, (size_t)(n - i), &cp);
@@ -346,12 +348,12 @@ static void actual_begin(pw_t *w, const char *s, int n)
 		for (int j = 0; j < nu; j++)
 			for (int sh = 12; sh >= 0; sh -= 4)
 				o[k++] = hex[u[j] >> sh & 15];
-		page_put(w, o, (size_t)k);
+		pdf_put(w, o, (size_t)k);
 	}
-	page_put(w, ">>>BDC\n", 7);
+	pdf_put(w, ">>>BDC\n", 7);
 }
 
-static int draw_run(pw_t *w, const page_run_t *r)
+static int draw_run(pw_t *w, const page_run_t *r, int tag)
 {
 	if (!r->text || r->len <= 0)
 		return 0;
@@ -381,11 +383,12 @@ static int draw_run(pw_t *w, const page_run_t *r)
 	}
 	HPDF_REAL c = r->synth & 2 ? PDF_SLANT : 0;
 	HPDF_Page_SetTextMatrix(w->page, 1, 0, c, 1, pt(r->x), pdf_y(w, r->y));
+	pdf_mc_text(w, tag, r->lang);
 	if (r->actual)
 		actual_begin(w, r->actual, r->actual_len);
 	show_text(w, font, r->text, (size_t)r->len);
 	if (r->actual)
-		page_put(w, "EMC\n", 4);
+		pdf_put(w, "EMC\n", 4);
 	return 0;
 }
 
@@ -401,6 +404,7 @@ static void draw_rect(pw_t *w, const page_rect_t *r)
 	}
 	w->what = "draw a rectangle";
 	text_begin(w, 0);
+	pdf_mc_artifact(w); /* rules and frames are decoration */
 	uint32_t c = r->color & 0xFFFFFF;
 	if (r->stroke > 0)
 		set_stroke(w, c, r->stroke);
@@ -429,7 +433,7 @@ static char *uri_escape(const char *s, char *o)
 	return o;
 }
 
-static void draw_link(pw_t *w, const page_link_t *l)
+static void draw_link(pw_t *w, const page_link_t *l, int tag)
 {
 	if (!l->url || !*l->url || l->w <= 0 || l->h <= 0)
 		return;
@@ -442,9 +446,12 @@ static void draw_link(pw_t *w, const page_link_t *l)
 	}
 	HPDF_Annotation a = HPDF_Page_CreateURILinkAnnot(w->page, rc, uri_escape(l->url, w->tb));
 	HPDF_LinkAnnot_SetBorderStyle(a, 0, 0, 0);
+	pdf_tag_annot(w, tag, a, l->url);
+	if (!w->plain) /* PDF/UA: annotations in structure order */
+		pdf_ok(w, HPDF_Dict_AddName(w->page, "Tabs", "S"));
 }
 
-static int draw_image(pw_t *w, const page_image_t *im)
+static int draw_image(pw_t *w, const page_image_t *im, int tag)
 {
 	if (!im->path || im->w <= 0 || im->h <= 0)
 		return 0;
@@ -453,8 +460,10 @@ static int draw_image(pw_t *w, const page_image_t *im)
 		return -1;
 	w->what = "draw an image";
 	text_begin(w, 0);
+	pdf_mc_figure(w, tag);
 	HPDF_Page_DrawImage(w->page, img, pt(im->x), pdf_y(w, im->y + im->h), pt(im->w),
 	                    pt(im->h));
+	pdf_mc_close(w);
 	return 0;
 }
 
@@ -477,16 +486,17 @@ static int draw_page(pw_t *w, int i)
 		const page_item_t *it = &p->items[j];
 		int rc = 0;
 		switch (it->kind) {
-		case PAGE_RUN: rc = draw_run(w, &it->u.run); break;
+		case PAGE_RUN: rc = draw_run(w, &it->u.run, it->tag); break;
 		case PAGE_RECT: draw_rect(w, &it->u.rect); break;
-		case PAGE_LINK: draw_link(w, &it->u.link); break;
-		case PAGE_IMAGE: rc = draw_image(w, &it->u.image); break;
+		case PAGE_LINK: draw_link(w, &it->u.link, it->tag); break;
+		case PAGE_IMAGE: rc = draw_image(w, &it->u.image, it->tag); break;
 		default: break;
 		}
 		if (rc < 0)
 			return -1;
 	}
 	text_begin(w, 0);
+	pdf_mc_close(w);
 	return 0;
 }
 
@@ -587,27 +597,6 @@ static void add_marks(pw_t *w)
 		HPDF_SetPageMode(w->pdf, HPDF_PAGE_MODE_USE_OUTLINE);
 }
 
-/* Copy libharu's memory stream to the output (exact sizes: reading past
- * its end raises HPDF_STREAM_EOF through the handler). */
-static int copy_out(pw_t *w)
-{
-	w->what = "save the PDF";
-	HPDF_SaveToStream(w->pdf);
-	HPDF_UINT32 left = HPDF_GetStreamSize(w->pdf);
-	HPDF_ResetStream(w->pdf);
-	unsigned char *buf = (unsigned char *)w->tb;
-	while (left > 0) {
-		HPDF_UINT32 k = left < PDF_CHUNK ? left : PDF_CHUNK;
-		HPDF_ReadFromStream(w->pdf, buf, &k);
-		if (k == 0)
-			break;
-		if (buf_write_fd(w->fd, buf, k) < 0)
-			return pdf_fail(w, NULL, "cannot write the PDF: %s", strerror(errno));
-		left -= k;
-	}
-	return 0;
-}
-
 /* Not inlined: the frame that holds setjmp keeps no locals of the build. */
 static int pw_build(pw_t *w) __attribute__((noinline));
 static int pw_build(pw_t *w)
@@ -622,15 +611,19 @@ static int pw_build(pw_t *w)
 	if (!w->pdf)
 		return pdf_fail(w, NULL, "cannot create the PDF: out of memory");
 	HPDF_SetCompressionMode(w->pdf, HPDF_COMP_ALL);
+	w->pdf->pdf_version = HPDF_VER_17; /* pdf_save writes the header */
 	HPDF_UseUTFEncodings(w->pdf);
 	HPDF_SetCurrentEncoder(w->pdf, "UTF-8");
 	set_info(w);
+	pdf_tags_start(w);
 	for (int i = 0; i < d->npages; i++)
 		if (draw_page(w, i) < 0)
 			return -1;
 	add_marks(w);
 	pdf_fonts_finish(w);
-	return copy_out(w);
+	pdf_tags_finish(w);
+	pdf_meta_finish(w);
+	return pdf_save(w);
 }
 
 /* ---- output file ---- */
@@ -653,8 +646,15 @@ static int close_output(pw_t *w, int rc)
 
 int pdf_write(const page_doc_t *doc, const char *path, errs_t *e)
 {
+	pdf_opts_t o = {0};
+	return pdf_write_opts(doc, path, &o, e);
+}
+
+int pdf_write_opts(const page_doc_t *doc, const char *path, const pdf_opts_t *o, errs_t *e)
+{
 	pw_t *w = xcalloc(1, sizeof(*w));
 	w->doc = doc;
+	w->plain = o && o->plain;
 	w->e = e;
 	w->path = path;
 	w->fd = -1;
@@ -672,6 +672,9 @@ int pdf_write(const page_doc_t *doc, const char *path, errs_t *e)
 			pw_libharu_error(w);
 			rc = -1;
 		}
+		for (int i = 0; i < 3; i++)
+			if (w->scratch[i])
+				HPDF_Stream_Free(w->scratch[i]);
 		if (w->pdf)
 			HPDF_Free(w->pdf);
 		rc = close_output(w, rc);
@@ -685,6 +688,9 @@ int pdf_write(const page_doc_t *doc, const char *path, errs_t *e)
 	free(w->pages);
 	free(w->imgs);
 	free(w->tb);
+	pdf_tags_free(w);
+	free(w->offsets);
+	free(w->types);
 	free(w);
 	return rc;
 }

@@ -31,6 +31,8 @@ typedef struct pdf_img {
 	HPDF_Image img;
 } pdf_img_t;
 
+typedef struct pdf_tags pdf_tags_t; /* pdf_tags.c */
+
 typedef struct pw {
 	const page_doc_t *doc;
 	errs_t *e;
@@ -58,6 +60,11 @@ typedef struct pw {
 	int in_text, face, mode;
 	int32_t size, lw;
 	uint32_t fill, stroke;
+	int plain;               /* untagged: no structure, no PDF/A or UA claims */
+	pdf_tags_t *tg;          /* the structure being built; NULL when plain */
+	HPDF_Stream scratch[3];  /* pdf_save's buffers (freed with pw) */
+	uint64_t *offsets;       /* pdf_save: per object */
+	unsigned char *types;
 } pw_t;
 
 /* pdf.c: errors and libharu objects (each longjmps on failure). */
@@ -67,6 +74,25 @@ void pdf_ok(pw_t *w, HPDF_STATUS rc);
 void *pdf_obj(pw_t *w, void *obj);
 HPDF_Dict pdf_stream(pw_t *w, const void *data, size_t n);
 HPDF_Array pdf_array(pw_t *w);
+
+/* pdf.c: append to the current page's content stream. */
+void pdf_put(pw_t *w, const char *s, size_t n);
+
+/* pdf_tags.c: marked content and the structure tree (nothing when plain). */
+void pdf_tags_start(pw_t *w);
+void pdf_mc_text(pw_t *w, int tag, const char *lang);
+void pdf_mc_artifact(pw_t *w);
+void pdf_mc_figure(pw_t *w, int tag);
+void pdf_mc_close(pw_t *w);
+void pdf_tag_annot(pw_t *w, int tag, HPDF_Annotation a, const char *url);
+void pdf_tags_finish(pw_t *w);
+void pdf_tags_free(pw_t *w);
+
+/* pdf_meta.c: XMP, output intent, /Lang, viewer preferences. */
+void pdf_meta_finish(pw_t *w);
+
+/* pdf_save.c: the file, with an object stream and an xref stream. */
+int pdf_save(pw_t *w);
 
 /* pdf_font.c: fonts built from the faces' programs. */
 int pdf_font_get(pw_t *w, int face, pdf_font_t **out);

@@ -15,7 +15,7 @@ from collections import defaultdict
 
 CLOSE = set("，。、）」』】〕〉》！？：；．,.)!?:;％")
 OPEN = set("（「『【〔〈《")
-run_re = re.compile(r'^run x=(-?\d+) y=(-?\d+) w=(\d+) size=(\d+) .*? "(.*)"$')
+run_re = re.compile(r'^run x=(-?\d+) y=(-?\d+) w=(\d+) size=(\d+) .*? "(.*)"(?: lang=\S+)?(?: @\d+)?$')
 mark_re = re.compile(r'^mark page=(\d+) y=(-?\d+) "(.*)"$')
 
 path, left, right = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])

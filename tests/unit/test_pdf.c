@@ -152,10 +152,10 @@ TEST(test_write_and_check)
 	/* link: borderless, URI percent-encoded */
 	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -a -e URI -e Border", out,
 	          "https://example.org/%C3%BC?a=1%20b"));
-	CHECK(has("qpdf --qdf --object-streams=disable %s - | tr -s '\\n ' '  '", out,
+	CHECK(has("qpdf --qdf --object-streams=disable %s - | tr -d '\\000' | tr -s '\\n ' '  '", out,
 	          "/Border [ 0 0 0 ]"));
 	/* outline destinations keep the reader's zoom */
-	CHECK(has("qpdf --qdf --object-streams=disable %s - | tr -s '\\n ' '  '", out,
+	CHECK(has("qpdf --qdf --object-streams=disable %s - | tr -d '\\000' | tr -s '\\n ' '  '", out,
 	          "/XYZ null 771.89"));
 	/* Synthetic bold: fill+stroke; italic: slanted matrix */
 	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -a -e ' Tr' -e ' Tm'", out, "2 Tr"));

@@ -1,0 +1,201 @@
+/* pdf_meta: what makes the file declare PDF/A-2 (level A) and PDF/UA-1,
+ * beside the Info dictionary pdf.c fills: the XMP metadata stream, the
+ * sRGB output intent, /Lang, /ViewerPreferences /DisplayDocTitle.
+ *
+ *   pdf_meta_finish(w);   after set_info and the pages (needs the Info)
+ *
+ * The XMP repeats the Info entries that are set (Title = dc:title,
+ * Author = dc:creator, Subject = dc:description, Keywords = pdf:Keywords,
+ * Creator = xmp:CreatorTool, Producer = pdf:Producer, the dates from
+ * doc->epoch = xmp:CreateDate/ModifyDate), escaped for XML, and carries
+ * pdfaid (part 2, conformance A), pdfuaid (part 1, with the extension
+ * schema PDF/A requires for it) and dc:language. It is written
+ * uncompressed, as archival tools expect.
+ *
+ * The ICC profile is not ours to ship: it is read at run time from a
+ * Debian package (libgs-common's srgb.icc, else icc-profiles-free's or
+ * colord-data's sRGB.icc), or from $VITA_ICC_PROFILE. Without one the PDF
+ * is still tagged and PDF/UA, but makes no PDF/A claim (a warning says so).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "buf.h"
+#include "deps.h"
+#include "file.h"
+#include "pdf_int.h"
+#include "utf8.h"
+
+static const char *const icc_paths[] = {
+	"/usr/share/color/icc/ghostscript/srgb.icc",  /* libgs-common */
+	"/usr/share/color/icc/sRGB.icc",              /* icc-profiles-free */
+	"/usr/share/color/icc/colord/sRGB.icc",       /* colord-data */
+};
+
+#define META_MAX 16000 /* as pdf.c: Info strings are cut there */
+
+static void xml_text(buf_t *b, const char *s)
+{
+	size_t n = strlen(s);
+	if (n > META_MAX) {
+		n = META_MAX;
+		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		switch (c) {
+		case '&': buf_puts(b, "&amp;"); break;
+		case '<': buf_puts(b, "&lt;"); break;
+		case '>': buf_puts(b, "&gt;"); break;
+		case '"': buf_puts(b, "&quot;"); break;
+		default:
+			/* XML 1.0 has no control characters but tab, CR, LF */
+			if (c >= 0x20 || c == '\t' || c == '\n' || c == '\r')
+				buf_putc(b, (char)c);
+		}
+	}
+}
+
+/* A value pdf.c put into Info (set and valid UTF-8), or NULL. */
+static const char *info_value(const char *s)
+{
+	return s && *s && utf8_invalid_at(s, strlen(s)) < 0 ? s : NULL;
+}
+
+static void xmp_prop(buf_t *b, const char *name, const char *v, const char *wrap)
+{
+	if (!v)
+		return;
+	buf_printf(b, "<%s>", name);
+	if (wrap)
+		buf_printf(b, "<rdf:%s><rdf:li%s>", wrap,
+		           !strcmp(wrap, "Alt") ? " xml:lang=\"x-default\"" : "");
+	xml_text(b, v);
+	if (wrap)
+		buf_printf(b, "</rdf:li></rdf:%s>", wrap);
+	buf_printf(b, "</%s>\n", name);
+}
+
+static void xmp_build(pw_t *w, buf_t *b, int pdfa)
+{
+	const page_doc_t *d = w->doc;
+	buf_puts(b, "<?xpacket begin=\"\xEF\xBB\xBF\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
+	            "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n"
+	            "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n"
+	            "<rdf:Description rdf:about=\"\""
+	            " xmlns:dc=\"http://purl.org/dc/elements/1.1/\""
+	            " xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\""
+	            " xmlns:pdf=\"http://ns.adobe.com/pdf/1.3/\""
+	            " xmlns:pdfaid=\"http://www.aiim.org/pdfa/ns/id/\""
+	            " xmlns:pdfuaid=\"http://www.aiim.org/pdfua/ns/id/\">\n");
+	if (pdfa)
+		buf_puts(b, "<pdfaid:part>2</pdfaid:part>\n<pdfaid:conformance>A</pdfaid:conformance>\n");
+	buf_puts(b, "<pdfuaid:part>1</pdfuaid:part>\n");
+	xmp_prop(b, "dc:title", info_value(d->title), "Alt");
+	xmp_prop(b, "dc:creator", info_value(d->author), "Seq");
+	xmp_prop(b, "dc:description", info_value(d->subject), "Alt");
+	xmp_prop(b, "dc:language", d->lang, "Bag");
+	buf_puts(b, "<dc:format>application/pdf</dc:format>\n");
+	xmp_prop(b, "pdf:Keywords", info_value(d->keywords), NULL);
+	xmp_prop(b, "pdf:Producer", HPDF_GetInfoAttr(w->pdf, HPDF_INFO_PRODUCER), NULL);
+	xmp_prop(b, "xmp:CreatorTool", info_value(d->creator), NULL);
+	struct tm tm;
+	time_t t = (time_t)d->epoch;
+	if (gmtime_r(&t, &tm) && tm.tm_year + 1900 >= 1 && tm.tm_year + 1900 <= 9999) {
+		char date[40];
+		snprintf(date, sizeof(date), "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900,
+		         tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+		xmp_prop(b, "xmp:CreateDate", date, NULL);
+		xmp_prop(b, "xmp:ModifyDate", date, NULL);
+		xmp_prop(b, "xmp:MetadataDate", date, NULL);
+	}
+	buf_puts(b, "</rdf:Description>\n");
+	if (pdfa) /* pdfuaid is not among PDF/A's predefined schemas */
+		buf_puts(b, "<rdf:Description rdf:about=\"\""
+		            " xmlns:pdfaExtension=\"http://www.aiim.org/pdfa/ns/extension/\""
+		            " xmlns:pdfaSchema=\"http://www.aiim.org/pdfa/ns/schema#\""
+		            " xmlns:pdfaProperty=\"http://www.aiim.org/pdfa/ns/property#\">\n"
+		            "<pdfaExtension:schemas><rdf:Bag><rdf:li rdf:parseType=\"Resource\">\n"
+		            "<pdfaSchema:schema>PDF/UA Universal Accessibility Schema</pdfaSchema:schema>\n"
+		            "<pdfaSchema:namespaceURI>http://www.aiim.org/pdfua/ns/id/</pdfaSchema:namespaceURI>\n"
+		            "<pdfaSchema:prefix>pdfuaid</pdfaSchema:prefix>\n"
+		            "<pdfaSchema:property><rdf:Seq><rdf:li rdf:parseType=\"Resource\">\n"
+		            "<pdfaProperty:name>part</pdfaProperty:name>\n"
+		            "<pdfaProperty:valueType>Integer</pdfaProperty:valueType>\n"
+		            "<pdfaProperty:category>internal</pdfaProperty:category>\n"
+		            "<pdfaProperty:description>Indicates, which part of ISO 14289 standard is followed</pdfaProperty:description>\n"
+		            "</rdf:li></rdf:Seq></pdfaSchema:property>\n"
+		            "</rdf:li></rdf:Bag></pdfaExtension:schemas>\n"
+		            "</rdf:Description>\n");
+	buf_puts(b, "</rdf:RDF>\n</x:xmpmeta>\n<?xpacket end=\"r\"?>");
+}
+
+/* The sRGB output intent; 0 without a profile. */
+static int output_intent(pw_t *w)
+{
+	buf_t icc;
+	buf_init(&icc);
+	const char *env = getenv("VITA_ICC_PROFILE"), *why;
+	int ok = 0;
+	const char *used = NULL;
+	if (env && *env) {
+		ok = file_read(&icc, used = env, FILE_MAX_BINARY, &why) == 0 && icc.len > 128;
+	} else {
+		for (size_t i = 0; !ok && i < sizeof(icc_paths) / sizeof(icc_paths[0]); i++) {
+			buf_reset(&icc);
+			used = icc_paths[i];
+			ok = file_read(&icc, used, FILE_MAX_BINARY, &why) == 0 && icc.len > 128;
+		}
+	}
+	if (ok)
+		deps_add(used); /* an input of the render, like the fonts */
+	/* an ICC profile: 'acsp' at 36, an RGB data colour space at 16 */
+	ok = ok && !memcmp(icc.s + 36, "acsp", 4) && !memcmp(icc.s + 16, "RGB ", 4);
+	if (!ok) {
+		buf_done(&icc);
+		warn_at(w->e, w->path, 0, 0, "no sRGB ICC profile found (install libgs-common, or set "
+		        "VITA_ICC_PROFILE): the PDF is tagged but does not claim PDF/A-2");
+		return 0;
+	}
+	/* copied into the stream before anything can jump out */
+	HPDF_Dict prof = pdf_stream(w, icc.s, icc.len);
+	buf_done(&icc);
+	pdf_ok(w, HPDF_Dict_AddNumber(prof, "N", 3));
+	HPDF_Dict oi = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
+	pdf_ok(w, HPDF_Dict_AddName(oi, "Type", "OutputIntent"));
+	pdf_ok(w, HPDF_Dict_AddName(oi, "S", "GTS_PDFA1"));
+	pdf_ok(w, HPDF_Dict_Add(oi, "OutputConditionIdentifier",
+	                        pdf_obj(w, HPDF_String_New(w->pdf->mmgr, "sRGB IEC61966-2.1", NULL))));
+	pdf_ok(w, HPDF_Dict_Add(oi, "DestOutputProfile", prof));
+	HPDF_Array a = pdf_array(w);
+	pdf_ok(w, HPDF_Array_Add(a, oi));
+	pdf_ok(w, HPDF_Dict_Add(w->pdf->catalog, "OutputIntents", a));
+	return 1;
+}
+
+void pdf_meta_finish(pw_t *w)
+{
+	if (w->plain)
+		return;
+	w->what = "write the metadata";
+	HPDF_Dict cat = w->pdf->catalog;
+	int pdfa = output_intent(w);
+	buf_t x;
+	buf_init(&x);
+	xmp_build(w, &x, pdfa);
+	HPDF_Dict m = pdf_obj(w, HPDF_DictStream_New(w->pdf->mmgr, w->pdf->xref));
+	m->filter = HPDF_STREAM_FILTER_NONE;
+	HPDF_STATUS rc = HPDF_Stream_Write(m->stream, (const HPDF_BYTE *)x.s, (HPDF_UINT)x.len);
+	buf_done(&x);
+	pdf_ok(w, rc);
+	pdf_ok(w, HPDF_Dict_AddName(m, "Type", "Metadata"));
+	pdf_ok(w, HPDF_Dict_AddName(m, "Subtype", "XML"));
+	pdf_ok(w, HPDF_Dict_Add(cat, "Metadata", m));
+	if (w->doc->lang && utf8_invalid_at(w->doc->lang, strlen(w->doc->lang)) < 0)
+		pdf_ok(w, HPDF_Dict_Add(cat, "Lang",
+		                        pdf_obj(w, HPDF_String_New(w->pdf->mmgr, w->doc->lang, NULL))));
+	HPDF_Dict vp = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
+	pdf_ok(w, HPDF_Dict_AddBoolean(vp, "DisplayDocTitle", HPDF_TRUE));
+	pdf_ok(w, HPDF_Dict_Add(cat, "ViewerPreferences", vp));
+}

@@ -1,0 +1,368 @@
+/* pdf_tags: the tagged PDF -- marked content in the page streams and the
+ * structure tree (PDF 1.7, 14.7-14.8; PDF/UA-1).
+ *
+ *   pdf_tags_start(w);                       (before the first page)
+ *   pdf_mc_text(w, item_tag, run_lang);      (before a run's Tj)
+ *   pdf_mc_artifact(w);  pdf_mc_figure(w, tag);  pdf_mc_close(w);
+ *   pdf_tag_annot(w, tag, annot);            (a link annotation)
+ *   pdf_tags_finish(w);                      (after the last page)
+ *
+ * The page list says which structure element each item belongs to
+ * (page.h). Drawing follows the page list: consecutive runs of one element
+ * share one marked-content sequence "/Role <</MCID n>> BDC ... EMC";
+ * rectangles and everything inside an artifact element are "/Artifact BMC
+ * ... EMC". A sequence opened inside a text object is closed before its
+ * ET (pdf.c's text_begin calls pdf_mc_close). A run whose language is not
+ * its element's gets a Span child with /Lang.
+ *
+ * Each sequence and each annotation is recorded in drawing order; at the
+ * end an element's kids (its sequences, its annotations as OBJR, its child
+ * elements) are ordered by where their content first appears, elements
+ * without content are left out, and the ParentTree maps every page's
+ * MCIDs and every annotation's StructParent back to its element. Kids on
+ * the element's own page (/Pg) are bare MCIDs; /Type is left out of
+ * StructElems (it is optional) to keep the tree small.
+ *
+ * With w->plain every call here does nothing: an untagged PDF.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "arena.h"
+#include "pdf_int.h"
+
+enum { MC_NONE, MC_ARTIFACT, MC_TAGGED };
+enum { KID_MC, KID_ANNOT, KID_ELEM };
+
+typedef struct pdf_el {
+	int parent;         /* element index, -1 for the document */
+	const char *role, *lang, *alt;
+	int artifact;
+	int first;          /* first record in its subtree; -1: no content */
+	int page;           /* /Pg: page of its first own record, -1 none */
+	HPDF_Dict dict;
+} pdf_el_t;
+
+typedef struct pdf_rec {
+	int el, page, mcid; /* mcid -1: an annotation */
+	HPDF_Dict annot;
+} pdf_rec_t;
+
+struct pdf_tags {
+	pdf_el_t *el;
+	int nel, capel;
+	pdf_rec_t *rec;
+	int nrec, caprec;
+	int mc, mc_el;      /* the open sequence and its element */
+	int *nmcid;         /* per page: MCIDs given */
+	int nannots;
+};
+
+static int el_add(pdf_tags_t *t, int parent, const char *role, const char *lang,
+                  const char *alt)
+{
+	if (t->nel == t->capel) {
+		t->capel = t->capel ? 2 * t->capel : 64;
+		t->el = xrealloc(t->el, sizeof(pdf_el_t) * (size_t)t->capel);
+	}
+	pdf_el_t *e = &t->el[t->nel];
+	memset(e, 0, sizeof(*e));
+	e->parent = parent;
+	e->role = role;
+	e->lang = lang;
+	e->alt = alt;
+	e->first = e->page = -1;
+	return t->nel++;
+}
+
+static void rec_add(pdf_tags_t *t, int el, int page, int mcid, HPDF_Dict annot)
+{
+	if (t->nrec == t->caprec) {
+		t->caprec = t->caprec ? 2 * t->caprec : 256;
+		t->rec = xrealloc(t->rec, sizeof(pdf_rec_t) * (size_t)t->caprec);
+	}
+	t->rec[t->nrec++] = (pdf_rec_t){el, page, mcid, annot};
+}
+
+void pdf_tags_start(pw_t *w)
+{
+	if (w->plain)
+		return;
+	const page_doc_t *d = w->doc;
+	pdf_tags_t *t = w->tg = xcalloc(1, sizeof(*t));
+	t->nmcid = xcalloc((size_t)(d->npages > 0 ? d->npages : 1), sizeof(int));
+	for (int i = 0; i < d->ntags; i++) {
+		const page_tag_t *g = &d->tags[i];
+		int k = el_add(t, i ? g->parent : -1, g->role, g->lang, g->alt);
+		t->el[k].artifact = !strcmp(g->role, PAGE_ARTIFACT) ||
+		                    (k > 0 && g->parent >= 0 && g->parent < k && t->el[g->parent].artifact);
+	}
+	if (!t->nel)
+		el_add(t, -1, "Document", NULL, NULL);
+}
+
+void pdf_tags_free(pw_t *w)
+{
+	pdf_tags_t *t = w->tg;
+	if (!t)
+		return;
+	free(t->el);
+	free(t->rec);
+	free(t->nmcid);
+	free(t);
+	w->tg = NULL;
+}
+
+void pdf_mc_close(pw_t *w)
+{
+	pdf_tags_t *t = w->tg;
+	if (!t || t->mc == MC_NONE)
+		return;
+	pdf_put(w, "EMC\n", 4);
+	t->mc = MC_NONE;
+}
+
+void pdf_mc_artifact(pw_t *w)
+{
+	pdf_tags_t *t = w->tg;
+	if (!t || t->mc == MC_ARTIFACT)
+		return;
+	pdf_mc_close(w);
+	pdf_put(w, "/Artifact BMC\n", 14);
+	t->mc = MC_ARTIFACT;
+}
+
+/* The language in effect in element e. */
+static const char *el_lang(const pw_t *w, int e)
+{
+	const pdf_tags_t *t = w->tg;
+	for (int k = 0; e >= 0 && e < t->nel && k < t->nel; e = t->el[e].parent, k++)
+		if (t->el[e].lang)
+			return t->el[e].lang;
+	return w->doc->lang;
+}
+
+/* Open a tagged sequence for element e (the caller closed the last one). */
+static void mc_open(pw_t *w, int e)
+{
+	pdf_tags_t *t = w->tg;
+	char buf[96];
+	int mcid = t->nmcid[w->pageno]++;
+	int n = snprintf(buf, sizeof(buf), "/%s <</MCID %d>> BDC\n", t->el[e].role, mcid);
+	pdf_put(w, buf, (size_t)n);
+	rec_add(t, e, w->pageno, mcid, NULL);
+	t->mc = MC_TAGGED;
+	t->mc_el = e;
+}
+
+static int valid_tag(const pw_t *w, int tag)
+{
+	return tag >= 0 && tag < w->doc->ntags ? tag : 0;
+}
+
+void pdf_mc_text(pw_t *w, int tag, const char *lang)
+{
+	pdf_tags_t *t = w->tg;
+	if (!t)
+		return;
+	tag = valid_tag(w, tag);
+	if (t->el[tag].artifact) {
+		pdf_mc_artifact(w);
+		return;
+	}
+	if (lang && !strcmp(lang, el_lang(w, tag) ? el_lang(w, tag) : ""))
+		lang = NULL;
+	if (t->mc == MC_TAGGED) {
+		const pdf_el_t *o = &t->el[t->mc_el];
+		if (lang ? o->parent == tag && o->lang && !strcmp(o->lang, lang) &&
+		               t->mc_el >= w->doc->ntags
+		         : t->mc_el == tag)
+			return;
+	}
+	pdf_mc_close(w);
+	/* a span in another language: a Span child with /Lang */
+	mc_open(w, lang ? el_add(t, tag, "Span", lang, NULL) : tag);
+}
+
+void pdf_mc_figure(pw_t *w, int tag)
+{
+	pdf_tags_t *t = w->tg;
+	if (!t)
+		return;
+	tag = valid_tag(w, tag);
+	pdf_mc_close(w);
+	if (t->el[tag].artifact)
+		pdf_mc_artifact(w);
+	else
+		mc_open(w, tag);
+}
+
+/* A UTF-8 text string (UTF-16BE in the file). */
+static HPDF_String text_string(pw_t *w, const char *s)
+{
+	return pdf_obj(w, HPDF_String_New(w->pdf->mmgr, s, HPDF_GetEncoder(w->pdf, "UTF-8")));
+}
+
+void pdf_tag_annot(pw_t *w, int tag, HPDF_Annotation a, const char *url)
+{
+	/* PDF/A: printable; PDF/UA: a description */
+	pdf_ok(w, HPDF_Dict_AddNumber(a, "F", 4));
+	pdf_tags_t *t = w->tg;
+	if (!t)
+		return;
+	tag = valid_tag(w, tag);
+	const char *alt = t->el[tag].alt && *t->el[tag].alt ? t->el[tag].alt : url;
+	pdf_ok(w, HPDF_Dict_Add(a, "Contents", text_string(w, alt)));
+	if (t->el[tag].artifact)
+		return;
+	pdf_ok(w, HPDF_Dict_AddNumber(a, "StructParent", w->doc->npages + t->nannots++));
+	rec_add(t, tag, w->pageno, -1, a);
+}
+
+/* ---- the tree ---- */
+
+typedef struct kid {
+	int parent, key, kind, idx;
+} kid_t;
+
+static int kid_cmp(const void *a, const void *b)
+{
+	const kid_t *x = a, *y = b;
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static HPDF_Dict new_dict(pw_t *w)
+{
+	HPDF_Dict d = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
+	pdf_ok(w, HPDF_Xref_Add(w->pdf->xref, d));
+	return d;
+}
+
+static HPDF_Dict small_dict(pw_t *w)
+{
+	return pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
+}
+
+/* The kid object for k (of element e). */
+static void *kid_obj(pw_t *w, const kid_t *k, const pdf_el_t *e)
+{
+	pdf_tags_t *t = w->tg;
+	if (k->kind == KID_ELEM)
+		return t->el[k->idx].dict;
+	const pdf_rec_t *r = &t->rec[k->idx];
+	if (k->kind == KID_MC && r->page == e->page)
+		return pdf_obj(w, HPDF_Number_New(w->pdf->mmgr, r->mcid));
+	HPDF_Dict d = small_dict(w);
+	pdf_ok(w, HPDF_Dict_AddName(d, "Type", k->kind == KID_MC ? "MCR" : "OBJR"));
+	if (r->page != e->page)
+		pdf_ok(w, HPDF_Dict_Add(d, "Pg", w->pages[r->page]));
+	if (k->kind == KID_MC)
+		pdf_ok(w, HPDF_Dict_AddNumber(d, "MCID", r->mcid));
+	else
+		pdf_ok(w, HPDF_Dict_Add(d, "Obj", r->annot));
+	return d;
+}
+
+static void el_fill(pw_t *w, int i, const kid_t *kids, int n, HPDF_Dict root)
+{
+	pdf_tags_t *t = w->tg;
+	pdf_el_t *e = &t->el[i];
+	HPDF_Dict d = e->dict;
+	pdf_ok(w, HPDF_Dict_AddName(d, "S", e->role));
+	pdf_ok(w, HPDF_Dict_Add(d, "P", e->parent >= 0 ? t->el[e->parent].dict : root));
+	if (e->page >= 0)
+		pdf_ok(w, HPDF_Dict_Add(d, "Pg", w->pages[e->page]));
+	if (e->lang)
+		pdf_ok(w, HPDF_Dict_Add(d, "Lang", text_string(w, e->lang)));
+	if (e->alt && !strcmp(e->role, "Figure"))
+		pdf_ok(w, HPDF_Dict_Add(d, "Alt", text_string(w, e->alt)));
+	if (n == 1) {
+		pdf_ok(w, HPDF_Dict_Add(d, "K", kid_obj(w, &kids[0], e)));
+	} else if (n > 1) {
+		HPDF_Array a = pdf_array(w);
+		for (int k = 0; k < n; k++)
+			pdf_ok(w, HPDF_Array_Add(a, kid_obj(w, &kids[k], e)));
+		pdf_ok(w, HPDF_Dict_Add(d, "K", a));
+	}
+}
+
+void pdf_tags_finish(pw_t *w)
+{
+	pdf_tags_t *t = w->tg;
+	if (!t)
+		return;
+	w->what = "write the structure tree";
+	/* which elements have content, and where it first appears */
+	for (int i = 0; i < t->nrec; i++) {
+		int e = t->rec[i].el;
+		if (t->el[e].page < 0)
+			t->el[e].page = t->rec[i].page;
+		for (int k = 0; e >= 0 && t->el[e].first < 0 && k <= t->nel; e = t->el[e].parent, k++)
+			t->el[e].first = i;
+	}
+	t->el[0].first = 0;
+	kid_t *kids = xmalloc(sizeof(kid_t) * (size_t)(t->nrec + t->nel + 1));
+	int nk = 0;
+	for (int i = 0; i < t->nrec; i++)
+		kids[nk++] = (kid_t){t->rec[i].el, i, t->rec[i].mcid >= 0 ? KID_MC : KID_ANNOT, i};
+	for (int i = 1; i < t->nel; i++)
+		if (t->el[i].first >= 0 && !t->el[i].artifact && t->el[i].parent >= 0)
+			kids[nk++] = (kid_t){t->el[i].parent, t->el[i].first, KID_ELEM, i};
+	qsort(kids, (size_t)nk, sizeof(kid_t), kid_cmp);
+
+	HPDF_Dict root = new_dict(w);
+	for (int i = 0; i < t->nel; i++)
+		if (t->el[i].first >= 0 && !t->el[i].artifact)
+			t->el[i].dict = small_dict(w);
+	/* the elements are indirect objects in tree order (a reader walks it so) */
+	for (int i = 0; i < t->nel; i++)
+		if (t->el[i].dict)
+			pdf_ok(w, HPDF_Xref_Add(w->pdf->xref, t->el[i].dict));
+	for (int i = 0, k = 0; i < t->nel; i++) {
+		while (k < nk && kids[k].parent < i)
+			k++;
+		int k0 = k;
+		while (k < nk && kids[k].parent == i)
+			k++;
+		if (t->el[i].dict)
+			el_fill(w, i, kids + k0, k - k0, root);
+	}
+	free(kids);
+
+	pdf_ok(w, HPDF_Dict_AddName(root, "Type", "StructTreeRoot"));
+	pdf_ok(w, HPDF_Dict_Add(root, "K", t->el[0].dict));
+	int np = w->doc->npages;
+	HPDF_Dict ptree = small_dict(w);
+	HPDF_Array nums = pdf_array(w);
+	pdf_ok(w, HPDF_Dict_Add(ptree, "Nums", nums));
+	HPDF_Array *per = xcalloc((size_t)(np > 0 ? np : 1), sizeof(HPDF_Array));
+	for (int p = 0; p < np; p++) {
+		pdf_ok(w, HPDF_Array_AddNumber(nums, p));
+		per[p] = pdf_array(w);
+		pdf_ok(w, HPDF_Array_Add(nums, per[p]));
+		pdf_ok(w, HPDF_Dict_AddNumber(w->pages[p], "StructParents", p));
+	}
+	/* records are in drawing order, so a page's MCIDs come 0, 1, 2, ... */
+	for (int i = 0; i < t->nrec; i++) {
+		const pdf_rec_t *r = &t->rec[i];
+		if (r->mcid >= 0)
+			pdf_ok(w, HPDF_Array_Add(per[r->page], t->el[r->el].dict));
+	}
+	for (int i = 0, key = np; i < t->nrec; i++) {
+		const pdf_rec_t *r = &t->rec[i];
+		if (r->mcid >= 0)
+			continue;
+		pdf_ok(w, HPDF_Array_AddNumber(nums, key++));
+		pdf_ok(w, HPDF_Array_Add(nums, t->el[r->el].dict));
+	}
+	free(per);
+	pdf_ok(w, HPDF_Dict_Add(root, "ParentTree", ptree));
+	pdf_ok(w, HPDF_Dict_AddNumber(root, "ParentTreeNextKey", np + t->nannots));
+
+	HPDF_Dict cat = w->pdf->catalog;
+	pdf_ok(w, HPDF_Dict_Add(cat, "StructTreeRoot", root));
+	HPDF_Dict mi = small_dict(w);
+	pdf_ok(w, HPDF_Dict_AddBoolean(mi, "Marked", HPDF_TRUE));
+	pdf_ok(w, HPDF_Dict_Add(cat, "MarkInfo", mi));
+}

@@ -5,7 +5,7 @@ _vita()
 	_init_completion -n = || return
 
 	local commands="render watch batch check fonts layouts locales new schema"
-	local opts="--output --layout --lang --tags --set --dump= --strict --reproducible
+	local opts="--output --layout --lang --tags --set --dump= --strict --reproducible --pdf=
 		--deps --force --untrusted --trusted --exec --format --changed --book --dir --jobs
 		--help --version"
 

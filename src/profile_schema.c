@@ -33,6 +33,7 @@ static const key_type_t types[] = {
 	{"profile", "contact", "contact", 0, "contact items, rendered as links"},
 	{"profile", "links", "array:link", 0, "extra header links"},
 	{"profile", "photo", "path", 0, "PNG or JPEG, relative to the profile"},
+	{"profile", "photo_alt", "string", 0, "what the photo shows, for screen readers (default: the locale's \"Photo of NAME\")"},
 	{"profile", "summary", "text", 0, "a paragraph under the header"},
 	{"profile", "updated", "date", 0, "the 'last updated' date (default: SOURCE_DATE_EPOCH or today)"},
 	{"profile", "layout", "layout", 0, "a layout name or file, or {name: ..., KEY: value} overrides"},

@@ -2,7 +2,7 @@
  * a run does not pay for FcInitLoadConfigAndFonts (5-10 ms with ~2000
  * fonts installed, more than everything else vita does for a CV).
  *
- * File: $XDG_CACHE_HOME/vita/families (else $HOME/.cache/vita/families),
+ * File: $XDG_CACHE_HOME/vita/families-KEY (else under $HOME/.cache),
  * text, one record per family, written atomically (temp + rename):
  *
  *   vita-families 2 <configuration key>
@@ -12,7 +12,9 @@
  * The key is a hash of the fontconfig configuration: FONTCONFIG_FILE,
  * FONTCONFIG_PATH and FONTCONFIG_SYSROOT, and the times and sizes of the
  * configuration files and conf.d directories fontconfig reads (system and
- * user). A cache written under another configuration is ignored whole.
+ * user). Each configuration has its own file (KEY in its name, so runs
+ * under two configurations do not overwrite each other's), and a file
+ * whose first line names another key is ignored whole.
  *
  * A family's record is used only while every listed file still has the
  * same mtime and size and its directory the same mtime (a font added to or
@@ -338,17 +340,17 @@ static fccache_t *cache_get(font_lib_t *lib)
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	buf_t p;
 	buf_init(&p);
+	config_key(c->key);
 	if (xdg && xdg[0] == '/')
-		buf_printf(&p, "%s/vita/families", xdg);
+		buf_printf(&p, "%s/vita/families-%s", xdg, c->key);
 	else if (home && home[0] == '/')
-		buf_printf(&p, "%s/.cache/vita/families", home);
+		buf_printf(&p, "%s/.cache/vita/families-%s", home, c->key);
 	if ((off && *off && strcmp(off, "0") != 0) || !p.s) {
 		c->off = 1;
 		buf_done(&p);
 		return c;
 	}
 	c->path = p.s;
-	config_key(c->key);
 	buf_t d;
 	buf_init(&d);
 	if (file_read(&d, c->path, FILE_MAX_TEXT, NULL) == 0 && d.s)

@@ -182,8 +182,9 @@ run i06-text 1 "text.yaml:.*: error: more than 4 MB of text in the CV" -- render
 C=$W/fcache
 export_cache() { XDG_CACHE_HOME=$C "$VITA" fonts >"$W/$1.fonts" 2>&1; }
 export_cache cache-fresh
-grep -q '^C .*NotoSerif-Regular.ttf$' "$C/vita/families" || no "i11: no Noto Serif record in the cache"
-python3 - "$C/vita/families" <<'PY'
+F=$(ls "$C"/vita/families-* | head -1)
+grep -q '^C .*NotoSerif-Regular.ttf$' "$F" || no "i11: no Noto Serif record in the cache"
+python3 - "$F" "$W/cache" <<'PY'
 import os, sys
 p = sys.argv[1]
 lines = open(p).read().split("\n")
@@ -198,21 +199,22 @@ for l in lines:
         # a record that points at another font, with that font's times: only its names tell
         l = " ".join(f[:6] + [str(int(st.st_mtime)), str(st.st_size), str(int(dst.st_mtime)), dv])
     out.append(l)
-open(p + ".swapped", "w").write("\n".join(out))
+open(sys.argv[2] + ".swapped", "w").write("\n".join(out))
 out = [l.replace("C 0 80 0 100 1", "C -1 80 0 100 1") if l.endswith("NotoSerif-Regular.ttf") else l for l in lines]
-open(p + ".index", "w").write("\n".join(out))
+open(sys.argv[2] + ".index", "w").write("\n".join(out))
 PY
-cp "$C/vita/families.swapped" "$C/vita/families"
+cp "$W/cache.swapped" "$F"
 export_cache cache-swapped
 grep -q 'Noto Serif *regular *.*NotoSerif-Regular.ttf' "$W/cache-swapped.fonts" || no "i11: a cache record replaced Noto Serif: $(grep regular "$W/cache-swapped.fonts" | head -1)"
-grep -q '^C .*NotoSerif-Regular.ttf$' "$C/vita/families" || no "i11: the swapped record was not re-resolved"
-cp "$C/vita/families.index" "$C/vita/families"
+grep -q '^C .*NotoSerif-Regular.ttf$' "$F" || no "i11: the swapped record was not re-resolved"
+cp "$W/cache.index" "$F"
 export_cache cache-index
 cmp -s "$W/cache-fresh.fonts" "$W/cache-index.fonts" || no "i11: index -1 in the cache changed the fonts"
+cp "$F" "$W/cache.kept"
 printf '<?xml version="1.0"?>\n<fontconfig><include ignore_missing="yes">/etc/fonts/fonts.conf</include></fontconfig>\n' >"$W/fonts.conf"
-head -1 "$C/vita/families" >"$W/key-before"
 FONTCONFIG_FILE=$W/fonts.conf XDG_CACHE_HOME=$C "$VITA" fonts >/dev/null 2>&1
-head -1 "$C/vita/families" | cmp -s - "$W/key-before" && no "i11: the cache is not keyed on FONTCONFIG_FILE"
+[ "$(ls "$C"/vita/families-* | wc -l)" = 2 ] || no "i11: the cache is not keyed on FONTCONFIG_FILE"
+cmp -s "$W/cache.kept" "$F" || no "i11: another configuration overwrote the cache"
 n=$((n + 4))
 
 echo "harden.sh: $n cases, $([ $fail = 0 ] && echo ok || echo FAILED)"

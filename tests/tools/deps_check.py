@@ -25,7 +25,7 @@ for line in open(log, encoding="utf-8", errors="replace"):
         continue
     rp = os.path.realpath(p)
     # vita's font-family cache is not an input (checked against the fonts)
-    if os.path.isdir(rp) or "/.cache/" in rp or rp.endswith("/vita/families") or rp in outputs:
+    if os.path.isdir(rp) or "/.cache/" in rp or "/vita/families" in rp or rp in outputs:
         continue
     base = os.path.basename(rp)
     if os.path.dirname(rp) in (out_dir, os.path.dirname(os.path.realpath(depfile))) and \

@@ -22,6 +22,11 @@ for t in "$W/cv.yaml" "$W/./cv.yaml" layouts/academic.yaml fonts/serif.yaml; do
 	[ "$c" = 2 ] || no "-o $t (an input): exit $c, want 2"
 done
 cmp -s "$W/cv.yaml" "$W/cv.orig" || no "-o cv.yaml changed the profile"
+mkdir -p "$W/ph"; cp tests/golden/photo.png "$W/ph/photo.png"; cp "$W/ph/photo.png" "$W/ph/photo.orig"
+printf 'name: Photo Input\nphoto: photo.png\nsections:\n  - {title: T, type: text, text: hi}\n' > "$W/ph/p.yaml"
+c=$(code "$VITA" render "$W/ph/p.yaml" -o "$W/ph/photo.png")
+[ "$c" = 2 ] || no "-o photo.png (an input): exit $c, want 2"
+cmp -s "$W/ph/photo.png" "$W/ph/photo.orig" || no "-o photo.png replaced the photo"
 git diff --quiet -- layouts fonts || no "-o replaced a layout or chain file"
 "$VITA" render "$W/cv.yaml" -o "$W/cv.yaml" 2>&1 | grep -q "input of this CV" || no "-o INPUT message"
 ln -sf cv.yaml "$W/link.pdf"

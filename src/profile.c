@@ -770,7 +770,7 @@ int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
 	if (root->kind == YD_NULL)
 		return err_at(e, path, 1, 1, "empty profile (expected a map with at "
 		              "least name: and sections:)");
-	if (root->kind != YD_MAP)
+	if (root->kind != YD_MAP && !pal_is(root))
 		return pv_err(&c, root, "expected a profile (a map with keys such as "
 		              "name: and sections:), got %s", ydoc_kind_name(root->kind));
 	c.root = root;
@@ -781,7 +781,9 @@ int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
 	if (!c.m->lang && lang_parse(&c, root))
 		return -1;
 	c.lang = c.m->lang;
-	if (ydoc_get(root, "basics")) {          /* JSON Resume */
+	if (root->kind == YD_SEQ) {              /* al-folio's _data/cv.yml */
+		pal_load(&c, root);
+	} else if (ydoc_get(root, "basics")) {   /* JSON Resume */
 		pjr_load(&c, root);
 	} else if (ydoc_get(root, "cv")) {       /* RenderCV */
 		prcv_load(&c, root);

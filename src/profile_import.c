@@ -109,9 +109,14 @@ void pim_lenient(pctx_t *c, const ynode_t *map, const char *const *known,
 			continue;
 		for (int j = 0; known[j] && !found; j++)
 			found = !strcmp(k->str, known[j]);
+		const ynode_t *v = map->kids[2 * i + 1];
 		if (!found && (s = pv_suggest(k->str, known)))
 			warn_at(c->e, c->file, k->line, k->col, "key '%.100s' in %s is "
 			        "ignored; did you mean '%s'?", k->str, what, s);
+		else if (!found && v->kind != YD_NULL && !(v->kind == YD_SCALAR && !v->len) &&
+		         !((v->kind == YD_SEQ || v->kind == YD_MAP) && !v->n))
+			warn_at(c->e, c->file, k->line, k->col, "ignored: key '%.100s' in %s "
+			        "(vita has no place for it)", k->str, what);
 	}
 }
 

@@ -13,6 +13,10 @@
 
 int pjr_load(pctx_t *c, const ynode_t *root);     /* profile_jsonresume.c */
 int prcv_load(pctx_t *c, const ynode_t *root);    /* profile_rendercv.c */
+/* profile_alfolio.c: al-folio's _data/cv.yml, a list of {title, type,
+ * contents}; pal_is tells it by its shape. */
+int pal_is(const ynode_t *root);
+int pal_load(pctx_t *c, const ynode_t *root);
 
 /* profile.c: the link a contact item gets (mailto:, tel:, https://...). */
 const char *profile_contact_url(arena_t *a, const char *kind, const char *v);

@@ -30,7 +30,8 @@
 static const char *const jr_top[] = {
 	"$schema", "basics", "work", "volunteer", "education", "awards",
 	"certificates", "publications", "skills", "languages", "interests",
-	"references", "projects", "meta", NULL};
+	"references", "projects", "meta", "presentations", "teaching", "portfolio",
+	NULL};
 static const char *const jr_basics_keys[] = {
 	"name", "label", "image", "email", "phone", "url", "summary", "location",
 	"profiles", "website", "picture", NULL};
@@ -42,14 +43,14 @@ static const char *const jr_work[] = {
 	"highlights", "location", "description", "website", NULL};
 static const char *const jr_volunteer[] = {
 	"organization", "position", "url", "startDate", "endDate", "summary",
-	"highlights", NULL};
+	"highlights", "website", "location", NULL};
 static const char *const jr_edu[] = {
 	"institution", "url", "area", "studyType", "startDate", "endDate",
-	"score", "courses", "gpa", NULL};
-static const char *const jr_award[] = {"title", "date", "awarder", "summary", NULL};
+	"score", "courses", "gpa", "location", "highlights", NULL};
+static const char *const jr_award[] = {"title", "date", "awarder", "summary", "url", NULL};
 static const char *const jr_cert[] = {"name", "date", "issuer", "url", NULL};
 static const char *const jr_pub[] = {
-	"name", "publisher", "releaseDate", "url", "summary", NULL};
+	"name", "publisher", "releaseDate", "url", "summary", "website", NULL};
 static const char *const jr_skill[] = {"name", "level", "keywords", NULL};
 static const char *const jr_lang[] = {"language", "fluency", NULL};
 static const char *const jr_interest[] = {"name", "keywords", NULL};
@@ -120,7 +121,10 @@ static int jr_work_item(pctx_t *c, const ynode_t *n, mentry_t *en)
 	rc |= jr_title(c, n, "position", org, "a work item", en);
 	rc |= pim_str(c, n, "location", &en->location);
 	rc |= jr_dates(c, n, en, 1);
-	rc |= jr_details(c, n, ydoc_get(n, "summary") ? "summary" : "description", en);
+	mtext_t lead[2];
+	rc |= pim_text(c, n, "description", &lead[0]);   /* what the company is */
+	rc |= pim_text(c, n, "summary", &lead[1]);
+	rc |= pim_items(c, n, "highlights", lead, 2, &en->details, &en->ndetails);
 	rc |= jr_url(c, n, ydoc_get(n, "url") ? "url" : "website", en);
 	return rc;
 }
@@ -130,9 +134,10 @@ static int jr_volunteer_item(pctx_t *c, const ynode_t *n, mentry_t *en)
 	int rc = 0;
 	pim_lenient(c, n, jr_volunteer, "a volunteer item");
 	rc |= jr_title(c, n, "position", "organization", "a volunteer item", en);
+	rc |= pim_str(c, n, "location", &en->location);
 	rc |= jr_dates(c, n, en, 1);
 	rc |= jr_details(c, n, "summary", en);
-	rc |= jr_url(c, n, "url", en);
+	rc |= jr_url(c, n, ydoc_get(n, "url") ? "url" : "website", en);
 	return rc;
 }
 
@@ -173,6 +178,8 @@ static int jr_edu_item(pctx_t *c, const ynode_t *n, mentry_t *en)
 	rc |= pim_str(c, n, "area", &area);
 	rc |= pim_text(c, n, "institution", &en->org);
 	rc |= pim_text(c, n, ydoc_get(n, "score") ? "score" : "gpa", &en->note);
+	rc |= pim_str(c, n, "location", &en->location);
+	rc |= pim_items(c, n, "highlights", NULL, 0, &en->details, &en->ndetails);
 	rc |= jr_dates(c, n, en, 0);
 	rc |= jr_url(c, n, "url", en);
 	rc |= jr_courses(c, n, en);
@@ -197,6 +204,7 @@ static int jr_award_item(pctx_t *c, const ynode_t *n, mentry_t *en)
 	rc |= pim_text(c, n, "awarder", &en->org);
 	rc |= pim_date(c, n, "date", &en->date);
 	rc |= jr_details(c, n, "summary", en);
+	rc |= jr_url(c, n, "url", en);
 	return rc;
 }
 
@@ -242,6 +250,54 @@ static int jr_project_item(pctx_t *c, const ynode_t *n, mentry_t *en)
 	return rc;
 }
 
+/* academicpages' cv.json adds these to the schema */
+static int jr_talk_item(pctx_t *c, const ynode_t *n, mentry_t *en)
+{
+	static const char *const keys[] = {"name", "event", "date", "location",
+		"description", "url", NULL};
+	int rc = 0;
+	pim_lenient(c, n, keys, "a presentation");
+	rc |= jr_title(c, n, "name", "event", "a presentation", en);
+	rc |= pim_str(c, n, "location", &en->location);
+	rc |= pim_date(c, n, "date", &en->date);
+	rc |= jr_details(c, n, "description", en);
+	rc |= jr_url(c, n, "url", en);
+	return rc;
+}
+
+static int jr_teaching_item(pctx_t *c, const ynode_t *n, mentry_t *en)
+{
+	static const char *const keys[] = {"course", "institution", "date", "role",
+		"description", "url", NULL};
+	int rc = 0;
+	pim_lenient(c, n, keys, "a teaching item");
+	rc |= jr_title(c, n, "course", "institution", "a teaching item", en);
+	rc |= pim_text(c, n, "role", &en->note);
+	rc |= pim_date(c, n, "date", &en->date);
+	rc |= jr_details(c, n, "description", en);
+	rc |= jr_url(c, n, "url", en);
+	return rc;
+}
+
+static int jr_portfolio_item(pctx_t *c, const ynode_t *n, mentry_t *en)
+{
+	static const char *const keys[] = {"name", "category", "date", "url",
+		"description", NULL};
+	int rc = 0;
+	pim_lenient(c, n, keys, "a portfolio item");
+	rc |= jr_title(c, n, "name", NULL, "a portfolio item", en);
+	rc |= pim_date(c, n, "date", &en->date);
+	rc |= jr_details(c, n, "description", en);
+	const char *u;
+	rc |= pim_str(c, n, "url", &u);
+	if (u && strstr(u, "://"))
+		rc |= jr_url(c, n, "url", en);
+	else if (u)
+		warn_at(c->e, c->file, ydoc_get(n, "url")->line, ydoc_get(n, "url")->col,
+		        "ignored: url '%.60s' is a page of the site, not a web address", u);
+	return rc;
+}
+
 /* ---- publications and lists ---- */
 
 static int jr_pub_item(pctx_t *c, const ynode_t *n, mpub_t *p)
@@ -257,10 +313,10 @@ static int jr_pub_item(pctx_t *c, const ynode_t *n, mpub_t *p)
 	rc |= pim_date(c, n, "releaseDate", &d);
 	if (d.kind >= DATE_YEAR && d.kind <= DATE_DAY && d.y >= 1000)
 		p->year = d.y;
-	const char *u;
-	rc |= pim_str(c, n, "url", &u);
+	const char *u, *uk = ydoc_get(n, "url") ? "url" : "website";
+	rc |= pim_str(c, n, uk, &u);
 	if (u) {
-		p->links = pim_link(c, u, ydoc_get(n, "url"));
+		p->links = pim_link(c, u, ydoc_get(n, uk));
 		p->nlinks = 1;
 	}
 	return rc;
@@ -336,6 +392,9 @@ static const jr_sec_t jr_secs[] = {
 	{"interests", "Interests", "interests", "an interest", SEC_LIST, LIST_BULLETS, NULL, jr_interest_item},
 	{"references", "References", "references", "a reference", SEC_ENTRIES, 0, jr_ref_item, NULL},
 	{"projects", "Projects", "projects", "a project", SEC_ENTRIES, 0, jr_project_item, NULL},
+	{"presentations", "Presentations", "presentations", "a presentation", SEC_ENTRIES, 0, jr_talk_item, NULL},
+	{"teaching", "Teaching", "teaching items", "a teaching item", SEC_ENTRIES, 0, jr_teaching_item, NULL},
+	{"portfolio", "Portfolio", "portfolio items", "a portfolio item", SEC_ENTRIES, 0, jr_portfolio_item, NULL},
 };
 
 static int jr_item(pctx_t *c, const jr_sec_t *d, const ynode_t *it,

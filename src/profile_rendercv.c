@@ -27,6 +27,8 @@
  * key get a warning); an unknown top-level key is an error.
  */
 #include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
@@ -38,13 +40,13 @@ static const char *const rc_top[] = {
 	NULL};
 static const char *const rc_cv[] = {
 	"name", "label", "headline", "location", "email", "phone", "website",
-	"photo", "social_networks", "sections", NULL};
+	"photo", "social_networks", "custom_connections", "sections", NULL};
 static const char *const rc_social[] = {"network", "username", NULL};
 static const char *const rc_entry_keys[] = {
 	"institution", "area", "degree", "company", "position", "name", "title",
 	"authors", "doi", "url", "journal", "label", "details", "bullet",
 	"number", "reversed_number", "location", "date", "start_date",
-	"end_date", "summary", "highlights", NULL};
+	"end_date", "summary", "highlights", "grade", "gpa", NULL};
 
 enum { RT_TEXT, RT_EDU, RT_EXP, RT_PUB, RT_NORMAL, RT_ONELINE, RT_BULLET,
        RT_NUMBERED, RT_REVNUM, RT_NONE };
@@ -119,6 +121,7 @@ static int rc_edu(pctx_t *c, const ynode_t *n, mentry_t *en)
 	rc |= rc_need(c, n, "institution", RT_EDU, &en->org);
 	rc |= pim_str(c, n, "degree", &degree);
 	rc |= pim_str(c, n, "area", &area);
+	rc |= pim_text(c, n, ydoc_get(n, "grade") ? "grade" : "gpa", &en->note);
 	rc |= rc_common(c, n, en);
 	const ynode_t *at = ydoc_get(n, degree ? "degree" : "area");
 	if (degree && area)
@@ -233,8 +236,9 @@ static int rc_line(pctx_t *c, const ynode_t *n, int kind, int idx, int count,
 static const char *rc_title(arena_t *a, const char *key)
 {
 	static const char *const small[] = {
-		"a", "an", "and", "as", "at", "but", "by", "for", "from", "in", "into",
-		"nor", "of", "on", "onto", "or", "over", "the", "to", "with", NULL};
+		"a", "and", "as", "at", "but", "by", "for", "from", "if", "in", "into",
+		"like", "near", "nor", "of", "off", "on", "onto", "or", "over", "so",
+		"than", "that", "to", "upon", "when", "with", "yet", NULL};
 	for (const char *p = key; *p; p++)
 		if (*p == ' ' || isupper((unsigned char)*p))
 			return key;
@@ -244,7 +248,7 @@ static const char *rc_title(arena_t *a, const char *key)
 		while (*e && *e != '_')
 			e++;
 		int keep = 0;
-		for (int i = 0; small[i] && w != t; i++)
+		for (int i = 0; small[i]; i++)   /* even the first word, as RenderCV */
 			keep |= (size_t)(e - w) == strlen(small[i]) && !strncmp(w, small[i], (size_t)(e - w));
 		if (!keep)
 			*w = (char)toupper((unsigned char)*w);
@@ -394,6 +398,8 @@ static const struct rc_net {
 	{"IMDB", NULL, "https://imdb.com/name/%s"},
 	{"Leetcode", NULL, "https://leetcode.com/u/%s"},
 	{"Bluesky", NULL, "https://bsky.app/profile/%s"},
+	{"WhatsApp", NULL, "https://wa.me/%s"},
+	{"Reddit", NULL, "https://reddit.com/user/%s"},
 	{"Mastodon", NULL, NULL},
 };
 
@@ -452,11 +458,44 @@ static int rc_social_item(pctx_t *c, const ynode_t *n)
 		pim_contact(c, d->kind, user, NULL, n);
 		return 0;
 	}
+	if (!strcmp(d->name, "WhatsApp")) {   /* wa.me takes the digits alone */
+		buf_t dg;
+		buf_init(&dg);
+		for (const char *q = user; *q; q++)
+			if (*q >= '0' && *q <= '9')
+				buf_putc(&dg, *q);
+		const char *digits = arena_strdup(c->a, dg.s ? dg.s : "");
+		buf_done(&dg);
+		pim_links_add(c, arena_printf(c->a, "%s: %s", d->name, user),
+		              arena_printf(c->a, d->fmt, digits), n);
+		return 0;
+	}
 	const char *url = d->fmt ? arena_printf(c->a, d->fmt, user)
 	                  : rc_mastodon(c, ydoc_get(n, "username"), user);
 	if (!url)
 		return -1;
 	pim_links_add(c, arena_printf(c->a, "%s: %s", d->name, user), url, n);
+	return 0;
+}
+
+/* custom_connections: {placeholder, url, fontawesome_icon} -> a header
+ * link (the icon is RenderCV's; vita prints the text) */
+static int rc_custom_item(pctx_t *c, const ynode_t *n)
+{
+	static const char *const keys[] = {"placeholder", "url", "fontawesome_icon", NULL};
+	const char *ph, *url;
+	if (!pv_is_map(c, n, "a custom connection"))
+		return -1;
+	pim_lenient(c, n, keys, "a custom connection");
+	if (pim_str(c, n, "placeholder", &ph) < 0 || pim_str(c, n, "url", &url) < 0)
+		return -1;
+	if (!ph)
+		return pim_missing(c, n, "placeholder", "a custom connection");
+	if (url)
+		pim_links_add(c, ph, url, n);
+	else
+		warn_at(c->e, c->file, n->line, n->col, "ignored: custom connection "
+		        "'%.60s' has no url (vita's header shows links)", ph);
 	return 0;
 }
 
@@ -492,7 +531,305 @@ static int rc_header(pctx_t *c, const ynode_t *cv)
 	int has = pim_seq(c, cv, "social_networks", "social networks", &l);
 	for (int i = 0; has > 0 && i < l->n; i++)
 		rc |= rc_social_item(c, l->kids[i]);
+	rc |= has < 0 ? -1 : 0;
+	has = pim_seq(c, cv, "custom_connections", "custom connections", &l);
+	for (int i = 0; has > 0 && i < l->n; i++)
+		rc |= rc_custom_item(c, l->kids[i]);
 	return rc | (has < 0 ? -1 : 0) | rc_photo(c, cv);
+}
+
+/* ---- RenderCV's Markdown and settings, applied to the tree first ---- */
+
+/* `code` -> code (vita has no monospace), keeping unpaired backticks. */
+static const char *rc_code(arena_t *a, const char *s)
+{
+	const char *p = strchr(s, '`');
+	if (!p || !strchr(p + 1, '`'))
+		return s;
+	buf_t b;
+	buf_init(&b);
+	for (const char *q = s; *q; q++) {
+		const char *e;
+		if (*q == '`' && (e = strchr(q + 1, '`'))) {
+			buf_add(&b, q + 1, (size_t)(e - q - 1));
+			q = e;
+		} else {
+			buf_putc(&b, *q);
+		}
+	}
+	const char *r = arena_strdup(a, b.s ? b.s : "");
+	buf_done(&b);
+	return r;
+}
+
+/* "Top - sub one - sub two" (a nested list, which YAML folds into one
+ * line) -> "Top\n◦ sub one\n◦ sub two", as RenderCV reads it. */
+static const char *rc_nested(arena_t *a, const char *s)
+{
+	if (!strstr(s, " - "))
+		return s;
+	buf_t b;
+	buf_init(&b);
+	for (const char *q = s; *q;) {
+		const char *e = strstr(q, " - ");
+		size_t n = e ? (size_t)(e - q) : strlen(q);
+		if (q != s)
+			buf_puts(&b, "\n\u25e6 ");
+		buf_add(&b, q, n);
+		q = e ? e + 3 : q + n;
+	}
+	const char *r = arena_strdup(a, b.s);
+	buf_done(&b);
+	return r;
+}
+
+/* settings.bold_keywords: each keyword, as a whole word, in bold. */
+static const char *rc_bold(arena_t *a, const char *s, const ynode_t *kw)
+{
+	for (int i = 0; kw && kw->kind == YD_SEQ && i < kw->n; i++) {
+		const ynode_t *k = kw->kids[i];
+		if (k->kind != YD_SCALAR || !k->len || strstr(k->str, "**"))
+			continue;
+		const char *hit = strstr(s, k->str);
+		if (!hit)
+			continue;
+		buf_t b;
+		buf_init(&b);
+		for (const char *q = s; *q;) {
+			hit = strstr(q, k->str);
+			int word = hit && (hit == s || !isalnum((unsigned char)hit[-1])) &&
+			           !isalnum((unsigned char)hit[k->len]);
+			if (!hit) {
+				buf_puts(&b, q);
+				break;
+			}
+			buf_add(&b, q, (size_t)(hit - q));
+			if (word)
+				buf_printf(&b, "**%s**", k->str);
+			else
+				buf_add(&b, hit, k->len);
+			q = hit + k->len;
+		}
+		s = arena_strdup(a, b.s ? b.s : "");
+		buf_done(&b);
+	}
+	return s;
+}
+
+static void rc_prepass(pctx_t *c, ynode_t *n, int highlights, const ynode_t *kw,
+                       int depth)
+{
+	if (!n || depth > YDOC_MAX_DEPTH)
+		return;
+	if (n->kind == YD_SCALAR && n->len) {
+		n->str = rc_bold(c->a, rc_code(c->a, n->str), kw);
+		if (highlights)
+			n->str = rc_nested(c->a, n->str);
+		n->len = strlen(n->str);
+	} else if (n->kind == YD_SEQ) {
+		for (int i = 0; i < n->n; i++)
+			rc_prepass(c, n->kids[i], highlights, kw, depth + 1);
+	} else if (n->kind == YD_MAP) {
+		for (int i = 0; i < n->n; i++) {
+			const ynode_t *k = n->kids[2 * i];
+			int h = k->kind == YD_SCALAR && !strcmp(k->str, "highlights");
+			int skip = k->kind == YD_SCALAR && (!strcmp(k->str, "url") ||
+			           !strcmp(k->str, "doi") || !strcmp(k->str, "email") ||
+			           !strcmp(k->str, "photo") || !strcmp(k->str, "authors"));
+			if (!skip)
+				rc_prepass(c, n->kids[2 * i + 1], h, kw, depth + 1);
+		}
+	}
+}
+
+/* ---- design -> the layout, settings ---- */
+
+/* A layout override "key=value", located at n (as a native profile's). */
+static void rc_set(pctx_t *c, const char *key, const char *value, const ynode_t *n)
+{
+	model_t *m = c->m;
+	int k = m->nlayout_set;
+	m->layout_set = arena_grow(c->a, (void *)m->layout_set, (size_t)k * sizeof(char *),
+	                           (size_t)(k + 1) * sizeof(char *));
+	m->layout_set_at = arena_grow(c->a, m->layout_set_at, (size_t)k * sizeof(mpos_t),
+	                              (size_t)(k + 1) * sizeof(mpos_t));
+	m->layout_set[k] = arena_printf(c->a, "%s=%s", key, value);
+	m->layout_set_at[k].line = n->line;
+	m->layout_set_at[k].col = n->col;
+	m->nlayout_set++;
+	if (!m->layout_line) {
+		m->layout_line = n->line;
+		m->layout_col = n->col;
+	}
+}
+
+static const char *rc_scalar(const ynode_t *map, const char *key)
+{
+	const ynode_t *n = ydoc_get(map, key);
+	return n && n->kind == YD_SCALAR && n->len ? n->str : NULL;
+}
+
+/* "0.7in", "2cm", "10 mm", "12pt": vita's units; NULL for em and the rest */
+static const char *rc_len(arena_t *a, const char *v)
+{
+	char *end;
+	double x = strtod(v, &end);
+	if (end == v || x < 0)
+		return NULL;
+	while (*end == ' ')
+		end++;
+	if (strcmp(end, "in") && strcmp(end, "cm") && strcmp(end, "mm") && strcmp(end, "pt"))
+		return NULL;
+	return arena_printf(a, "%g%s", x, end);
+}
+
+/* "rgb(0, 79, 144)" or "#004f90" -> "#004f90"; NULL otherwise */
+static const char *rc_color(arena_t *a, const char *v)
+{
+	int r, g, b;
+	if (v[0] == '#' && strlen(v) == 7)
+		return v;
+	if (sscanf(v, "rgb(%d ,%d ,%d )", &r, &g, &b) == 3 && r >= 0 && r < 256 &&
+	    g >= 0 && g < 256 && b >= 0 && b < 256)
+		return arena_printf(a, "#%02x%02x%02x", r, g, b);
+	return NULL;
+}
+
+/* design (every RenderCV 2.x version): the theme picks the nearest vita
+ * layout; page size and margins, colours, alignment map onto its keys;
+ * what has no counterpart is named in one "ignored" warning. */
+static int rc_design(pctx_t *c, const ynode_t *root)
+{
+	const ynode_t *d = ydoc_get(root, "design");
+	if (!d || d->kind != YD_MAP)
+		return 0;
+	const char *theme = rc_scalar(d, "theme");
+	if (theme && (!strcmp(theme, "sb2nov") || !strcmp(theme, "engineeringresumes") ||
+	              !strcmp(theme, "engineeringclassic")))
+		c->m->layout = "compact";   /* the dense one-column themes */
+	const ynode_t *pg = ydoc_get(d, "page");
+	const char *size = rc_scalar(pg, "size");
+	if (size) {
+		static const struct { const char *rcv, *w, *h; } sizes[] = {
+			{"a4", NULL, NULL}, {"us-letter", NULL, NULL}, {"a5", "148mm", "210mm"},
+			{"us-executive", "7.25in", "10.5in"}, {"a3", "297mm", "420mm"},
+			{"b5", "176mm", "250mm"}, {"us-legal", "8.5in", "14in"}};
+		const ynode_t *at = ydoc_get(pg, "size");
+		size_t i = 0;
+		while (i < sizeof(sizes) / sizeof(sizes[0]) && strcmp(sizes[i].rcv, size))
+			i++;
+		if (i == 0)
+			rc_set(c, "page.size", "a4", at);
+		else if (i == 1)
+			rc_set(c, "page.size", "letter", at);
+		else if (i < sizeof(sizes) / sizeof(sizes[0])) {
+			rc_set(c, "page.width", sizes[i].w, at);
+			rc_set(c, "page.height", sizes[i].h, at);
+		} else
+			warn_at(c->e, c->file, at->line, at->col, "ignored: page size '%.40s' "
+			        "(vita knows a4, us-letter, a5, us-executive, a3, b5, us-legal)", size);
+	}
+	static const char *const margins[][2] = {
+		{"top_margin", "page.margin.top"}, {"bottom_margin", "page.margin.bottom"},
+		{"left_margin", "page.margin.left"}, {"right_margin", "page.margin.right"}};
+	for (int i = 0; i < 4; i++) {
+		const char *v = rc_scalar(pg, margins[i][0]), *l;
+		if (v && (l = rc_len(c->a, v)))
+			rc_set(c, margins[i][1], l, ydoc_get(pg, margins[i][0]));
+	}
+	const char *foot = rc_scalar(pg, "show_footer");
+	if (foot && (!strcmp(foot, "false") || !strcmp(foot, "true")))
+		rc_set(c, "footer.show", foot, ydoc_get(pg, "show_footer"));
+	const ynode_t *co = ydoc_get(d, "colors");
+	static const char *const colors[][2] = {
+		{"body", "colors.text"}, {"text", "colors.text"}, {"links", "colors.link"},
+		{"section_titles", "colors.rule"}, {"footer", "colors.muted"}};
+	for (int i = 0; i < 5; i++) {
+		const char *v = rc_scalar(co, colors[i][0]), *h;
+		if (v && (h = rc_color(c->a, v)))
+			rc_set(c, colors[i][1], h, ydoc_get(co, colors[i][0]));
+	}
+	const ynode_t *ty = ydoc_get(d, "typography");
+	if (!ty)
+		ty = ydoc_get(d, "text");                    /* 2.0 - 2.3 */
+	const char *al = rc_scalar(ty, "alignment");
+	if (al && (!strcmp(al, "justified") || !strcmp(al, "left")))
+		rc_set(c, "text.align", al[0] == 'j' ? "justify" : "left",
+		       ydoc_get(ty, "alignment"));
+	const char *ha = rc_scalar(ydoc_get(d, "header"), "alignment");
+	if (ha && (!strcmp(ha, "center") || !strcmp(ha, "left")))
+		rc_set(c, "header.align", ha, ydoc_get(ydoc_get(d, "header"), "alignment"));
+	/* the rest: RenderCV's own spacing, fonts and templates */
+	buf_t un;
+	buf_init(&un);
+	for (int i = 0; i < d->n; i++) {
+		const ynode_t *k = d->kids[2 * i], *v = d->kids[2 * i + 1];
+		if (k->kind != YD_SCALAR || !strcmp(k->str, "theme") ||
+		    (v->kind != YD_MAP && (v->kind != YD_SCALAR || !v->len)) ||
+		    (v->kind == YD_MAP && !v->n))
+			continue;
+		if (!strcmp(k->str, "page") || !strcmp(k->str, "colors"))
+			continue;
+		buf_printf(&un, "%s%s", un.len ? ", " : "", k->str);
+	}
+	if (un.len)
+		warn_at(c->e, c->file, d->line, d->col, "ignored: design %s (RenderCV's "
+		        "own spacing, fonts and templates; vita's layout sets them)", un.s);
+	buf_done(&un);
+	return 0;
+}
+
+/* settings (2.4+) / rendercv_settings: current_date -> the "updated"
+ * date; bold_keywords were applied to the text; the rest is RenderCV's
+ * command line. */
+static int rc_settings(pctx_t *c, const ynode_t *set)
+{
+	if (!set || set->kind != YD_MAP)
+		return 0;
+	const char *cd = rc_scalar(set, "current_date");
+	int rc = 0;
+	if (cd && strcmp(cd, "today"))
+		rc = pv_date(c, set, "current_date", &c->m->updated);
+	const ynode_t *rcmd = ydoc_get(set, "render_command");
+	if (rcmd && rcmd->kind == YD_MAP && rcmd->n) {
+		const ynode_t *k = NULL;
+		for (int i = 0; i < set->n; i++)
+			if (!strcmp(set->kids[2 * i]->str, "render_command"))
+				k = set->kids[2 * i];
+		warn_at(c->e, c->file, k->line, k->col, "ignored: 'render_command' "
+		        "(RenderCV's output files; vita writes one PDF)");
+	}
+	return rc;
+}
+
+/* locale.language picks vita's locale (RenderCV writes the language's
+ * English name, or an ISO code); its own words are not used. */
+static void rc_locale(pctx_t *c, const ynode_t *loc)
+{
+	static const char *const names[][2] = {
+		{"english", "en"}, {"turkish", "tr"}, {"spanish", "es"}, {"german", "de"},
+		{"french", "fr"}, {"portuguese", "pt"}, {"italian", "it"}, {"russian", "ru"},
+		{"chinese", "zh"}, {"mandarin_chinese", "zh"}, {"japanese", "ja"},
+		{"korean", "ko"}, {"arabic", "ar"}, {"hebrew", "he"}, {"persian", "fa"},
+		{"hindi", "hi"}, {"indonesian", "id"}, {"danish", "da"}, {"dutch", "nl"},
+		{"norwegian", "no"}, {"swedish", "sv"}, {"polish", "pl"}, {"greek", "el"},
+		{"vietnamese", "vi"}};
+	if (!loc || loc->kind != YD_MAP || !loc->n)
+		return;
+	const ynode_t *l = ydoc_get(loc, "language");
+	int other = loc->n - (l != NULL);
+	if (l && l->kind == YD_SCALAR && l->len && !c->m->lang) {
+		const char *code = l->str;
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcasecmp(l->str, names[i][0]))
+				code = names[i][1];
+		c->m->lang = code;
+		c->m->at_lang.line = l->line;
+		c->m->at_lang.col = l->col;
+	}
+	if (other)
+		warn_at(c->e, c->file, loc->line, loc->col, "ignored: RenderCV's own "
+		        "words in 'locale' (vita's locale for the language has them)");
 }
 
 int prcv_load(pctx_t *c, const ynode_t *root)
@@ -504,21 +841,13 @@ int prcv_load(pctx_t *c, const ynode_t *root)
 		pim_sections(c, 0);
 		return -1;
 	}
-	/* RenderCV's own look and program settings: vita's layout decides */
-	static const char *const looks[] = {"design", "locale", "locale_catalog",
-		"rendercv_settings", "settings", NULL};
-	for (int i = 0; looks[i]; i++) {
-		const ynode_t *k = NULL;
-		for (int j = 0; j < root->n; j++)
-			if (root->kids[2 * j]->kind == YD_SCALAR &&
-			    !strcmp(root->kids[2 * j]->str, looks[i]))
-				k = root->kids[2 * j];
-		const ynode_t *v = ydoc_get(root, looks[i]);
-		if (k && v && v->kind == YD_MAP && v->n)
-			warn_at(c->e, c->file, k->line, k->col, "ignored: '%s' (RenderCV's "
-			        "settings for its own output; vita's layout sets the look)",
-			        looks[i]);
-	}
+	rc_locale(c, ydoc_get(root, "locale"));
+	const ynode_t *set = ydoc_get(root, "settings");
+	if (!set)
+		set = ydoc_get(root, "rendercv_settings");
+	rc_prepass(c, (ynode_t *)ydoc_get(cv, "sections"), 0, ydoc_get(set, "bold_keywords"), 0);
+	rc |= rc_settings(c, set);
+	rc |= rc_design(c, root);
 	pim_lenient(c, cv, rc_cv, "'cv'");
 	rc |= rc_header(c, cv);
 	rc |= rc_sections(c, cv);

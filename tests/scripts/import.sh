@@ -50,6 +50,30 @@ has rcv "John Doe" "Mechanical Engineer" "Geneva, Switzerland" "john.doe@example
 	"Multi-Agent Robotics Simulator" "Technologies" "Languages: C++, C, Python" \
 	"Extracurricular Activities and Hobbies" "Chess club captain" "Mastodon"
 
+# RenderCV 2.x: design onto the layout, locale.language, settings,
+# custom connections, every network's URL, `code`, nested highlights,
+# bold keywords, RenderCV's title rule ("a" stays lower case)
+"$VITA" render tests/import/rendercv-features.yaml --dump=model > "$OUT/feat.model" 2> "$OUT/feat.err" ||
+	no "rendercv-features: exit $?"
+for s in 'lang: "de"' '"https://wa.me/905555555555"' '"https://reddit.com/user/jdoe"' \
+	'link: "Book a call" -> "https://cal.example.com/j"' 'updated: day 2025-03-01' \
+	'layout: "compact"' 'set: "page.width=148mm"' 'set: "page.margin.top=2cm"' \
+	'set: "colors.text=#0a141e"' 'title: "a Note on Me"' 'text: "Uses vita and [b]Python[/b]"' \
+	'detail: "Top\n◦ sub one\n◦ sub two"'; do
+	grep -qF -- "$s" "$OUT/feat.model" || { no "rendercv-features: no '$s'"; }
+done
+SOURCE_DATE_EPOCH=1767225600 "$VITA" render tests/import/rendercv-features.yaml -o "$OUT/feat.pdf" 2>/dev/null ||
+	no "rendercv-features: render"
+pdfinfo "$OUT/feat.pdf" | grep -q 'Page size: *419.5[0-9]* x 595.2[0-9]*' || no "rendercv-features: not A5"
+
+# al-folio's _data/cv.yml: map, time_table (nested descriptions), list,
+# nested_list; HTML links; the name from "Full Name"
+render tests/import/alfolio/_data/cv.yml alf
+has alf "Albert Einstein" "General Information" "Date of Birth: 14th March 1879" \
+	"PhD" "University of Zurich, Zurich, Switzerland" "1905" "◦ Sub-description 1." \
+	"al-folio" "2015-now" "Nobel Prize in Physics" "Matteucci Medal" "Topic 1." \
+	"Hobbies: Hobby 1, Hobby 2, etc."
+
 # the same input twice gives the same bytes
 SOURCE_DATE_EPOCH=1767225600 "$VITA" render tests/import/rendercv.yaml -o "$OUT/rcv2.pdf" 2>/dev/null
 cmp -s "$OUT/rcv.pdf" "$OUT/rcv2.pdf" || no "rendercv: two renders differ"

@@ -44,6 +44,8 @@ def norm(s):
 def found(s, text):
     if "\0" in s:       # the text around a formula
         return all(found(x, text) for x in s.split("\0"))
+    if " - " in s and all(found(x, text) for x in s.split(" - ")):
+        return True     # RenderCV: a nested list folded into one line
     n = norm(s).rstrip(",")
     if not n or n in text:
         return True

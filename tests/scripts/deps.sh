@@ -6,6 +6,9 @@
 set -u
 VITA=${VITA:-build/vita}
 W=${BUILD:-build}/deps
+# a font cache of its own: other suites (or other checkouts) running at the
+# same time with another fontconfig setup must not make it cold mid-test
+export XDG_CACHE_HOME="$PWD/$W/cache"
 rm -rf "$W"; mkdir -p "$W"
 fail=0
 no() { echo "FAIL: $*"; fail=1; }

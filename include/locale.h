@@ -24,6 +24,7 @@
  */
 #ifndef VITA_LOCALE_H
 #define VITA_LOCALE_H
+#include <stdint.h>
 #include <stdio.h>
 #include "buf.h"
 #include "err.h"
@@ -82,6 +83,25 @@ void locale_date(const vlocale_t *l, int precision, int y, int m, int d, buf_t *
 /* Fill a pattern's {placeholders} from NULL-terminated name, value pairs;
  * an unknown placeholder is copied as written. Appends to out. */
 void locale_fill(buf_t *out, const char *pattern, ...);
+/* Typographic punctuation for text of this locale, appended to out:
+ * ' inside a word or before digits -> ’ (Master’s, EuroSys ’26, arXiv ’2508),
+ * "..." and '...' -> the locale's quotes (“ ” „ “ « » 「 」), ... -> …,
+ * -- -> –, --- -> —, a spaced hyphen -> an en dash, and a hyphen between
+ * two numbers of up to four digits (a range: 2019-2021, pp. 12-15) -> –.
+ * Words that look like a URL, an e-mail address or a DOI, and text between
+ * `backticks`, are copied as written. *prev is the code point before s
+ * (0 at the start of a field) and is updated, so a field split into spans
+ * (bold, links) is treated as one text. */
+void locale_smart(const vlocale_t *l, const char *s, size_t n, uint32_t *prev, buf_t *out);
+/* Apply locale_smart to every text field of a model, in place (strings
+ * are replaced by copies in a): names, headline, affiliation, location,
+ * summary, section titles, entries, publications (authors, equal and
+ * highlight alike, so matching still works), news, lists and text.
+ * Contacts, link targets and DOIs are left alone. Called once between
+ * loading and layout, so the PDF, HTML and JSON show the same words. */
+struct model;
+struct arena;
+void locale_smart_model(const vlocale_t *l, struct model *m, struct arena *a);
 /* `vita locales`-style listing: code and name of every installed locale. */
 void locale_list(const char *const *dirs, FILE *out);
 

@@ -568,6 +568,147 @@ void locale_date(const vlocale_t *l, int precision, int y, int m, int d, buf_t *
 	            "dd", dd, (const char *)NULL);
 }
 
+/* ---- smart punctuation -------------------------------------------- */
+
+static int is_alnum_cp(uint32_t c)
+{
+	return (c < 0x80 && isalnum((int)c)) || (c >= 0xC0 && c != 0xD7 && c != 0xF7 &&
+	                                         !(c >= 0x2000 && c <= 0x2BFF) &&
+	                                         !(c >= 0x3000 && c <= 0x303F) &&
+	                                         !(c >= 0xFF00 && c <= 0xFF0F));
+}
+
+/* Where an opening quote goes: the start, after a space, an opening
+ * bracket, a dash or another opening quote. */
+static int opens_after(uint32_t p)
+{
+	return p == 0 || p == ' ' || p == '\t' || p == '\n' || p == 0xA0 || p == '(' ||
+	       p == '[' || p == '{' || p == 0x2013 || p == 0x2014 || p == '/' || p == 0x201C ||
+	       p == 0x2018 || p == 0x201E || p == 0xAB || p == 0x300C || p == '-';
+}
+
+static int has_seq(const char *w, size_t len, const char *x)
+{
+	size_t k = strlen(x);
+	for (size_t i = 0; i + k <= len; i++)
+		if (!memcmp(w + i, x, k))
+			return 1;
+	return 0;
+}
+
+/* A word (up to the next space) that must stay as written. */
+static size_t verbatim_word(const char *s, size_t n, size_t i)
+{
+	size_t j = i;
+	while (j < n && s[j] != ' ' && s[j] != '\t' && s[j] != '\n')
+		j++;
+	size_t len = j - i;
+	const char *w = s + i;
+	int url = (memchr(w, '@', len) && memchr(w, '.', len)) ||
+	          (len > 3 && has_seq(w, len, "://")) || (len > 4 && !strncmp(w, "www.", 4)) ||
+	          (len > 4 && !strncmp(w, "doi:", 4)) || (len > 3 && !strncmp(w, "10.", 3) &&
+	                                                  memchr(w, '/', len));
+	return url ? len : 0;
+}
+
+static int is_digit_at(const char *s, size_t n, size_t i)
+{
+	return i < n && s[i] >= '0' && s[i] <= '9';
+}
+
+/* A hyphen at s[i] between two numbers of 1-4 digits that are not part of
+ * a longer chain (ISBN 978-3-16, a phone number). */
+static int number_range(const char *s, size_t n, size_t i)
+{
+	size_t a = i, b = i + 1;
+	while (a > 0 && is_digit_at(s, n, a - 1))
+		a--;
+	while (is_digit_at(s, n, b))
+		b++;
+	if (a == i || b == i + 1 || i - a > 4 || b - i - 1 > 4)
+		return 0;
+	if ((a > 0 && (s[a - 1] == '-' || s[a - 1] == '.' || s[a - 1] == '/' ||
+	               isalpha((unsigned char)s[a - 1]))) ||
+	    (b < n && (s[b] == '-' || s[b] == '/' || isalpha((unsigned char)s[b]) ||
+	               (s[b] == '.' && is_digit_at(s, n, b + 1)))))
+		return 0;
+	return 1;
+}
+
+void locale_smart(const vlocale_t *l, const char *s, size_t n, uint32_t *prev, buf_t *out)
+{
+	uint32_t p = prev ? *prev : 0;
+	int code = 0;
+	for (size_t i = 0; i < n;) {
+		unsigned char c = (unsigned char)s[i];
+		size_t v;
+		if (!code && (p == 0 || p == ' ' || p == '\t' || p == '\n' || p == '(') &&
+		    (v = verbatim_word(s, n, i)) > 0) {
+			buf_add(out, s + i, v);
+			i += v;
+			p = (unsigned char)s[i - 1];
+			continue;
+		}
+		if (c == '`')
+			code = !code;
+		if (code || c >= 0x80 || !strchr("'\".-", c)) {
+			uint32_t cp;
+			int len = utf8_decode(s + i, n - i, &cp);
+			len = len > 0 ? len : 1;
+			buf_add(out, s + i, (size_t)len);
+			i += (size_t)len;
+			p = cp;
+			continue;
+		}
+		uint32_t q = 0;
+		if (i + 1 < n)
+			utf8_decode(s + i + 1, n - i - 1, &q);
+		const char *put = NULL;
+		size_t used = 1;
+		if (c == '.' && i + 2 < n && s[i + 1] == '.' && s[i + 2] == '.') {
+			put = "\u2026";
+			used = 3;
+		} else if (c == '-' && i + 2 < n && s[i + 1] == '-' && s[i + 2] == '-') {
+			put = "\u2014";
+			used = 3;
+		} else if (c == '-' && i + 1 < n && s[i + 1] == '-') {
+			put = "\u2013";
+			used = 2;
+		} else if (c == '-' && p == ' ' && q == ' ') {
+			put = "\u2013";
+		} else if (c == '-' && number_range(s, n, i)) {
+			put = "\u2013";
+		} else if (c == '\'') {
+			/* before a digit: an elision ('26, arXiv '2508), never a quote */
+			int year = is_digit_at(s, n, i + 1);
+			if (is_alnum_cp(p) && is_alnum_cp(q))
+				put = "\u2019";                       /* Master’s, don’t */
+			else if (opens_after(p) && year)
+				put = "\u2019";                       /* ’26 */
+			else
+				put = opens_after(p) ? l->quotes[2] : l->quotes[3];
+		} else if (c == '"') {
+			put = opens_after(p) ? l->quotes[0] : l->quotes[1];
+		}
+		if (put) {
+			buf_puts(out, put);
+			/* the last code point put */
+			for (const char *t = put; *t;) {
+				uint32_t x;
+				int len = utf8_decode(t, strlen(t), &x);
+				p = x;
+				t += len > 0 ? len : 1;
+			}
+		} else {
+			buf_putc(out, c);
+			p = c;
+		}
+		i += used;
+	}
+	if (prev)
+		*prev = p;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

@@ -370,6 +370,7 @@ static int job_load(job_t *j, const char *profile, const opts_t *o, font_lib_t *
 		return 0;
 	if (!(j->s = load_style(j->m, o, e)) || !(j->loc = load_locale(j->m, j->s, o, e)))
 		return -1;
+	locale_smart_model(j->loc, j->m, j->a);   /* ’ “ ” – … in every text field */
 	j->lib = shared_lib;
 	if (!j->lib && !(j->lib = j->own_lib = open_fonts(o->untrusted ? NULL : j->m, e)))
 		return -1;

@@ -12,7 +12,8 @@ OUT=${BUILD:-build}/e2e
 mkdir -p "$OUT"
 fail=0
 no() { echo "FAIL: $*"; fail=1; }
-norm() { tr -d ' \n\t\f\r-' | sed 's/–//g; s/—//g; s/\xc2\xad//g'; }
+# (typographic punctuation, locale_smart, compares as ASCII)
+norm() { tr -d ' \n\t\f\r-' | sed "s/–//g; s/—//g; s/\xc2\xad//g; s/’/'/g; s/‘/'/g; s/“/\"/g; s/”/\"/g; s/…/.../g"; }
 
 for p in profiles/*.yaml; do
 	n=$(basename "$p" .yaml)

@@ -38,6 +38,12 @@ def norm(s):
     s = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", s)      # [label](url)
     s = re.sub(r"(?<!\\)[*`]", "", s)                   # **, *, `code`
     s = s.replace("\\*", "*")
+    # vita sets typographic punctuation (locale_smart): compare as ASCII
+    s = s.translate(str.maketrans({"\u2019": "'", "\u2018": "'", "\u201a": "'",
+                                   "\u201c": '"', "\u201d": '"', "\u201e": '"',
+                                   "\u00ab": '"', "\u00bb": '"', "\u2013": "-",
+                                   "\u2014": "-", "\u2026": "..."}))
+    s = re.sub(r"-+", "-", s)
     return re.sub(r"\s+", "", s).casefold()
 
 

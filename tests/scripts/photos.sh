@@ -59,6 +59,19 @@ grep -q ' image  *417  *313 ' "$W/ok-camera.img" ||
 	no "camera.jpg: not 417x313 px (300 dpi at 100 x 75 pt): $(cat "$W/ok-camera.img")"
 grep -q ' image  *37  *23 ' "$W/ok-rgb8.img" || no "rgb8.png: a small photo is not kept as is"
 
+# case 8: a 16-bit photo is embedded as the same pixels as its 8-bit twin
+# (it was duplicated, half height, wrong colours)
+pixels() { # PDF -> the image XObject's decoded bytes
+	qpdf --show-object="$(pdfimages -list "$1" | awk '$3 == "image" {print $11; exit}')" \
+		--filtered-stream-data "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n'
+}
+for t in rgb gray rgba interlaced-rgba; do
+	a=ok-${t}8 b=ok-${t}16
+	[ "$t" = gray ] && a=ok-gray8
+	[ -n "$(pixels "$W/$a.pdf")" ] && [ "$(pixels "$W/$a.pdf")" = "$(pixels "$W/$b.pdf")" ] ||
+		no "case 8: $b.png is not embedded as the pixels of $a.png"
+done
+
 # case 16: metadata never reaches the PDF (streams uncompressed first)
 for n in ok-baseline ok-camera ok-rgb8 ok-cmyk; do
 	qpdf --qdf --object-streams=disable "$W/$n.pdf" "$W/$n.qdf" 2>/dev/null

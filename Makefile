@@ -198,8 +198,12 @@ fuzz:
 	FUZZ_CC="$(FUZZ_CC)" FUZZ_CFLAGS="$(ALL_CPPFLAGS)" FUZZ_LIBS="$(LIBS)" \
 	  sh tests/fuzz/run.sh $(FUZZ_SECS) $(FUZZ_TARGETS)
 
-bench: all
+bench: all $(BUILD)/tests/bench_text
 	sh tests/bench.sh $(BUILD)/vita
+	$(BUILD)/tests/bench_text
+
+$(BUILD)/tests/bench_text: tests/bench/bench_text.c $(LIBOBJ) | $(BUILD)/tests
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBOBJ) $(LIBS)
 
 golden-update: all
 	sh tests/golden-update.sh $(BUILD)/vita

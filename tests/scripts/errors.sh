@@ -2,8 +2,8 @@
 # errors.sh: the bad-input corpus. Each tests/errors/NAME.yaml must make
 # `$VITA check` exit 1 with exactly tests/errors/NAME.expected on stderr.
 # Also: the real profiles check clean, generated huge inputs (deep nesting,
-# a 5 MB string) are refused cleanly, and tests/pathological/* finish
-# (timeout 10 catches a hang) without crashing.
+# a 5 MB string) are refused cleanly. (tests/pathological/* are rendered
+# by pathological.sh.)
 # Env: VITA (the binary), BUILD (scratch directory).
 VITA=${VITA:-build/vita}
 BUILD=${BUILD:-build}
@@ -54,17 +54,6 @@ expect "$T/deep-block.yaml" "$T/deep-block.expected"
 awk 'BEGIN { printf "name: \""; for (i = 0; i < 81920; i++) printf "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"; printf "\"\nsections: []\n" }' >"$T/huge-string.yaml"
 echo "$T/huge-string.yaml:1:7: error: 'name' is too long (5242880 bytes; at most 65536)" >"$T/huge-string.expected"
 expect "$T/huge-string.yaml" "$T/huge-string.expected"
-
-# Pathological inputs: any verdict, but no crash and no hang.
-for p in tests/pathological/*.yaml; do
-	[ -e "$p" ] || continue
-	n=$((n + 1))
-	timeout 10 "$VITA" check "$p" >/dev/null 2>"$T/err"
-	rc=$?
-	if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
-		echo "FAIL $p: exit $rc"; head -5 "$T/err"; fail=1
-	fi
-done
 
 echo "errors.sh: $n cases, $([ $fail = 0 ] && echo ok || echo FAILED)"
 exit $fail

@@ -2,7 +2,8 @@
 # Golden page lists: `vita render X --dump=layout` for the bundled profiles
 # and the focused cases in tests/golden/layout/*.yaml must equal the
 # committed .layout files. UPDATE=1 rewrites them (make golden-update);
-# review the diff before committing.
+# review the diff before committing. A vita that fails is a failure, also
+# under UPDATE=1 (a golden file is never written from a failed run).
 set -u
 VITA=${VITA:-build/vita}
 export SOURCE_DATE_EPOCH=1767225600
@@ -11,7 +12,13 @@ for p in profiles/*.yaml tests/golden/layout/*.yaml; do
 	[ -f "$p" ] || continue
 	n=$(basename "$p" .yaml)
 	exp=tests/golden/layout/$n.layout
-	got=$("$VITA" render "$p" --dump=layout 2>/dev/null)
+	got=$(timeout 30 "$VITA" render "$p" --dump=layout 2>"${TMPDIR:-/tmp}/layout_golden.$$")
+	rc=$?
+	if [ $rc != 0 ]; then
+		echo "FAIL: $p: vita exited with status $rc:"; head -5 "${TMPDIR:-/tmp}/layout_golden.$$"
+		fail=1
+		continue
+	fi
 	if [ "${UPDATE:-0}" = 1 ]; then
 		printf '%s\n' "$got" > "$exp"
 		continue
@@ -22,4 +29,5 @@ for p in profiles/*.yaml tests/golden/layout/*.yaml; do
 		fail=1
 	fi
 done
+rm -f "${TMPDIR:-/tmp}/layout_golden.$$"
 exit $fail

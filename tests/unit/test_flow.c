@@ -446,26 +446,6 @@ TEST(pretolerance)
 	errs_done(&e);
 }
 
-/* About two pages of CV text, many times: must take milliseconds. */
-TEST(speed)
-{
-	flow_span_t s[4];
-	flow_opts_t o = opts(400000, FLOW_JUSTIFY);
-	flow_result_t r;
-	errs_t e;
-	errs_init(&e);
-	s[0] = span(para_en, FONT_REGULAR, 0, NULL);
-	s[1] = span(" Zhanda Zhu, ", FONT_BOLD, FLOW_NOHYPH, NULL);
-	s[2] = span(para_en, FONT_ITALIC, 0, NULL);
-	s[3] = span(" https://example.org/a/b", FONT_REGULAR, FLOW_URL, "https://example.org/a/b");
-	clock_t t0 = clock();
-	for (int i = 0; i < 10; i++)
-		flow_set(A, s, 4, &o, &r, &e);
-	double ms = (double)(clock() - t0) * 1000.0 / CLOCKS_PER_SEC / 10;
-	fprintf(stderr, "speed: %.3f ms per paragraph of ~1.4 kB\n", ms);
-	/* printed only: tests never assert a timing (make bench measures) */
-	errs_done(&e);
-}
 
 /* Issue 15, case 1: regional indicators (flags) made libunibreak 1.1
  * abort. Set them in a measure so narrow that every break is taken: no
@@ -575,7 +555,6 @@ int main(void)
 	RUN(forced_and_empty);
 	RUN(indent);
 	RUN(pretolerance);
-	RUN(speed);
 	arena_free(A);
 	hyph_close(hy);
 	font_lib_free(lib);

@@ -13,8 +13,13 @@ W=$(cd "$W" && pwd)
 fail=0
 no() { echo "FAIL: $*"; fail=1; }
 
-# its own build directory, so the tree's build/ keeps its PREFIX
-make -s install BUILD="$W/build" PREFIX=/usr DESTDIR="$W/root" CFLAGS=-O1 >"$W/make.log" 2>&1 ||
+# its own build directory, so the tree's build/ keeps its PREFIX; none of
+# the calling make's variables (a package build passes its own dirs)
+clean_make() {
+	env -u BINDIR -u DATADIR -u MANDIR -u BASHCOMPDIR -u ZSHCOMPDIR -u FISHCOMPDIR \
+		MAKEFLAGS= MAKELEVEL= make "$@"
+}
+clean_make -s install BUILD="$W/build" PREFIX=/usr DESTDIR="$W/root" CFLAGS=-O1 >"$W/make.log" 2>&1 ||
 	{ no "make install: $(tail -20 "$W/make.log")"; exit 1; }
 R=$W/root
 for f in usr/bin/vita usr/share/vita/layouts/academic.yaml usr/share/vita/layouts/compact.yaml \
@@ -81,7 +86,7 @@ for sh in zsh fish; do
 done
 
 # uninstall leaves nothing
-make -s uninstall BUILD="$W/build" PREFIX=/usr DESTDIR="$W/root" >/dev/null 2>&1
+clean_make -s uninstall BUILD="$W/build" PREFIX=/usr DESTDIR="$W/root" >/dev/null 2>&1
 left=$(find "$R" -type f | head -5)
 [ -z "$left" ] || no "uninstall left: $left"
 exit $fail

@@ -15,6 +15,7 @@ V=$(cd "$(dirname "$VITA")" && pwd)/$(basename "$VITA")
 
 cp profiles/zhanda-zhu.yaml "$W/cv.yaml"
 cp "$W/cv.yaml" "$W/cv.orig"
+mkdir -p "$W/data.orig" && cp -r layouts fonts "$W/data.orig/"    # no git in a source tarball
 
 # 18: -o INPUT is refused before anything is written, the input intact
 for t in "$W/cv.yaml" "$W/./cv.yaml" layouts/academic.yaml fonts/serif.yaml; do
@@ -27,7 +28,8 @@ printf 'name: Photo Input\nphoto: photo.png\nsections:\n  - {title: T, type: tex
 c=$(code "$VITA" render "$W/ph/p.yaml" -o "$W/ph/photo.png")
 [ "$c" = 2 ] || no "-o photo.png (an input): exit $c, want 2"
 cmp -s "$W/ph/photo.png" "$W/ph/photo.orig" || no "-o photo.png replaced the photo"
-git diff --quiet -- layouts fonts || no "-o replaced a layout or chain file"
+diff -r layouts "$W/data.orig/layouts" >/dev/null && diff -r fonts "$W/data.orig/fonts" >/dev/null ||
+	no "-o replaced a layout or chain file"
 "$VITA" render "$W/cv.yaml" -o "$W/cv.yaml" 2>&1 | grep -q "input of this CV" || no "-o INPUT message"
 ln -sf cv.yaml "$W/link.pdf"
 [ "$(code "$VITA" render "$W/cv.yaml" -o "$W/link.pdf")" = 2 ] || no "-o symlink-to-input not refused"

@@ -143,7 +143,7 @@ demo: deps-build
 # build that fails (no results) counts as a failure.
 test: deps-test
 	@$(MAKE) --no-print-directory $(PDFJS)
-	@$(MAKE) --no-print-directory check
+	@PDFJS_REQUIRED=1 $(MAKE) --no-print-directory check
 
 # pdf.js for tests/tools/pdf_check.sh, from the npm registry, pinned by
 # the lock file (node_modules is not committed).

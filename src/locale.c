@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "arena.h"
 #include "deps.h"
 #include "file.h"
@@ -313,12 +314,13 @@ static int same_code(const char *a, const char *b)
 	return *a == *b;
 }
 
+/* A regular file (never waits on a FIFO: see file.h). */
 static int file_exists(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	if (f)
-		fclose(f);
-	return f != NULL;
+	int fd = file_open(path, FILE_MAX_TEXT, NULL, NULL);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
 }
 
 /* Parse a locale file into a's memory; NULL (with errors) on failure. */

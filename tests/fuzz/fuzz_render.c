@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "layout.h"
+#include "locale.h"
 #include "page.h"
 #include "pdf.h"
 #include "profile.h"
@@ -41,9 +42,28 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static void render(const model_t *m, const style_t *s, errs_t *e)
+/* The locale as main picks it: the profile's lang, else the layout's. */
+static vlocale_t *locale_for(const model_t *m, const style_t *s, errs_t *e)
 {
-	layout_opts_t lo = {1700000000, 0};
+	static const char *const dirs[] = {"locales", NULL};
+	vlocale_t *l = locale_load(m->lang ? m->lang : s->lang ? s->lang : "en", dirs,
+	                           m->file, 1, 1, e);
+	for (int i = 0; l && i < s->nwords; i++)
+		if (locale_set(l, s->words[i].key, s->words[i].value, s->words[i].file,
+		               s->words[i].line, s->words[i].col, e)) {
+			locale_free(l);
+			return NULL;
+		}
+	return l;
+}
+
+static void render(model_t *m, const style_t *s, arena_t *a, errs_t *e)
+{
+	vlocale_t *loc = locale_for(m, s, e);
+	if (!loc)
+		return;
+	locale_smart_model(loc, m, a);
+	layout_opts_t lo = {1700000000, 0, loc};
 	page_doc_t *doc = layout_render(m, s, lib, &lo, e);
 	if (doc && !e->nerrors && layout_subset(doc, lib, e) == 0) {
 		char out[96];
@@ -52,6 +72,7 @@ static void render(const model_t *m, const style_t *s, errs_t *e)
 		unlink(out);
 	}
 	page_doc_free(doc);
+	locale_free(loc);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -68,8 +89,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		style_t *s = style_load(data[0] & 1 ? "compact" : "academic", ldirs, &e);
 		for (int i = 0; s && i < m->nlayout_set; i++)
 			style_set(s, m->layout_set[i], m->file, 1, 1, &e);
-		if (s && !e.nerrors)
-			render(m, s, &e);
+		if (s && !e.nerrors && style_check(s, &e) == 0)
+			render(m, s, a, &e);
 		style_free(s);
 	}
 	errs_done(&e);

@@ -35,6 +35,12 @@ typedef struct image {
  * *why (static storage, valid until the next call). */
 int image_load(arena_t *a, const char *path, image_t *out, const char **why);
 
+/* im (no alpha) as a baseline JPEG of the given quality (1-100), with no
+ * marker but the image's own (no JFIF, EXIF or comment): a photo for the
+ * PDF's DCTDecode at a fraction of its Flate size. 0 and *out (malloc'd,
+ * *n bytes), or -1. */
+int image_jpeg(const image_t *im, int quality, unsigned char **out, size_t *n);
+
 /* im box-filtered down to fit w x h pixels (never up: a smaller image is
  * returned as it is), aspect kept; pixels in a. */
 void image_scale(arena_t *a, const image_t *im, int w, int h, image_t *out);

@@ -426,6 +426,60 @@ done:
 	return rc;
 }
 
+typedef struct jpgout {     /* on the heap: survives the longjmp intact */
+	struct jpeg_compress_struct ci;
+	struct jpeg_error_mgr err;
+	jmp_buf jb;
+	int created;
+	unsigned char *buf;
+	unsigned long n;
+} jpgout_t;
+
+static void jpg_out_fail(j_common_ptr c)
+{
+	longjmp(((jpgout_t *)c->client_data)->jb, 1);
+}
+
+int image_jpeg(const image_t *im, int quality, unsigned char **out, size_t *n)
+{
+	jpgout_t *j = xcalloc(1, sizeof(*j));
+	int rc = -1;
+	*out = NULL;
+	*n = 0;
+	j->ci.err = jpeg_std_error(&j->err);
+	j->err.error_exit = jpg_out_fail;
+	j->ci.client_data = j;
+	if (setjmp(j->jb))
+		goto done;
+	jpeg_create_compress(&j->ci);
+	j->created = 1;
+	jpeg_mem_dest(&j->ci, &j->buf, &j->n);
+	j->ci.image_width = (JDIMENSION)im->w;
+	j->ci.image_height = (JDIMENSION)im->h;
+	j->ci.input_components = im->comps;
+	j->ci.in_color_space = im->comps == 1 ? JCS_GRAYSCALE : JCS_RGB;
+	jpeg_set_defaults(&j->ci);
+	jpeg_set_quality(&j->ci, quality, TRUE);
+	j->ci.write_JFIF_header = FALSE;
+	j->ci.write_Adobe_marker = FALSE;
+	jpeg_start_compress(&j->ci, TRUE);
+	while (j->ci.next_scanline < j->ci.image_height) {
+		JSAMPROW r = im->px + (size_t)j->ci.next_scanline * (size_t)im->w * (size_t)im->comps;
+		jpeg_write_scanlines(&j->ci, &r, 1);
+	}
+	jpeg_finish_compress(&j->ci);
+	*out = j->buf;
+	*n = j->n;
+	j->buf = NULL;
+	rc = 0;
+done:
+	if (j->created)
+		jpeg_destroy_compress(&j->ci);
+	free(j->buf);
+	free(j);
+	return rc;
+}
+
 int image_load(arena_t *a, const char *path, image_t *out, const char **why)
 {
 	static const char *dummy;

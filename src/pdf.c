@@ -161,6 +161,33 @@ static int px_at(int32_t u)
 	return px < 1 ? 1 : px > IMAGE_MAX_PX ? IMAGE_MAX_PX : (int)px;
 }
 
+/* An opaque photo from a JPEG goes back in as a JPEG (DCTDecode) that we
+ * encode from its pixels: a fraction of the Flate size, nothing of the
+ * file but the pixels. The XObject is made as libharu makes its own. */
+static HPDF_Image dct_image(pw_t *w, const image_t *px)
+{
+	unsigned char *jb;
+	size_t jn;
+	if (image_jpeg(px, 90, &jb, &jn))
+		return NULL;
+	HPDF_Dict d = HPDF_DictStream_New(w->pdf->mmgr, w->pdf->xref);
+	if (!d) {
+		free(jb);
+		return NULL;
+	}
+	d->header.obj_class |= HPDF_OSUBCLASS_XOBJECT;
+	d->filter = HPDF_STREAM_FILTER_DCT_DECODE;
+	HPDF_STATUS rc = HPDF_Dict_AddName(d, "Type", "XObject");
+	rc |= HPDF_Dict_AddName(d, "Subtype", "Image");
+	rc |= HPDF_Dict_AddNumber(d, "Width", px->w);
+	rc |= HPDF_Dict_AddNumber(d, "Height", px->h);
+	rc |= HPDF_Dict_AddName(d, "ColorSpace", px->comps == 1 ? "DeviceGray" : "DeviceRGB");
+	rc |= HPDF_Dict_AddNumber(d, "BitsPerComponent", 8);
+	rc |= HPDF_Stream_Write(d->stream, jb, (HPDF_UINT)jn);
+	free(jb);
+	return rc == HPDF_OK ? (HPDF_Image)d : NULL;
+}
+
 static int pw_image(pw_t *w, const page_image_t *im, HPDF_Image *out)
 {
 	for (int i = 0; i < w->nimgs; i++)
@@ -169,16 +196,18 @@ static int pw_image(pw_t *w, const page_image_t *im, HPDF_Image *out)
 			return 0;
 		}
 	/* The pixels decoded with the profile (no libharu image loader, no
-	   metadata), scaled to what the page needs; alpha becomes an SMask. */
+	   metadata), scaled to what the page needs: a JPEG photo as a JPEG we
+	   encode, any other as Flate pixels; alpha becomes an SMask. */
 	if (!im->img)
 		return pdf_fail(w, im->path, "cannot embed the image: not decoded");
 	image_t px;
 	image_scale(w->doc->arena, im->img, px_at(im->w), px_at(im->h), &px);
 	w->what = "embed the image";
 	w->subject = im->path;
-	HPDF_Image img = HPDF_LoadRawImageFromMem(w->pdf, px.px, (HPDF_UINT)px.w, (HPDF_UINT)px.h,
-	                                          px.comps == 1 ? HPDF_CS_DEVICE_GRAY
-	                                                        : HPDF_CS_DEVICE_RGB, 8);
+	HPDF_Image img = !px.png && !px.alpha ? dct_image(w, &px) : NULL;
+	if (!img)
+		img = HPDF_LoadRawImageFromMem(w->pdf, px.px, (HPDF_UINT)px.w, (HPDF_UINT)px.h,
+		                               px.comps == 1 ? HPDF_CS_DEVICE_GRAY : HPDF_CS_DEVICE_RGB, 8);
 	if (img && px.alpha) {
 		HPDF_Image mask = HPDF_LoadRawImageFromMem(w->pdf, px.alpha, (HPDF_UINT)px.w,
 		                                           (HPDF_UINT)px.h, HPDF_CS_DEVICE_GRAY, 8);

@@ -7,7 +7,8 @@
 #    made libharu free twice) and JPEG kind (baseline, progressive, gray,
 #    RGB, CMYK and YCCK Adobe-inverted) renders, exit 0, `check` agrees,
 #    one image (and an SMask when there is alpha) at 300 dpi of the printed
-#    size, every PDF clean by tests/tools/pdf_check.sh
+#    size (a JPEG as a JPEG re-encoded from its pixels, a PNG as Flate),
+#    every PDF clean by tests/tools/pdf_check.sh
 #  - cases 8, 9: 2-component, truncated, scanless, lossless (SOF3),
 #    12-bit and corrupt JPEGs are located errors (exit 1) in render and
 #    check, with no output written; in batch the good CVs still render
@@ -52,6 +53,12 @@ for ph in $good; do
 	esac
 	case $ph in
 	gray*) grep -q ' image .* gray ' "$W/$n.img" || no "$ph: not gray: $(cat "$W/$n.img")" ;;
+	esac
+	# a JPEG photo goes in as a JPEG we encode from its pixels, a PNG as Flate
+	enc=$(awk '$3 == "image" {print $9}' "$W/$n.img")
+	case $ph in
+	*.jpg) [ "$enc" = jpeg ] || no "$ph: embedded as $enc, not jpeg" ;;
+	*) [ "$enc" = image ] || no "$ph: embedded as $enc, not Flate" ;;
 	esac
 done
 # printed 78 pt high: 325 px at 300 dpi, whatever the file's size

@@ -1,6 +1,6 @@
 """pdf_check_pikepdf.py FILE...: open each PDF with pikepdf (qpdf's C++
 library, through Debian's python3-pikepdf), run its structural check,
-decode every stream and parse every page's content; print
+decode every stream (JPEG too) and parse every page's content; print
 "FILE: pikepdf: PROBLEM" for each problem or warning, exit 1 if any.
 Used by pdf_check.sh."""
 import logging
@@ -29,7 +29,8 @@ for f in sys.argv[1:]:
                 problems.extend(str(p) for p in pdf.check())
                 for obj in pdf.objects:
                     if isinstance(obj, pikepdf.Stream):
-                        obj.read_bytes()
+                        # "all": DCTDecode too (qpdf decodes it with libjpeg)
+                        obj.read_bytes(decode_level=pikepdf.StreamDecodeLevel.all)
                 for page in pdf.pages:
                     pikepdf.parse_content_stream(page)
         except Exception as e:  # a PDF pikepdf cannot read at all

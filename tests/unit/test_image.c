@@ -429,6 +429,32 @@ TEST(downsample)
 	CHECK(sc.px == im.px);                     /* never scaled up */
 }
 
+/* image_jpeg: the photo back as a JPEG with no marker but its own, which
+ * decodes to about the same pixels. */
+TEST(reencode)
+{
+	image_t im, back;
+	const char *why;
+	unsigned char *jb;
+	size_t n;
+	EQ_INT(load("baseline.jpg", &im, &why), 0);
+	EQ_INT(image_jpeg(&im, 90, &jb, &n), 0);
+	CHECK(n > 100);
+	int markers = 0;
+	for (size_t i = 0; i + 1 < n; i++)
+		markers += jb[i] == 0xff && (jb[i + 1] == 0xe0 || jb[i + 1] == 0xe1 || jb[i + 1] == 0xfe);
+	EQ_INT(markers, 0);   /* no APP0 (JFIF), APP1 (EXIF) or COM */
+	FILE *f = fopen(at("again.jpg"), "wb");
+	fwrite(jb, 1, n, f);
+	fclose(f);
+	free(jb);
+	EQ_INT(load("again.jpg", &back, &why), 0);
+	EQ_INT(back.w, im.w);
+	EQ_INT(back.h, im.h);
+	int d = avg(&back, 0, back.w, 1) - avg(&im, 0, im.w, 1);
+	CHECK(d > -3 && d < 3);
+}
+
 /* 16384 x 16384, RGB: every row "Up"-filtered zeros but the first. */
 static void write_huge(const char *path)
 {
@@ -470,6 +496,7 @@ int main(int argc, char **argv)
 	RUN(jpeg_kinds);
 	RUN(refused);
 	RUN(downsample);
+	RUN(reencode);
 	arena_free(A);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

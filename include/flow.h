@@ -58,6 +58,8 @@ typedef struct flow_opts {
 	int32_t shrink_pm;      /* interword shrink, permille of the space (default 333) */
 	int32_t tolerance;      /* para tolerance x1000 (0 = default) */
 	int rtl;                /* the paragraph's base direction is right to left */
+	const char *cjk;        /* the CJK language of Han text whose span and
+	                           paragraph say none ("ja" in a CV with kana), or NULL */
 	int32_t pretolerance;   /* justified: ratio x1000 a first pass without
 	                           hyphenation must stay within (0 = 1000, TeX's
 	                           \pretolerance=100); < 0: hyphenate at once */

@@ -36,6 +36,7 @@ typedef struct style {
 	/* sizes (u) and leading (permille of the size: baseline to baseline) */
 	int32_t size_body, size_small, size_name, size_native, size_headline, size_section;
 	int32_t leading;                        /* permille, e.g. 1250 */
+	int32_t leading_cjk;                    /* permille, for paragraphs mostly in CJK */
 	/* colours 0xRRGGBB */
 	uint32_t c_text, c_muted, c_accent, c_link, c_rule, c_highlight, c_badge;
 	/* header */

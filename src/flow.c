@@ -58,6 +58,7 @@ typedef struct fcp {        /* one code point of the paragraph */
 	uint8_t len, kind, bk, brk, synth, draw;
 	uint8_t lv;             /* bidi embedding level (odd: right to left) */
 	uint8_t shaped;         /* cp was replaced (Arabic form): text bytes differ */
+	uint8_t cjkgap;         /* a break after it is CJK-Latin: 1/4 em of glue */
 } fcp_t;
 
 typedef struct fspan {      /* per span, computed once */
@@ -70,6 +71,7 @@ typedef struct fspan {      /* per span, computed once */
 	int32_t asc, desc;
 	uint32_t warned[16];    /* code points already reported missing */
 	int nwarned;
+	const char *lang;       /* its language: the text's, or ja/ko when it has kana/Hangul */
 } fspan_t;
 
 typedef struct faux {       /* what a para item stands for */
@@ -398,7 +400,7 @@ static void fl_warn_missing(fl_t *f, fcp_t *c)
 		warn_at(f->e, f->o->file, s->s->line, s->s->col,
 		        "U+%04X '%s' is outside the BMP and cannot be drawn (libharu limitation)",
 		        (unsigned)c->cp, u);
-	else if ((nm = s->s->chain ? font_chain_missing(s->s->chain, c->cp, f->o->lang, miss,
+	else if ((nm = s->s->chain ? font_chain_missing(s->s->chain, c->cp, s->lang, miss,
 	                                                sizeof(miss)) : 0) != 0) {
 		/* the CV needs a family the chain names but this machine lacks */
 		int n = f->e->n;
@@ -442,7 +444,8 @@ static int fl_shape_chunk(fl_t *f, int a, int b, buf_t *tmp, int **map, int *map
 	sh->n = 0;
 	sh->width = 0;
 	sh->missing = 0;
-	if (font_shape(s->chain, s->style, s->size, f->o->lang, tmp->s, tmp->len, sh, f->e))
+	if (font_shape(s->chain, s->style, s->size, f->sp[f->c[a].span].lang, tmp->s, tmp->len,
+	               sh, f->e))
 		return -1;
 	for (int k = 0; k < sh->n; k++) {
 		const font_glyph_t *g = &sh->g[k];
@@ -462,6 +465,98 @@ static int fl_shape_chunk(fl_t *f, int a, int b, buf_t *tmp, int **map, int *map
 		}
 	}
 	return 0;
+}
+
+static int lang_is_cjk(const char *l)
+{
+	return l && (!strncmp(l, "zh", 2) || !strncmp(l, "ja", 2) || !strncmp(l, "ko", 2));
+}
+
+/* The language of each span: kana make it Japanese and Hangul Korean
+ * (W3C jlreq/klreq: a kanji-only name beside kana is Japanese), so all
+ * its Han characters come from the same face as its kana; otherwise the
+ * paragraph's language. */
+static void fl_span_langs(fl_t *f)
+{
+	for (int si = 0; si < f->nsp; si++) {
+		fspan_t *s = &f->sp[si];
+		int kana = 0, hangul = 0;
+		for (int i = s->c0; i < s->c1; i++) {
+			uint32_t c = f->c[i].cp;
+			kana |= (c >= 0x3040 && c <= 0x30FF) || (c >= 0x31F0 && c <= 0x31FF);
+			hangul |= (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0x1100 && c <= 0x11FF) ||
+			          (c >= 0x3130 && c <= 0x318F);
+		}
+		s->lang = kana && !hangul ? "ja" : hangul && !kana ? "ko" : f->o->lang;
+		if (s->s->lang && lang_is_cjk(s->s->lang))
+			s->lang = s->s->lang;   /* the span says which */
+		if (s->lang == f->o->lang && f->o->cjk && !lang_is_cjk(f->o->lang))
+			s->lang = f->o->cjk;
+	}
+}
+
+static int is_han_kana(uint32_t c)
+{
+	return (c >= 0x3040 && c <= 0x30FF) || (c >= 0x3400 && c <= 0x4DBF) ||
+	       (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF);
+}
+
+static int is_latin_alnum(uint32_t c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	       (c >= 0xC0 && c <= 0x24F && c != 0xD7 && c != 0xF7);
+}
+
+/* Full-width punctuation whose ink is on the left half (closing) or on
+ * the right half (opening) of its em. */
+static int is_cjk_close(uint32_t c)
+{
+	return c == 0x3001 || c == 0x3002 || c == 0xFF0C || c == 0xFF0E || c == 0xFF09 ||
+	       c == 0x300D || c == 0x300F || c == 0x3011 || c == 0x3015 || c == 0x3009 ||
+	       c == 0x300B || c == 0x3017 || c == 0xFF3D || c == 0xFF5D;
+}
+
+static int is_cjk_open(uint32_t c)
+{
+	return c == 0xFF08 || c == 0x300C || c == 0x300E || c == 0x3010 || c == 0x3014 ||
+	       c == 0x3008 || c == 0x300A || c == 0x3016 || c == 0xFF3B || c == 0xFF5B;
+}
+
+/* CJK spacing after shaping (W3C clreq 3.4, jlreq 3.1.2 and 3.8):
+ *  - two full-width punctuation marks in a row, the first closing or the
+ *    second opening ("）、", "。」", "、「"): the first takes about half an em;
+ *  - a Han or kana character next to a Latin letter or digit with no
+ *    space between ("在NVIDIA工作", "3年"): a quarter em between them, as
+ *    glue where a line may break there (it vanishes at a line end), else
+ *    added to the first one's advance.
+ * A glyph whose place changed starts a new run (brk). */
+static void fl_cjk_spacing(fl_t *f)
+{
+	for (int i = 0; i + 1 < f->nc; i++) {
+		fcp_t *a = &f->c[i], *b = &f->c[i + 1];
+		if (a->kind != K_CHAR || b->kind != K_CHAR || a->face < 0 || b->face < 0 ||
+		    !a->draw || !b->draw)
+			continue;
+		int32_t em = f->sp[a->span].s->size;
+		if ((is_cjk_close(a->cp) && (is_cjk_close(b->cp) || is_cjk_open(b->cp))) ||
+		    (is_cjk_open(b->cp) && (is_cjk_open(a->cp) || is_cjk_close(a->cp)))) {
+			/* 0.45 em rather than 0.5: a reader (poppler) takes a glyph
+			   overlapping the one before by half an em or more for a new
+			   line, and the difference does not show */
+			if (a->adv > em * 3 / 4) {
+				a->adv -= em * 45 / 100;
+				b->brk = 1;
+			}
+		} else if ((is_han_kana(a->cp) && is_latin_alnum(b->cp)) ||
+		           (is_latin_alnum(a->cp) && is_han_kana(b->cp))) {
+			if (a->bk != BK_NONE) {
+				a->cjkgap = 1;
+			} else {
+				a->adv += em / 4;
+				b->brk = 1;
+			}
+		}
+	}
 }
 
 static int fl_shape(fl_t *f)
@@ -621,7 +716,15 @@ static void fl_nospace_break(fl_t *f, int ci)
 			pen = 0;
 		}
 	}
-	if (f->ragged)
+	if (c->cjkgap) {
+		/* CJK-Latin: a quarter em that may stretch a little and vanishes
+		   at a line break */
+		int32_t w = s->size / 4;
+		if (f->ragged)
+			fl_ragged_break(f, s->size * 3 / 2, 0, 0, 0, w, -1, -1);
+		else
+			fl_item(f, PARA_GLUE, w, s->size / 8, s->size / 8, 0, 0, -1, -1);
+	} else if (f->ragged)
 		fl_ragged_break(f, s->size * 3 / 2, pen, pw, flagged, 0, ci, -1);
 	else if (cjk)
 		fl_item(f, PARA_GLUE, 0, s->size / 6, 0, 0, 0, -1, -1);
@@ -1197,10 +1300,12 @@ int flow_set(arena_t *a, const flow_span_t *spans, int n, const flow_opts_t *o,
 	fl_decode(&f, n > 0 ? n : 0);
 	fl_span_rules(&f);
 	fl_bidi(&f);
+	fl_span_langs(&f);
 	if (fl_shape(&f)) {
 		fl_free(&f);
 		return -1;
 	}
+	fl_cjk_spacing(&f);
 	rc = f.o->hyph ? fl_prepass(&f, &pl, &npl) : -1;
 	if (rc < 0) {
 		fl_hyphenate(&f);

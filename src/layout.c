@@ -55,6 +55,7 @@ static void footer_line(lay_t *L, page_t *pg, const char *text, int align, int32
 	o.width = L->width;
 	o.align = lay_align(L, align);
 	o.rtl = L->rtl;
+	o.cjk = L->cjk;
 	o.lang = L->lang;
 	o.file = L->m->file;
 	flow_result_t r;
@@ -140,6 +141,47 @@ static void doc_info(lay_t *L, page_doc_t *d)
 	d->creator = "vita " VITA_LAYOUT_VERSION;
 }
 
+/* The CV's CJK language when its text says so: kana anywhere (and no
+ * Hangul) make a kanji-only name Japanese too, Hangul without kana Korean
+ * (jlreq: one face for the kanji and kana of a Japanese text). */
+static void cjk_scan(const char *s, int *kana, int *hangul)
+{
+	for (const unsigned char *p = (const unsigned char *)s; s && *p; p++) {
+		if (p[0] == 0xE3 && (p[1] == 0x81 || p[1] == 0x82 || p[1] == 0x83))
+			*kana = 1;     /* U+3040..U+30FF */
+		else if (p[0] >= 0xEA && p[0] <= 0xED && !(p[0] == 0xED && p[1] >= 0x9F))
+			*hangul |= p[0] > 0xEA || p[1] >= 0xB0; /* U+AC00..U+D7AF */
+	}
+}
+
+static void cjk_text(const mtext_t *t, int *kana, int *hangul)
+{
+	for (int i = 0; i < t->n; i++)
+		cjk_scan(t->spans[i].text, kana, hangul);
+}
+
+static const char *cjk_of(const model_t *m)
+{
+	int kana = 0, hangul = 0;
+	cjk_scan(m->name, &kana, &hangul);
+	cjk_scan(m->name_native, &kana, &hangul);
+	cjk_scan(m->headline, &kana, &hangul);
+	cjk_scan(m->affiliation, &kana, &hangul);
+	cjk_text(&m->summary, &kana, &hangul);
+	for (int i = 0; i < m->nsections; i++) {
+		const msection_t *s = &m->sections[i];
+		cjk_scan(s->title, &kana, &hangul);
+		cjk_text(&s->text, &kana, &hangul);
+		for (int k = 0; k < s->nentries; k++) {
+			cjk_text(&s->entries[k].title, &kana, &hangul);
+			cjk_text(&s->entries[k].org, &kana, &hangul);
+		}
+		for (int k = 0; k < s->nitems; k++)
+			cjk_text(&s->items[k], &kana, &hangul);
+	}
+	return kana && !hangul ? "ja" : hangul && !kana ? "ko" : NULL;
+}
+
 page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
                           const layout_opts_t *o, errs_t *e)
 {
@@ -149,6 +191,7 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 	L.s = s;
 	L.loc = o->loc;
 	L.rtl = o->loc->rtl;
+	L.cjk = cjk_of(m);
 	L.lib = lib;
 	L.e = e;
 	L.lang = m->lang ? m->lang : s->lang;

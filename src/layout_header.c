@@ -104,12 +104,16 @@ int lay_header(lay_t *L, page_image_t *photo)
 	if (m->name_native) {
 		tstyle_t nn = nt;
 		nn.size = s->size_native ? s->size_native : s->size_name;
-		nn.style = FONT_REGULAR;
+		/* the same weight as the name (issue 9): bold, from the CJK face's
+		   bold when it has one */
 		sp_str(L, &n, "  ", &nt);
 		flow_span_t *f = sp_add(L, &n, m->name_native, (int)strlen(m->name_native), &nn,
 		                        NULL, m->at_native.line, m->at_native.col);
-		if (f)
+		if (f) {
 			f->lang = script_lang(m->name_native);
+			if (f->lang && !strcmp(f->lang, "zh") && L->cjk)
+				f->lang = L->cjk;   /* kanji in a Japanese CV */
+		}
 	}
 	int tag = lay_tag(L, "H1");
 	v_flow(L, &n, dx, width, align, s->size_name, 0);

@@ -33,6 +33,7 @@ typedef struct lay {
 	const style_t *s;
 	const vlocale_t *loc;   /* the fixed words */
 	int rtl;                /* a right-to-left locale: the page is mirrored */
+	const char *cjk;        /* "ja"/"ko" when the CV's CJK text is Japanese/Korean */
 	font_lib_t *lib;
 	errs_t *e;
 	arena_t *a;             /* scratch for this layout */

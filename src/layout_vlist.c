@@ -142,6 +142,24 @@ int32_t lay_lead(lay_t *L, int32_t size)
 	return (int32_t)((int64_t)size * L->s->leading / 1000);
 }
 
+/* More than half of the letters of spans are Han, kana or Hangul. */
+static int mostly_cjk(const spans_t *s)
+{
+	int cjk = 0, other = 0;
+	for (int i = 0; i < s->n; i++) {
+		const unsigned char *t = (const unsigned char *)s->v[i].text;
+		for (int k = 0; k < s->v[i].len; k++) {
+			if (t[k] < 0x80) {
+				other += (t[k] | 0x20) >= 'a' && (t[k] | 0x20) <= 'z';
+			} else if (t[k] >= 0xE3 && t[k] <= 0xED) {
+				cjk++;        /* U+3000..U+DFFF: kana, Han, Hangul */
+				k += 2;
+			}
+		}
+	}
+	return cjk > other;
+}
+
 /* Set spans with a measure and append one V_LINE per line. Returns the
  * index of the first line appended (or -1 when nothing was set). */
 int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
@@ -154,6 +172,7 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
 	o.width = width;
 	o.align = lay_align(L, align);
 	o.rtl = L->rtl;
+	o.cjk = L->cjk;
 	o.lang = L->lang;
 	o.hyph = hyphenate && L->s->hyphenate ? L->hyph : NULL;
 	o.file = L->m->file;
@@ -164,6 +183,8 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
 	}
 	int first = L->nv;
 	int32_t h = lay_lead(L, size);
+	if (hyphenate && mostly_cjk(s))   /* body text, not a name or a title */
+		h = (int32_t)((int64_t)size * L->s->leading_cjk / 1000);
 	for (int i = 0; i < r.nlines; i++) {
 		const flow_line_t *fl = &r.lines[i];
 		/* report justified lines stretched or shrunk past the limits */
@@ -200,6 +221,7 @@ int32_t v_beside(lay_t *L, int at, const spans_t *s, int32_t x, int right, int32
 	o.width = width;
 	o.align = lay_align(L, right ? FLOW_RIGHT : FLOW_LEFT);
 	o.rtl = L->rtl;
+	o.cjk = L->cjk;
 	o.lang = L->lang;
 	o.file = L->m->file;
 	flow_result_t r;

@@ -60,6 +60,7 @@ static const key_t_ keys[] = {
 	{"sizes.section", T_LEN, F(size_section), NULL},
 	{"sizes.footer", T_LEN, F(size_footer), NULL},
 	{"leading", T_PERMILLE, F(leading), NULL},
+	{"leading_cjk", T_PERMILLE, F(leading_cjk), NULL},
 	{"colors.text", T_COLOR, F(c_text), NULL},
 	{"colors.muted", T_COLOR, F(c_muted), NULL},
 	{"colors.accent", T_COLOR, F(c_accent), NULL},
@@ -141,6 +142,7 @@ static void style_defaults(style_t *s)
 	s->size_native = 0; s->size_headline = 11000; s->size_section = 11500;
 	s->size_footer = 8000;
 	s->leading = 1250;
+	s->leading_cjk = 1600;   /* W3C clreq: 1.5 to 2 for body text */
 	s->c_text = 0x1a1a1a; s->c_muted = 0x555555; s->c_accent = 0x1f4e79;
 	s->c_link = 0x1f4e79; s->c_rule = 0x1f4e79; s->c_highlight = 0x8b1a1a;
 	s->c_badge = 0x1f4e79;

@@ -156,6 +156,28 @@ static int pv_lang_code(const char *s)
 	return s[i] == '\0';
 }
 
+/* The ISO 639-1 codes: a two-letter translation key must be one of them
+ * (three-letter ISO 639-2/3 codes are taken as written). */
+static const char iso639_1[] =
+	"aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs "
+	"cu cv cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha "
+	"he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn "
+	"ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb "
+	"nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd "
+	"se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw "
+	"ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu";
+
+static int iso_known(const char *code)
+{
+	size_t n = strcspn(code, "-_");
+	if (n != 2)
+		return 1;
+	for (const char *p = iso639_1; *p; p += 3)
+		if (p[0] == code[0] && p[1] == code[1])
+			return 1;
+	return 0;
+}
+
 /* "zh" matches "zh-Hans" and "zh_CN" (and the other way round): the same
  * language, one of them without the script or region. */
 static int lang_match(const char *a, const char *b)
@@ -182,6 +204,11 @@ const ynode_t *pv_translate(pctx_t *c, const ynode_t *n, const char *key)
 			pv_err(c, k, "expected a string for '%s' (or translations like "
 			       "{en: ..., zh: ...}), got a map with key '%.100s'", key,
 			       k->kind == YD_SCALAR ? k->str : "?");
+			return NULL;
+		}
+		if (!iso_known(k->str)) {
+			pv_err(c, k, "unknown language '%.2s' in the translations of '%s' (an ISO 639 "
+			       "code such as en, zh, ja, de)", k->str, key);
 			return NULL;
 		}
 		if (c->lang && !pick && lang_match(k->str, c->lang))

@@ -842,6 +842,10 @@ int prcv_load(pctx_t *c, const ynode_t *root)
 		return -1;
 	}
 	rc_locale(c, ydoc_get(root, "locale"));
+	const ynode_t *cat = ydoc_get(root, "locale_catalog");   /* before 2.0 */
+	if (cat && cat->kind == YD_MAP && cat->n)
+		warn_at(c->e, c->file, cat->line, cat->col, "ignored: RenderCV's "
+		        "'locale_catalog' (vita's locale has the words; --lang picks it)");
 	const ynode_t *set = ydoc_get(root, "settings");
 	if (!set)
 		set = ydoc_get(root, "rendercv_settings");

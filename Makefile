@@ -55,7 +55,9 @@ DEBUG_FLAGS = -O0 -g3 $(SAN) -Werror
 DEB_BUILD = gcc make pkg-config libyaml-dev libfreetype-dev libharfbuzz-dev \
             libhpdf-dev libfontconfig-dev libunibreak-dev libfribidi-dev libhyphen-dev hyphen-en-us \
             hyphen-de hyphen-fr hyphen-es hyphen-it hyphen-pt-pt hyphen-pt-br hyphen-ru libpng-dev \
-            libjpeg62-turbo-dev
+            libjpeg62-turbo-dev libgs-common
+# (libgs-common: the sRGB ICC profile of a PDF/A output intent, read at run
+# time from /usr/share/color/icc/ghostscript/srgb.icc; never copied here.)
 # The fonts the bundled chains (fonts/*.yaml) name, each face's `package:`
 # (README, "Fonts by script"); a CV needs only those of its scripts.
 DEB_FONTS = fonts-noto-core fonts-lxgw-wenkai fonts-wqy-microhei fonts-dejavu-core \

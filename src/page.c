@@ -289,6 +289,8 @@ int page_doc_append(page_doc_t *dst, const page_doc_t *src, const char *title)
 	int first = dst->npages;
 	if (src->npages > 0)
 		page_mark(dst, title, first, 0);
+	if (!dst->lang && src->lang) /* a book is in its first CV's language */
+		dst->lang = arena_strdup(dst->arena, src->lang);
 	/* src's structure under dst's document: its document becomes a Part
 	   (in its language), its artifacts stay artifacts */
 	int *map = arena_alloc(dst->arena, sizeof(int) * (size_t)(src->ntags > 0 ? src->ntags : 1));

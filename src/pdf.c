@@ -558,26 +558,79 @@ static const char *meta_clip(const char *s, char tmp[META_MAX + 1])
 	return tmp;
 }
 
+/* The text metadata shows for s: control characters become spaces (XML,
+ * where the XMP copy lives, has none but tab and newline, and turns CR
+ * into LF), cut at META_MAX bytes on a character boundary. Malloc'd. */
+static char *meta_text(const char *s)
+{
+	size_t n = strlen(s);
+	if (n > META_MAX) {
+		n = META_MAX;
+		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+	}
+	char *o = xmalloc(n + 1);
+	for (size_t i = 0; i < n; i++)
+		o[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? ' ' : s[i];
+	o[n] = '\0';
+	return o;
+}
+
+/* An Info text string in UTF-16BE (libharu's own drops characters beyond
+ * the BMP), built in w->tb: META_MAX bytes of UTF-8 take at most 32,002. */
+static void info_put(pw_t *w, const char *key, const char *s)
+{
+	unsigned char *o = (unsigned char *)w->tb;
+	size_t k = 0, n = strlen(s);
+	o[k++] = 0xFE;
+	o[k++] = 0xFF;
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		int l = utf8_decode(s + i, n - i, &cp);
+		if (l <= 0)
+			break;
+		i += (size_t)l;
+		uint32_t u[2] = {cp, 0};
+		int nu = 1;
+		if (cp > 0xFFFF) {
+			u[0] = 0xD800 + ((cp - 0x10000) >> 10);
+			u[1] = 0xDC00 + ((cp - 0x10000) & 0x3FF);
+			nu = 2;
+		}
+		for (int j = 0; j < nu; j++) {
+			o[k++] = (unsigned char)(u[j] >> 8);
+			o[k++] = (unsigned char)u[j];
+		}
+	}
+	pdf_ok(w, HPDF_Dict_Add(w->pdf->info, key,
+	                        pdf_obj(w, HPDF_Binary_New(w->pdf->mmgr, o, (HPDF_UINT)k))));
+}
+
 static void set_info(pw_t *w)
 {
 	const page_doc_t *d = w->doc;
 	static const struct {
-		HPDF_InfoType type;
+		const char *key;
 		size_t off;
 		const char *name;
 	} info[] = {
-		{HPDF_INFO_TITLE, offsetof(page_doc_t, title), "the title"},
-		{HPDF_INFO_AUTHOR, offsetof(page_doc_t, author), "the author"},
-		{HPDF_INFO_SUBJECT, offsetof(page_doc_t, subject), "the subject"},
-		{HPDF_INFO_KEYWORDS, offsetof(page_doc_t, keywords), "the keywords"},
-		{HPDF_INFO_CREATOR, offsetof(page_doc_t, creator), "the creator"},
+		{"Title", offsetof(page_doc_t, title), "the title"},
+		{"Author", offsetof(page_doc_t, author), "the author"},
+		{"Subject", offsetof(page_doc_t, subject), "the subject"},
+		{"Keywords", offsetof(page_doc_t, keywords), "the keywords"},
+		{"Creator", offsetof(page_doc_t, creator), "the creator"},
 	};
 	w->what = "set the document information";
 	for (size_t i = 0; i < sizeof(info) / sizeof(info[0]); i++) {
 		const char *v = *(const char *const *)((const char *)d + info[i].off);
 		if (v && *v && utf8_ok(w, info[i].name, v))
-			HPDF_SetInfoAttr(w->pdf, info[i].type, meta_clip(v, w->tb));
+			info_put(w, info[i].key, w->info[i] = meta_text(v));
 	}
+	/* a document needs a title (PDF/UA): the file's name, when it has none */
+	const char *base = strrchr(w->path, '/') ? strrchr(w->path, '/') + 1 : w->path;
+	if (!w->info[0] && !w->plain && strcmp(w->path, "-") && *base &&
+	    utf8_invalid_at(base, strlen(base)) < 0)
+		info_put(w, "Title", w->info[0] = meta_text(base));
 	struct tm tm;
 	time_t t = (time_t)d->epoch;
 	if (!gmtime_r(&t, &tm) || tm.tm_year + 1900 < 1 || tm.tm_year + 1900 > 9999)
@@ -718,6 +771,8 @@ int pdf_write_opts(const page_doc_t *doc, const char *path, const pdf_opts_t *o,
 	free(w->imgs);
 	free(w->tb);
 	pdf_tags_free(w);
+	for (int i = 0; i < 5; i++)
+		free(w->info[i]);
 	free(w->offsets);
 	free(w->types);
 	free(w);

@@ -61,6 +61,8 @@ typedef struct pw {
 	int32_t size, lw;
 	uint32_t fill, stroke;
 	int plain;               /* untagged: no structure, no PDF/A or UA claims */
+	char *info[5];           /* Title, Author, Subject, Keywords, Creator as
+	                            written to Info (and the XMP), or NULL */
 	pdf_tags_t *tg;          /* the structure being built; NULL when plain */
 	HPDF_Stream scratch[3];  /* pdf_save's buffers (freed with pw) */
 	uint64_t *offsets;       /* pdf_save: per object */

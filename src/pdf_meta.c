@@ -4,7 +4,7 @@
  *
  *   pdf_meta_finish(w);   after set_info and the pages (needs the Info)
  *
- * The XMP repeats the Info entries that are set (Title = dc:title,
+ * The XMP repeats the Info entries pdf.c wrote (w->info: Title = dc:title,
  * Author = dc:creator, Subject = dc:description, Keywords = pdf:Keywords,
  * Creator = xmp:CreatorTool, Producer = pdf:Producer, the dates from
  * doc->epoch = xmp:CreateDate/ModifyDate), escaped for XML, and carries
@@ -32,16 +32,10 @@ static const char *const icc_paths[] = {
 	"/usr/share/color/icc/colord/sRGB.icc",       /* colord-data */
 };
 
-#define META_MAX 16000 /* as pdf.c: Info strings are cut there */
-
+/* s is as pdf.c wrote it to Info (valid UTF-8, no control characters). */
 static void xml_text(buf_t *b, const char *s)
 {
 	size_t n = strlen(s);
-	if (n > META_MAX) {
-		n = META_MAX;
-		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-			n--;
-	}
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		switch (c) {
@@ -49,18 +43,9 @@ static void xml_text(buf_t *b, const char *s)
 		case '<': buf_puts(b, "&lt;"); break;
 		case '>': buf_puts(b, "&gt;"); break;
 		case '"': buf_puts(b, "&quot;"); break;
-		default:
-			/* XML 1.0 has no control characters but tab, CR, LF */
-			if (c >= 0x20 || c == '\t' || c == '\n' || c == '\r')
-				buf_putc(b, (char)c);
+		default: buf_putc(b, (char)c);
 		}
 	}
-}
-
-/* A value pdf.c put into Info (set and valid UTF-8), or NULL. */
-static const char *info_value(const char *s)
-{
-	return s && *s && utf8_invalid_at(s, strlen(s)) < 0 ? s : NULL;
 }
 
 static void xmp_prop(buf_t *b, const char *name, const char *v, const char *wrap)
@@ -92,14 +77,14 @@ static void xmp_build(pw_t *w, buf_t *b, int pdfa)
 	if (pdfa)
 		buf_puts(b, "<pdfaid:part>2</pdfaid:part>\n<pdfaid:conformance>A</pdfaid:conformance>\n");
 	buf_puts(b, "<pdfuaid:part>1</pdfuaid:part>\n");
-	xmp_prop(b, "dc:title", info_value(d->title), "Alt");
-	xmp_prop(b, "dc:creator", info_value(d->author), "Seq");
-	xmp_prop(b, "dc:description", info_value(d->subject), "Alt");
+	xmp_prop(b, "dc:title", w->info[0], "Alt");
+	xmp_prop(b, "dc:creator", w->info[1], "Seq");
+	xmp_prop(b, "dc:description", w->info[2], "Alt");
 	xmp_prop(b, "dc:language", d->lang, "Bag");
 	buf_puts(b, "<dc:format>application/pdf</dc:format>\n");
-	xmp_prop(b, "pdf:Keywords", info_value(d->keywords), NULL);
+	xmp_prop(b, "pdf:Keywords", w->info[3], NULL);
 	xmp_prop(b, "pdf:Producer", HPDF_GetInfoAttr(w->pdf, HPDF_INFO_PRODUCER), NULL);
-	xmp_prop(b, "xmp:CreatorTool", info_value(d->creator), NULL);
+	xmp_prop(b, "xmp:CreatorTool", w->info[4], NULL);
 	struct tm tm;
 	time_t t = (time_t)d->epoch;
 	if (gmtime_r(&t, &tm) && tm.tm_year + 1900 >= 1 && tm.tm_year + 1900 <= 9999) {

@@ -214,6 +214,10 @@ void pdf_tag_annot(pw_t *w, int tag, HPDF_Annotation a, const char *url)
 	pdf_ok(w, HPDF_Dict_Add(a, "Contents", text_string(w, alt)));
 	if (t->el[tag].artifact)
 		return;
+	/* an annotation belongs to a Link element: one of its own if the page
+	   list put it elsewhere */
+	if (strcmp(t->el[tag].role, "Link"))
+		tag = el_add(t, tag, "Link", NULL, alt);
 	pdf_ok(w, HPDF_Dict_AddNumber(a, "StructParent", w->doc->npages + t->nannots++));
 	rec_add(t, tag, w->pageno, -1, a);
 }

@@ -4,7 +4,9 @@
 #   qpdf --check, mutool draw (rasterised at 36 dpi), Ghostscript (nullpage),
 #   pdftotext (poppler), pikepdf (pdf_check_pikepdf.py: structure, every
 #   stream decoded, every content stream parsed) and pdf.js (pdfjs/check.mjs:
-#   every page's operators and text, fonts and images parsed on the way).
+#   every page's operators and text, fonts and images parsed on the way);
+#   and, for a file that is tagged or claims PDF/UA or PDF/A, the PDF/UA-1
+#   and PDF/A-2 conditions of pdfua_check.py.
 # Prints "FILE: TOOL: MESSAGE" for each complaint; exit 1 if any.
 # Batched for speed: one Ghostscript, one python and one node process for
 # all the files (Ghostscript is re-run per file only to name a culprit).
@@ -55,6 +57,9 @@ if [ -n "$(gs_run $ok)" ]; then
 fi
 # shellcheck disable=SC2086
 /usr/bin/python3 "$here/pdf_check_pikepdf.py" $ok 2>&1 | sed 's/^/pikepdf\t/' >"$tmp/p"
+# PDF/UA-1 and PDF/A-2, for every file that claims them or is tagged
+# shellcheck disable=SC2086
+/usr/bin/python3 "$here/pdfua_check.py" $ok 2>&1 | sed 's/^/pdfua\t/' >>"$tmp/p"
 # shellcheck disable=SC2086
 if [ -f "$here/pdfjs/node_modules/pdfjs-dist/package.json" ]; then
 	node "$here/pdfjs/check.mjs" $ok 2>&1 | sed 's/^/pdfjs\t/' >>"$tmp/p"

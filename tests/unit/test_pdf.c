@@ -89,6 +89,7 @@ static void set_faces(page_doc_t *d, const char *const *paths, int n)
 static page_doc_t *make_doc(void)
 {
 	page_doc_t *d = page_doc_new(595276, 841890);
+	d->lang = "en";
 	d->title = "Curriculum Vitae — Zhanda Zhu";
 	d->author = "Zhanda Zhu (朱展达)";
 	d->subject = "CV";
@@ -345,6 +346,7 @@ TEST(test_failures)
 TEST(test_bad_text)
 {
 	page_doc_t *d = page_doc_new(595276, 841890);
+	d->lang = "en";
 	const char *faces[] = {SERIF};
 	set_faces(d, faces, 1);
 	page_t *p = page_add(d);
@@ -386,6 +388,7 @@ TEST(test_bad_text)
 TEST(test_glyph_ids)
 {
 	page_doc_t *d = page_doc_new(595276, 841890);
+	d->lang = "en";
 	const char *faces[] = {SERIF, KAI};
 	set_faces(d, faces, 2);
 	page_t *p = page_add(d);
@@ -435,6 +438,7 @@ TEST(test_image_and_empty)
 	snprintf(cmd, sizeof(cmd), "pdftoppm -png -r 10 -singlefile %s %s", src, png);
 	EQ_INT(system(cmd), 0);
 	page_doc_t *d = page_doc_new(200000, 100000);
+	d->lang = "en";
 	page_t *p = page_add(d);
 	const char *path = file_in("img.png");
 	image_t im;
@@ -451,6 +455,7 @@ TEST(test_image_and_empty)
 	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -ac '/Subtype /Image'", out, "1"));
 	page_doc_free(d);
 	d = page_doc_new(595276, 841890);
+	d->lang = "en";
 	/* no pages: libharu still writes a valid file (but mutool, poppler and
 	   gs warn about a page-less PDF, so it is not named *.pdf for
 	   test_readers; vita's layout always makes a page) */
@@ -460,6 +465,7 @@ TEST(test_image_and_empty)
 	EQ_INT(e.nerrors, 0);
 	page_doc_free(d);
 	d = page_doc_new(1000, 841890); /* 1 pt wide: libharu's minimum is 3 */
+	d->lang = "en";
 	page_add(d);
 	EQ_INT(pdf_write(d, out, &e), -1);
 	EQ_INT(errs_code(&e), 3);
@@ -472,6 +478,7 @@ TEST(test_image_and_empty)
 TEST(test_speed)
 {
 	page_doc_t *d = page_doc_new(595276, 841890);
+	d->lang = "en";
 	const char *faces[] = {SERIF, SERIF_B};
 	set_faces(d, faces, 2);
 	for (int pg = 0; pg < 2; pg++) {

@@ -1,0 +1,36 @@
+/* fuzz_image: libFuzzer target for the photo decoder (libpng and libjpeg
+ * under image.c's error handling). The input is the file's bytes, written
+ * to a temporary file (image_load reads a path); a decoded image is also
+ * scaled and re-encoded as the pdf stage would. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "image.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char path[64];
+	if (!path[0])
+		snprintf(path, sizeof(path), "/tmp/vita-fuzz-image-%ld", (long)getpid());
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return 0;
+	fwrite(data, 1, size, f);
+	fclose(f);
+	arena_t *a = arena_new();
+	image_t im, sc;
+	const char *why;
+	if (image_load(a, path, &im, &why) == 0) {
+		image_scale(a, &im, 100, 100, &sc);
+		unsigned char *jb;
+		size_t n;
+		if (!sc.alpha && image_jpeg(&sc, 90, &jb, &n) == 0)
+			free(jb);
+	}
+	arena_free(a);
+	return 0;
+}

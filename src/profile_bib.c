@@ -73,6 +73,8 @@ typedef struct bib {
 	size_t n, i;
 	int line0, col0;     /* where the publications are said to come from */
 	const char **mname, **mval;
+	int mhash[1024];     /* macro chains by name hash: index + 1, 0 = none */
+	int *mnext;
 	int nmacro, capmacro;
 	size_t macro_bytes;
 	brec_t *rec;
@@ -230,9 +232,19 @@ static int bib_delimited(bib_t *b, buf_t *o)
 static const char *const months[] = {"jan", "feb", "mar", "apr", "may",
 	"jun", "jul", "aug", "sep", "oct", "nov", "dec"};
 
+/* case-insensitive, as BibTeX compares macro names */
+static unsigned bib_hash(const char *s, size_t len)
+{
+	unsigned h = 5381;
+	for (size_t i = 0; i < len; i++)
+		h = h * 33 + (unsigned)tolower((unsigned char)s[i]);
+	return h % 1024;
+}
+
 static const char *bib_macro(bib_t *b, const char *name, size_t len)
 {
-	for (int i = b->nmacro - 1; i >= 0; i--)
+	/* newest first: a redefinition wins */
+	for (int i = b->mhash[bib_hash(name, len)] - 1; i >= 0; i = b->mnext[i] - 1)
 		if (strlen(b->mname[i]) == len && !strncasecmp(b->mname[i], name, len))
 			return b->mval[i];
 	for (int i = 0; i < 12; i++)
@@ -372,11 +384,16 @@ static int bib_string_def(bib_t *b, char close)
 		                      (size_t)nc * sizeof(char *));
 		b->mval = arena_grow(b->c->a, b->mval, (size_t)b->capmacro * sizeof(char *),
 		                     (size_t)nc * sizeof(char *));
+		b->mnext = arena_grow(b->c->a, b->mnext, (size_t)b->capmacro * sizeof(int),
+		                      (size_t)nc * sizeof(int));
 		b->capmacro = nc;
 	}
 	b->macro_bytes += len;
+	unsigned h = bib_hash(f[0].name, strlen(f[0].name));
 	b->mname[b->nmacro] = arena_strdup(b->c->a, f[0].name);
-	b->mval[b->nmacro++] = f[0].val;
+	b->mval[b->nmacro] = f[0].val;
+	b->mnext[b->nmacro] = b->mhash[h];
+	b->mhash[h] = ++b->nmacro;
 	return 0;
 }
 
@@ -490,11 +507,25 @@ static const bfield_t *fld(const brec_t *r, const char *name)
 	return NULL;
 }
 
-static brec_t *bib_find(bib_t *b, const char *key)
+static int rec_cmp(const void *x, const void *y)
 {
-	for (int i = 0; i < b->nrec; i++)
-		if (!strcasecmp(b->rec[i].key, key))
-			return &b->rec[i];
+	const brec_t *const *a = x, *const *b = y;
+	return strcasecmp((*a)->key, (*b)->key);
+}
+
+/* The entry of a key: binary search in idx (the records sorted by key). */
+static brec_t *bib_find(brec_t **idx, int n, const char *key)
+{
+	int lo = 0, hi = n - 1;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2, r = strcasecmp(idx[mid]->key, key);
+		if (!r)
+			return idx[mid];
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
 	return NULL;
 }
 
@@ -502,12 +533,16 @@ static brec_t *bib_find(bib_t *b, const char *key)
  * the booktitle); that entry is a container and is not listed. */
 static void bib_crossrefs(bib_t *b)
 {
+	brec_t **idx = arena_alloc(b->c->a, (size_t)(b->nrec ? b->nrec : 1) * sizeof(*idx));
+	for (int i = 0; i < b->nrec; i++)
+		idx[i] = &b->rec[i];
+	qsort(idx, (size_t)b->nrec, sizeof(*idx), rec_cmp);
 	for (int i = 0; i < b->nrec; i++) {
 		brec_t *r = &b->rec[i];
 		const bfield_t *x = fld(r, "crossref");
 		if (!x)
 			continue;
-		brec_t *p = bib_find(b, x->val);
+		brec_t *p = bib_find(idx, b->nrec, x->val);
 		if (!p || p == r) {
 			bib_warn(b, x->off, "crossref '%.60s' names no entry of this file; "
 			         "ignored", x->val);

@@ -42,7 +42,7 @@ seed() {   # seed NAME DIR: fill a fresh corpus the first time
 	jsonresume) for f in tests/import/jsonresume/*.json tests/import/*.json \
 	                     tests/import/alfolio/assets/json/*.json tests/import/academicpages/_data/*.json; do
 	              { printf '\0'; cat "$f"; } >"$2/$(basename "$f")"; done ;;
-	rendercv) for f in tests/import/rendercv/*.yaml tests/import/rendercv.yaml; do
+	rendercv) for f in tests/import/rendercv/*.yaml tests/import/rendercv*.yaml tests/import/alfolio/_data/cv.yml; do
 	            { printf '\0'; cat "$f"; } >"$2/$(basename "$f")"; done ;;
 	render) for f in tests/errors/*.yaml tests/golden/markup.yaml tests/pathological/*.yaml; do
 	          [ "$(wc -c <"$f")" -lt 8000 ] && { printf '\0'; cat "$f"; } >"$2/$(basename "$f")"

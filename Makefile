@@ -60,7 +60,7 @@ DEB_BUILD = gcc make pkg-config libyaml-dev libfreetype-dev libharfbuzz-dev \
 # time from /usr/share/color/icc/ghostscript/srgb.icc; never copied here.)
 # The fonts the bundled chains (fonts/*.yaml) name, each face's `package:`
 # (README, "Fonts by script"); a CV needs only those of its scripts.
-DEB_FONTS = fonts-noto-core fonts-lxgw-wenkai fonts-wqy-microhei fonts-dejavu-core \
+DEB_FONTS = fonts-noto-core fonts-font-awesome fonts-lxgw-wenkai fonts-wqy-microhei fonts-dejavu-core \
             fonts-ipafont-mincho fonts-ipafont-gothic fonts-nanum
 # The tests (clang + libclang-rt-dev: the distribution's default clang and
 # its sanitizer/fuzzer runtimes, whatever its version):
@@ -78,7 +78,7 @@ PROFILES = $(wildcard profiles/*.yaml)
 DATA     = $(wildcard layouts fonts locales)
 
 .PHONY: all deps deps-build demo test check check-tests unit scripts pdf-check debug fuzz bench \
-        golden-update lint format format-check install uninstall deb clean FORCE
+        golden-update layouts-doc gallery lint format format-check install uninstall deb clean FORCE
 
 all: $(BUILD)/vita
 
@@ -213,6 +213,12 @@ $(BUILD)/tests/bench_text: tests/bench/bench_text.c $(LIBOBJ) | $(BUILD)/tests
 
 golden-update: all
 	sh tests/golden-update.sh $(BUILD)/vita
+
+# docs/layouts.md: the prose above its marker, then `vita layouts --keys`.
+layouts-doc: all
+	sed -n '1,/^<!-- Everything below this line is generated/p' docs/layouts.md > docs/layouts.md.new
+	$(BUILD)/vita layouts --keys >> docs/layouts.md.new
+	mv docs/layouts.md.new docs/layouts.md
 
 # Architecture rules: each library header is included by one module only
 # (libharu: the pdf module's src/pdf*.c and src/pdf_int.h; sfnt uses none).

@@ -6,7 +6,7 @@ _vita()
 
 	local commands="render watch batch check fonts layouts locales new schema"
 	local opts="--output --layout --lang --tags --set --dump= --strict --reproducible --pdf=
-		--deps --force --untrusted --trusted --exec --format --changed --book --dir --jobs
+		--deps --force --untrusted --trusted --keys --exec --format --changed --book --dir --jobs
 		--help --version"
 
 	if [[ $cword -eq 1 ]]; then

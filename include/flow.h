@@ -27,7 +27,10 @@
 
 enum { FLOW_NOHYPH = 1,   /* never hyphenate inside this span (names, tags) */
        FLOW_NOBREAK = 2,  /* no line break inside this span */
-       FLOW_URL = 4 };    /* a URL/e-mail/DOI: break only at URL-safe points */
+       FLOW_URL = 4,      /* a URL/e-mail/DOI: break only at URL-safe points */
+       FLOW_FRAME = 8,    /* see frame below */
+       FLOW_ARTIFACT = 16 }; /* decoration (an icon): its runs read as nothing */  /* the span's glyphs are framed (a badge, a chip):
+                             consecutive spans with one frame id share one */
 
 enum { FLOW_JUSTIFY, FLOW_LEFT, FLOW_RIGHT, FLOW_CENTER };
 
@@ -40,6 +43,7 @@ typedef struct flow_span {
 	uint32_t color;         /* 0xRRGGBB */
 	const char *url;        /* clickable target, or NULL */
 	unsigned flags;         /* FLOW_* */
+	int frame;              /* FLOW_FRAME: spans with one id share one frame */
 	int line, col;          /* source position for warnings (0 = unknown) */
 	const char *lang;       /* BCP 47 when the span is in another language
 	                           than the text around it (runs carry it), or NULL */
@@ -65,9 +69,16 @@ typedef struct flow_opts {
 	                           \pretolerance=100); < 0: hyphenate at once */
 } flow_opts_t;
 
+/* The extent of a FLOW_FRAME span on a line; the caller draws the frame. */
+typedef struct flow_frame {
+	int32_t x, w;           /* u: x relative to the measure */
+	int32_t size;           /* u: the span's size */
+} flow_frame_t;
+
 typedef struct flow_line {
 	page_run_t *runs; int nruns;   /* x relative to the measure, y = 0 */
 	page_link_t *links; int nlinks;/* x relative, y = -asc, h = asc - desc */
+	flow_frame_t *frames; int nframes;
 	int32_t width;          /* u: set width of the line */
 	int32_t asc, desc;      /* u: tallest ascender, lowest descender (< 0) */
 	int32_t ratio;          /* para ratio x 1000 */

@@ -33,11 +33,12 @@ typedef struct page_run {
 	                       element's (a CJK name: "zh"), or NULL */
 } page_run_t;
 
-/* A filled rectangle (rules, badge frames when stroke > 0). */
+/* A filled rectangle (rules, bars) or an outline (badge frames, chips). */
 typedef struct page_rect {
 	int32_t x, y, w, h; /* u; (x, y) is the top-left corner */
 	uint32_t color;     /* fill colour */
 	int32_t stroke;     /* u: 0 = filled; > 0 = outline of that width */
+	int32_t radius;     /* u: rounded corners (0: square) */
 } page_rect_t;
 
 /* A clickable area. */
@@ -51,6 +52,8 @@ typedef struct page_image {
 	const char *path;   /* PNG or JPEG file (for the dump) */
 	int png;            /* 1 PNG, 0 JPEG */
 	const struct image *img; /* its decoded pixels (image.h) */
+	int32_t radius;     /* u: clipped to a rounded rectangle (0: none;
+	                       half the smaller side: a circle or stadium) */
 } page_image_t;
 
 enum { PAGE_RUN, PAGE_RECT, PAGE_LINK, PAGE_IMAGE };

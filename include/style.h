@@ -18,6 +18,12 @@
 #include "err.h"
 
 enum { ST_LEFT, ST_CENTER, ST_RIGHT, ST_JUSTIFY };
+/* where an entry's dates (and location) go */
+enum { DATES_RIGHT, DATES_STACKED, DATES_INLINE, DATES_LEFT };
+/* the line that marks a section title */
+enum { RULE_FULL, RULE_PARTIAL, RULE_BAR, RULE_NONE };
+enum { SIDE_NONE, SIDE_LEFT, SIDE_RIGHT };
+enum { SHAPE_SQUARE, SHAPE_ROUNDED, SHAPE_CIRCLE };
 
 typedef struct style_word {
 	const char *key, *value;                /* a locale key ("present") and its text */
@@ -31,38 +37,91 @@ typedef struct style {
 	int32_t page_w, page_h;                 /* u */
 	int32_t margin_top, margin_bottom, margin_left, margin_right;
 	/* fonts: chain names */
-	const char *font_body, *font_heading;
+	const char *font_body, *font_heading, *font_icons;
 	const char *lang;                       /* default text language: "en" */
 	/* sizes (u) and leading (permille of the size: baseline to baseline) */
 	int32_t size_body, size_small, size_name, size_native, size_headline, size_section;
 	int32_t leading;                        /* permille, e.g. 1250 */
 	int32_t leading_cjk;                    /* permille, for paragraphs mostly in CJK */
 	/* colours 0xRRGGBB */
-	uint32_t c_text, c_muted, c_accent, c_link, c_rule, c_highlight, c_badge;
+	uint32_t c_text, c_muted, c_accent, c_link, c_rule, c_highlight, c_badge, c_name;
 	/* header */
 	int header_align;                       /* ST_LEFT / ST_CENTER */
 	int32_t header_gap;                     /* u: space after the header */
 	const char *contact_sep;                /* between contact items, e.g. "  ·  " */
+	int name_style;                         /* FONT_* of the name */
+	int headline_style;                     /* FONT_* of the headline */
+	uint32_t c_headline;
+	int icons;                              /* 1: an icon before each contact */
+	const char *icon_map;                   /* "email=f0e0,phone=f095,..." */
+	int contacts_column;                    /* 1: contacts one per line (sidebar) */
+	int32_t photo_h, photo_max_w, photo_gap;/* u */
+	int photo_shape;                        /* SHAPE_* */
+	int photo_in_sidebar;                   /* 1: the photo heads the sidebar */
+	int contacts_in_sidebar;                /* 1: the contacts go to the sidebar */
 	/* section titles */
 	int section_upper;                      /* 1: set titles in capitals */
+	int section_small_caps;                 /* 1: lower-case letters as small capitals */
 	int section_style;                      /* FONT_* style of the title */
 	int32_t section_before, section_after;  /* u */
-	int32_t section_rule;                   /* u: rule thickness under the title (0: none) */
+	int32_t section_rule;                   /* u: rule thickness (0: none) */
+	int section_rule_style;                 /* RULE_* */
+	int32_t section_rule_offset;            /* permille of the title size below the baseline */
+	int32_t section_tracking;               /* permille of an em between capitals */
 	/* entries */
-	int32_t entry_gap;                      /* u: between entries */
+	int dates;                              /* DATES_* */
+	int stack_loc_first;                    /* 1: stacked column: location, then dates */
+	int32_t date_width;                     /* u: the left date column (dates: left) */
+	int32_t date_max;                       /* permille of the measure a right date column may take */
+	int32_t entry_gap, award_gap;           /* u: between entries, between awards */
 	int32_t date_gap;                       /* u: min gap between text and the date column */
+	const char *location_sep;               /* between the head and the location */
+	const char *link_sep;                   /* between links */
 	int32_t bullet_indent;                  /* u: hanging indent of details */
+	int32_t bullet_offset;                  /* u: left edge of the bullet sign */
 	const char *bullet;                     /* "•" */
+	int title_style;                        /* FONT_* of an entry's first line */
+	int second_style;                       /* FONT_* of its second line */
+	int award_style;                        /* FONT_* of an award's first line */
+	int keep_short;                         /* an entry of at most this many lines is never split */
 	/* publications */
 	int pub_label;                          /* 0: venue tag, 1: number */
 	int32_t pub_label_width;                /* u: label column */
+	int pub_label_fit;                      /* 1: the column grows to its longest label */
+	int32_t pub_label_gap;                  /* u: space between a label and the text */
 	int32_t pub_gap;                        /* u: between publications */
+	int pub_title_style;                    /* FONT_* of a publication's title */
+	int32_t group_before, group_after;      /* u: around a group heading */
+	int32_t badge_size;                     /* permille of sizes.small */
+	int32_t badge_stroke;                   /* u */
+	int32_t badge_pad;                      /* u: space inside the frame above and below */
+	int32_t badge_radius;                   /* u */
+	const char *extra_sep;                  /* between links, badges and the note */
 	/* news */
 	int32_t news_date_width;                /* u */
+	int32_t news_gap;                       /* u */
+	/* lists */
+	const char *list_sep;                   /* between inline items */
+	int list_chips;                         /* 1: inline items in rounded frames */
+	const char *chip_sep;                   /* between chips */
+	int32_t chip_pad, chip_radius, chip_leading; /* u */
+	uint32_t c_chip;
 	/* text */
 	int text_align;                         /* ST_JUSTIFY / ST_LEFT */
 	int hyphenate;                          /* 0/1 */
 	int32_t para_gap;                       /* u */
+	int32_t loose_stretch, loose_shrink;    /* permille: warn past these ratios */
+	/* sidebar */
+	int sidebar;                            /* SIDE_* */
+	int32_t sidebar_width, sidebar_gap;     /* u */
+	int sidebar_align;                      /* ST_*: paragraphs and details in the sidebar */
+	int sidebar_first;                      /* 1: on the first page only */
+	const char *sidebar_sections;           /* "type:list,Skills,..." */
+	/* fit */
+	int fit_pages;                          /* 0: no target */
+	int fit_no_short;                       /* 1: avoid a nearly empty last page */
+	int32_t fit_min_leading;                /* permille */
+	int32_t fit_min_scale;                  /* permille: sizes and gaps */
 	/* footer */
 	int footer;                             /* 0/1 */
 	int32_t size_footer;
@@ -72,6 +131,7 @@ typedef struct style {
 	   main applies them with locale_set */
 	style_word_t *words;
 	int nwords;
+	int32_t footer_offset;                  /* u: footer baseline below the bottom margin */
 	/* where the layout came from (for messages) */
 	const char *file;
 } style_t;
@@ -105,5 +165,11 @@ int style_set(style_t *s, const char *kv, const char *where, int line, int col, 
 void style_free(style_t *s);
 /* `vita layouts`: name and description of every layout in dirs. */
 void style_list(const char *const *dirs, FILE *out);
+/* `vita layouts --keys`: every key with its type, default and meaning, as
+ * Markdown (docs/layouts.md is this text below its marker). */
+void style_keys(FILE *out);
+/* Where key `path` got its value (a layout file or an override), for
+ * messages; -1 (and the layout's file, line 0) when it has its default. */
+int style_key_at(const style_t *s, const char *path, const char **file, int *line, int *col);
 
 #endif

@@ -671,11 +671,16 @@ static void fl_ragged_break(fl_t *f, int32_t R, int32_t pen, int32_t pw, int fla
 	fl_item(f, PARA_GLUE, space, -R, 0, 0, 0, cspace, cspace);
 }
 
-static void fl_glue(fl_t *f, int ci, int breakable)
+/* The glue for spaces c[ci, cj): one space when justified (a typed double
+ * space is not a wider gap), all of them when ragged (a separator such as
+ * "   ·   " keeps its spaces). */
+static void fl_glue(fl_t *f, int ci, int cj, int breakable)
 {
 	const fcp_t *c = &f->c[ci];
 	const flow_span_t *s = f->sp[c->span].s;
 	int32_t w = c->face >= 0 ? c->adv : s->size / 4;
+	for (int k = ci + 1; f->ragged && k < cj; k++)
+		w = sat32((int64_t)w + (f->c[k].face >= 0 ? f->c[k].adv : f->sp[f->c[k].span].s->size / 4));
 	if (!breakable) {
 		fl_item(f, PARA_PENALTY, 0, 0, 0, PARA_INF, 0, -1, -1);
 		fl_item(f, PARA_GLUE, w, f->ragged ? 0 : (int32_t)((int64_t)w * f->o->stretch_pm / 1000),
@@ -741,7 +746,7 @@ static void fl_forced(fl_t *f)
 
 static void fl_items(fl_t *f)
 {
-	int space = -1, spacebrk = 0, boxes = 0;
+	int space = -1, spaceend = -1, spacebrk = 0, boxes = 0;
 	for (int i = 0; i < f->nc;) {
 		fcp_t *c = &f->c[i];
 		if (c->kind == K_SPACE) {
@@ -750,6 +755,7 @@ static void fl_items(fl_t *f)
 				j++;
 			if (boxes && space < 0) {
 				space = i;
+				spaceend = j;
 				spacebrk = f->c[j - 1].bk != BK_NONE;
 			}
 			i = j;
@@ -766,7 +772,7 @@ static void fl_items(fl_t *f)
 			continue;
 		}
 		if (space >= 0)
-			fl_glue(f, space, spacebrk);
+			fl_glue(f, space, spaceend, spacebrk);
 		space = -1;
 		int j = i;
 		int64_t w = 0;
@@ -802,6 +808,11 @@ typedef struct lset {       /* one line being turned into runs */
 	page_run_t cur;
 	const char *url;
 	int32_t lx0, lx1;
+	flow_frame_t *frames;
+	int nframes, capframe;
+	int fspan;              /* 1 + the frame id of the open frame, 0: none */
+	int runframe;           /* the same for the open run */
+	int32_t fx0, fx1, fsize;
 	int32_t asc, desc;
 	int metrics;
 } lset_t;
@@ -876,6 +887,18 @@ static void ls_link_flush(lset_t *L)
 	L->url = NULL;
 }
 
+static void ls_frame_flush(lset_t *L)
+{
+	if (!L->fspan)
+		return;
+	if (L->nframes == L->capframe) {
+		L->capframe = L->capframe ? L->capframe * 2 : 4;
+		L->frames = xrealloc(L->frames, (size_t)L->capframe * sizeof(*L->frames));
+	}
+	L->frames[L->nframes++] = (flow_frame_t){L->fx0, L->fx1 - L->fx0, L->fsize};
+	L->fspan = 0;
+}
+
 static void ls_metrics(fl_t *f, lset_t *L, int si)
 {
 	fspan_t *s = &f->sp[si];
@@ -898,15 +921,20 @@ static void ls_glyph(fl_t *f, lset_t *L, int si, int face, int synth, int brk,
                      int32_t adv)
 {
 	const flow_span_t *s = f->sp[si].s;
+	int art = (s->flags & FLOW_ARTIFACT) != 0;
+	int frame = s->flags & FLOW_FRAME ? s->frame + 1 : 0;
 	uint32_t cp0 = 0;
 	if (lv % 2) /* an RTL cluster is a run of its own (see ls_close) */
 		brk = !(utf8_decode(t, (size_t)n, &cp0) > 0 && is_rtl_mark(cp0));
 	if (!L->open || brk || L->cur.face != face || L->cur.synth != synth ||
 	    L->cur.size != s->size || L->cur.color != s->color || L->lv != lv || L->cur.lang != s->lang ||
+	    (L->cur.actual != NULL) != art || L->runframe != frame ||
 	    L->rt.len + (size_t)n > RUN_MAX) {
 		ls_close(f, L, 0);
+		L->runframe = frame; /* a frame holds whole runs */
 		L->cur = (page_run_t){.x = x, .size = s->size, .face = face, .synth = synth,
-		                      .color = s->color, .lang = s->lang};
+		                      .color = s->color, .lang = s->lang,
+		                      .actual = art ? "" : NULL};
 		L->lv = L->gap_lv = (uint8_t)lv;
 		L->open = 1;
 	}
@@ -923,6 +951,17 @@ static void ls_glyph(fl_t *f, lset_t *L, int si, int face, int synth, int brk,
 			L->lx0 = x;
 			L->lx1 = add32(x, adv);
 		}
+	}
+	if (!(s->flags & FLOW_FRAME)) {
+		ls_frame_flush(L);
+	} else if (L->fspan == s->frame + 1) {
+		L->fx1 = x + adv;
+	} else {
+		ls_frame_flush(L);
+		L->fspan = s->frame + 1;
+		L->fx0 = x;
+		L->fx1 = x + adv;
+		L->fsize = s->size;
 	}
 }
 
@@ -956,8 +995,11 @@ static void ls_glue(fl_t *f, lset_t *L, const faux_t *ax, int32_t gw)
 		return;
 	}
 	const fcp_t *c = &f->c[ax->c0];
+	const flow_span_t *gs = f->sp[c->span].s;
+	int gframe = gs->flags & FLOW_FRAME ? gs->frame + 1 : 0;
 	if (L->open && c->face == L->cur.face && c->synth == L->cur.synth &&
-	    gw == c->adv && f->sp[c->span].s->size == L->cur.size && c->lv == L->lv &&
+	    gw == c->adv && gs->size == L->cur.size && c->lv == L->lv &&
+	    gframe == L->runframe &&
 	    !(c->lv % 2) && L->rt.len + 1 < RUN_MAX) {
 		buf_putc(&L->rt, ' ');       /* natural space: stays in the run */
 		buf_putc(&L->lt, ' ');
@@ -1103,9 +1145,10 @@ static int ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_li
 			x0 += (int32_t)(f->o->align == FLOW_RIGHT ? d : d / 2);
 	}
 	x = x0;
-	L->nruns = L->nlinks = 0;
+	L->nruns = L->nlinks = L->nframes = 0;
 	L->open = 0;
 	L->url = NULL;
+	L->fspan = 0;
 	L->metrics = 0;
 	buf_reset(&L->rt);
 	for (int i = pl->start; i < pl->end; i++) {
@@ -1130,6 +1173,7 @@ static int ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_li
 	}
 	ls_close(f, L, 0);
 	ls_link_flush(L);
+	ls_frame_flush(L);
 	if (f->bidi)
 		ls_visual(L, f->o->rtl);
 	if (!L->metrics && f->nsp)
@@ -1147,6 +1191,12 @@ static int ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_li
 		out->links[k].h = L->asc - L->desc;
 	}
 	out->nlinks = L->nlinks;
+	out->frames = NULL;
+	if (L->nframes) {
+		out->frames = arena_alloc(f->a, sizeof(flow_frame_t) * (size_t)L->nframes);
+		memcpy(out->frames, L->frames, sizeof(flow_frame_t) * (size_t)L->nframes);
+	}
+	out->nframes = L->nframes;
 	out->width = add32(x, -(int64_t)(first ? 0 : f->o->indent));
 	out->asc = L->asc;
 	out->desc = L->desc;
@@ -1218,6 +1268,7 @@ static void fl_lines(fl_t *f, const para_line_t *pl, int n, flow_result_t *out)
 	free(L.rlv);
 	free(L.glv);
 	free(L.links);
+	free(L.frames);
 	buf_done(&L.rt);
 	buf_done(&L.lt);
 }

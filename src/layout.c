@@ -8,6 +8,8 @@
  * Call layout_render(), then layout_subset() (layout_fonts.c) before
  * pdf_write().
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -52,7 +54,7 @@ static void footer_line(lay_t *L, page_t *pg, const char *text, int align, int32
 	sp_str(L, &sp, text, &t);
 	flow_opts_t o;
 	memset(&o, 0, sizeof(o));
-	o.width = L->width;
+	o.width = L->reg[R_HEAD].width;
 	o.align = lay_align(L, align);
 	o.rtl = L->rtl;
 	o.cjk = L->cjk;
@@ -72,7 +74,7 @@ static void footer_line(lay_t *L, page_t *pg, const char *text, int align, int32
 		return;
 	vitem_t tmp;
 	memset(&tmp, 0, sizeof(tmp));
-	v_put_line(L, &tmp, &r.lines[0], L->x0, L->width);
+	v_put_line(L, &tmp, &r.lines[0], L->reg[R_HEAD].x0, L->reg[R_HEAD].width);
 	lay_place(pg, &tmp, baseline, L->rtl);
 }
 
@@ -98,7 +100,7 @@ static void footers(lay_t *L, page_doc_t *d, long long epoch)
 	lay_date_text(L, &upd, &b);
 	const char *date = arena_strdup(L->a, b.s ? b.s : "");
 	buf_done(&b);
-	int32_t baseline = s->page_h - s->margin_bottom + s->margin_bottom / 2;
+	int32_t baseline = s->page_h - s->margin_bottom + s->footer_offset;
 	int art = lay_tag(L, PAGE_ARTIFACT); /* page furniture */
 	for (int i = 0; i < d->npages; i++) {
 		page_t *pg = &d->pages[i];
@@ -182,29 +184,218 @@ static const char *cjk_of(const model_t *m)
 	return kana && !hangul ? "ja" : hangul && !kana ? "ko" : NULL;
 }
 
-page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
-                          const layout_opts_t *o, errs_t *e)
+/* Section types as `sidebar.sections` names them. */
+static const char *const sec_type_names[] = {
+	"entries", "education", "experience", "awards", "publications", "news", "list", "text"
+};
+
+static int same_word(const char *a, size_t n, const char *b)
+{
+	if (!b || strlen(b) != n)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char x = a[i], y = b[i];
+		if (x >= 'A' && x <= 'Z') x = (char)(x - 'A' + 'a');
+		if (y >= 'A' && y <= 'Z') y = (char)(y - 'A' + 'a');
+		if (x != y)
+			return 0;
+	}
+	return 1;
+}
+
+/* Does sec go to the sidebar? `sidebar.sections` lists types or titles. */
+int lay_in_sidebar(lay_t *L, const msection_t *sec)
+{
+	const char *p = L->s->sidebar_sections;
+	if (L->s->sidebar == SIDE_NONE || !p)
+		return 0;
+	while (*p) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		const char *q = p;
+		while (*q && *q != ',')
+			q++;
+		size_t n = (size_t)(q - p);
+		while (n && p[n - 1] == ' ')
+			n--;
+		if (n && (same_word(p, n, sec->title) ||
+		          (sec->type >= 0 && sec->type <= SEC_TEXT &&
+		           same_word(p, n, sec_type_names[sec->type]))))
+			return 1;
+		p = q;
+	}
+	return 0;
+}
+
+/* An error about a layout key, located where the key was set. */
+static int key_err(lay_t *L, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int key_err(lay_t *L, const char *key, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	const char *file;
+	int line, col;
+	style_key_at(L->orig, key, &file, &line, &col);
+	return err_at(L->e, file, line, col, "%s", msg);
+}
+
+/* The columns: the header across the text block, the main column and the
+ * sidebar beside it. Lengths that leave no room are errors located in the
+ * layout; nothing is ever set outside the page. */
+static int lay_regions(lay_t *L)
+{
+	const style_t *s = L->s;
+	int32_t x0 = s->margin_left, w = s->page_w - s->margin_left - s->margin_right;
+	for (int i = 0; i < R_COUNT; i++) {
+		L->reg[i].x0 = x0;
+		L->reg[i].width = w;
+		L->reg[i].dates = s->dates;
+		L->reg[i].align = s->text_align;
+	}
+	region_t *mr = &L->reg[R_MAIN], *sr = &L->reg[R_SIDE];
+	if (s->sidebar != SIDE_NONE) {
+		int32_t sw = s->sidebar_width, gap = s->sidebar_gap;
+		if ((int64_t)sw + gap + 144000 > w)
+			return key_err(L, "sidebar.width",
+			              "sidebar.width (%d pt) and sidebar.gap (%d pt) leave %d pt of the %d pt "
+			              "between the margins for the main column; at least 144 pt are needed",
+			              sw / 1000, gap / 1000, (int)((w - (int64_t)sw - gap) / 1000), w / 1000);
+		if (sw < 72000)
+			return key_err(L, "sidebar.width",
+			              "sidebar.width is %d pt; a sidebar needs at least 72 pt", sw / 1000);
+		sr->width = sw;
+		mr->width = w - sw - gap;
+		if (s->sidebar == SIDE_LEFT) {
+			mr->x0 = x0 + sw + gap;
+		} else {
+			sr->x0 = x0 + w - sw;
+		}
+		sr->dates = DATES_INLINE; /* a narrow column has no room beside its lines */
+		sr->align = s->sidebar_align;
+	}
+	if (s->dates == DATES_LEFT) {
+		mr->ind = s->date_width + s->date_gap;
+		L->reg[R_HEAD].ind = 0;
+		if ((int64_t)mr->ind + 144000 > mr->width)
+			return key_err(L, "entry.date_width",
+			              "entry.date_width (%d pt) and entry.date_gap (%d pt) leave %d pt of the "
+			              "%d pt column for the text; at least 144 pt are needed",
+			              s->date_width / 1000, s->date_gap / 1000,
+			              (int)((mr->width - (int64_t)mr->ind) / 1000), mr->width / 1000);
+	}
+	/* the narrowest body any block is set in must hold its indents */
+	int32_t body = mr->width - mr->ind;
+	if (s->sidebar != SIDE_NONE && sr->width < body)
+		body = sr->width;
+	const struct { const char *key; int32_t v; } ind[] = {
+		{"entry.bullet_indent", s->bullet_indent},
+		{"publications.label_width", s->dates == DATES_LEFT ? 0 : s->pub_label_width},
+		{"news.date_width", s->dates == DATES_LEFT ? 0 : s->news_date_width},
+	};
+	for (size_t i = 0; i < sizeof(ind) / sizeof(ind[0]); i++)
+		if ((int64_t)ind[i].v + 36000 > body)
+			return key_err(L, ind[i].key,
+			              "%s is %d pt, which leaves %d pt of a %d pt column for the text; at "
+			              "least 36 pt are needed", ind[i].key, ind[i].v / 1000,
+			              (int)((body - (int64_t)ind[i].v) / 1000), body / 1000);
+	if (s->bullet_offset > s->bullet_indent)
+		return key_err(L, "entry.bullet_offset",
+		              "entry.bullet_offset (%d pt) puts the bullet past entry.bullet_indent (%d pt)",
+		              s->bullet_offset / 1000, s->bullet_indent / 1000);
+	return 0;
+}
+
+/* The index of the first line of a region's items from `from`, or -1. */
+static int first_line(const region_t *r, int from)
+{
+	for (int i = from; i < r->nv; i++)
+		if (r->v[i].kind == V_LINE)
+			return i;
+	return -1;
+}
+
+/* Lay the sections into their regions. With the sidebar on the first
+ * page only, the main column widens from the first of its sections that
+ * starts on page 2: those are set again at the full width. */
+static void lay_body(lay_t *L)
+{
+	const model_t *m = L->m;
+	const style_t *s = L->s;
+	int *start = xcalloc((size_t)m->nsections + 1, sizeof(int));
+	for (int i = 0; i < m->nsections && !L->failed; i++) {
+		int side = lay_in_sidebar(L, &m->sections[i]);
+		L->r = &L->reg[side ? R_SIDE : R_MAIN];
+		start[i] = side ? -1 : L->r->nv;
+		lay_section(L, &m->sections[i]);
+	}
+	if (L->failed || s->sidebar == SIDE_NONE || !s->sidebar_first)
+		goto done;
+	region_t *mr = &L->reg[R_MAIN], *sr = &L->reg[R_SIDE];
+	int32_t first = L->avail - lay_height(&L->reg[R_HEAD], 0, L->reg[R_HEAD].nv);
+	if (lay_height(sr, 0, sr->nv) > first) {
+		warn_at(L->e, s->file, 0, 0,
+		        "the sidebar's sections do not fit on the first page; the sidebar continues "
+		        "on the next pages (sidebar.pages: all)");
+		goto done;
+	}
+	layout_box_t *b = xcalloc((size_t)mr->nv + 1, sizeof(*b));
+	layout_page_t *pg = xcalloc((size_t)mr->nv + 1, sizeof(*pg));
+	for (int i = 0; i < mr->nv; i++)
+		b[i] = (layout_box_t){mr->v[i].h, mr->v[i].kind == V_GAP, mr->v[i].nobreak};
+	int np = layout_paginate(b, mr->nv, first, L->avail, pg);
+	int k = -1;
+	for (int i = 0; np > 1 && i < m->nsections && k < 0; i++) {
+		int fl = start[i] >= 0 ? first_line(mr, start[i]) : -1;
+		if (fl >= pg[1].start)
+			k = i;
+	}
+	free(b);
+	free(pg);
+	if (k < 0)
+		goto done;
+	mr->nv = start[k];
+	mr->x0 = L->reg[R_HEAD].x0;
+	mr->width = L->reg[R_HEAD].width;
+	L->r = mr;
+	for (int i = k; i < m->nsections && !L->failed; i++)
+		if (start[i] >= 0)
+			lay_section(L, &m->sections[i]);
+done:
+	free(start);
+}
+
+/* One layout with style s; NULL on failure. */
+static page_doc_t *lay_once(const model_t *m, const style_t *s, const style_t *orig,
+                            font_lib_t *lib, const layout_opts_t *o, errs_t *e,
+                            int32_t *last_fill)
 {
 	lay_t L;
 	memset(&L, 0, sizeof(L));
 	L.m = m;
 	L.s = s;
+	L.orig = orig;
 	L.loc = o->loc;
 	L.rtl = o->loc->rtl;
 	L.cjk = cjk_of(m);
 	L.lib = lib;
 	L.e = e;
 	L.lang = m->lang ? m->lang : s->lang;
-	L.x0 = s->margin_left;
-	L.width = s->page_w - s->margin_left - s->margin_right;
-	int32_t tall = s->page_h - s->margin_top - s->margin_bottom;
-	if (L.width < 72000 || tall < 144000) {
+	int32_t width = s->page_w - s->margin_left - s->margin_right;
+	L.avail = s->page_h - s->margin_top - s->margin_bottom;
+	if (width < 72000 || L.avail < 144000) {
 		err_at(e, s->file, 0, 0,
 		       "the margins leave too little room on the page: %d x %d pt between them, "
 		       "at least 72 x 144 pt needed (page.margin.left/right/top/bottom)",
-		       L.width / 1000, tall / 1000);
+		       width / 1000, L.avail / 1000);
 		return NULL;
 	}
+	if (lay_regions(&L))
+		return NULL;
 	if (!(L.body = font_chain_get(lib, s->font_body, e)) ||
 	    !(L.head = font_chain_get(lib, s->font_heading, e)))
 		return NULL;
@@ -224,12 +415,12 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 	page_image_t photo;
 	if (lay_header(&L, &photo) || L.failed)
 		goto fail;
-	for (int i = 0; i < m->nsections && !L.failed; i++)
-		lay_section(&L, &m->sections[i]);
+	lay_body(&L);
 	if (L.failed)
 		goto fail;
 	d->epoch = o->epoch;
 	lay_pages(&L, d, &photo);
+	*last_fill = L.last_fill;
 	footers(&L, d, o->epoch);
 	doc_info(&L, d);
 	goto out;
@@ -237,8 +428,103 @@ fail:
 	page_doc_free(d);
 	d = NULL;
 out:
-	free(L.v);
+	for (int i = 0; i < R_COUNT; i++)
+		free(L.reg[i].v);
 	hyph_close(L.hyph);
 	arena_free(L.a);
+	return d;
+}
+
+static int32_t scale(int32_t v, int32_t pm)
+{
+	return (int32_t)((int64_t)v * pm / 1000);
+}
+
+/* s tightened by step t of 10: leading towards fit.min_leading, gaps and
+ * sizes towards fit.min_scale of their value. */
+static void tighten(style_t *s, const style_t *base, int t)
+{
+	*s = *base;
+	int32_t ml = base->fit_min_leading < base->leading ? base->fit_min_leading : base->leading;
+	s->leading = base->leading - (base->leading - ml) * t / 10;
+	int32_t k = 1000 - (1000 - (base->fit_min_scale < 1000 ? base->fit_min_scale : 1000)) * t / 10;
+	int32_t *gaps[] = {&s->header_gap, &s->section_before, &s->section_after, &s->entry_gap,
+	                   &s->award_gap, &s->pub_gap, &s->news_gap, &s->group_before,
+	                   &s->group_after, &s->para_gap};
+	for (size_t i = 0; i < sizeof(gaps) / sizeof(gaps[0]); i++)
+		*gaps[i] = scale(*gaps[i], k);
+	/* type shrinks half as fast as space */
+	int32_t ks = 1000 - (1000 - k) / 2;
+	int32_t *sizes[] = {&s->size_body, &s->size_small, &s->size_section, &s->size_headline,
+	                    &s->size_name, &s->size_native};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		*sizes[i] = scale(*sizes[i], ks);
+}
+
+/* Where a fit key was set, for its warnings. */
+static void fit_at(const style_t *s, const char **file, int *line, int *col)
+{
+	if (style_key_at(s, s->fit_pages ? "fit.pages" : "fit.no_short_last", file, line, col))
+		*file = s->file;
+}
+
+page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
+                          const layout_opts_t *o, errs_t *e)
+{
+	const char *ff;
+	int fl, fc;
+	fit_at(s, &ff, &fl, &fc);
+	int32_t fill = 0;
+	if (!s->fit_pages && !s->fit_no_short)
+		return lay_once(m, s, s, lib, o, e, &fill);
+	/* try the layout as written, then tighter steps, quietly; the chosen
+	   one is laid out again with its warnings */
+	int32_t avail = s->page_h - s->margin_top - s->margin_bottom;
+	style_t t;
+	int best = -1, pages0 = 0;
+	for (int k = 0; k <= 10; k++) {
+		errs_t q;
+		errs_init(&q);
+		tighten(&t, s, k);
+		page_doc_t *d = lay_once(m, &t, s, lib, o, &q, &fill);
+		int n = d ? d->npages : 0;
+		page_doc_free(d);
+		int failed = q.nerrors > 0;
+		errs_done(&q);
+		if (failed)
+			break;
+		if (k == 0)
+			pages0 = n;
+		int ok_pages = !s->fit_pages || n <= s->fit_pages;
+		int ok_short = !s->fit_no_short || n <= 1 || fill * 5 >= avail ||
+		               (k > 0 && n < pages0);
+		if (ok_pages && ok_short) {
+			best = k;
+			break;
+		}
+	}
+	if (best < 0) {
+		tighten(&t, s, s->fit_pages ? 10 : 0);
+		page_doc_t *d = lay_once(m, &t, s, lib, o, e, &fill);
+		if (d && s->fit_pages && d->npages > s->fit_pages)
+			warn_at(e, ff, fl, fc,
+			        "fit: %d pages at the tightest this layout allows (leading %.2f, gaps and "
+			        "type at %d%%), more than fit.pages: %d; lower fit.min_leading or "
+			        "fit.min_scale, or shorten the CV",
+			        d->npages, t.leading / 1000.0, s->fit_min_scale / 10, s->fit_pages);
+		else if (d)
+			warn_at(e, ff, fl, fc,
+			        "fit: the last page stays short; tightening within fit.min_leading and "
+			        "fit.min_scale does not remove it");
+		return d;
+	}
+	tighten(&t, s, best);
+	page_doc_t *d = lay_once(m, &t, s, lib, o, e, &fill);
+	if (d && best > 0)
+		warn_at(e, ff, fl, fc,
+		        "fit: tightened to %d page%s: leading %.2f (was %.2f), gaps %d%%, type %d%%",
+		        d->npages, d->npages == 1 ? "" : "s", t.leading / 1000.0, s->leading / 1000.0,
+		        (1000 - (1000 - s->fit_min_scale) * best / 10) / 10,
+		        (1000 - (1000 - s->fit_min_scale) * best / 20) / 10);
 	return d;
 }

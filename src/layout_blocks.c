@@ -1,8 +1,14 @@
 /* layout_blocks: the blocks of a section on the vertical list -- its
- * title (with the rule), entries (head line with the date column, the
- * secondary line, bullets, links), publications (the label column, authors
- * with the CV's owner highlighted, venue, links and badges, groups by type
- * or year), news, lists and paragraphs -- each with its keep rules.
+ * title (with its rule or bar), entries (head line, secondary line,
+ * bullets, links, with the dates and location where the region puts
+ * them), publications (the label column, authors with the CV's owner
+ * highlighted, venue, links and badges, groups by type or year), news,
+ * lists (inline, bullets or chips) and paragraphs -- each with its keep
+ * rules.
+ *
+ * Every block is set inside the current region (L->r): its text starts at
+ * the region's body indent (bx), and labels (dates, venue tags, news
+ * dates) go in the left date column when the region has one.
  */
 #include <string.h>
 #include "layout_int.h"
@@ -37,13 +43,75 @@ static const char *year_note(lay_t *L, const mpub_t *p)
 	return r;
 }
 
-static const char *upper_ascii(lay_t *L, const char *s)
+/* The body's left edge (relative to the region) and width. */
+static int32_t bx(const lay_t *L)
 {
-	char *u = arena_strdup(L->a, s);
-	for (char *p = u; *p; p++)
-		if (*p >= 'a' && *p <= 'z')
-			*p = (char)(*p - 'a' + 'A');
-	return u;
+	return L->r->ind;
+}
+
+static int32_t bw(const lay_t *L)
+{
+	return L->r->width - L->r->ind;
+}
+
+/* The left date column's text width (0: none). */
+static int32_t left_col(const lay_t *L)
+{
+	return L->r->ind > L->s->date_gap ? L->r->ind - L->s->date_gap : 0;
+}
+
+static int32_t pm(int32_t v, int32_t permille)
+{
+	return (int32_t)((int64_t)v * permille / 1000);
+}
+
+static int text_align(const lay_t *L)
+{
+	int a = L->r->align;
+	return a == ST_JUSTIFY ? FLOW_JUSTIFY : a == ST_CENTER ? FLOW_CENTER
+	       : a == ST_RIGHT ? FLOW_RIGHT : FLOW_LEFT;
+}
+
+/* A title's spans: as written, in capitals, or in small capitals (capitals
+ * of ASCII lower-case letters at 80% of the size). */
+static void title_spans(lay_t *L, spans_t *sp, const char *title, const tstyle_t *t,
+                        int line, int col)
+{
+	const style_t *s = L->s;
+	if (!s->section_upper && !s->section_small_caps) {
+		sp_add(L, sp, title, (int)strlen(title), t, NULL, line, col);
+		return;
+	}
+	tstyle_t sc = *t;
+	sc.size = pm(t->size, 800);
+	for (const char *p = title; *p;) {
+		int lower = *p >= 'a' && *p <= 'z';
+		const char *q = p;
+		while (*q && (*q >= 'a' && *q <= 'z') == lower)
+			q++;
+		char *u = arena_strndup(L->a, p, (size_t)(q - p));
+		for (char *c = u; *c; c++)
+			if (*c >= 'a' && *c <= 'z')
+				*c = (char)(*c - 'a' + 'A');
+		sp_add(L, sp, u, (int)(q - p), lower && s->section_small_caps ? &sc : t, NULL,
+		       p == title ? line : 0, p == title ? col : 0);
+		p = q;
+	}
+}
+
+static void rule(lay_t *L, vitem_t *v, int32_t x, int32_t y, int32_t w, int32_t h)
+{
+	if (w <= 0 || h <= 0)
+		return;
+	page_item_t *it = v_item(L, v);
+	it->kind = PAGE_RECT;
+	it->u.rect.x = L->r->x0 + x;
+	if (L->rtl) /* a mirrored page */
+		it->u.rect.x = L->s->page_w - it->u.rect.x - w;
+	it->u.rect.y = y;
+	it->u.rect.w = w;
+	it->u.rect.h = h;
+	it->u.rect.color = L->s->c_rule;
 }
 
 static void section_title(lay_t *L, const msection_t *sec)
@@ -51,26 +119,37 @@ static void section_title(lay_t *L, const msection_t *sec)
 	const style_t *s = L->s;
 	v_gap(L, s->section_before);
 	spans_t sp = {0};
-	tstyle_t t = {L->head, s->section_style, s->size_section, s->c_accent, FLOW_NOHYPH};
-	const char *title = s->section_upper ? upper_ascii(L, sec->title) : sec->title;
-	sp_add(L, &sp, title, (int)strlen(title), &t, NULL, sec->line, sec->col);
+	tstyle_t t = {L->head, s->section_style, s->size_section, s->c_accent, FLOW_NOHYPH, 0};
+	title_spans(L, &sp, sec->title, &t, sec->line, sec->col);
 	int tag = lay_tag(L, "H2");
-	int first = v_flow(L, &sp, 0, L->width, FLOW_LEFT, s->size_section, 0);
+	int first = v_flow(L, &sp, bx(L), bw(L), FLOW_LEFT, s->size_section, 0);
 	lay_untag(L, tag);
 	if (first < 0)
 		return;
-	for (int i = first; i < L->nv; i++)
-		L->v[i].nobreak = 1;
-	L->v[first].mark = sec->title;
-	vitem_t *last = &L->v[L->nv - 1];
-	if (s->section_rule > 0) {
-		page_item_t *it = v_item(L, last);
-		it->kind = PAGE_RECT;
-		it->u.rect.x = L->x0;
-		it->u.rect.y = s->size_section * 3 / 10;
-		it->u.rect.w = L->width;
-		it->u.rect.h = s->section_rule;
-		it->u.rect.color = s->c_rule;
+	for (int i = first; i < L->r->nv; i++)
+		L->r->v[i].nobreak = 1;
+	L->r->v[first].mark = sec->title;
+	vitem_t *last = &L->r->v[L->r->nv - 1];
+	int32_t off = pm(s->size_section, s->section_rule_offset);
+	int style = s->section_rule_style;
+	if (style == RULE_BAR && !left_col(L))
+		style = RULE_FULL; /* no date column to put the bar in */
+	if (s->section_rule > 0 && style == RULE_FULL) {
+		rule(L, last, L->r->ind ? bx(L) : 0, off, L->r->ind ? bw(L) : L->r->width,
+		     s->section_rule);
+	} else if (s->section_rule > 0 && style == RULE_PARTIAL) {
+		/* the rule runs from after the title's last line to the edge */
+		int32_t w = 0;
+		for (int i = 0; i < last->n; i++)
+			if (last->it[i].kind == PAGE_RUN) {
+				int32_t e = last->it[i].u.run.x + last->it[i].u.run.w - L->r->x0;
+				if (e > w)
+					w = e;
+			}
+		int32_t x = w + s->size_section / 2;
+		rule(L, last, x, -off - s->section_rule / 2, L->r->width - x, s->section_rule);
+	} else if (s->section_rule > 0 && style == RULE_BAR) {
+		rule(L, &L->r->v[first], 0, -off - s->section_rule / 2, left_col(L), s->section_rule);
 	}
 	/* the gap after a title must not become a page break */
 	vitem_t *g = v_new(L, V_GAP, s->section_after);
@@ -85,13 +164,13 @@ static void links_row(lay_t *L, spans_t *sp, const mlink_t *links, int n, const 
 	int k = 0;
 	for (int i = 0; i < n; i++, k++) {
 		if (k)
-			sp_str(L, sp, " / ", &sep);
+			sp_str(L, sp, L->s->link_sep, &sep);
 		sp_add(L, sp, links[i].label, (int)strlen(links[i].label), t, links[i].url,
 		       links[i].line, links[i].col);
 	}
 	if (doi) {
 		if (k)
-			sp_str(L, sp, " / ", &sep);
+			sp_str(L, sp, L->s->link_sep, &sep);
 		const char *label = arena_printf(L->a, "doi:%s", doi);
 		tstyle_t u = *t;
 		u.flags |= FLOW_URL;
@@ -100,24 +179,25 @@ static void links_row(lay_t *L, spans_t *sp, const mlink_t *links, int n, const 
 	}
 }
 
-static void bullets(lay_t *L, const mtext_t *items, int n, int32_t dx)
+static void bullets(lay_t *L, const mtext_t *items, int n)
 {
 	const style_t *s = L->s;
 	tstyle_t t = lay_ts(L, FONT_REGULAR, s->size_body, s->c_text);
 	tstyle_t bt = lay_ts(L, FONT_REGULAR, s->size_body, s->c_muted);
+	int32_t dx = bx(L);
 	int list = lay_tag(L, "L");
 	for (int i = 0; i < n; i++) {
 		int li = lay_tag(L, "LI"), body = lay_tag(L, "LBody");
 		spans_t sp = {0};
 		sp_text(L, &sp, &items[i], &t);
-		int first = v_flow(L, &sp, dx + s->bullet_indent, L->width - dx - s->bullet_indent,
-		                   s->text_align == ST_JUSTIFY ? FLOW_JUSTIFY : FLOW_LEFT,
+		int first = v_flow(L, &sp, dx + s->bullet_indent, bw(L) - s->bullet_indent,
+		                   L->r->align == ST_JUSTIFY ? FLOW_JUSTIFY : FLOW_LEFT,
 		                   s->size_body, 1);
 		spans_t bs = {0};
 		sp_str(L, &bs, s->bullet, &bt);
 		lay_untag(L, body);
 		int lbl = lay_tag(L, "Lbl");
-		v_beside(L, first, &bs, dx + s->bullet_indent / 4, 0, s->bullet_indent);
+		v_beside(L, first, &bs, dx + s->bullet_offset, 0, s->bullet_indent - s->bullet_offset);
 		lay_untag(L, lbl);
 		lay_untag(L, li);
 	}
@@ -129,43 +209,40 @@ static int entry_has_org_first(const msection_t *sec, const mentry_t *en)
 	return en->org.n && (sec->type == SEC_EDUCATION || sec->type == SEC_EXPERIENCE);
 }
 
+/* A right column's width: its widest piece, at most entry.date_max of
+ * the body. */
+static int32_t col_width(lay_t *L, const spans_t *a, const spans_t *b)
+{
+	int32_t w = sp_width(L, a), wb = b ? sp_width(L, b) : 0;
+	if (wb > w)
+		w = wb;
+	int32_t max = pm(bw(L), L->s->date_max);
+	return w > max ? max : w;
+}
+
 static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 {
 	const style_t *s = L->s;
-	tstyle_t bold = lay_ts(L, FONT_BOLD, s->size_body, s->c_text);
-	tstyle_t ital = lay_ts(L, FONT_ITALIC, s->size_body, s->c_text);
+	int mode = L->r->dates;
+	int award = sec->type == SEC_AWARDS;
+	tstyle_t bold = lay_ts(L, award ? s->award_style : s->title_style, s->size_body, s->c_text);
+	tstyle_t ital = lay_ts(L, s->second_style, s->size_body, s->c_text);
 	tstyle_t muted = lay_ts(L, FONT_REGULAR, s->size_body, s->c_muted);
 	tstyle_t mutedi = lay_ts(L, FONT_ITALIC, s->size_body, s->c_muted);
 	int org_first = entry_has_org_first(sec, en);
-	int start = L->nv;
+	int start = L->r->nv;
+	int32_t x = bx(L), w = bw(L);
 	int li = lay_tag(L, "LI"), body = lay_tag(L, "LBody");
 
-	/* the date column */
-	spans_t ds = {0};
+	/* the dates, and the location where it goes beside them */
+	spans_t ds = {0}, ls = {0};
 	const char *dates = lay_entry_dates(L, en);
 	if (dates)
 		sp_add(L, &ds, dates, (int)strlen(dates), &muted, NULL, en->line, en->col);
-	int32_t dw = sp_width(L, &ds);
-	if (dw > L->width / 3)
-		dw = L->width / 3;
-	int32_t measure = L->width - (dw ? dw + s->date_gap : 0);
+	if (en->location)
+		sp_str(L, &ls, en->location, &mutedi);
 
-	/* head line: the primary name, the location, and (awards) the note */
-	spans_t hs = {0};
-	sp_text(L, &hs, org_first ? &en->org : &en->title, &bold);
-	if (!org_first && en->note.n) {
-		sp_str(L, &hs, " (", &muted);
-		sp_text(L, &hs, &en->note, &muted);
-		sp_str(L, &hs, ")", &muted);
-	}
-	if (en->location) {
-		sp_str(L, &hs, "  ", &mutedi);
-		sp_str(L, &hs, en->location, &mutedi);
-	}
-	int first = v_flow(L, &hs, 0, measure, FLOW_LEFT, s->size_body, 0);
-	v_beside(L, first, &ds, L->width, 1, dw);
-
-	/* second line: the secondary name and (positions) the note */
+	/* the secondary line: the secondary name and (positions) the note */
 	spans_t ss = {0};
 	const mtext_t *second = org_first ? &en->title : &en->org;
 	if (second->n)
@@ -175,14 +252,72 @@ static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 			sp_str(L, &ss, ", ", &ital);
 		sp_text(L, &ss, &en->note, &ital);
 	}
-	v_flow(L, &ss, 0, L->width, FLOW_LEFT, s->size_body, 1);
+	int loc_right = mode == DATES_STACKED && en->location && ss.n;
+
+	/* head line: the primary name, (awards) the note, the location when it
+	   has no place of its own */
+	spans_t hs = {0};
+	sp_text(L, &hs, org_first ? &en->org : &en->title, &bold);
+	if (!org_first && en->note.n) {
+		sp_str(L, &hs, " (", &muted);
+		sp_text(L, &hs, &en->note, &muted);
+		sp_str(L, &hs, ")", &muted);
+	}
+	if (mode == DATES_STACKED && en->location && !ss.n) {
+		/* no second line to stand beside: location, then dates */
+		spans_t both = {0};
+		sp_str(L, &both, en->location, &mutedi);
+		if (ds.n) {
+			sp_str(L, &both, s->location_sep, &muted);
+			sp_add(L, &both, dates, (int)strlen(dates), &muted, NULL, en->line, en->col);
+		}
+		ds = both;
+	} else if ((mode == DATES_RIGHT || mode == DATES_LEFT) && en->location) {
+		sp_str(L, &hs, s->location_sep, &mutedi);
+		sp_str(L, &hs, en->location, &mutedi);
+	}
+	if (mode == DATES_INLINE) {
+		/* dates and location follow the secondary line, or make one */
+		spans_t *t = &ss;
+		if (en->location) {
+			if (t->n)
+				sp_str(L, t, s->location_sep, &muted);
+			sp_str(L, t, en->location, &mutedi);
+		}
+		if (ds.n) {
+			if (t->n)
+				sp_str(L, t, s->location_sep, &muted);
+			sp_add(L, t, dates, (int)strlen(dates), &muted, NULL, en->line, en->col);
+		}
+		ds.n = 0;
+	}
+
+	if (loc_right && s->stack_loc_first) {
+		/* the location on the title line, the dates under it */
+		spans_t t = ds;
+		ds = ls;
+		ls = t;
+	}
+	int32_t cw = 0;
+	if (mode == DATES_RIGHT || mode == DATES_STACKED)
+		cw = col_width(L, &ds, loc_right ? &ls : NULL);
+	int32_t measure = w - (cw ? cw + s->date_gap : 0);
+	int first = v_flow(L, &hs, x, measure, FLOW_LEFT, s->size_body, 0);
+	if (mode == DATES_LEFT)
+		v_beside(L, first, &ds, left_col(L), 1, left_col(L));
+	else if (cw)
+		v_beside(L, first, &ds, x + w, 1, cw);
+	int sec_line = L->r->nv;
+	v_flow(L, &ss, x, loc_right ? measure : w, FLOW_LEFT, s->size_body, 1);
+	if (loc_right)
+		v_beside(L, sec_line, &ls, x + w, 1, cw);
 	if (en->ndetails)
-		bullets(L, en->details, en->ndetails, 0);
+		bullets(L, en->details, en->ndetails);
 	if (en->nlinks) {
-		spans_t ls = {0};
+		spans_t lk = {0};
 		tstyle_t lt = lay_ts(L, FONT_REGULAR, s->size_small, s->c_link);
-		links_row(L, &ls, en->links, en->nlinks, NULL, &lt);
-		v_flow(L, &ls, 0, L->width, FLOW_LEFT, s->size_small, 0);
+		links_row(L, &lk, en->links, en->nlinks, NULL, &lt);
+		v_flow(L, &lk, x, w, FLOW_LEFT, s->size_small, 0);
 	}
 	lay_untag(L, body);
 	lay_untag(L, li);
@@ -208,20 +343,47 @@ static int is_equal(const mpub_t *p, const char *author)
 	return 0;
 }
 
-static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int number)
+/* The label column of a publications section: publications.label_width,
+ * or (label_fit) as wide as its widest label up to a quarter of the body;
+ * in a region with a left date column, that column. */
+static int32_t label_width(lay_t *L, const msection_t *sec)
 {
 	const style_t *s = L->s;
+	if (L->r->ind)
+		return L->r->ind;
 	int32_t lw = s->pub_label_width;
-	int32_t mw = L->width - lw;
-	int start = L->nv;
+	if (!s->pub_label_fit)
+		return lw;
+	tstyle_t vt = lay_ts(L, FONT_BOLD, s->size_small, s->c_accent);
+	int32_t widest = 0;
+	for (int i = 0; i < sec->npubs; i++) {
+		spans_t sp = {0};
+		sp_str(L, &sp, sec->pubs[i].venue, &vt);
+		int32_t w = sp_width(L, &sp);
+		if (w > widest)
+			widest = w;
+	}
+	int32_t fit = widest + s->pub_label_gap, max = bw(L) / 4;
+	if (fit > max)
+		fit = max;
+	return fit > lw ? fit : lw;
+}
+
+static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int number,
+                        int32_t lw)
+{
+	const style_t *s = L->s;
+	int32_t mw = L->r->width - lw;
+	int start = L->r->nv;
 	tstyle_t bold = lay_ts(L, FONT_BOLD, s->size_body, s->c_text);
+	tstyle_t tt = lay_ts(L, s->pub_title_style, s->size_body, s->c_text);
 	tstyle_t reg = lay_ts(L, FONT_REGULAR, s->size_body, s->c_text);
 	tstyle_t ital = lay_ts(L, FONT_ITALIC, s->size_body, s->c_text);
 	tstyle_t small = lay_ts(L, FONT_REGULAR, s->size_small, s->c_muted);
 
 	int li = lay_tag(L, "LI"), body = lay_tag(L, "LBody");
 	spans_t t = {0};
-	sp_text(L, &t, &p->title, &bold);
+	sp_text(L, &t, &p->title, &tt);
 	int first = v_flow(L, &t, lw, mw, FLOW_LEFT, s->size_body, 1);
 
 	if (p->nauthors) {
@@ -286,51 +448,54 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 	links_row(L, &ex, p->links, p->nlinks, p->doi, &lt);
 	if (p->nbadges) {
 		if (ex.n)
-			sp_str(L, &ex, " \u00b7 ", &small);
+			sp_str(L, &ex, s->extra_sep, &small);
 		sp_str(L, &ex, L->loc->badges, &small);
-		tstyle_t bt = lay_ts(L, FONT_REGULAR, s->size_small * 88 / 100, s->c_badge);
-		bt.flags = FLOW_NOBREAK | FLOW_NOHYPH;
+		tstyle_t bt = lay_ts(L, FONT_REGULAR, pm(s->size_small, s->badge_size), s->c_badge);
+		bt.flags = FLOW_NOBREAK | FLOW_NOHYPH | FLOW_FRAME;
 		for (int i = 0; i < p->nbadges; i++) {
-			/* each badge its own target, so flow keeps their frames apart */
+			/* a space between badges, so their frames stay apart */
 			sp_str(L, &ex, " ", &small);
+			bt.frame = i + 1;
 			/* no-break spaces inside the frame pad the label */
 			const char *b = arena_printf(L->a, "\u00a0%s\u00a0", p->badges[i]);
-			sp_add(L, &ex, b, (int)strlen(b), &bt, arena_printf(L->a, "vita-badge:%d", i), 0, 0);
+			sp_add(L, &ex, b, (int)strlen(b), &bt, NULL, 0, 0);
 		}
 	}
 	if (p->note.n) {
 		if (ex.n)
-			sp_str(L, &ex, p->nbadges ? "  \u00b7 " : " \u00b7 ", &small);
+			sp_str(L, &ex, p->nbadges ? arena_printf(L->a, " %s", s->extra_sep) : s->extra_sep,
+			       &small);
 		tstyle_t nt = lay_ts(L, FONT_BOLD, s->size_small, s->c_highlight);
 		sp_text(L, &ex, &p->note, &nt);
 	}
+	L->frame_pad = s->badge_pad;
+	L->frame_radius = s->badge_radius;
+	L->frame_color = s->c_badge;
 	v_flow(L, &ex, lw, mw, FLOW_LEFT, s->size_small, 0);
 	lay_untag(L, body);
 
-	/* the label column: venue tag, then the number */
+	/* the label column: venue tag, then the number (below the tag's last
+	   line, so a long tag that wraps never prints over it) */
 	int lbl = lay_tag(L, "Lbl");
 	if (first >= 0) {
-		spans_t lab = {0};
 		tstyle_t vt = lay_ts(L, FONT_BOLD, s->size_small, s->c_accent);
 		vt.flags = FLOW_NOHYPH;
 		tstyle_t nt = lay_ts(L, FONT_REGULAR, s->size_small, s->c_muted);
-		if (s->pub_label == 0 && p->venue) {
-			sp_str(L, &lab, p->venue, &vt);
-			v_beside(L, first, &lab, 0, 0, lw - 4000);
-			if (number > 0) {
-				spans_t num = {0};
-				sp_str(L, &num, arena_printf(L->a, "[%d]", number), &nt);
-				v_beside(L, first + 1, &num, 0, 0, lw - 4000);
-			}
-		} else if (number > 0) {
-			sp_str(L, &lab, arena_printf(L->a, "[%d]", number), &nt);
-			v_beside(L, first, &lab, 0, 0, lw - 4000);
-			if (p->venue) {
-				spans_t vv = {0};
-				sp_str(L, &vv, p->venue, &vt);
-				v_beside(L, first + 1, &vv, 0, 0, lw - 4000);
-			}
+		int32_t cw = lw - s->pub_label_gap;
+		int right = L->r->ind > 0; /* a left date column is set flush right */
+		int32_t cx = right ? cw : 0;
+		spans_t a = {0}, b = {0};
+		const char *num = number > 0 ? arena_printf(L->a, "[%d]", number) : NULL;
+		if (s->pub_label == 0) {
+			sp_str(L, &a, p->venue, &vt);
+			sp_str(L, &b, num, &nt);
+		} else {
+			sp_str(L, &a, num, &nt);
+			sp_str(L, &b, p->venue, &vt);
 		}
+		int k = v_beside(L, first, a.n ? &a : &b, cx, right, cw);
+		if (a.n && b.n)
+			v_beside(L, first + k, &b, cx, right, cw);
 	}
 	lay_untag(L, lbl);
 	lay_untag(L, li);
@@ -343,13 +508,13 @@ static void group_heading(lay_t *L, const char *text, int first)
 	tstyle_t yt = lay_ts(L, FONT_BOLD, L->s->size_body, L->s->c_muted);
 	sp_str(L, &y, text, &yt);
 	if (!first)
-		v_gap(L, L->s->pub_gap * 3 / 2);
+		v_gap(L, L->s->group_before);
 	int tag = lay_tag(L, "H3");
-	int f = v_flow(L, &y, 0, L->width, FLOW_LEFT, L->s->size_body, 0);
+	int f = v_flow(L, &y, bx(L), bw(L), FLOW_LEFT, L->s->size_body, 0);
 	lay_untag(L, tag);
 	if (f >= 0)
-		L->v[f].nobreak = 1;
-	v_new(L, V_GAP, L->s->pub_gap / 2)->nobreak = 1;
+		L->r->v[f].nobreak = 1;
+	v_new(L, V_GAP, L->s->group_after)->nobreak = 1;
 }
 
 /* group_by type: the kind of a publication is its status (published
@@ -362,6 +527,7 @@ static const char *pub_kind(const mpub_t *p)
 static void publications(lay_t *L, const msection_t *sec)
 {
 	int any_equal = 0, shown = 0, list = -1;
+	int32_t lw = label_width(L, sec);
 	const char *kinds[64];
 	int nkinds = 0;
 	if (sec->group_by == GROUP_TYPE) {
@@ -405,7 +571,7 @@ static void publications(lay_t *L, const msection_t *sec)
 			if (list < 0)
 				list = lay_tag(L, "L");
 			in_group = 1;
-			publication(L, sec, p, number);
+			publication(L, sec, p, number, lw);
 			shown++;
 			if (p->nequal)
 				any_equal = 1;
@@ -414,13 +580,12 @@ static void publications(lay_t *L, const msection_t *sec)
 	if (list >= 0)
 		lay_untag(L, list);
 	if (any_equal) {
-		v_gap(L, L->s->pub_gap / 2);
+		v_gap(L, L->s->group_after);
 		spans_t f = {0};
 		tstyle_t t = lay_ts(L, FONT_ITALIC, L->s->size_small, L->s->c_muted);
 		sp_str(L, &f, L->loc->equal, &t);
 		int tag = lay_tag(L, "P");
-		v_flow(L, &f, L->s->pub_label_width, L->width - L->s->pub_label_width, FLOW_LEFT,
-		       L->s->size_small, 0);
+		v_flow(L, &f, lw, L->r->width - lw, FLOW_LEFT, L->s->size_small, 0);
 		lay_untag(L, tag);
 	}
 }
@@ -428,19 +593,17 @@ static void publications(lay_t *L, const msection_t *sec)
 static void news(lay_t *L, const msection_t *sec)
 {
 	const style_t *s = L->s;
-	int32_t dw = s->news_date_width;
+	int32_t dw = L->r->ind ? L->r->ind : s->news_date_width;
+	int right = L->r->ind > 0;
 	tstyle_t t = lay_ts(L, FONT_REGULAR, s->size_body, s->c_text);
 	tstyle_t dt = lay_ts(L, FONT_REGULAR, s->size_small, s->c_muted);
 	int list = lay_tag(L, "L");
 	for (int i = 0; i < sec->nnews; i++) {
 		const mnews_t *n = &sec->news[i];
 		if (i)
-			v_gap(L, s->entry_gap / 3);
-		int start = L->nv;
-		int li = lay_tag(L, "LI"), body = lay_tag(L, "LBody");
-		spans_t sp = {0};
-		sp_text(L, &sp, &n->text, &t);
-		int first = v_flow(L, &sp, dw, L->width - dw, FLOW_LEFT, s->size_body, 1);
+			v_gap(L, s->news_gap);
+		int start = L->r->nv;
+		int li = lay_tag(L, "LI");
 		buf_t b;
 		buf_init(&b);
 		lay_date_text(L, &n->date, &b);
@@ -448,9 +611,26 @@ static void news(lay_t *L, const msection_t *sec)
 		if (b.len)
 			sp_str(L, &ds, arena_strdup(L->a, b.s), &dt);
 		buf_done(&b);
+		spans_t sp = {0};
+		sp_text(L, &sp, &n->text, &t);
+		if (L->r->dates == DATES_INLINE) {
+			/* a narrow column: the date above its text */
+			int lbl = lay_tag(L, "Lbl");
+			v_flow(L, &ds, 0, L->r->width, FLOW_LEFT, s->size_small, 0);
+			lay_untag(L, lbl);
+			int body = lay_tag(L, "LBody");
+			v_flow(L, &sp, 0, L->r->width, FLOW_LEFT, s->size_body, 1);
+			lay_untag(L, body);
+			lay_untag(L, li);
+			lay_keep_block(L, start, 1);
+			continue;
+		}
+		int body = lay_tag(L, "LBody");
+		int first = v_flow(L, &sp, dw, L->r->width - dw, FLOW_LEFT, s->size_body, 1);
 		lay_untag(L, body);
 		int lbl = lay_tag(L, "Lbl");
-		v_beside(L, first, &ds, 0, 0, dw - 4000);
+		int32_t cw = dw - (right ? s->date_gap : s->pub_label_gap);
+		v_beside(L, first, &ds, right ? cw : 0, right, cw);
 		lay_untag(L, lbl);
 		lay_untag(L, li);
 		lay_keep_block(L, start, 1);
@@ -462,19 +642,47 @@ static void list(lay_t *L, const msection_t *sec)
 {
 	const style_t *s = L->s;
 	if (sec->list_style == LIST_BULLETS) {
-		bullets(L, sec->items, sec->nitems, 0);
+		bullets(L, sec->items, sec->nitems);
 		return;
 	}
 	spans_t sp = {0};
 	tstyle_t t = lay_ts(L, FONT_REGULAR, s->size_body, s->c_text);
 	tstyle_t sep = lay_ts(L, FONT_REGULAR, s->size_body, s->c_muted);
+	if (s->list_chips) {
+		/* each item in its own frame; the no-break spaces pad it, the
+		   space between items keeps the frames apart */
+		t = lay_ts(L, FONT_REGULAR, s->size_small, s->c_text);
+		t.flags = FLOW_NOBREAK | FLOW_NOHYPH | FLOW_FRAME;
+		tstyle_t gap = lay_ts(L, FONT_REGULAR, s->size_small, s->c_text);
+		for (int i = 0; i < sec->nitems; i++) {
+			t.frame = i + 1; /* one frame per item, whatever its markup */
+			if (i)
+				sp_str(L, &sp, s->chip_sep, &gap);
+			sp_str(L, &sp, "\u00a0\u00a0", &t);
+			sp_text(L, &sp, &sec->items[i], &t);
+			sp_str(L, &sp, "\u00a0\u00a0", &t);
+		}
+		L->frame_pad = s->chip_pad;
+		L->frame_radius = s->chip_radius;
+		L->frame_color = s->c_chip;
+		int tag = lay_tag(L, "P");
+		int first = v_flow(L, &sp, bx(L), bw(L), FLOW_LEFT, s->size_small, 0);
+		lay_untag(L, tag);
+		/* chips are taller than text: more room between their lines */
+		int32_t h = lay_lead(L, s->size_small) + 2 * s->chip_pad + s->chip_leading;
+		for (int i = first; first >= 0 && i < L->r->nv; i++) {
+			L->r->v[i].asc += (h - L->r->v[i].h) / 2;
+			L->r->v[i].h = h;
+		}
+		return;
+	}
 	for (int i = 0; i < sec->nitems; i++) {
 		if (i)
-			sp_str(L, &sp, "  \u00b7  ", &sep);
+			sp_str(L, &sp, s->list_sep, &sep);
 		sp_text(L, &sp, &sec->items[i], &t);
 	}
 	int tag = lay_tag(L, "P");
-	v_flow(L, &sp, 0, L->width, FLOW_LEFT, s->size_body, 1);
+	v_flow(L, &sp, bx(L), bw(L), FLOW_LEFT, s->size_body, 1);
 	lay_untag(L, tag);
 }
 
@@ -484,10 +692,7 @@ void lay_paragraph(lay_t *L, const mtext_t *x)
 	spans_t sp = {0};
 	tstyle_t t = lay_ts(L, FONT_REGULAR, s->size_body, s->c_text);
 	sp_text(L, &sp, x, &t);
-	int align = s->text_align == ST_JUSTIFY ? FLOW_JUSTIFY
-	            : s->text_align == ST_CENTER ? FLOW_CENTER
-	            : s->text_align == ST_RIGHT ? FLOW_RIGHT : FLOW_LEFT;
-	v_flow(L, &sp, 0, L->width, align, s->size_body, 1);
+	v_flow(L, &sp, bx(L), bw(L), text_align(L), s->size_body, 1);
 }
 
 void lay_section(lay_t *L, const msection_t *sec)
@@ -502,7 +707,7 @@ void lay_section(lay_t *L, const msection_t *sec)
 		tag = lay_tag(L, "L");
 		for (int i = 0; i < sec->nentries; i++) {
 			if (i)
-				v_gap(L, sec->type == SEC_AWARDS ? L->s->entry_gap / 2 : L->s->entry_gap);
+				v_gap(L, sec->type == SEC_AWARDS ? L->s->award_gap : L->s->entry_gap);
 			entry(L, sec, &sec->entries[i]);
 		}
 		lay_untag(L, tag);

@@ -2,6 +2,7 @@
  * native name), headline, affiliation and location, the contact row, and
  * the photo beside them; then the summary paragraph.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "image.h"
 #include "utf8.h"
@@ -71,35 +72,135 @@ static const char *photo_alt(lay_t *L)
 	return r;
 }
 
+/* The icon (UTF-8) a layout's header.icon_map gives a contact kind
+ * ("email=f0e0,phone=f095,..."; "link" for other links), or NULL. */
+static const char *icon_for(lay_t *L, const char *kind)
+{
+	const char *p = L->s->icon_map;
+	size_t n = strlen(kind);
+	while (p && *p) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		const char *eq = strchr(p, '=');
+		if (!eq)
+			break;
+		if ((size_t)(eq - p) == n && !strncmp(p, kind, n)) {
+			unsigned long cp = strtoul(eq + 1, NULL, 16);
+			if (cp < 0x80 || cp > 0xFFFF)
+				return NULL;
+			char b[4];
+			int k = utf8_encode((uint32_t)cp, b);
+			return arena_strndup(L->a, b, (size_t)k);
+		}
+		p = strchr(eq, ',');
+	}
+	return NULL;
+}
+
+/* Contact items (and the profile's links) as spans: a separator between
+ * them, or (column) each alone for its own line. */
+static void contact_item(lay_t *L, spans_t *c, const char *kind, const char *label,
+                         const char *url, int line, int col)
+{
+	const style_t *s = L->s;
+	tstyle_t ct = lay_ts(L, FONT_REGULAR, s->size_small, s->c_link);
+	ct.flags = FLOW_NOBREAK | FLOW_NOHYPH; /* a contact item is never split */
+	const char *icon = L->icons ? icon_for(L, kind) : NULL;
+	if (icon) {
+		/* drawn, never read: the text extracts as the contact alone */
+		tstyle_t it = ct;
+		it.chain = L->icons;
+		it.color = s->c_accent;
+		it.flags |= FLOW_ARTIFACT;
+		sp_add(L, c, icon, (int)strlen(icon), &it, NULL, 0, 0);
+		tstyle_t gap = ct;
+		sp_str(L, c, "\u00a0", &gap);
+	}
+	sp_add(L, c, label, (int)strlen(label), &ct, url, line, col);
+}
+
+static void contacts(lay_t *L, int align, int32_t dx, int32_t width, int column)
+{
+	const model_t *m = L->m;
+	const style_t *s = L->s;
+	tstyle_t cs = lay_ts(L, FONT_REGULAR, s->size_small, s->c_muted);
+	spans_t c = {0};
+	int n = m->ncontacts + m->nlinks;
+	for (int i = 0; i < n; i++) {
+		if (column)
+			c.n = 0;
+		else if (c.n)
+			sp_str(L, &c, s->contact_sep, &cs);
+		if (i < m->ncontacts) {
+			const mcontact_t *ct = &m->contacts[i];
+			contact_item(L, &c, ct->kind, contact_label(L, ct), ct->url, ct->line, ct->col);
+		} else {
+			const mlink_t *lk = &m->links[i - m->ncontacts];
+			contact_item(L, &c, "link", lk->label, lk->url, lk->line, lk->col);
+		}
+		if (column) {
+			int t = lay_tag(L, "P");
+			int first = v_flow(L, &c, dx, width, FLOW_LEFT, s->size_small, 0);
+			lay_untag(L, t);
+			if (first >= 0)
+				L->r->v[L->r->nv - 1].nobreak = 1;
+		}
+	}
+	if (!column)
+		v_flow(L, &c, dx, width, align, s->size_small, 0);
+}
+
 int lay_header(lay_t *L, page_image_t *photo)
 {
 	const model_t *m = L->m;
 	const style_t *s = L->s;
+	int sidebar = s->sidebar != SIDE_NONE;
+	region_t *side = &L->reg[R_SIDE];
+	L->r = &L->reg[sidebar ? R_HEAD : R_MAIN];
+	if (s->icons && !(L->icons = font_chain_get(L->lib, s->font_icons, L->e)))
+		return -1;
 	int align = s->header_align == ST_LEFT ? FLOW_LEFT : FLOW_CENTER;
-	int32_t width = L->width, dx = 0;
+	int32_t width = L->r->width, dx = 0;
 	memset(photo, 0, sizeof(*photo));
+	L->photo_side = sidebar && s->photo_in_sidebar;
 	if (m->photo && m->photo_img) {   /* decoded when the profile was loaded */
 		int pw = m->photo_img->src_w, ph = m->photo_img->src_h;
-		photo->h = 78000;
+		photo->h = s->photo_h;
 		photo->w = (int32_t)((int64_t)photo->h * pw / ph);
-		if (photo->w > 100000) {
-			photo->w = 100000;
+		int32_t maxw = L->photo_side && s->photo_max_w > side->width ? side->width
+		               : s->photo_max_w;
+		if (photo->w > maxw) {
+			photo->w = maxw;
 			photo->h = (int32_t)((int64_t)photo->w * ph / pw);
 		}
-		photo->x = L->rtl ? L->x0 : L->x0 + L->width - photo->w;
-		photo->y = s->margin_top;
+		int32_t small = photo->w < photo->h ? photo->w : photo->h;
+		photo->radius = s->photo_shape == SHAPE_CIRCLE ? small / 2
+		                : s->photo_shape == SHAPE_ROUNDED ? small / 8 : 0;
 		photo->path = m->photo;
 		photo->png = m->photo_img->png;
 		photo->img = m->photo_img;
-		width -= photo->w + 14000;
-		if (align == FLOW_CENTER) {
-			dx = photo->w + 14000; /* keep the text centred on the page */
-			width -= photo->w + 14000;
+		if (L->photo_side) {
+			/* at the top of the sidebar, centred in it */
+			photo->x = side->x0 + (side->width - photo->w) / 2;
+			if (L->rtl)
+				photo->x = s->page_w - photo->x - photo->w;
+			L->photo_top = 0;
+			L->r = side;
+			v_new(L, V_GAP, photo->h + s->photo_gap)->nobreak = 1;
+			L->r = &L->reg[R_HEAD];
+		} else {
+			photo->x = L->rtl ? L->r->x0 : L->r->x0 + L->r->width - photo->w;
+			photo->y = s->margin_top;
+			width -= photo->w + s->photo_gap;
+			if (align == FLOW_CENTER) {
+				dx = photo->w + s->photo_gap; /* keep the text centred on the page */
+				width -= photo->w + s->photo_gap;
+			}
 		}
 	}
-	int start = L->nv;
+	int start = L->r->nv;
 	spans_t n = {0};
-	tstyle_t nt = {L->head, FONT_BOLD, s->size_name, s->c_text, FLOW_NOHYPH | FLOW_NOBREAK};
+	tstyle_t nt = {L->head, s->name_style, s->size_name, s->c_name, FLOW_NOHYPH | FLOW_NOBREAK, 0};
 	sp_at(L, &n, m->name, &nt, m->at_name);
 	if (m->name_native) {
 		tstyle_t nn = nt;
@@ -120,7 +221,7 @@ int lay_header(lay_t *L, page_image_t *photo)
 	lay_untag(L, tag);
 	if (m->headline) {
 		spans_t h = {0};
-		tstyle_t t = {L->head, FONT_REGULAR, s->size_headline, s->c_muted, 0};
+		tstyle_t t = {L->head, s->headline_style, s->size_headline, s->c_headline, 0, 0};
 		sp_at(L, &h, m->headline, &t, m->at_headline);
 		tag = lay_tag(L, "P");
 		v_flow(L, &h, dx, width, align, s->size_headline, 0);
@@ -139,43 +240,45 @@ int lay_header(lay_t *L, page_image_t *photo)
 	tag = lay_tag(L, "P");
 	v_flow(L, &a, dx, width, align, s->size_body, 0);
 	lay_untag(L, tag);
-	spans_t c = {0};
-	tstyle_t ct = lay_ts(L, FONT_REGULAR, s->size_small, s->c_link);
-	ct.flags = FLOW_NOBREAK | FLOW_NOHYPH; /* a contact item is never split */
-	tstyle_t cs = lay_ts(L, FONT_REGULAR, s->size_small, s->c_muted);
-	for (int i = 0; i < m->ncontacts; i++) {
-		if (c.n)
-			sp_str(L, &c, s->contact_sep, &cs);
-		const char *label = contact_label(L, &m->contacts[i]);
-		sp_add(L, &c, label, (int)strlen(label), &ct, m->contacts[i].url,
-		       m->contacts[i].line, m->contacts[i].col);
+	if (sidebar && s->contacts_in_sidebar) {
+		region_t *keep = L->r;
+		L->r = side;
+		contacts(L, FLOW_LEFT, 0, side->width, 1);
+		v_gap(L, s->section_before);
+		L->r = keep;
+	} else {
+		tag = lay_tag(L, "P");
+		contacts(L, align, dx, width, 0);
+		lay_untag(L, tag);
 	}
-	for (int i = 0; i < m->nlinks; i++) {
-		if (c.n)
-			sp_str(L, &c, s->contact_sep, &cs);
-		sp_add(L, &c, m->links[i].label, (int)strlen(m->links[i].label), &ct, m->links[i].url,
-		       m->links[i].line, m->links[i].col);
-	}
-	tag = lay_tag(L, "P");
-	v_flow(L, &c, dx, width, align, s->size_small, 0);
-	lay_untag(L, tag);
 	/* the photo is read after the lines beside it */
-	L->photo_at = L->nv - 1;
+	L->photo_at = L->r->nv - 1;
 	if (m->photo) {
 		L->photo_tag = page_tag_open(L->d, "Figure", NULL, photo_alt(L));
 		page_tag_close(L->d, L->photo_tag);
 	}
 	/* the photo's height counts as part of the header */
 	int32_t hh = 0;
-	for (int i = start; i < L->nv; i++)
-		hh += L->v[i].h;
-	if (photo->h > hh)
+	for (int i = start; i < L->r->nv; i++)
+		hh += L->r->v[i].h;
+	if (!L->photo_side && photo->h > hh)
 		v_new(L, V_GAP, photo->h - hh)->nobreak = 1;
-	for (int i = start; i < L->nv; i++)
-		L->v[i].nobreak = 1;
+	for (int i = start; i < L->r->nv; i++)
+		L->r->v[i].nobreak = 1;
+	if (sidebar) {
+		/* the header ends above both columns; the summary opens the main one */
+		v_gap(L, s->header_gap);
+		L->r = &L->reg[R_MAIN];
+		if (m->summary.n) {
+			tag = lay_tag(L, "P");
+			lay_paragraph(L, &m->summary);
+			lay_untag(L, tag);
+		}
+		return 0;
+	}
 	if (m->summary.n) {
 		v_gap(L, s->header_gap);
-		L->v[L->nv - 1].nobreak = 0;
+		L->r->v[L->r->nv - 1].nobreak = 0;
 		tag = lay_tag(L, "P");
 		lay_paragraph(L, &m->summary);
 		lay_untag(L, tag);

@@ -28,26 +28,47 @@ typedef struct vitem {
 	int n, cap;
 } vitem_t;
 
+/* A region: a column of the page with its own vertical list, paginated
+ * on its own (the header across the top of the first page, the main
+ * column, the sidebar). Items carry their x from the page's left edge, so
+ * one list may hold lines set at different widths. */
+typedef struct region {
+	int32_t x0, width;      /* u: left edge, measure */
+	int32_t ind;            /* u: the body's indent (a left date column) */
+	int dates;              /* DATES_*: where entry dates go in this region */
+	int align;              /* ST_*: paragraphs and details */
+	vitem_t *v;
+	int nv, capv;
+} region_t;
+
+enum { R_HEAD, R_MAIN, R_SIDE, R_COUNT };
+
 typedef struct lay {
 	const model_t *m;
 	const style_t *s;
+	const style_t *orig;    /* as loaded (s may be a fit-tightened copy): where keys are */
 	const vlocale_t *loc;   /* the fixed words */
 	int rtl;                /* a right-to-left locale: the page is mirrored */
 	const char *cjk;        /* "ja"/"ko" when the CV's CJK text is Japanese/Korean */
 	font_lib_t *lib;
 	errs_t *e;
 	arena_t *a;             /* scratch for this layout */
-	font_chain_t *body, *head;
+	font_chain_t *body, *head, *icons;
 	hyph_t *hyph;
 	const char *lang;
-	int32_t x0, width;      /* u: left margin, measure */
-	vitem_t *v;
-	int nv, capv;
-	int failed;
+	region_t reg[R_COUNT];
+	region_t *r;            /* the region blocks go to */
+	int32_t avail;          /* u: height of the text block */
+	int32_t last_fill;      /* u: height used on the last page (fit) */
+	int32_t photo_top;      /* u: the photo's offset in the sidebar's first page */
+	int photo_side;         /* 1: the photo heads the sidebar */
+	int32_t frame_pad, frame_radius;  /* u: how frames (badges, chips) are drawn */
 	page_doc_t *d;          /* the document: its structure elements grow with
 	                           the blocks (lay_tag), its pages at the end */
 	int photo_tag;          /* the photo's Figure element */
-	int photo_at;           /* the photo is placed after this item of v */
+	int photo_at;           /* the photo is placed after this item of the header's region */
+	uint32_t frame_color;
+	int failed;
 } lay_t;
 
 /* ---- spans (layout_text.c) ---- */
@@ -63,6 +84,7 @@ typedef struct tstyle {
 	int32_t size;
 	uint32_t color;
 	unsigned flags;
+	int frame;              /* FLOW_FRAME: which frame (spans of one share it) */
 } tstyle_t;
 
 flow_span_t *sp_add(lay_t *L, spans_t *s, const char *text, int len, const tstyle_t *t,
@@ -85,19 +107,22 @@ int lay_align(const lay_t *L, int align);
 int32_t lay_lead(lay_t *L, int32_t size);
 int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
            int32_t size, int hyphenate);
-int32_t v_beside(lay_t *L, int at, const spans_t *s, int32_t x, int right, int32_t width);
+int v_beside(lay_t *L, int at, const spans_t *s, int32_t x, int right, int32_t width);
 void lay_keep_block(lay_t *L, int first, int head);
 /* Structure (tagged PDF): items added while an element is open belong to
  * it; lay_untag closes it. See page.h. */
 int lay_tag(lay_t *L, const char *role);
 void lay_untag(lay_t *L, int tag);
 void lay_place(page_t *pg, const vitem_t *v, int32_t baseline, int rtl);
-void lay_pages(lay_t *L, page_doc_t *d, const page_image_t *photo);
+/* Paginate the regions and place them on new pages of d. */
+void lay_pages(lay_t *L, page_doc_t *d, page_image_t *photo);
+int32_t lay_height(const region_t *r, int from, int to);
 
 /* ---- blocks (layout_blocks.c, layout_header.c) ---- */
 
 void lay_section(lay_t *L, const msection_t *sec);
 void lay_paragraph(lay_t *L, const mtext_t *x);
 int lay_header(lay_t *L, page_image_t *photo);
+int lay_in_sidebar(lay_t *L, const msection_t *sec);
 
 #endif

@@ -24,9 +24,10 @@ flow_span_t *sp_add(lay_t *L, spans_t *s, const char *text, int len, const tstyl
 	f->chain = t->chain;
 	f->style = t->style;
 	f->size = t->size;
-	f->color = url && strncmp(url, "vita-badge:", 11) ? L->s->c_link : t->color;
+	f->color = url ? L->s->c_link : t->color;
 	f->url = url;
 	f->flags = t->flags;
+	f->frame = t->frame;
 	f->line = line;
 	f->col = col;
 	return f;
@@ -61,7 +62,7 @@ void sp_text(lay_t *L, spans_t *s, const mtext_t *x, const tstyle_t *t)
 
 tstyle_t lay_ts(lay_t *L, int style, int32_t size, uint32_t color)
 {
-	tstyle_t t = {L->body, style, size, color, 0};
+	tstyle_t t = {L->body, style, size, color, 0, 0};
 	return t;
 }
 int32_t sp_width(lay_t *L, const spans_t *s)

@@ -15,11 +15,11 @@
 
 vitem_t *v_new(lay_t *L, int kind, int32_t h)
 {
-	if (L->nv == L->capv) {
-		L->capv = L->capv ? L->capv * 2 : 256;
-		L->v = xrealloc(L->v, sizeof(vitem_t) * (size_t)L->capv);
+	if (L->r->nv == L->r->capv) {
+		L->r->capv = L->r->capv ? L->r->capv * 2 : 256;
+		L->r->v = xrealloc(L->r->v, sizeof(vitem_t) * (size_t)L->r->capv);
 	}
-	vitem_t *v = &L->v[L->nv++];
+	vitem_t *v = &L->r->v[L->r->nv++];
 	memset(v, 0, sizeof(*v));
 	v->kind = kind;
 	v->h = h;
@@ -28,9 +28,9 @@ vitem_t *v_new(lay_t *L, int kind, int32_t h)
 
 void v_gap(lay_t *L, int32_t h)
 {
-	if (L->nv && L->v[L->nv - 1].kind == V_GAP) {
-		if (L->v[L->nv - 1].h < h)
-			L->v[L->nv - 1].h = h;
+	if (L->r->nv && L->r->v[L->r->nv - 1].kind == V_GAP) {
+		if (L->r->v[L->r->nv - 1].h < h)
+			L->r->v[L->r->nv - 1].h = h;
 		return;
 	}
 	v_new(L, V_GAP, h);
@@ -100,10 +100,12 @@ int lay_align(const lay_t *L, int align)
 	return align == FLOW_LEFT ? FLOW_RIGHT : align == FLOW_RIGHT ? FLOW_LEFT : align;
 }
 
-/* Copy a set line's runs and links into v, its measure starting dx from
- * the page's left edge and width wide. A right-to-left page mirrors the
- * measure (dx from the right edge), not the line in it: flow already set
- * the line right to left. */
+/* Copy a set line's runs, links and frames into v, its measure starting
+ * dx from the page's left edge and width wide. A right-to-left page
+ * mirrors the measure (dx from the right edge), not the line in it: flow
+ * already set the line right to left. A frame (a badge, a chip) is drawn
+ * from a pad above the capitals to a pad below the baseline, so it stays
+ * within its line and never touches the lines above and below. */
 void v_put_line(lay_t *L, vitem_t *v, const flow_line_t *fl, int32_t dx, int32_t width)
 {
 	if (L->rtl)
@@ -116,24 +118,25 @@ void v_put_line(lay_t *L, vitem_t *v, const flow_line_t *fl, int32_t dx, int32_t
 		it->u.run.x += dx;
 	}
 	for (int i = 0; i < fl->nlinks; i++) {
-		const page_link_t *lk = &fl->links[i];
 		page_item_t *it = v_item(L, v);
-		if (!strncmp(lk->url, "vita-badge:", 11)) {
-			/* a badge: a thin frame around its label */
-			int32_t pad = 0;
-			it->kind = PAGE_RECT;
-			it->u.rect.x = lk->x + dx - pad;
-			it->u.rect.y = lk->y + 800;
-			it->u.rect.w = lk->w + 2 * pad;
-			it->u.rect.h = lk->h - 800;
-			it->u.rect.color = L->s->c_badge;
-			it->u.rect.stroke = 400;
-			continue;
-		}
 		it->kind = PAGE_LINK;
-		it->u.link = *lk;
+		it->u.link = fl->links[i];
 		it->u.link.x += dx;
 		tag_link(L, v, from, it);
+	}
+	for (int i = 0; i < fl->nframes; i++) {
+		const flow_frame_t *fr = &fl->frames[i];
+		int32_t cap = font_cap_height(L->body, FONT_REGULAR, fr->size);
+		int32_t pad = L->frame_pad;
+		page_item_t *it = v_item(L, v);
+		it->kind = PAGE_RECT;
+		it->u.rect.x = fr->x + dx;
+		it->u.rect.y = -cap - pad;
+		it->u.rect.w = fr->w;
+		it->u.rect.h = cap + 2 * pad + fr->size / 5;
+		it->u.rect.color = L->frame_color;
+		it->u.rect.stroke = L->s->badge_stroke;
+		it->u.rect.radius = L->frame_radius;
 	}
 }
 
@@ -181,30 +184,31 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
 		L->failed = 1;
 		return -1;
 	}
-	int first = L->nv;
+	int first = L->r->nv;
 	int32_t h = lay_lead(L, size);
 	if (hyphenate && mostly_cjk(s))   /* body text, not a name or a title */
 		h = (int32_t)((int64_t)size * L->s->leading_cjk / 1000);
 	for (int i = 0; i < r.nlines; i++) {
 		const flow_line_t *fl = &r.lines[i];
 		/* report justified lines stretched or shrunk past the limits */
+		int32_t st = L->s->loose_stretch, sh = L->s->loose_shrink;
 		if (align == FLOW_JUSTIFY && i + 1 < r.nlines && !fl->overfull &&
-		    (fl->ratio > 2000 || fl->ratio < -1000))
+		    (fl->ratio > st || fl->ratio < -sh))
 			warn_at(L->e, L->m->file, s->v[0].line, s->v[0].col,
 			        "loose line %d of a paragraph: its spaces are %s %d%% past their limit",
 			        i + 1, fl->ratio > 0 ? "stretched" : "shrunk",
-			        (fl->ratio > 0 ? fl->ratio - 2000 : -fl->ratio - 1000) / 10);
+			        (fl->ratio > 0 ? fl->ratio - st : -fl->ratio - sh) / 10);
 		vitem_t *v = v_new(L, V_LINE, h);
 		int32_t gh = fl->asc - fl->desc;
 		v->asc = (h - gh) / 2 + fl->asc;
 		if (fl->asc == 0 && fl->desc == 0)
 			v->asc = h * 4 / 5;
-		v_put_line(L, v, fl, L->x0 + dx, width);
+		v_put_line(L, v, fl, L->r->x0 + dx, width);
 	}
 	/* widows and orphans: no break after the first line or before the last */
 	if (r.nlines >= 2) {
-		L->v[first].nobreak = 1;
-		L->v[L->nv - 2].nobreak = 1;
+		L->r->v[first].nobreak = 1;
+		L->r->v[L->r->nv - 2].nobreak = 1;
 	}
 	return r.nlines ? first : -1;
 }
@@ -212,7 +216,7 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
 /* Set spans as one line (no breaking) and place it in line `at` with its
  * right edge at x (right = 1) or its left edge at x. Adds lines if the
  * list is shorter. */
-int32_t v_beside(lay_t *L, int at, const spans_t *s, int32_t x, int right, int32_t width)
+int v_beside(lay_t *L, int at, const spans_t *s, int32_t x, int right, int32_t width)
 {
 	if (!s->n || at < 0)
 		return 0;
@@ -229,38 +233,35 @@ int32_t v_beside(lay_t *L, int at, const spans_t *s, int32_t x, int right, int32
 		L->failed = 1;
 		return 0;
 	}
-	int32_t wmax = 0;
 	for (int i = 0; i < r.nlines; i++) {
 		int k = at + i;
-		if (k >= L->nv || L->v[k].kind != V_LINE) {
+		if (k >= L->r->nv || L->r->v[k].kind != V_LINE) {
 			/* a column taller than its text: more lines, kept together */
-			vitem_t *nv = v_new(L, V_LINE, L->v[at].h);
-			nv->asc = L->v[at].asc;
-			L->v[L->nv - 2].nobreak = 1;
-			k = L->nv - 1;
+			vitem_t *nv = v_new(L, V_LINE, L->r->v[at].h);
+			nv->asc = L->r->v[at].asc;
+			L->r->v[L->r->nv - 2].nobreak = 1;
+			k = L->r->nv - 1;
 		}
-		v_put_line(L, &L->v[k], &r.lines[i], L->x0 + x - (right ? width : 0), width);
-		if (r.lines[i].width > wmax)
-			wmax = r.lines[i].width;
+		v_put_line(L, &L->r->v[k], &r.lines[i], L->r->x0 + x - (right ? width : 0), width);
 	}
-	return wmax;
+	return r.nlines;
 }
 
 
-/* Keep lines [first, L->nv) together when short; otherwise keep the
+/* Keep lines [first, L->r->nv) together when short; otherwise keep the
  * first `head` lines with the next one. */
 void lay_keep_block(lay_t *L, int first, int head)
 {
-	int n = L->nv - first;
+	int n = L->r->nv - first;
 	if (first < 0 || n <= 0)
 		return;
-	if (n <= 7) {
-		for (int i = first; i < L->nv - 1; i++)
-			L->v[i].nobreak = 1;
+	if (n <= L->s->keep_short) {
+		for (int i = first; i < L->r->nv - 1; i++)
+			L->r->v[i].nobreak = 1;
 		return;
 	}
-	for (int i = first; i < first + head && i < L->nv - 1; i++)
-		L->v[i].nobreak = 1;
+	for (int i = first; i < first + head && i < L->r->nv - 1; i++)
+		L->r->v[i].nobreak = 1;
 }
 /* Where an item starts in reading order: its left edge, or in a
  * right-to-left page its right edge, negated. */
@@ -336,41 +337,161 @@ int layout_paginate(const layout_box_t *b, int n, int32_t avail_first, int32_t a
 	return np;
 }
 
-/* Paginate L's list and place it on new pages of d (the photo on the
- * first). */
-void lay_pages(lay_t *L, page_doc_t *d, const page_image_t *photo)
+int32_t lay_height(const region_t *r, int from, int to)
+{
+	int32_t h = 0;
+	for (int i = from; i < to && i < r->nv; i++)
+		h += r->v[i].h;
+	return h;
+}
+
+/* Pages of one region: *out is malloc'd (free it); returns their number. */
+static int region_pages(const region_t *r, int32_t first, int32_t avail, layout_page_t **out)
+{
+	layout_box_t *b = xcalloc((size_t)r->nv + 1, sizeof(*b));
+	*out = xcalloc((size_t)r->nv + 1, sizeof(**out));
+	for (int i = 0; i < r->nv; i++) {
+		b[i].h = r->v[i].h;
+		b[i].gap = r->v[i].kind == V_GAP;
+		b[i].keep = r->v[i].nobreak;
+	}
+	int np = layout_paginate(b, r->nv, first, avail, *out);
+	free(b);
+	return np;
+}
+
+/* Place items [from, to) of r on the last page of d from top down;
+ * returns the bottom. */
+static int32_t place_range(lay_t *L, page_doc_t *d, page_t *page, const region_t *r, int from,
+                           int to, int32_t top, const page_image_t *photo)
+{
+	for (int k = from; k < to; k++) {
+		const vitem_t *v = &r->v[k];
+		if (v->kind == V_LINE) {
+			lay_place(page, v, top + v->asc, L->rtl);
+			if (v->mark)
+				page_mark(d, v->mark, d->npages - 1, top);
+		}
+		top += v->h;
+		/* the photo is read after the header lines beside it */
+		if (photo && k == (L->photo_at < to ? L->photo_at : to - 1))
+			page_item(page, &(page_item_t){.kind = PAGE_IMAGE, .tag = L->photo_tag,
+			                               .u.image = *photo});
+	}
+	return top;
+}
+
+/* Text extraction in reading order beside a sidebar. pdftotext (poppler)
+ * groups lines into blocks and orders them by Breuel's rules, but first
+ * widens every block that has no block beside it across the page, over the
+ * blocks below it; a sidebar block that sits level with a gap of the main
+ * column (or the other way round) then overlaps the other column and is
+ * read in between its lines. So each column's gaps are closed with
+ * anchors: a word joiner (U+2060: no width, no ink, not white space, so
+ * poppler makes a word of it) at the column's left edge, as many as it
+ * takes for their line boxes to touch the boxes of the lines above and
+ * below. */
+/* An anchor is no content of the CV: an artifact in the structure. */
+static void anchor(page_t *page, const page_run_t *a)
+{
+	page_item(page, &(page_item_t){.kind = PAGE_RUN, .tag = PAGE_TAG_ARTIFACT, .u.run = *a});
+}
+
+static void anchors(lay_t *L, page_t *page, const region_t *r, int from, int to, int32_t top)
+{
+	int32_t prev = -1;              /* bottom of the previous line's box */
+	const page_run_t *title = NULL; /* the previous line, when a section title */
+	for (int k = from; k < to; k++) {
+		const vitem_t *v = &r->v[k];
+		const page_run_t *first = NULL;
+		for (int i = 0; i < v->n && !first; i++)
+			if (v->it[i].kind == PAGE_RUN)
+				first = &v->it[i].u.run;
+		if (v->kind != V_LINE || !first) {
+			top += v->h;
+			continue;
+		}
+		/* a stack of anchors above this line at its first run's place and
+		   size (under a title: at the title's), so poppler joins them to
+		   that line's block, up to the box of the line above */
+		const page_run_t *like = title ? title : first;
+		int32_t base = top + v->asc, sz = first->size, step = like->size * 13 / 10;
+		page_run_t a = *like;
+		a.text = "\u2060";
+		a.len = 3;
+		a.w = 0;
+		a.actual = NULL;
+		a.actual_len = 0;
+		a.face = font_face_for(L->body, FONT_REGULAR, L->lang, 0x2060);
+		a.synth = 0;
+		int hole = prev >= 0 && base - sz * 11 / 10 - prev > sz * 3 / 10;
+		if (title) /* downwards from the title */
+			for (int32_t b = prev - like->size * 3 / 10 + step;
+			     hole && a.face >= 0 && b - like->size * 11 / 10 < base - sz * 11 / 10; b += step) {
+				a.y = b;
+				anchor(page, &a);
+			}
+		else
+			for (int32_t b = base - step; hole && a.face >= 0 && b + sz * 3 / 10 > prev; b -= step) {
+				a.y = b;
+				anchor(page, &a);
+			}
+		prev = base + sz * 3 / 10;
+		title = v->mark ? first : NULL;
+		top += v->h;
+	}
+}
+
+/* Paginate the regions and place them on new pages of d: the header at
+ * the top of the first page, then on each page the columns in reading
+ * order (left to right, each whole before the next), so text extraction
+ * never interleaves them. The photo goes on the first page. */
+void lay_pages(lay_t *L, page_doc_t *d, page_image_t *photo)
 {
 	const style_t *s = L->s;
-	int32_t avail = s->page_h - s->margin_top - s->margin_bottom;
-	layout_box_t *b = xcalloc((size_t)(L->nv ? L->nv : 1), sizeof(*b));
-	layout_page_t *pg = xcalloc((size_t)(L->nv ? L->nv : 1), sizeof(*pg));
-	for (int i = 0; i < L->nv; i++) {
-		b[i].h = L->v[i].h;
-		b[i].gap = L->v[i].kind == V_GAP;
-		b[i].keep = L->v[i].nobreak;
+	const region_t *hr = &L->reg[R_HEAD], *mr = &L->reg[R_MAIN], *sr = &L->reg[R_SIDE];
+	int32_t hh = lay_height(hr, 0, hr->nv);
+	int32_t first = L->avail - hh;
+	layout_page_t *pm, *ps;
+	int npm = region_pages(mr, first, L->avail, &pm);
+	int nps = region_pages(sr, first, L->avail, &ps);
+	int np = npm > nps ? npm : nps;
+	if (np < 1)
+		np = 1;
+	const region_t *order[2] = {mr, sr};
+	const layout_page_t *pages[2] = {pm, ps};
+	int counts[2] = {npm, nps};
+	if (s->sidebar == SIDE_LEFT) {
+		order[0] = sr, order[1] = mr;
+		pages[0] = ps, pages[1] = pm;
+		counts[0] = nps, counts[1] = npm;
 	}
-	int np = layout_paginate(b, L->nv, avail, avail, pg), photo_done = 0;
 	for (int p = 0; p < np; p++) {
 		page_t *page = page_add(d);
-		int32_t top = s->margin_top;
-		for (int k = pg[p].start; k < pg[p].end; k++) {
-			const vitem_t *v = &L->v[k];
-			if (v->kind == V_LINE) {
-				lay_place(page, v, top + v->asc, L->rtl);
-				if (v->mark)
-					page_mark(d, v->mark, d->npages - 1, top);
-			}
-			top += v->h;
-			if (p == 0 && (k == L->photo_at || k + 1 == pg[p].end) && photo->path &&
-			    !photo_done) {
+		int32_t top = s->margin_top, bottom = top;
+		/* the region whose lines the photo is read after */
+		const region_t *pr = photo->path ? &L->reg[s->sidebar != SIDE_NONE ? R_HEAD : R_MAIN]
+		                     : NULL;
+		if (p == 0) {
+			if (photo->path && L->photo_side)
+				photo->y = s->margin_top + hh + L->photo_top;
+			if (pr == hr && !hr->nv)
 				page_item(page, &(page_item_t){.kind = PAGE_IMAGE, .tag = L->photo_tag,
 				                               .u.image = *photo});
-				photo_done = 1;
-			}
+			top = bottom = place_range(L, d, page, hr, 0, hr->nv, top, pr == hr ? photo : NULL);
 		}
+		for (int c = 0; c < 2; c++) {
+			if (p >= counts[c])
+				continue;
+			int32_t b = place_range(L, d, page, order[c], pages[c][p].start, pages[c][p].end, top,
+			                        p == 0 && pr == order[c] ? photo : NULL);
+			if (s->sidebar != SIDE_NONE)
+				anchors(L, page, order[c], pages[c][p].start, pages[c][p].end, top);
+			if (b > bottom)
+				bottom = b;
+		}
+		L->last_fill = bottom - s->margin_top;
 	}
-	if (!d->npages)
-		page_add(d);
-	free(b);
-	free(pg);
+	free(pm);
+	free(ps);
 }

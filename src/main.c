@@ -55,7 +55,7 @@ static const char usage_text[] =
 	"  batch PROFILE...   typeset many CVs into -d DIR, -j N at a time\n"
 	"  check PROFILE...   validate profiles; report every error\n"
 	"  fonts [PROFILE]    the font chains, their files, and characters no font has\n"
-	"  layouts            the layouts available\n"
+	"  layouts [--keys]   the layouts available (--keys: every layout key)\n"
 	"  locales            the languages available for --lang\n"
 	"  new NAME           a commented starter profile for NAME (stdout, or -o FILE)\n"
 	"  schema             the JSON Schema of profiles (docs/vita.schema.json)\n"
@@ -118,7 +118,7 @@ typedef struct opts {
 	int format;                /* --format: FMT_* */
 	const char **sets; int nsets;
 	const char **tags; int ntags;
-	int strict, reproducible, jobs;
+	int strict, reproducible, jobs, keys;
 	int untrusted, trusted;    /* --untrusted (batch: unless --trusted) */
 	int plain;                 /* --pdf=plain: untagged, no PDF/A or UA claims */
 	char **args; int nargs;
@@ -737,7 +737,10 @@ out:
 
 static int cmd_layouts(const opts_t *o)
 {
-	(void)o;
+	if (o->keys) {
+		style_keys(stdout);
+		return 0;
+	}
 	datadir_t d;
 	datadir_get(&d, "layouts", NULL);
 	style_list(d.dirs, stdout);
@@ -1414,6 +1417,7 @@ static int vita_main(int argc, char **argv)
 		{"changed", no_argument, 0, 'C'},      {"format", required_argument, 0, 'f'},
 		{"untrusted", no_argument, 0, 'U'},    {"trusted", no_argument, 0, 't'},
 		{"pdf", required_argument, 0, 'P'},
+		{"keys", no_argument, 0, 'K'},
 		{0, 0, 0, 0}};
 	o.sets = xcalloc((size_t)argc, sizeof(char *));
 	o.tags = xcalloc((size_t)argc * 8 + 8, sizeof(char *));
@@ -1438,6 +1442,7 @@ static int vita_main(int argc, char **argv)
 		case 'U': o.untrusted = 1; break;
 		case 't': o.trusted = 1; break;
 		case 'R': o.reproducible = 1; break;
+		case 'K': o.keys = 1; break;
 		case 'd': o.dir = optarg; break;
 		case 'M': o.deps = optarg; break;
 		case 'F': o.force = 1; break;

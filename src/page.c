@@ -212,6 +212,8 @@ static void dump_item(FILE *out, const page_item_t *it)
 		fprintf(out, "rect x=%d y=%d w=%d h=%d color=#%06X stroke=%d", (int)r->x,
 		        (int)r->y, (int)r->w, (int)r->h, (unsigned)(r->color & 0xFFFFFF),
 		        (int)r->stroke);
+		if (r->radius)
+			fprintf(out, " radius=%d", (int)r->radius);
 		break;
 	}
 	case PAGE_LINK: {
@@ -226,6 +228,8 @@ static void dump_item(FILE *out, const page_item_t *it)
 		fprintf(out, "image x=%d y=%d w=%d h=%d %s ", (int)im->x, (int)im->y,
 		        (int)im->w, (int)im->h, im->png ? "png" : "jpeg");
 		dump_cstr(out, base_name(im->path));
+		if (im->radius)
+			fprintf(out, " radius=%d", (int)im->radius);
 		break;
 	}
 	default:

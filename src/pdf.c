@@ -421,6 +421,32 @@ static int draw_run(pw_t *w, const page_run_t *r, int tag)
 	return 0;
 }
 
+/* The path of a rectangle (top-left x, y; u) with corners of radius rad. */
+static void rect_path(pw_t *w, int32_t x, int32_t y, int32_t wd, int32_t ht, int32_t rad)
+{
+	if (rad > wd / 2)
+		rad = wd / 2;
+	if (rad > ht / 2)
+		rad = ht / 2;
+	if (rad <= 0) {
+		HPDF_Page_Rectangle(w->page, pt(x), pdf_y(w, y + ht), pt(wd), pt(ht));
+		return;
+	}
+	/* four quarter circles as Bezier arcs (control points at 0.5523 r) */
+	HPDF_REAL l = pt(x), r = pt(x + wd), t = pdf_y(w, y), b = pdf_y(w, y + ht);
+	HPDF_REAL k = pt(rad), c = k * 0.5523f;
+	HPDF_Page_MoveTo(w->page, l + k, b);
+	HPDF_Page_LineTo(w->page, r - k, b);
+	HPDF_Page_CurveTo(w->page, r - k + c, b, r, b + k - c, r, b + k);
+	HPDF_Page_LineTo(w->page, r, t - k);
+	HPDF_Page_CurveTo(w->page, r, t - k + c, r - k + c, t, r - k, t);
+	HPDF_Page_LineTo(w->page, l + k, t);
+	HPDF_Page_CurveTo(w->page, l + k - c, t, l, t - k + c, l, t - k);
+	HPDF_Page_LineTo(w->page, l, b + k);
+	HPDF_Page_CurveTo(w->page, l, b + k - c, l + k - c, b, l + k, b);
+	HPDF_Page_ClosePath(w->page);
+}
+
 static void draw_rect(pw_t *w, const page_rect_t *r)
 {
 	if (r->stroke <= 0 && (r->w <= 0 || r->h <= 0))
@@ -439,7 +465,7 @@ static void draw_rect(pw_t *w, const page_rect_t *r)
 		set_stroke(w, c, r->stroke);
 	else
 		set_fill(w, c);
-	HPDF_Page_Rectangle(w->page, pt(r->x), pdf_y(w, r->y + r->h), pt(r->w), pt(r->h));
+	rect_path(w, r->x, r->y, r->w, r->h, r->radius);
 	if (r->stroke > 0)
 		HPDF_Page_Stroke(w->page);
 	else
@@ -489,10 +515,19 @@ static int draw_image(pw_t *w, const page_image_t *im, int tag)
 		return -1;
 	w->what = "draw an image";
 	text_begin(w, 0);
+	if (im->radius > 0) {
+		/* the photo's shape: a clip around the image only */
+		HPDF_Page_GSave(w->page);
+		rect_path(w, im->x, im->y, im->w, im->h, im->radius);
+		HPDF_Page_Clip(w->page);
+		HPDF_Page_EndPath(w->page);
+	}
 	pdf_mc_figure(w, tag);
 	HPDF_Page_DrawImage(w->page, img, pt(im->x), pdf_y(w, im->y + im->h), pt(im->w),
 	                    pt(im->h));
 	pdf_mc_close(w);
+	if (im->radius > 0)
+		HPDF_Page_GRestore(w->page);
 	return 0;
 }
 

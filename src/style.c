@@ -24,76 +24,179 @@
 #include "ydoc.h"
 #include "deps.h"
 
-enum { T_LEN, T_PERMILLE, T_COLOR, T_STR, T_BOOL, T_ENUM, T_PAGE, T_WORD };
+enum { T_LEN, T_PERMILLE, T_RATIO, T_INT, T_COLOR, T_STR, T_BOOL, T_ENUM, T_PAGE, T_WORD };
 
 /* Upper bounds of a T_LEN key (bounds[] below the key table), checked by
  * style_check once every override is in (so a bigger page may come after
  * a bigger indent): B_DOWN (the default) at most half the text height,
  * B_ACROSS at most half the text width, B_RULE at most 20 pt. page.* and
  * sizes.* have their own ranges (len_bounds). */
-enum { B_DOWN, B_ACROSS, B_RULE };
+enum { B_DOWN, B_ACROSS, B_RULE, B_WIDTH };   /* B_WIDTH: at most the text width */
 
 typedef struct key {
 	const char *path;
 	int type;
 	size_t off;
 	const char *choices;   /* T_ENUM: "a|b|c" -> 0, 1, 2; T_WORD: the locale key */
+	const char *help;      /* what it means, for `vita layouts --keys` */
 } key_t_;
 
 #define F(f) offsetof(style_t, f)
+#define STYLES "regular|bold|italic|bold-italic"
 static const key_t_ keys[] = {
-	{"page.size", T_PAGE, 0, "a4|letter"},
-	{"page.width", T_LEN, F(page_w), NULL},
-	{"page.height", T_LEN, F(page_h), NULL},
-	{"page.margin.top", T_LEN, F(margin_top), NULL},
-	{"page.margin.bottom", T_LEN, F(margin_bottom), NULL},
-	{"page.margin.left", T_LEN, F(margin_left), NULL},
-	{"page.margin.right", T_LEN, F(margin_right), NULL},
-	{"fonts.body", T_STR, F(font_body), NULL},
-	{"fonts.heading", T_STR, F(font_heading), NULL},
-	{"lang", T_STR, F(lang), NULL},
-	{"sizes.body", T_LEN, F(size_body), NULL},
-	{"sizes.small", T_LEN, F(size_small), NULL},
-	{"sizes.name", T_LEN, F(size_name), NULL},
-	{"sizes.native", T_LEN, F(size_native), NULL},
-	{"sizes.headline", T_LEN, F(size_headline), NULL},
-	{"sizes.section", T_LEN, F(size_section), NULL},
-	{"sizes.footer", T_LEN, F(size_footer), NULL},
-	{"leading", T_PERMILLE, F(leading), NULL},
-	{"leading_cjk", T_PERMILLE, F(leading_cjk), NULL},
-	{"colors.text", T_COLOR, F(c_text), NULL},
-	{"colors.muted", T_COLOR, F(c_muted), NULL},
-	{"colors.accent", T_COLOR, F(c_accent), NULL},
-	{"colors.link", T_COLOR, F(c_link), NULL},
-	{"colors.rule", T_COLOR, F(c_rule), NULL},
-	{"colors.highlight", T_COLOR, F(c_highlight), NULL},
-	{"colors.badge", T_COLOR, F(c_badge), NULL},
-	{"header.align", T_ENUM, F(header_align), "left|center"},
-	{"header.gap", T_LEN, F(header_gap), NULL},
-	{"header.separator", T_STR, F(contact_sep), NULL},
-	{"section.uppercase", T_BOOL, F(section_upper), NULL},
-	{"section.style", T_ENUM, F(section_style), "regular|bold|italic|bold-italic"},
-	{"section.before", T_LEN, F(section_before), NULL},
-	{"section.after", T_LEN, F(section_after), NULL},
-	{"section.rule", T_LEN, F(section_rule), NULL},
-	{"entry.gap", T_LEN, F(entry_gap), NULL},
-	{"entry.date_gap", T_LEN, F(date_gap), NULL},
-	{"entry.months", T_WORD, 0, "months_short"},
-	{"entry.present", T_WORD, 0, "present"},
-	{"entry.date_separator", T_WORD, 0, "range"},
-	{"entry.bullet", T_STR, F(bullet), NULL},
-	{"entry.bullet_indent", T_LEN, F(bullet_indent), NULL},
-	{"publications.label", T_ENUM, F(pub_label), "venue|number"},
-	{"publications.label_width", T_LEN, F(pub_label_width), NULL},
-	{"publications.gap", T_LEN, F(pub_gap), NULL},
-	{"publications.badge_prefix", T_WORD, 0, "badges"},
-	{"news.date_width", T_LEN, F(news_date_width), NULL},
-	{"text.align", T_ENUM, F(text_align), "left|center|right|justify"},
-	{"text.hyphenate", T_BOOL, F(hyphenate), NULL},
-	{"text.gap", T_LEN, F(para_gap), NULL},
-	{"footer.show", T_BOOL, F(footer), NULL},
-	{"footer.text", T_WORD, 0, "footer"},
-	{"footer.updated", T_WORD, 0, "updated"},
+	{"page.size", T_PAGE, 0, "a4|letter", "paper size (sets page.width and page.height)"},
+	{"page.width", T_LEN, F(page_w), NULL, "page width"},
+	{"page.height", T_LEN, F(page_h), NULL, "page height"},
+	{"page.margin.top", T_LEN, F(margin_top), NULL, "top margin"},
+	{"page.margin.bottom", T_LEN, F(margin_bottom), NULL, "bottom margin (the footer sits in it)"},
+	{"page.margin.left", T_LEN, F(margin_left), NULL, "left margin"},
+	{"page.margin.right", T_LEN, F(margin_right), NULL, "right margin"},
+	{"fonts.body", T_STR, F(font_body), NULL, "font chain (fonts/NAME.yaml) or families for the text"},
+	{"fonts.heading", T_STR, F(font_heading), NULL, "font chain for the name and section titles"},
+	{"fonts.icons", T_STR, F(font_icons), NULL,
+	 "font chain for contact icons (header.icons), e.g. icons (fonts/icons.yaml: Font Awesome)"},
+	{"lang", T_STR, F(lang), NULL, "default language of the text (hyphenation, CJK faces)"},
+	{"sizes.body", T_LEN, F(size_body), NULL, "body text size"},
+	{"sizes.small", T_LEN, F(size_small), NULL, "size of contacts, links, labels, badges"},
+	{"sizes.name", T_LEN, F(size_name), NULL, "size of the name"},
+	{"sizes.native", T_LEN, F(size_native), NULL, "size of the native name (0: as the name)"},
+	{"sizes.headline", T_LEN, F(size_headline), NULL, "size of the headline under the name"},
+	{"sizes.section", T_LEN, F(size_section), NULL, "size of section titles"},
+	{"sizes.footer", T_LEN, F(size_footer), NULL, "size of the footer"},
+	{"leading", T_PERMILLE, F(leading), NULL, "baseline to baseline, as a multiple of the size"},
+	{"leading_cjk", T_PERMILLE, F(leading_cjk), NULL,
+	 "the same for body text mostly in Chinese, Japanese or Korean (W3C clreq, jlreq: 1.5 to 2)"},
+	{"colors.text", T_COLOR, F(c_text), NULL, "text"},
+	{"colors.muted", T_COLOR, F(c_muted), NULL, "dates, locations, separators, secondary text"},
+	{"colors.accent", T_COLOR, F(c_accent), NULL, "section titles and venue labels"},
+	{"colors.link", T_COLOR, F(c_link), NULL, "links"},
+	{"colors.rule", T_COLOR, F(c_rule), NULL, "section rules and bars"},
+	{"colors.highlight", T_COLOR, F(c_highlight), NULL, "a publication's note (award, oral)"},
+	{"colors.badge", T_COLOR, F(c_badge), NULL, "artifact badges and chips"},
+	{"colors.name", T_COLOR, F(c_name), NULL, "the name"},
+	{"colors.chip", T_COLOR, F(c_chip), NULL, "chip frames"},
+	{"colors.headline", T_COLOR, F(c_headline), NULL, "the headline under the name"},
+	{"header.align", T_ENUM, F(header_align), "left|center", "alignment of the header"},
+	{"header.gap", T_LEN, F(header_gap), NULL, "space after the header"},
+	{"header.separator", T_STR, F(contact_sep), NULL, "between contact items (spaces are kept)"},
+	{"header.name_style", T_ENUM, F(name_style), STYLES, "weight and slant of the name"},
+	{"header.headline_style", T_ENUM, F(headline_style), STYLES, "weight and slant of the headline"},
+	{"header.icons", T_BOOL, F(icons), NULL,
+	 "an icon before each contact (drawn from fonts.icons; text extraction reads the contact only)"},
+	{"header.icon_map", T_STR, F(icon_map), NULL,
+	 "contact kind = icon code point (hex) in fonts.icons; \"link\" for the profile's links"},
+	{"header.contacts", T_ENUM, F(contacts_in_sidebar), "header|sidebar",
+	 "contacts in the header row, or one per line at the top of the sidebar"},
+	{"header.photo.place", T_ENUM, F(photo_in_sidebar), "header|sidebar",
+	 "photo beside the header, or at the top of the sidebar"},
+	{"header.photo.height", T_LEN, F(photo_h), NULL, "photo height"},
+	{"header.photo.max_width", T_LEN, F(photo_max_w), NULL, "widest photo (a wide one is scaled down)"},
+	{"header.photo.gap", T_LEN, F(photo_gap), NULL, "space between the photo and the header text"},
+	{"header.photo.shape", T_ENUM, F(photo_shape), "square|rounded|circle", "photo outline (clipped)"},
+	{"section.uppercase", T_BOOL, F(section_upper), NULL, "titles in capitals"},
+	{"section.small_caps", T_BOOL, F(section_small_caps), NULL,
+	 "lower-case letters of titles as small capitals (capitals at 80%)"},
+	{"section.style", T_ENUM, F(section_style), STYLES, "weight and slant of titles"},
+	{"section.before", T_LEN, F(section_before), NULL, "space above a title"},
+	{"section.after", T_LEN, F(section_after), NULL, "space below a title"},
+	{"section.rule", T_LEN, F(section_rule), NULL, "thickness of the title's rule or bar (0: none)"},
+	{"section.rule_style", T_ENUM, F(section_rule_style), "full|partial|bar|none",
+	 "rule under the title across the column; after the title on its line; a bar in "
+	 "the date column (entry.dates: left); none"},
+	{"section.rule_offset", T_RATIO, F(section_rule_offset), NULL,
+	 "rule below the baseline (full) or above it (partial, bar), times the title size"},
+	{"section.tracking", T_RATIO, F(section_tracking), NULL,
+	 "extra space between letters of titles, in em (capitals and small caps want 0.05)"},
+	{"entry.dates", T_ENUM, F(dates), "right|stacked|inline|left",
+	 "dates flush right on the title line; dates and location stacked in a right column; "
+	 "inline after the second line; in a left date column"},
+	{"entry.stack", T_ENUM, F(stack_loc_first), "dates-first|location-first",
+	 "order of the stacked right column (entry.dates: stacked)"},
+	{"entry.date_width", T_LEN, F(date_width), NULL,
+	 "width of the left date column (entry.dates: left); labels and news dates use it too"},
+	{"entry.date_max", T_RATIO, F(date_max), NULL,
+	 "widest right date column, as a part of the measure (longer dates wrap)"},
+	{"entry.gap", T_LEN, F(entry_gap), NULL, "space between entries"},
+	{"entry.award_gap", T_LEN, F(award_gap), NULL, "space between entries of an awards section"},
+	{"entry.date_gap", T_LEN, F(date_gap), NULL, "least space between the text and the date column"},
+	{"entry.months", T_WORD, 0, "months_short",
+	 "twelve month names, comma-separated (by default the locale's)"},
+	{"entry.present", T_WORD, 0, "present",
+	 "the word for an open end date (by default the locale's)"},
+	{"entry.date_separator", T_WORD, 0, "range",
+	 "between start and end dates (by default the locale's range pattern)"},
+	{"entry.location_separator", T_STR, F(location_sep), NULL,
+	 "between the head line and the location (entry.dates: right or inline)"},
+	{"entry.link_separator", T_STR, F(link_sep), NULL, "between links"},
+	{"entry.bullet", T_STR, F(bullet), NULL, "sign before each detail"},
+	{"entry.bullet_indent", T_LEN, F(bullet_indent), NULL, "hanging indent of details"},
+	{"entry.bullet_offset", T_LEN, F(bullet_offset), NULL, "left edge of the bullet sign"},
+	{"entry.title_style", T_ENUM, F(title_style), STYLES, "weight and slant of an entry's first line"},
+	{"entry.second_style", T_ENUM, F(second_style), STYLES,
+	 "weight and slant of an entry's second line (the organisation or position)"},
+	{"entry.award_style", T_ENUM, F(award_style), STYLES,
+	 "weight and slant of an award's first line (regular keeps a list of awards from "
+	 "becoming a wall of bold)"},
+	{"keep.short_entry", T_INT, F(keep_short), NULL,
+	 "an entry or publication of at most this many lines is never split across pages"},
+	{"publications.label", T_ENUM, F(pub_label), "venue|number", "what the label column shows first"},
+	{"publications.label_width", T_LEN, F(pub_label_width), NULL, "width of the label column"},
+	{"publications.label_fit", T_BOOL, F(pub_label_fit), NULL,
+	 "the label column grows to fit its longest label (up to a quarter of the measure; "
+	 "longer labels wrap)"},
+	{"publications.label_gap", T_LEN, F(pub_label_gap), NULL, "space between a label and the text"},
+	{"publications.gap", T_LEN, F(pub_gap), NULL, "space between publications"},
+	{"publications.title_style", T_ENUM, F(pub_title_style), STYLES, "weight and slant of titles"},
+	{"publications.group_before", T_LEN, F(group_before), NULL, "space above a group heading"},
+	{"publications.group_after", T_LEN, F(group_after), NULL, "space below a group heading"},
+	{"publications.badge_prefix", T_WORD, 0, "badges",
+	 "text before artifact badges (by default the locale's)"},
+	{"publications.badge.size", T_RATIO, F(badge_size), NULL, "badge text size, times sizes.small"},
+	{"publications.badge.stroke", T_LEN, F(badge_stroke), NULL, "badge frame line width"},
+	{"publications.badge.pad", T_LEN, F(badge_pad), NULL,
+	 "space inside a badge frame above the capitals and below the baseline"},
+	{"publications.badge.radius", T_LEN, F(badge_radius), NULL, "badge frame corners"},
+	{"publications.separator", T_STR, F(extra_sep), NULL, "between links, badges and the note"},
+	{"news.date_width", T_LEN, F(news_date_width), NULL, "width of the news date column"},
+	{"news.gap", T_LEN, F(news_gap), NULL, "space between news items"},
+	{"list.separator", T_STR, F(list_sep), NULL, "between the items of an inline list"},
+	{"list.chips", T_BOOL, F(list_chips), NULL,
+	 "inline list items as chips: small type in rounded frames (colors.chip)"},
+	{"list.chip_separator", T_STR, F(chip_sep), NULL, "between chips"},
+	{"list.chip_pad", T_LEN, F(chip_pad), NULL, "space inside a chip above and below"},
+	{"list.chip_radius", T_LEN, F(chip_radius), NULL, "chip corners"},
+	{"list.chip_leading", T_LEN, F(chip_leading), NULL, "extra space between lines of chips"},
+	{"text.align", T_ENUM, F(text_align), "left|center|right|justify", "alignment of paragraphs and details"},
+	{"text.hyphenate", T_BOOL, F(hyphenate), NULL, "hyphenate (when patterns are installed)"},
+	{"text.gap", T_LEN, F(para_gap), NULL, "space between paragraphs"},
+	{"text.loose_stretch", T_RATIO, F(loose_stretch), NULL,
+	 "warn about a justified line whose spaces stretch past this ratio"},
+	{"text.loose_shrink", T_RATIO, F(loose_shrink), NULL,
+	 "warn about a justified line whose spaces shrink past this ratio"},
+	{"sidebar.side", T_ENUM, F(sidebar), "none|left|right", "a sidebar column, and on which side"},
+	{"sidebar.width", T_LEN, F(sidebar_width), NULL, "sidebar width"},
+	{"sidebar.align", T_ENUM, F(sidebar_align), "left|center|right|justify",
+	 "alignment of paragraphs and details in the sidebar (a narrow column sets ragged)"},
+	{"sidebar.gap", T_LEN, F(sidebar_gap), NULL, "space between the sidebar and the main column"},
+	{"sidebar.pages", T_ENUM, F(sidebar_first), "all|first",
+	 "the sidebar column on every page, or on the first only (the main column then "
+	 "widens from the first section that starts on page 2)"},
+	{"sidebar.sections", T_STR, F(sidebar_sections), NULL,
+	 "comma-separated section types (list, text, news, awards, ...) or titles that go to "
+	 "the sidebar, in their order in the profile"},
+	{"fit.pages", T_INT, F(fit_pages), NULL,
+	 "at most this many pages (0: any): leading, gaps and sizes shrink within the limits below"},
+	{"fit.no_short_last", T_BOOL, F(fit_no_short), NULL,
+	 "tighten to avoid a last page holding less than a fifth of a page"},
+	{"fit.min_leading", T_RATIO, F(fit_min_leading), NULL, "fit never sets leading below this"},
+	{"fit.min_scale", T_RATIO, F(fit_min_scale), NULL,
+	 "fit never scales sizes and gaps below this part of their value"},
+	{"footer.show", T_BOOL, F(footer), NULL, "a footer on every page"},
+	{"footer.text", T_WORD, 0, "footer",
+	 "right footer: {name} {page} {pages} {date} (by default the locale's)"},
+	{"footer.updated", T_WORD, 0, "updated",
+	 "left footer, \"\" for none (by default the locale's)"},
+	{"footer.offset", T_LEN, F(footer_offset), NULL, "footer baseline below the bottom margin"},
 };
 #undef F
 #define NKEYS ((int)(sizeof(keys) / sizeof(keys[0])))
@@ -105,6 +208,18 @@ static const struct { const char *path; int bound; } bounds[] = {
 	{"publications.label_width", B_ACROSS},
 	{"news.date_width", B_ACROSS},
 	{"section.rule", B_RULE},
+	{"entry.date_width", B_ACROSS},
+	{"entry.bullet_offset", B_ACROSS},
+	{"publications.label_gap", B_ACROSS},
+	{"header.photo.max_width", B_ACROSS},
+	{"sidebar.gap", B_ACROSS},
+	{"sidebar.width", B_WIDTH},
+	{"publications.badge.stroke", B_RULE},
+	{"publications.badge.pad", B_RULE},
+	{"publications.badge.radius", B_RULE},
+	{"list.chip_pad", B_RULE},
+	{"list.chip_radius", B_RULE},
+	{"list.chip_leading", B_RULE},
 };
 
 static int key_bound(const key_t_ *k)
@@ -145,7 +260,26 @@ static void style_defaults(style_t *s)
 	s->leading_cjk = 1600;   /* W3C clreq: 1.5 to 2 for body text */
 	s->c_text = 0x1a1a1a; s->c_muted = 0x555555; s->c_accent = 0x1f4e79;
 	s->c_link = 0x1f4e79; s->c_rule = 0x1f4e79; s->c_highlight = 0x8b1a1a;
-	s->c_badge = 0x1f4e79;
+	s->c_badge = 0x1f4e79; s->c_name = 0x1a1a1a;
+	s->name_style = 1; /* bold */
+	s->c_headline = 0x555555; s->font_icons = "icons";
+	s->icon_map = "email=f0e0,phone=f095,website=f0ac,orcid=f2c3,github=f09b,scholar=f19d,"
+	              "linkedin=f0e1,twitter=f099,link=f0c1";
+	s->photo_h = 78000; s->photo_max_w = 100000; s->photo_gap = 14000;
+	s->section_rule_style = RULE_FULL; s->section_rule_offset = 300;
+	s->dates = DATES_RIGHT; s->date_width = 70000; s->date_max = 333;
+	s->award_gap = 2500; s->location_sep = "  "; s->link_sep = " / ";
+	s->bullet_offset = 2750; s->title_style = 1; s->keep_short = 7;
+	s->second_style = 2; s->award_style = 1; s->pub_title_style = 1;
+	s->chip_sep = " "; s->chip_pad = 1500; s->chip_radius = 3000; s->chip_leading = 2000;
+	s->c_chip = 0x8c96a0;
+	s->pub_label_gap = 4000; s->group_before = 7500; s->group_after = 2500;
+	s->badge_size = 880; s->badge_stroke = 400; s->badge_pad = 1000; s->extra_sep = " \u00b7 ";
+	s->news_gap = 1667; s->list_sep = "  \u00b7  ";
+	s->loose_stretch = 2000; s->loose_shrink = 1000;
+	s->sidebar_width = 160000; s->sidebar_gap = 18000; s->sidebar_sections = "";
+	s->fit_min_leading = 1150; s->fit_min_scale = 900;
+	s->footer_offset = 28346;
 	s->header_align = ST_CENTER;
 	s->header_gap = 10000;
 	s->contact_sep = "  \u00b7  ";
@@ -287,6 +421,24 @@ static int set_value(style_box_t *b, const key_t_ *k, const char *v,
 		*(int32_t *)(base + k->off) = (int32_t)lround(x * 1000);
 		return 0;
 	}
+	case T_RATIO: {
+		char *end;
+		double x = strtod(v, &end);
+		if (end == v || *end || !(x >= 0 && x <= 10))
+			return err_at(e, where, line, col,
+			              "'%s' expects a number from 0 to 10 such as 0.3, got '%s'", k->path, v);
+		*(int32_t *)(base + k->off) = (int32_t)lround(x * 1000);
+		return 0;
+	}
+	case T_INT: {
+		char *end;
+		long x = strtol(v, &end, 10);
+		if (end == v || *end || x < 0 || x > 1000)
+			return err_at(e, where, line, col,
+			              "'%s' expects a whole number from 0 to 1000, got '%s'", k->path, v);
+		*(int *)(base + k->off) = (int)x;
+		return 0;
+	}
 	case T_COLOR:
 		if (parse_color(v, (uint32_t *)(base + k->off)))
 			return err_at(e, where, line, col, "'%s' expects a colour \"#rrggbb\", got '%s'",
@@ -309,7 +461,7 @@ static int set_value(style_box_t *b, const key_t_ *k, const char *v,
 		if (x < 0)
 			return err_at(e, where, line, col, "'%s' expects one of %s, got '%s'",
 			              k->path, k->choices, v);
-		if (k->off == offsetof(style_t, text_align))
+		if (k->off == offsetof(style_t, text_align) || k->off == offsetof(style_t, sidebar_align))
 			x = (int[]){ST_LEFT, ST_CENTER, ST_RIGHT, ST_JUSTIFY}[x];
 		if (k->off == offsetof(style_t, header_align))
 			x = x ? ST_CENTER : ST_LEFT;
@@ -651,9 +803,11 @@ static int check_len(const style_box_t *b, const key_t_ *k, int32_t across, int3
 {
 	int32_t v = *(const int32_t *)((const char *)&b->s + k->off);
 	int bd = key_bound(k);
-	int32_t max = bd == B_RULE ? 20000 : bd == B_ACROSS ? across / 2 : down / 2;
+	int32_t max = bd == B_RULE ? 20000 : bd == B_ACROSS ? across / 2
+	              : bd == B_WIDTH ? across : down / 2;
 	const char *what = bd == B_RULE ? "20 pt (a rule's thickness)"
-	                   : bd == B_ACROSS ? "half the text width" : "half the text height";
+	                   : bd == B_ACROSS ? "half the text width"
+	                   : bd == B_WIDTH ? "the text width" : "half the text height";
 	if (v <= max)
 		return 0;
 	const from_t *at = &b->at[k - keys];
@@ -735,4 +889,114 @@ void style_list(const char *const *dirs, FILE *out)
 			free(names[j]);
 		}
 	}
+}
+
+static const char *type_name(const key_t_ *k)
+{
+	switch (k->type) {
+	case T_LEN: return "length";
+	case T_PERMILLE: case T_RATIO: return "number";
+	case T_INT: return "count";
+	case T_COLOR: return "colour";
+	case T_STR: return "text";
+	case T_BOOL: return "true/false";
+	case T_WORD: return "text";
+	default: return "one of";
+	}
+}
+
+/* A key's value in s, as it would be written in a layout. */
+static void key_value(const key_t_ *k, const style_t *s, buf_t *b)
+{
+	const char *base = (const char *)s;
+	switch (k->type) {
+	case T_LEN: {
+		int32_t v = *(const int32_t *)(base + k->off);
+		buf_printf(b, "%g", v / 1000.0);
+		break;
+	}
+	case T_PERMILLE: case T_RATIO:
+		buf_printf(b, "%g", *(const int32_t *)(base + k->off) / 1000.0);
+		break;
+	case T_INT:
+		buf_printf(b, "%d", *(const int *)(base + k->off));
+		break;
+	case T_COLOR:
+		buf_printf(b, "\"#%06x\"", *(const uint32_t *)(base + k->off));
+		break;
+	case T_STR: {
+		const char *v = *(const char *const *)(base + k->off);
+		buf_putc(b, '"');
+		for (const char *p = v ? v : ""; *p; p++)
+			if (*p == '"' || *p == '\\')
+				buf_printf(b, "\\%c", *p);
+			else
+				buf_putc(b, *p);
+		buf_putc(b, '"');
+		break;
+	}
+	case T_BOOL:
+		buf_puts(b, *(const int *)(base + k->off) ? "true" : "false");
+		break;
+	case T_ENUM: {
+		int v = *(const int *)(base + k->off);
+		if (k->off == offsetof(style_t, text_align) || k->off == offsetof(style_t, sidebar_align))
+			v = v == ST_LEFT ? 0 : v == ST_CENTER ? 1 : v == ST_RIGHT ? 2 : 3;
+		if (k->off == offsetof(style_t, header_align))
+			v = v == ST_CENTER;
+		const char *p = k->choices;
+		for (int i = 0; i < v && strchr(p, '|'); i++)
+			p = strchr(p, '|') + 1;
+		const char *bar = strchr(p, '|');
+		buf_add(b, p, bar ? (size_t)(bar - p) : strlen(p));
+		break;
+	}
+	case T_PAGE:
+		buf_puts(b, s->page_w == 612000 ? "letter" : "a4");
+		break;
+	case T_WORD:
+		buf_printf(b, "locale: %s", k->choices);
+		break;
+	}
+}
+
+void style_keys(FILE *out)
+{
+	style_t d;
+	memset(&d, 0, sizeof(d));
+	style_defaults(&d);
+	buf_t b;
+	buf_init(&b);
+	fputs("| key | type | default | meaning |\n|---|---|---|---|\n", out);
+	for (int i = 0; i < NKEYS; i++) {
+		const key_t_ *k = &keys[i];
+		buf_reset(&b);
+		key_value(k, &d, &b);
+		fprintf(out, "| `%s` | %s", k->path, type_name(k));
+		if (k->choices) {
+			fputs(" ", out);
+			for (const char *p = k->choices; *p; p++)
+				fputs(*p == '|' ? ", " : (char[]){*p, 0}, out);
+		}
+		/* a | in a value or meaning would end the table cell */
+		fputs(" | `", out);
+		for (const char *p = b.s ? b.s : ""; *p; p++)
+			fputs(*p == '|' ? "\\|" : (char[]){*p, 0}, out);
+		fprintf(out, "` | %s |\n", k->help);
+	}
+	buf_done(&b);
+}
+
+int style_key_at(const style_t *s, const char *path, const char **file, int *line, int *col)
+{
+	const style_box_t *b = (const style_box_t *)s;
+	const key_t_ *k = key_find(path, strlen(path));
+	*file = s->file;
+	*line = *col = 0;
+	if (!k || !b->at[k - keys].file)
+		return -1;
+	*file = b->at[k - keys].file;
+	*line = b->at[k - keys].line;
+	*col = b->at[k - keys].col;
+	return 0;
 }

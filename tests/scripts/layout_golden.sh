@@ -1,7 +1,8 @@
 #!/bin/sh
 # Golden page lists: `vita render X --dump=layout` for the bundled profiles
 # and the focused cases in tests/golden/layout/*.yaml must equal the
-# committed .layout files. UPDATE=1 rewrites them (make golden-update);
+# committed .layout files; and the first seed profile in every other
+# bundled layout (zhanda-zhu.LAYOUT.layout). UPDATE=1 rewrites them (make golden-update);
 # review the diff before committing. A vita that fails is a failure, also
 # under UPDATE=1 (a golden file is never written from a failed run).
 set -u
@@ -25,6 +26,27 @@ for p in profiles/*.yaml tests/golden/layout/*.yaml; do
 	fi
 	if ! printf '%s\n' "$got" | diff -u "$exp" - > /dev/null 2>&1; then
 		echo "FAIL: $p differs from $exp:"
+		printf '%s\n' "$got" | diff -u "$exp" - | head -30
+		fail=1
+	fi
+done
+for lay in layouts/*.yaml; do
+	l=$(basename "$lay" .yaml)
+	[ "$l" = academic ] && continue
+	exp=tests/golden/layout/zhanda-zhu.$l.layout
+	got=$(timeout 30 "$VITA" render profiles/zhanda-zhu.yaml -l "$l" --dump=layout 2>"${TMPDIR:-/tmp}/layout_golden.$$")
+	rc=$?
+	if [ $rc != 0 ]; then
+		echo "FAIL: zhanda-zhu -l $l: vita exited with status $rc:"; head -5 "${TMPDIR:-/tmp}/layout_golden.$$"
+		fail=1
+		continue
+	fi
+	if [ "${UPDATE:-0}" = 1 ]; then
+		printf '%s\n' "$got" > "$exp"
+		continue
+	fi
+	if ! printf '%s\n' "$got" | diff -u "$exp" - > /dev/null 2>&1; then
+		echo "FAIL: zhanda-zhu -l $l differs from $exp:"
 		printf '%s\n' "$got" | diff -u "$exp" - | head -30
 		fail=1
 	fi

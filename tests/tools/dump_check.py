@@ -7,7 +7,10 @@ Fails (exit 1, one line per problem) when
   - a run starts left of LEFT or ends right of RIGHT (overflow),
   - a line starts with closing CJK punctuation or ends with opening one,
   - a section title (mark) is the last line of its page,
-  - a page is empty.
+  - a page is empty,
+  - two boxes overlap: runs (their ink box: from 0.68 of the size above
+    the baseline to 0.2 below), rules, frames and images; a frame may hold
+    runs wholly inside it, nothing else may touch.
 """
 import re
 import sys
@@ -15,10 +18,15 @@ from collections import defaultdict
 
 CLOSE = set("，。、）」』】〕〉》！？：；．,.)!?:;％")
 OPEN = set("（「『【〔〈《")
-run_re = re.compile(r'^run x=(-?\d+) y=(-?\d+) w=(\d+) size=(\d+) .*? "(.*)"(?: lang=\S+)?(?: @\d+)?$')
+run_re = re.compile(r'^run x=(-?\d+) y=(-?\d+) w=(\d+) size=(\d+) .*? "(.*?)"(?: actual=".*?")?(?: lang=\S+)?(?: @\d+)?$')
+rect_re = re.compile(r'^rect x=(-?\d+) y=(-?\d+) w=(\d+) h=(\d+) color=\S+ stroke=(\d+)')
+image_re = re.compile(r'^image x=(-?\d+) y=(-?\d+) w=(\d+) h=(\d+)')
+boxes = defaultdict(list)          # page -> [(x0, y0, x1, y1, kind, what)]
 mark_re = re.compile(r'^mark page=(\d+) y=(-?\d+) "(.*)"$')
 
 path, left, right = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+if path == "-":
+    path = "/dev/stdin"
 lines = defaultdict(list)          # (page, y) -> [(x, w, text)]
 marks, page, bad = [], 0, []
 pages_with_runs = set()
@@ -35,8 +43,22 @@ for raw in open(path, encoding="utf-8"):
         text = m[5].replace('\\"', '"').replace("\\\\", "\\")
         lines[(page, y)].append((x, w, text))
         pages_with_runs.add(page)
+        size = int(m[4])
+        if text.strip() and w > 0:   # a zero-width run (an anchor) has no ink
+            boxes[page].append((x, y - size * 68 // 100, x + w, y + size * 20 // 100, "run", text))
         if x < left - 1 or x + w > right + 1:
             bad.append("page %d y=%d: run outside the margins: %r" % (page, y, text))
+        continue
+    m = rect_re.match(raw)
+    if m:
+        x, y, w, h = (int(m[i]) for i in range(1, 5))
+        kind = "frame" if int(m[5]) > 0 else "rule"
+        boxes[page].append((x, y, x + w, y + h, kind, "%s at x=%d y=%d" % (kind, x, y)))
+        continue
+    m = image_re.match(raw)
+    if m:
+        x, y, w, h = (int(m[i]) for i in range(1, 5))
+        boxes[page].append((x, y, x + w, y + h, "image", "image"))
         continue
     m = mark_re.match(raw)
     if m:
@@ -60,6 +82,23 @@ for pg, y, title in marks:
 for p in range(1, npages + 1):
     if p not in pages_with_runs:
         bad.append("page %d is empty" % p)
+# overlaps: sweep each page's boxes by their top edge
+TOL = 200   # u: touching is not overlapping (kerned runs meet exactly)
+for pg, bl in sorted(boxes.items()):
+    bl.sort()
+    bl.sort(key=lambda b: b[1])
+    for i, a in enumerate(bl):
+        for b in bl[i + 1:]:
+            if b[1] >= a[3] - TOL:
+                break
+            if b[0] >= a[2] - TOL or a[0] >= b[2] - TOL:
+                continue
+            kinds = {a[4], b[4]}
+            if kinds == {"frame", "run"}:
+                f, r = (a, b) if a[4] == "frame" else (b, a)
+                if r[0] >= f[0] - 500 and r[2] <= f[2] + 500 and r[1] >= f[1] - 500 and r[3] <= f[3] + 500:
+                    continue
+            bad.append("page %d: overlap: %r and %r" % (pg, a[5], b[5]))
 for b in bad:
     print(b)
 sys.exit(1 if bad else 0)

@@ -27,9 +27,9 @@ TEST(test_dump)
 	page_run(p, &(page_run_t){.x = 56693, .y = 80000, .w = 120000, .size = 10500,
 	                          .color = 0x1a2b3c, .text = text, .len = (int)strlen(text) - 4});
 	text[0] = 'Q'; /* copied: the page list must not see this */
-	page_rect(p, &(page_rect_t){1, 2, 3, 4, 0xff0000, 500});
+	page_rect(p, &(page_rect_t){1, 2, 3, 4, 0xff0000, 500, 0});
 	page_link(p, &(page_link_t){5, 6, 7, 8, "https://a.b/\\q\"\n"});
-	page_image(p, &(page_image_t){9, 10, 11, 12, "/home/me/photo.png", 1, NULL});
+	page_image(p, &(page_image_t){9, 10, 11, 12, "/home/me/photo.png", 1, NULL, 0});
 	page_mark(d, "Publications", 0, 70000);
 	char *s = dump(d);
 	EQ_STR(s, "doc 595276x841890 pages=1 faces=1 marks=1\n"
@@ -54,9 +54,9 @@ TEST(test_grow_and_stale)
 	for (int i = 1; i < 100; i++) {
 		page_t *p = page_add(d);
 		for (int j = 0; j < 50; j++)
-			page_rect(p, &(page_rect_t){i, j, 1, 1, 0, 0});
+			page_rect(p, &(page_rect_t){i, j, 1, 1, 0, 0, 0});
 	}
-	page_rect(first, &(page_rect_t){7, 7, 7, 7, 0, 0});
+	page_rect(first, &(page_rect_t){7, 7, 7, 7, 0, 0, 0});
 	EQ_INT(d->npages, 100);
 	EQ_INT(d->pages[0].n, 1);
 	EQ_INT(d->pages[0].items[0].u.rect.x, 7);

@@ -106,8 +106,8 @@ static page_doc_t *make_doc(void)
 	text(p, 0, 1, 56693, 140000, "SyntheticBold");
 	text(p, 0, 2, 56693, 160000, "SyntheticItalic");
 	text(p, 2, 0, 56693, 180000, "RealBold \"quoted\" (x) \\ back");
-	page_rect(p, &(page_rect_t){56693, 190000, 481890, 500, 0x3366cc, 0});
-	page_rect(p, &(page_rect_t){56693, 200000, 50000, 20000, 0xcc0000, 800});
+	page_rect(p, &(page_rect_t){56693, 190000, 481890, 500, 0x3366cc, 0, 0});
+	page_rect(p, &(page_rect_t){56693, 200000, 50000, 20000, 0xcc0000, 800, 0});
 	text(p, 0, 0, 60000, 214000, "Badge");
 	page_link(p, &(page_link_t){56693, 230000, 100000, 12000, "https://example.org/ü?a=1 b"});
 	text(p, 0, 0, 56693, 240000, "example.org");
@@ -325,7 +325,7 @@ TEST(test_failures)
 	}
 	set_faces(d, (const char *[]){SERIF, KAI, SERIF_B}, 3);
 	/* an image with no pixels (the profile loader decodes every photo) */
-	page_image(&d->pages[1], &(page_image_t){0, 0, 10000, 10000, junk, 1, NULL});
+	page_image(&d->pages[1], &(page_image_t){0, 0, 10000, 10000, junk, 1, NULL, 0});
 	expect_fail(d, target, "junk.ttf", "not decoded");
 	CHECK(has("cat %s", target, "old contents"));
 	d->pages[1].n--;
@@ -354,7 +354,7 @@ TEST(test_bad_text)
 	text(p, 0, 0, 1000, 40000, "bad \xff\xfe utf8");
 	text(p, 0, 0, 1000, 60000, "astral \xf0\xa0\xae\xb7");
 	page_run(p, &(page_run_t){.x = 1000, .y = 70000, .size = 0, .text = "zero", .len = 4});
-	page_rect(p, &(page_rect_t){0, 0, 10, 10, 0, 200000});
+	page_rect(p, &(page_rect_t){0, 0, 10, 10, 0, 200000, 0});
 	/* a long run over libharu's 65,535-byte string limit */
 	size_t n = 70000;
 	char *big = malloc(n + 1);
@@ -444,8 +444,8 @@ TEST(test_image_and_empty)
 	image_t im;
 	const char *why = NULL;
 	EQ_INT(image_load(d->arena, path, &im, &why), 0);
-	page_image(p, &(page_image_t){10000, 10000, 50000, 70000, path, 1, &im});
-	page_image(p, &(page_image_t){70000, 10000, 50000, 70000, path, 1, &im});
+	page_image(p, &(page_image_t){10000, 10000, 50000, 70000, path, 1, &im, 0});
+	page_image(p, &(page_image_t){70000, 10000, 50000, 70000, path, 1, &im, 0});
 	errs_t e;
 	errs_init(&e);
 	const char *out = file_in("img.pdf");

@@ -806,6 +806,24 @@ static void link_add(bib_t *b, mpub_t *p, const char *label, const char *url)
 	p->nlinks++;
 }
 
+/* A URL or an identifier as written: braces dropped, \_ \% \& \# \~
+ * unescaped, nothing else touched (a ~ or -- in a URL is what it says). */
+static const char *raw_url(arena_t *a, const char *s)
+{
+	buf_t b;
+	buf_init(&b);
+	for (; *s; s++) {
+		if (*s == '{' || *s == '}' || isspace((unsigned char)*s))
+			continue;
+		if (*s == '\\' && s[1] && strchr("_%&#~$", s[1]))
+			s++;
+		buf_putc(&b, *s);
+	}
+	const char *r = arena_strdup(a, b.s ? b.s : "");
+	buf_done(&b);
+	return r;
+}
+
 static int is_web(const char *u)
 {
 	return !strncasecmp(u, "https://", 8) || !strncasecmp(u, "http://", 7);
@@ -834,7 +852,7 @@ static void bib_links(bib_t *b, const brec_t *r, mpub_t *p, int *used)
 	const bfield_t *x;
 	const char *doi_url = NULL;
 	if ((x = fld(r, "doi"))) {
-		p->doi = doi_of(a, pbib_latex(a, x->val, strlen(x->val), 0));
+		p->doi = doi_of(a, raw_url(a, x->val));
 		doi_url = arena_printf(a, "https://doi.org/%s", p->doi);
 		used[x - r->f] = 1;
 	}
@@ -844,11 +862,11 @@ static void bib_links(bib_t *b, const brec_t *r, mpub_t *p, int *used)
 		pre = fld(r, "eprinttype");
 	const char *id = NULL;
 	if (ep && (!pre || !strcasecmp(pre->val, "arxiv"))) {
-		id = ep->val;
+		id = raw_url(a, ep->val);
 		used[ep - r->f] = 1;
 	}
 	if (ax) {
-		id = ax->val;
+		id = raw_url(a, ax->val);
 		used[ax - r->f] = 1;
 	}
 	if (id) {
@@ -862,7 +880,7 @@ static void bib_links(bib_t *b, const brec_t *r, mpub_t *p, int *used)
 	for (size_t i = 0; i < sizeof(link_fields) / sizeof(link_fields[0]); i++) {
 		if (!(x = fld(r, link_fields[i][0])))
 			continue;
-		const char *u = pbib_latex(a, x->val, strlen(x->val), 0);
+		const char *u = raw_url(a, x->val);
 		if (!strcmp(x->name, "url") && doi_url &&
 		    (!strcasecmp(u, doi_url) || strstr(u, p->doi)))
 			used[x - r->f] = 1;    /* the DOI link says it already */

@@ -80,6 +80,12 @@ dump real --tags selected > /dev/null
 [ "$(grep -c '^  publication' "$OUT/real.model")" = 1 ] || no "--tags selected: expected 1 publication"
 has "$OUT/real.model" 'Second'
 
+# a URL keeps its ~ and -- (LaTeX is not applied to addresses)
+printf '@misc{a, title={T}, url={https://example.org/~user/a--b\\_c.pdf}, doi={10.1000/x\\_y}}\n' > "$OUT/url.bib"
+prof url
+dump url > /dev/null
+has "$OUT/url.model" 'doi: "10.1000/x_y"' 'link: "Paper" -> "https://example.org/~user/a--b_c.pdf"'
+
 # no entries: a warning, not an empty section in silence
 printf -- '---\n---\n%% nothing here\n' > "$OUT/empty.bib"
 prof empty

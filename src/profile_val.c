@@ -172,8 +172,8 @@ static int iso_known(const char *code)
 	size_t n = strcspn(code, "-_");
 	if (n != 2)
 		return 1;
-	for (const char *p = iso639_1; *p; p += 3)
-		if (p[0] == code[0] && p[1] == code[1])
+	for (size_t i = 0; i + 1 < sizeof(iso639_1); i += 3)   /* "aa ab ... zu" */
+		if (iso639_1[i] == code[0] && iso639_1[i + 1] == code[1])
 			return 1;
 	return 0;
 }

@@ -1,7 +1,9 @@
 /* test_hyph: hyphenation points from the installed en_US patterns. */
+#include <stdio.h>
 #include <stdlib.h>
-#include "hyph.h"
 #include <string.h>
+#include <unistd.h>
+#include "hyph.h"
 #include "t.h"
 
 static hyph_t *h;
@@ -147,8 +149,58 @@ TEST(languages)
 	errs_done(&e);
 }
 
+static char cachedir[64];
+
+static long file_size(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	long n = -1;
+	if (f && fseek(f, 0, SEEK_END) == 0)
+		n = ftell(f);
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* The parsed patterns are cached under $XDG_CACHE_HOME/vita: the second
+ * load reads them back and gives the same breaks in every encoding; a
+ * damaged or truncated cache file is ignored and rewritten. */
+TEST(cache)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "%s/vita/hyph_en_US.dic.bin", cachedir);
+	long n = file_size(path);
+	CHECK(n > 1000);    /* written by main's first load */
+	lang_case("en-US", "hyphenation", "hy-phen-ation");
+	lang_case("de", "silbentrennung", "sil-ben-tren-nung");   /* from the cache now */
+	lang_case("ru", "университет", "уни-вер-си-тет");
+	lang_case("fr", "typographie", "ty-po-gra-phie");
+	FILE *f = fopen(path, "r+b");   /* flip a byte in the middle */
+	CHECK(f != NULL);
+	if (f) {
+		fseek(f, n / 2, SEEK_SET);
+		int c = fgetc(f);
+		fseek(f, n / 2, SEEK_SET);
+		fputc(c ^ 0x55, f);
+		fclose(f);
+	}
+	lang_case("en-US", "typesetting", "type-set-ting");
+	CHECK(truncate(path, n / 3) == 0);
+	lang_case("en-US", "typesetting", "type-set-ting");
+	EQ_INT(file_size(path), n);   /* rewritten whole */
+	setenv("VITA_NO_HYPH_CACHE", "1", 1);
+	unlink(path);
+	lang_case("en-US", "hyphenation", "hy-phen-ation");
+	CHECK(file_size(path) < 0);
+	unsetenv("VITA_NO_HYPH_CACHE");
+}
+
 int main(void)
 {
+	snprintf(cachedir, sizeof(cachedir), "/tmp/vita-hyph-XXXXXX");
+	if (!mkdtemp(cachedir))
+		return 1;
+	setenv("XDG_CACHE_HOME", cachedir, 1);
 	errs_t e;
 	errs_init(&e);
 	h = hyph_open("en", &e);
@@ -163,7 +215,12 @@ int main(void)
 	RUN(utf8);
 	RUN(no_patterns);
 	RUN(languages);
+	RUN(cache);
 	hyph_close(h);
 	errs_done(&e);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", cachedir);
+	if (system(cmd) != 0)
+		return 1;
 	return t_report();
 }

@@ -214,6 +214,18 @@ $(BUILD)/tests/bench_text: tests/bench/bench_text.c $(LIBOBJ) | $(BUILD)/tests
 golden-update: all
 	sh tests/golden-update.sh $(BUILD)/vita
 
+# docs/gallery/LAYOUT.png: page 1 of the first seed profile in every
+# bundled layout, small (60 dpi), for the README.
+GALLERY_CV ?= profiles/zhanda-zhu.yaml
+gallery: all
+	mkdir -p docs/gallery
+	@for l in layouts/*.yaml; do n=$$(basename $$l .yaml); \
+	  SOURCE_DATE_EPOCH=1767225600 $(BUILD)/vita render $(GALLERY_CV) -l $$n -o $(BUILD)/gallery-$$n.pdf 2>/dev/null && \
+	  pdftoppm -r 60 -f 1 -l 1 -singlefile $(BUILD)/gallery-$$n.pdf $(BUILD)/gallery-$$n && \
+	  python3 tests/tools/png8.py $(BUILD)/gallery-$$n.ppm docs/gallery/$$n.png && \
+	  echo "docs/gallery/$$n.png" || exit 1; \
+	done
+
 # docs/layouts.md: the prose above its marker, then `vita layouts --keys`.
 layouts-doc: all
 	sed -n '1,/^<!-- Everything below this line is generated/p' docs/layouts.md > docs/layouts.md.new

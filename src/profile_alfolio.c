@@ -115,7 +115,11 @@ static void pal_details(pctx_t *c, const ynode_t *d, mentry_t *en)
 	if (!d || d->kind == YD_NULL)
 		return;
 	int max = d->kind == YD_SEQ ? d->n : 1;
-	en->details = arena_alloc(c->a, (size_t)(max ? max : 1) * sizeof(*en->details));
+	/* appended: description, then items, may both be there */
+	mtext_t *v = arena_alloc(c->a, (size_t)(en->ndetails + max + 1) * sizeof(*v));
+	if (en->ndetails)
+		memcpy(v, en->details, (size_t)en->ndetails * sizeof(*v));
+	en->details = v;
 	for (int i = 0; i < max; i++) {
 		const ynode_t *it = d->kind == YD_SEQ ? d->kids[i] : d;
 		mtext_t *t = &en->details[en->ndetails];

@@ -45,9 +45,13 @@ int layout_subset(page_doc_t *d, font_lib_t *lib, errs_t *e)
 			continue;
 		int n = 0;
 		const uint8_t *bits = used + (size_t)f * 8192;
-		for (uint32_t cp = 0; cp < 0x10000; cp++)
-			if (bits[cp >> 3] & (1u << (cp & 7)))
-				cps[n++] = cp;
+		for (uint32_t byte = 0; byte < 8192; byte++) {
+			if (!bits[byte])
+				continue;   /* few code points are used: skip 8 at a time */
+			for (uint32_t cp = byte << 3; cp < (byte + 1) << 3; cp++)
+				if (bits[cp >> 3] & (1u << (cp & 7)))
+					cps[n++] = cp;
+		}
 		page_face_t *pf = &d->faces[f];
 		if (font_subset(lib, f, cps, n, d->arena, &pf->data, &pf->len, e))
 			rc = -1;

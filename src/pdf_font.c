@@ -132,9 +132,13 @@ static void pf_finish(pw_t *w, pdf_font_t *f, int idx)
 	uint16_t *cps = w->cps;
 	unsigned n = sfnt_nglyphs(f->sf);
 	memset(cps, 0, n * sizeof(uint16_t));
-	for (uint32_t cp = 1; cp <= 0xFFFF; cp++)
-		if (f->used[cp >> 3] >> (cp & 7) & 1 && !cps[f->cid[cp]])
-			cps[f->cid[cp]] = (uint16_t)cp;
+	for (uint32_t byte = 0; byte < 8192; byte++) {
+		if (!f->used[byte])
+			continue;   /* the set is tiny: skip 8 code points at a time */
+		for (uint32_t cp = byte << 3; cp < (byte + 1) << 3; cp++)
+			if (cp && f->used[cp >> 3] >> (cp & 7) & 1 && !cps[f->cid[cp]])
+				cps[f->cid[cp]] = (uint16_t)cp;
+	}
 	uint8_t *keep = w->keep = xrealloc(w->keep, n);
 	for (unsigned c = 0; c < n; c++)
 		keep[c] = c == 0 || cps[c];

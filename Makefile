@@ -35,7 +35,7 @@ LDFLAGS ?=
 # the commit the binary was built from (a source tarball has no .git: set it)
 VITA_COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
-PKGS     = fribidi yaml-0.1 freetype2 harfbuzz harfbuzz-subset fontconfig libunibreak libpng libjpeg
+PKGS     = fribidi yaml-0.1 freetype2 harfbuzz harfbuzz-subset fontconfig libunibreak libpng libjpeg libdeflate
 WARN     = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -55,7 +55,7 @@ DEBUG_FLAGS = -O0 -g3 $(SAN) -Werror
 DEB_BUILD = gcc make pkg-config libyaml-dev libfreetype-dev libharfbuzz-dev \
             libhpdf-dev libfontconfig-dev libunibreak-dev libfribidi-dev libhyphen-dev hyphen-en-us \
             hyphen-de hyphen-fr hyphen-es hyphen-it hyphen-pt-pt hyphen-pt-br hyphen-ru libpng-dev \
-            libjpeg62-turbo-dev libgs-common
+            libjpeg62-turbo-dev libdeflate-dev libgs-common
 # (libgs-common: the sRGB ICC profile of a PDF/A output intent, read at run
 # time from /usr/share/color/icc/ghostscript/srgb.icc; never copied here.)
 # The fonts the bundled chains (fonts/*.yaml) name, each face's `package:`
@@ -240,6 +240,7 @@ lint:
 	@test -z "$$(grep -l -e '<hpdf.h>' -e '<ft2build.h>' -e '<hb' -e '<yaml.h>' -e '<png.h>' -e '<fontconfig' src/sfnt.c include/sfnt.h)"
 	@test "$$(grep -l '<png.h>' src/*.c)" = "src/image.c"
 	@test "$$(grep -l '<fribidi' src/*.c src/*.h include/*.h)" = "src/bidi.c"
+	@test "$$(grep -l '<libdeflate' src/*.c src/*.h include/*.h)" = "src/pdf_deflate.c"
 	@test "$$(grep -l '<jpeglib.h>' src/*.c)" = "src/image.c"
 	@test -z "$$(grep -l -e '<ft2build.h>' -e '<hb.h>' -e '<hb-subset.h>' -e '<fontconfig' src/*.c | grep -v '^src/font')"
 	@echo "lint: ok"

@@ -102,4 +102,8 @@ unsigned pdf_font_cid(pdf_font_t *f, uint32_t cp);
 void pdf_fonts_finish(pw_t *w);
 void pdf_fonts_free(pw_t *w);
 
+/* pdf_deflate.c: zlib-format deflate (libdeflate); *out stays valid until
+ * the next call; returns its length, 0 on failure. */
+size_t pdf_deflate(const void *in, size_t n, const unsigned char **out);
+
 #endif

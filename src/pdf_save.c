@@ -47,23 +47,93 @@ static void append(pw_t *w, HPDF_Stream dst, HPDF_Stream src)
 	}
 }
 
+/* The bytes of memory stream src in one piece (valid until the next call). */
+static const unsigned char *gather(HPDF_Stream src, size_t *n)
+{
+	static unsigned char *all;
+	static size_t cap;
+	HPDF_UINT nb = HPDF_MemStream_GetBufCount(src), len = 0;
+	size_t size = HPDF_Stream_Size(src);
+	*n = size;
+	if (nb == 1)
+		return HPDF_MemStream_GetBufPtr(src, 0, &len);
+	if (size + 1 > cap) {
+		cap = size + 1;
+		all = xrealloc(all, cap);
+	}
+	size_t at = 0;
+	for (HPDF_UINT i = 0; i < nb && at < size; i++) {
+		HPDF_BYTE *p = HPDF_MemStream_GetBufPtr(src, i, &len);
+		if (len > size - at)
+			len = (HPDF_UINT)(size - at);
+		if (p && len)
+			memcpy(all + at, p, len);
+		at += len;
+	}
+	*n = at;
+	return all;
+}
+
+/* src deflated (libdeflate, pdf_deflate.c) */
+static const unsigned char *deflated(pw_t *w, HPDF_Stream src, size_t *zn)
+{
+	size_t n;
+	const unsigned char *in = gather(src, &n), *z = NULL;
+	*zn = pdf_deflate(in ? in : (const unsigned char *)"", in ? n : 0, &z);
+	if (!*zn)
+		pdf_fail(w, NULL, "cannot compress a stream");
+	return z;
+}
+
 /* "N 0 obj <<dict /Filter /FlateDecode /Length L>> stream ... endstream
  * endobj" with data deflated from memory stream src. */
 static void flate_object(pw_t *w, HPDF_Stream out, unsigned num, const char *dict,
                          HPDF_Stream src)
 {
-	HPDF_Stream z = w->scratch[2];
-	HPDF_MemStream_FreeData(z);
-	pdf_ok(w, HPDF_Stream_WriteToStream(src, z, HPDF_STREAM_FILTER_FLATE_DECODE, NULL));
+	size_t zn;
+	const unsigned char *z = deflated(w, src, &zn);
 	char buf[64];
 	snprintf(buf, sizeof(buf), "%u 0 obj\n<<", num);
 	put(w, out, buf);
 	put(w, out, dict);
-	snprintf(buf, sizeof(buf), "/Filter/FlateDecode/Length %u>>\nstream\r\n",
-	         (unsigned)HPDF_Stream_Size(z));
+	snprintf(buf, sizeof(buf), "/Filter/FlateDecode/Length %u>>\nstream\r\n", (unsigned)zn);
 	put(w, out, buf);
-	append(w, out, z);
+	pdf_ok(w, HPDF_Stream_Write(out, z, (HPDF_UINT)zn));
 	put(w, out, "\nendstream\nendobj\n");
+}
+
+/* A FlateDecode stream dictionary written as libharu's HPDF_Dict_Write
+ * writes it (the same /Filter array, the indirect /Length, the same
+ * separators), with the data deflated by pdf_deflate instead of zlib.
+ * 0 when it did; -1 for a stream libharu must write (other filters,
+ * parameters, write hooks). */
+static int flate_stream(pw_t *w, HPDF_Stream out, HPDF_Dict d)
+{
+	if (d->filter != HPDF_STREAM_FILTER_FLATE_DECODE || d->filterParams ||
+	    d->before_write_fn || d->write_fn || d->after_write_fn)
+		return -1;
+	HPDF_Number length = HPDF_Dict_GetItem(d, "Length", HPDF_OCLASS_NUMBER);
+	if (!length || !(length->header.obj_id & HPDF_OTYPE_INDIRECT))
+		return -1;
+	HPDF_Array f = HPDF_Dict_GetItem(d, "Filter", HPDF_OCLASS_ARRAY);
+	if (!f) {
+		f = pdf_array(w);
+		pdf_ok(w, HPDF_Dict_Add(d, "Filter", f));
+	}
+	HPDF_Array_Clear(f);
+	pdf_ok(w, HPDF_Array_AddName(f, "FlateDecode"));
+	size_t zn;
+	const unsigned char *z = deflated(w, d->stream, &zn);
+	HPDF_Stream data = d->stream;
+	d->stream = NULL;   /* the dictionary alone */
+	HPDF_STATUS st = HPDF_Dict_Write(d, out, NULL);
+	d->stream = data;
+	pdf_ok(w, st);
+	put(w, out, "\nstream\r\n");
+	pdf_ok(w, HPDF_Stream_Write(out, z, (HPDF_UINT)zn));
+	HPDF_Number_SetValue(length, (HPDF_INT32)zn);
+	put(w, out, "\nendstream");
+	return 0;
 }
 
 static unsigned width_of(uint64_t v)
@@ -114,7 +184,8 @@ int pdf_save(pw_t *w)
 		off[i] = HPDF_Stream_Size(out);
 		snprintf(buf, sizeof(buf), "%u 0 obj\n", i);
 		put(w, out, buf);
-		pdf_ok(w, HPDF_Obj_WriteValue(e->obj, out, NULL));
+		if (flate_stream(w, out, e->obj) < 0)
+			pdf_ok(w, HPDF_Obj_WriteValue(e->obj, out, NULL));
 		put(w, out, "\nendobj\n");
 	}
 	/* the others, after the streams: their /Length numbers are known now */

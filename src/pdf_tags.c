@@ -196,10 +196,15 @@ void pdf_mc_figure(pw_t *w, int tag)
 		mc_open(w, tag);
 }
 
-/* A UTF-8 text string (UTF-16BE in the file). */
-static HPDF_String text_string(pw_t *w, const char *s)
+/* A UTF-8 text string: a literal one when it is printable ASCII (the
+ * same in PDFDocEncoding, and a quarter of the size), else UTF-16BE. */
+static void *text_string(pw_t *w, const char *s)
 {
-	return pdf_obj(w, HPDF_String_New(w->pdf->mmgr, s, HPDF_GetEncoder(w->pdf, "UTF-8")));
+	int ascii = 1;
+	for (const char *p = s; *p && ascii; p++)
+		ascii = *p >= 0x20 && *p < 0x7f;
+	return pdf_obj(w, HPDF_String_New(w->pdf->mmgr, s,
+	                                  ascii ? NULL : HPDF_GetEncoder(w->pdf, "UTF-8")));
 }
 
 void pdf_tag_annot(pw_t *w, int tag, HPDF_Annotation a, const char *url)

@@ -43,5 +43,26 @@ for p in profiles/*.yaml "$W/long-50.yaml" "$W/long-250.yaml"; do
 	printf '%-22s %9s %9s %9s %8s %6s %9s\n' "$n" "$fresh" "$inproc" "$rate" "$rss" "$pages" "$bytes"
 	rm -rf "$W/in" "$W/out"
 done
+# the cost of the tags: the default (tagged PDF/UA-1 + PDF/A-2) against
+# --pdf=plain; "meta" is the XMP packet and the ICC profile, "tags" the
+# rest of the difference (structure tree, marked content, link attributes)
+echo
+printf '%-22s %9s %9s %7s %7s %6s %9s %9s\n' profile "plain B" "tagged B" "meta B" "tags B" "tags%" "ms plain" "ms tagged"
+for p in profiles/*.yaml "$W/long-250.yaml"; do
+	n=$(basename "$p" .yaml)
+	"$VITA" render "$p" -o "$W/$n.pdf" 2>/dev/null
+	"$VITA" render "$p" --pdf=plain -o "$W/$n-plain.pdf" 2>/dev/null
+	meta=$(/usr/bin/python3 -c 'import sys, pikepdf; r = pikepdf.open(sys.argv[1]).Root; print(len(r.Metadata.read_raw_bytes()) + len(r.OutputIntents[0].DestOutputProfile.read_raw_bytes()))' "$W/$n.pdf")
+	t=$(stat -c %s "$W/$n.pdf"); u=$(stat -c %s "$W/$n-plain.pdf")
+	tp="-"; tt="-"
+	if command -v hyperfine >/dev/null; then
+		hyperfine -N -w 3 -r 21 --export-json "$W/h.json" "$VITA render $p --pdf=plain -o $W/$n-plain.pdf" \
+			"$VITA render $p -o $W/$n.pdf" >/dev/null 2>&1
+		tp=$(python3 -c 'import json,sys; print("%.2f" % (json.load(open(sys.argv[1]))["results"][0]["median"] * 1000))' "$W/h.json")
+		tt=$(python3 -c 'import json,sys; print("%.2f" % (json.load(open(sys.argv[1]))["results"][1]["median"] * 1000))' "$W/h.json")
+	fi
+	printf '%-22s %9s %9s %7s %7s %6s %9s %9s\n' "$n" "$u" "$t" "$meta" "$((t - u - meta))" \
+		"$(echo "$t $u $meta" | awk '{printf "%.1f", 100 * ($1 - $2 - $3) / $1}')" "$tp" "$tt"
+done
 echo
 echo "machine: $(nproc) cores, $(awk '/model name/ {sub(/.*: /, ""); print; exit}' /proc/cpuinfo); $(date -u +%Y-%m-%d)"

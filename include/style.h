@@ -54,7 +54,6 @@ typedef struct style {
 	uint32_t c_headline;
 	int icons;                              /* 1: an icon before each contact */
 	const char *icon_map;                   /* "email=f0e0,phone=f095,..." */
-	int contacts_column;                    /* 1: contacts one per line (sidebar) */
 	int32_t photo_h, photo_max_w, photo_gap;/* u */
 	int photo_shape;                        /* SHAPE_* */
 	int photo_in_sidebar;                   /* 1: the photo heads the sidebar */
@@ -67,7 +66,6 @@ typedef struct style {
 	int32_t section_rule;                   /* u: rule thickness (0: none) */
 	int section_rule_style;                 /* RULE_* */
 	int32_t section_rule_offset;            /* permille of the title size below the baseline */
-	int32_t section_tracking;               /* permille of an em between capitals */
 	/* entries */
 	int dates;                              /* DATES_* */
 	int stack_loc_first;                    /* 1: stacked column: location, then dates */

@@ -105,8 +105,6 @@ static const key_t_ keys[] = {
 	 "the date column (entry.dates: left); none"},
 	{"section.rule_offset", T_RATIO, F(section_rule_offset), NULL,
 	 "rule below the baseline (full) or above it (partial, bar), times the title size"},
-	{"section.tracking", T_RATIO, F(section_tracking), NULL,
-	 "extra space between letters of titles, in em (capitals and small caps want 0.05)"},
 	{"entry.dates", T_ENUM, F(dates), "right|stacked|inline|left",
 	 "dates flush right on the title line; dates and location stacked in a right column; "
 	 "inline after the second line; in a left date column"},

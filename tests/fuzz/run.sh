@@ -62,7 +62,7 @@ for t in $targets; do
 	dict=
 	[ -f "tests/fuzz/$t.dict" ] && dict=-dict=tests/fuzz/$t.dict
 	echo "fuzz_$t: $secs s"
-	LSAN_OPTIONS=suppressions=tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS} \
+	LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0 \
 	"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
 	       -print_final_stats=1 -artifact_prefix="$B/crash-$t-" $dict "$B/corpus-$t" \
 	       >"$B/fuzz_$t.log" 2>&1 || found=1

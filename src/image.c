@@ -217,6 +217,13 @@ static void png_rows(png_structp p, png_infop info, pngjob_t *j, image_t *out)
 {
 	png_set_user_limits(p, IMAGE_MAX_SIDE, IMAGE_MAX_SIDE);
 	png_set_keep_unknown_chunks(p, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+	/* metadata never reaches the PDF, so it is skipped unread: a text
+	   chunk whose length claims 1.6 GB made libpng allocate that much
+	   for a 195-byte file (found by fuzz_image). The cap bounds what any
+	   other chunk may ask for. */
+	static const png_byte skip[] = "tEXt\0zTXt\0iTXt\0eXIf\0iCCP\0sPLT\0tIME\0";
+	png_set_keep_unknown_chunks(p, PNG_HANDLE_CHUNK_NEVER, skip, (int)(sizeof(skip) / 5));
+	png_set_chunk_malloc_max(p, 1 << 20);
 	/* every chunk's CRC is checked already; zlib's checksum over the
 	   inflated data would double the time of a large photo */
 	png_set_option(p, PNG_IGNORE_ADLER32, PNG_OPTION_ON);

@@ -124,6 +124,17 @@ pdfimages -list "$W/huge.pdf" | grep -q ' image  *325  *325 ' || no "huge.png: n
 pdfs="$pdfs $W/huge.pdf"
 rm -f "$W/huge.png"
 
+# fuzz_image: a 195-byte PNG whose tEXt chunk claims 1.6 GB made libpng
+# allocate it all (1.6 GB RSS) before finding the end of the file
+cp tests/photos/png-huge-text-chunk.png "$W/"
+prof textchunk png-huge-text-chunk.png
+/usr/bin/time -f '%M' -o "$W/textchunk.rss" "$VITA" check "$W/textchunk.yaml" 2>"$W/textchunk.err"
+[ $? = 1 ] || no "png-huge-text-chunk.png: want exit 1"
+grep -q 'textchunk.yaml:2:8: error: photo .*the file ends too early' "$W/textchunk.err" ||
+	no "png-huge-text-chunk.png: $(head -1 "$W/textchunk.err")"
+rss=$(tail -1 "$W/textchunk.rss")
+[ "$rss" -lt 204800 ] || no "png-huge-text-chunk.png: max RSS $rss KB"
+
 # shellcheck disable=SC2086
 sh tests/tools/pdf_check.sh $pdfs || no "pdf_check.sh found problems"
 echo "photos.sh: $([ $fail = 0 ] && echo ok || echo FAILED)"

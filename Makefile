@@ -275,7 +275,7 @@ install: all
 	install -m 644 completions/vita.fish $(DESTDIR)$(FISHCOMPDIR)/vita.fish
 
 # A .deb, built from the tracked files in a copy outside the tree (debian/).
-DEB_DIR ?= /tmp/vita-deb
+DEB_DIR ?= $(or $(TMPDIR),/tmp)/vita-deb
 deb:
 	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/vita-$(VERSION)
 	git ls-files -co --exclude-standard | tar -cf - -T - | tar -xf - -C $(DEB_DIR)/vita-$(VERSION)

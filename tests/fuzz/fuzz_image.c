@@ -13,9 +13,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[64];
-	if (!path[0])
-		snprintf(path, sizeof(path), "/tmp/vita-fuzz-image-%ld", (long)getpid());
+	static char path[4096];
+	if (!path[0]) {
+		const char *t = getenv("TMPDIR");
+		snprintf(path, sizeof(path), "%s/vita-fuzz-image-%ld", t && *t ? t : "/tmp", (long)getpid());
+	}
 	FILE *f = fopen(path, "wb");
 	if (!f)
 		return 0;

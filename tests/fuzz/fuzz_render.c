@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 static font_lib_t *lib;
-static char dir[64];
+static char dir[4096];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -33,7 +33,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	errs_init(&e);
 	setenv("VITA_NO_FONT_CACHE", "1", 1);
 	lib = font_lib_new(dirs, &e);
-	snprintf(dir, sizeof(dir), "/tmp/vita-fuzz.XXXXXX");
+	const char *t = getenv("TMPDIR");
+	snprintf(dir, sizeof(dir), "%s/vita-fuzz.XXXXXX", t && *t ? t : "/tmp");
 	if (!lib || !mkdtemp(dir)) {
 		errs_print(stderr, &e);
 		abort();

@@ -1,7 +1,7 @@
 /* bidi: the only libfribidi user. Right-to-left text (Arabic, Hebrew,
  * Persian) inside a paragraph, by the Unicode bidi algorithm (UAX #9).
  *
- * flow calls, per paragraph (code points in logical order):
+ * inline.c calls, per paragraph (code points in logical order):
  *   if (bidi_levels(cp, n, rtl, lv) > 0 || rtl)  -- some text is RTL
  *       bidi_shape(cp, n, lv);    Arabic letters -> their joined
  *                                 presentation forms (U+FB50..U+FEFC;

@@ -123,10 +123,6 @@ int font_shape(font_chain_t *c, int style, int32_t size, const char *lang,
 int32_t font_width(font_chain_t *c, int style, int32_t size, const char *lang,
                    const char *s, size_t n);
 
-/* NFC-normalise valid UTF-8. Returns a malloc'd string, or NULL when s is
- * already in NFC (no allocation in the common case). */
-char *font_nfc(const char *s, size_t n, size_t *outlen);
-
 /* Subset face to exactly the code points given (plus .notdef), with
  * hb-subset, into a TrueType program allocated in arena a (*data, *len).
  * The subset keeps the code points' cmap entries and glyf/loca with

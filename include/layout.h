@@ -1,7 +1,7 @@
 /* layout: model + style + fonts -> page list.
  *
  * Blocks (header, section titles, entries, publications, news, lists,
- * text) are built as lists of set lines (flow) with keep rules, then
+ * text) are built as lists of set lines (inline.c) with keep rules, then
  * paginated: a section title never ends a page, an entry's title block
  * stays with its first line, a short entry is not split, no widows or
  * orphans in paragraphs. Then footers and bookmarks are added.

@@ -17,7 +17,7 @@ int utf8_encode(uint32_t cp, char *out);
 long utf8_invalid_at(const char *s, size_t n);
 /* Number of code points (s must be valid). */
 size_t utf8_len(const char *s, size_t n);
-/* NFC normalisation needs Unicode data: it lives in font.h (font_nfc),
- * next to HarfBuzz, the only library here that carries that data. */
+/* NFC and general categories need Unicode data: they live in unicode.h,
+ * which takes them from HarfBuzz, the only library here that carries it. */
 
 #endif

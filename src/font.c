@@ -3,7 +3,7 @@
  *
  * Files:  font.c (this: lib, faces, selection), font_chain.c (chain YAML and
  * fontconfig), sfnt.c (sfnt sanity checks, no library), font_shape.c (HarfBuzz
- * shaping and its cache), font_nfc.c (NFC), font_subset.c (hb-subset).
+ * shaping and its cache), font_subset.c (hb-subset).
  *
  * A face file is validated with our sfnt checks when a chain names it, and
  * loaded (FreeType check, metrics, HarfBuzz objects) only when a character

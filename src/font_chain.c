@@ -24,7 +24,7 @@
  * closest width/weight/slant itself. A family that is not installed is
  * skipped: an English CV needs no CJK font. Only when a character of the
  * CV has no installed face and the chain names a missing family is that
- * an error (exit 3, located at the character; flow.c asks
+ * an error (exit 3, located at the character; inline.c asks
  * font_chain_missing), which names the Debian package from `package:`.
  */
 #include <stdarg.h>

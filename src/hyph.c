@@ -3,7 +3,7 @@
  * hyph_open("en") finds /usr/share/hyphen/hyph_en_US.dic (or hyph_en.dic)
  * and only checks that it is readable: parsing the patterns costs ~37M
  * instructions (twice a whole CV's layout), and most paragraphs never need
- * them (flow tries a break without hyphens first). The first hyph_word
+ * them (inline.c tries a break without hyphens first). The first hyph_word
  * call that has a real candidate word loads them, once, for the hyph_t's
  * lifetime (a load failure is remembered: no hyphenation, no retries).
  * hyph_word(h, "hyphenation", 11, offs, max) returns the byte

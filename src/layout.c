@@ -5,7 +5,7 @@
  * the list is cut into pages, and footers, bookmarks and the document
  * information are added here.
  *
- * Call layout_render(), then layout_subset() (layout_fonts.c) before
+ * Call layout_render(), then layout_subset() (layout_usage.c) before
  * pdf_write().
  */
 #include <stdarg.h>
@@ -52,7 +52,7 @@ static void footer_line(lay_t *L, page_t *pg, const char *text, int align, int32
 	spans_t sp = {0};
 	tstyle_t t = lay_ts(L, FONT_REGULAR, L->s->size_footer, L->s->c_muted);
 	sp_str(L, &sp, text, &t);
-	flow_opts_t o;
+	inline_opts_t o;
 	memset(&o, 0, sizeof(o));
 	o.width = L->reg[R_HEAD].width;
 	o.align = lay_align(L, align);
@@ -60,12 +60,12 @@ static void footer_line(lay_t *L, page_t *pg, const char *text, int align, int32
 	o.cjk = L->cjk;
 	o.lang = L->lang;
 	o.file = L->m->file;
-	flow_result_t r;
+	inline_result_t r;
 	/* the footer repeats the name: its characters were already reported
 	   where the profile has them, so only real failures are kept */
 	errs_t quiet;
 	errs_init(&quiet);
-	int rc = flow_set(L->a, sp.v, sp.n, &o, &r, &quiet);
+	int rc = inline_set(L->a, sp.v, sp.n, &o, &r, &quiet);
 	for (int i = 0; i < quiet.n; i++)
 		if (quiet.v[i].sev == ERR_ERROR)
 			err_sys(L->e, quiet.v[i].file, "%s", quiet.v[i].msg);
@@ -104,8 +104,8 @@ static void footers(lay_t *L, page_doc_t *d, long long epoch)
 	int art = lay_tag(L, PAGE_ARTIFACT); /* page furniture */
 	for (int i = 0; i < d->npages; i++) {
 		page_t *pg = &d->pages[i];
-		footer_line(L, pg, subst(L, L->loc->footer, i + 1, d->npages, date), FLOW_RIGHT, baseline);
-		footer_line(L, pg, subst(L, L->loc->updated, i + 1, d->npages, date), FLOW_LEFT,
+		footer_line(L, pg, subst(L, L->loc->footer, i + 1, d->npages, date), INLINE_RIGHT, baseline);
+		footer_line(L, pg, subst(L, L->loc->updated, i + 1, d->npages, date), INLINE_LEFT,
 		            baseline);
 	}
 	lay_untag(L, art);

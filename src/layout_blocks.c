@@ -68,8 +68,8 @@ static int32_t pm(int32_t v, int32_t permille)
 static int text_align(const lay_t *L)
 {
 	int a = L->r->align;
-	return a == ST_JUSTIFY ? FLOW_JUSTIFY : a == ST_CENTER ? FLOW_CENTER
-	       : a == ST_RIGHT ? FLOW_RIGHT : FLOW_LEFT;
+	return a == ST_JUSTIFY ? INLINE_JUSTIFY : a == ST_CENTER ? INLINE_CENTER
+	       : a == ST_RIGHT ? INLINE_RIGHT : INLINE_LEFT;
 }
 
 /* A title's spans: as written, in capitals, or in small capitals (capitals
@@ -119,10 +119,10 @@ static void section_title(lay_t *L, const msection_t *sec)
 	const style_t *s = L->s;
 	v_gap(L, s->section_before);
 	spans_t sp = {0};
-	tstyle_t t = {L->head, s->section_style, s->size_section, s->c_accent, FLOW_NOHYPH, 0};
+	tstyle_t t = {L->head, s->section_style, s->size_section, s->c_accent, INLINE_NOHYPH, 0};
 	title_spans(L, &sp, sec->title, &t, sec->line, sec->col);
 	int tag = lay_tag(L, "H2");
-	int first = v_flow(L, &sp, bx(L), bw(L), FLOW_LEFT, s->size_section, 0);
+	int first = v_flow(L, &sp, bx(L), bw(L), INLINE_LEFT, s->size_section, 0);
 	lay_untag(L, tag);
 	if (first < 0)
 		return;
@@ -173,7 +173,7 @@ static void links_row(lay_t *L, spans_t *sp, const mlink_t *links, int n, const 
 			sp_str(L, sp, L->s->link_sep, &sep);
 		const char *label = arena_printf(L->a, "doi:%s", doi);
 		tstyle_t u = *t;
-		u.flags |= FLOW_URL;
+		u.flags |= INLINE_URL;
 		sp_add(L, sp, label, (int)strlen(label), &u,
 		       arena_printf(L->a, "https://doi.org/%s", doi), 0, 0);
 	}
@@ -191,7 +191,7 @@ static void bullets(lay_t *L, const mtext_t *items, int n)
 		spans_t sp = {0};
 		sp_text(L, &sp, &items[i], &t);
 		int first = v_flow(L, &sp, dx + s->bullet_indent, bw(L) - s->bullet_indent,
-		                   L->r->align == ST_JUSTIFY ? FLOW_JUSTIFY : FLOW_LEFT,
+		                   L->r->align == ST_JUSTIFY ? INLINE_JUSTIFY : INLINE_LEFT,
 		                   s->size_body, 1);
 		spans_t bs = {0};
 		sp_str(L, &bs, s->bullet, &bt);
@@ -302,13 +302,13 @@ static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 	if (mode == DATES_RIGHT || mode == DATES_STACKED)
 		cw = col_width(L, &ds, loc_right ? &ls : NULL);
 	int32_t measure = w - (cw ? cw + s->date_gap : 0);
-	int first = v_flow(L, &hs, x, measure, FLOW_LEFT, s->size_body, 0);
+	int first = v_flow(L, &hs, x, measure, INLINE_LEFT, s->size_body, 0);
 	if (mode == DATES_LEFT)
 		v_beside(L, first, &ds, left_col(L), 1, left_col(L));
 	else if (cw)
 		v_beside(L, first, &ds, x + w, 1, cw);
 	int sec_line = L->r->nv;
-	v_flow(L, &ss, x, loc_right ? measure : w, FLOW_LEFT, s->size_body, 1);
+	v_flow(L, &ss, x, loc_right ? measure : w, INLINE_LEFT, s->size_body, 1);
 	if (loc_right)
 		v_beside(L, sec_line, &ls, x + w, 1, cw);
 	if (en->ndetails)
@@ -317,7 +317,7 @@ static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 		spans_t lk = {0};
 		tstyle_t lt = lay_ts(L, FONT_REGULAR, s->size_small, s->c_link);
 		links_row(L, &lk, en->links, en->nlinks, NULL, &lt);
-		v_flow(L, &lk, x, w, FLOW_LEFT, s->size_small, 0);
+		v_flow(L, &lk, x, w, INLINE_LEFT, s->size_small, 0);
 	}
 	lay_untag(L, body);
 	lay_untag(L, li);
@@ -384,14 +384,14 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 	int li = lay_tag(L, "LI"), body = lay_tag(L, "LBody");
 	spans_t t = {0};
 	sp_text(L, &t, &p->title, &tt);
-	int first = v_flow(L, &t, lw, mw, FLOW_LEFT, s->size_body, 1);
+	int first = v_flow(L, &t, lw, mw, INLINE_LEFT, s->size_body, 1);
 
 	if (p->nauthors) {
 		spans_t a = {0};
 		tstyle_t name = reg;
-		name.flags = FLOW_NOHYPH | FLOW_NOBREAK; /* a name is never split */
+		name.flags = INLINE_NOHYPH | INLINE_NOBREAK; /* a name is never split */
 		tstyle_t hname = bold;
-		hname.flags = FLOW_NOHYPH | FLOW_NOBREAK;
+		hname.flags = INLINE_NOHYPH | INLINE_NOBREAK;
 		for (int i = 0; i < p->nauthors; i++) {
 			const char *au = p->authors[i];
 			unsigned fl = p->aflags ? p->aflags[i] : 0;
@@ -414,7 +414,7 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 		/* a no-break space keeps "(2026)" with the last name */
 		if (p->year || p->status)
 			sp_str(L, &a, year_note(L, p), &yt);
-		v_flow(L, &a, lw, mw, FLOW_LEFT, s->size_body, 0);
+		v_flow(L, &a, lw, mw, INLINE_LEFT, s->size_body, 0);
 	} else if (p->year || p->status) {
 		spans_t y = {0};
 		tstyle_t yt = lay_ts(L, FONT_REGULAR, s->size_body, s->c_muted);
@@ -422,7 +422,7 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 			sp_str(L, &y, arena_printf(L->a, "%d%s", p->year, p->status ? ", " : ""), &yt);
 		if (p->status)
 			sp_str(L, &y, p->status, &yt);
-		v_flow(L, &y, lw, mw, FLOW_LEFT, s->size_body, 0);
+		v_flow(L, &y, lw, mw, INLINE_LEFT, s->size_body, 0);
 	}
 
 	spans_t vn = {0};
@@ -441,7 +441,7 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 		buf_done(&eb);
 		buf_done(&ed);
 	}
-	v_flow(L, &vn, lw, mw, FLOW_LEFT, s->size_body, 1);
+	v_flow(L, &vn, lw, mw, INLINE_LEFT, s->size_body, 1);
 
 	spans_t ex = {0};
 	tstyle_t lt = lay_ts(L, FONT_REGULAR, s->size_small, s->c_link);
@@ -451,7 +451,7 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 			sp_str(L, &ex, s->extra_sep, &small);
 		sp_str(L, &ex, L->loc->badges, &small);
 		tstyle_t bt = lay_ts(L, FONT_REGULAR, pm(s->size_small, s->badge_size), s->c_badge);
-		bt.flags = FLOW_NOBREAK | FLOW_NOHYPH | FLOW_FRAME;
+		bt.flags = INLINE_NOBREAK | INLINE_NOHYPH | INLINE_FRAME;
 		for (int i = 0; i < p->nbadges; i++) {
 			/* a space between badges, so their frames stay apart */
 			sp_str(L, &ex, " ", &small);
@@ -471,7 +471,7 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 	L->frame_pad = s->badge_pad;
 	L->frame_radius = s->badge_radius;
 	L->frame_color = s->c_badge;
-	v_flow(L, &ex, lw, mw, FLOW_LEFT, s->size_small, 0);
+	v_flow(L, &ex, lw, mw, INLINE_LEFT, s->size_small, 0);
 	lay_untag(L, body);
 
 	/* the label column: venue tag, then the number (below the tag's last
@@ -479,7 +479,7 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 	int lbl = lay_tag(L, "Lbl");
 	if (first >= 0) {
 		tstyle_t vt = lay_ts(L, FONT_BOLD, s->size_small, s->c_accent);
-		vt.flags = FLOW_NOHYPH;
+		vt.flags = INLINE_NOHYPH;
 		tstyle_t nt = lay_ts(L, FONT_REGULAR, s->size_small, s->c_muted);
 		int32_t cw = lw - s->pub_label_gap;
 		int right = L->r->ind > 0; /* a left date column is set flush right */
@@ -510,7 +510,7 @@ static void group_heading(lay_t *L, const char *text, int first)
 	if (!first)
 		v_gap(L, L->s->group_before);
 	int tag = lay_tag(L, "H3");
-	int f = v_flow(L, &y, bx(L), bw(L), FLOW_LEFT, L->s->size_body, 0);
+	int f = v_flow(L, &y, bx(L), bw(L), INLINE_LEFT, L->s->size_body, 0);
 	lay_untag(L, tag);
 	if (f >= 0)
 		L->r->v[f].nobreak = 1;
@@ -585,7 +585,7 @@ static void publications(lay_t *L, const msection_t *sec)
 		tstyle_t t = lay_ts(L, FONT_ITALIC, L->s->size_small, L->s->c_muted);
 		sp_str(L, &f, L->loc->equal, &t);
 		int tag = lay_tag(L, "P");
-		v_flow(L, &f, lw, L->r->width - lw, FLOW_LEFT, L->s->size_small, 0);
+		v_flow(L, &f, lw, L->r->width - lw, INLINE_LEFT, L->s->size_small, 0);
 		lay_untag(L, tag);
 	}
 }
@@ -616,17 +616,17 @@ static void news(lay_t *L, const msection_t *sec)
 		if (L->r->dates == DATES_INLINE) {
 			/* a narrow column: the date above its text */
 			int lbl = lay_tag(L, "Lbl");
-			v_flow(L, &ds, 0, L->r->width, FLOW_LEFT, s->size_small, 0);
+			v_flow(L, &ds, 0, L->r->width, INLINE_LEFT, s->size_small, 0);
 			lay_untag(L, lbl);
 			int body = lay_tag(L, "LBody");
-			v_flow(L, &sp, 0, L->r->width, FLOW_LEFT, s->size_body, 1);
+			v_flow(L, &sp, 0, L->r->width, INLINE_LEFT, s->size_body, 1);
 			lay_untag(L, body);
 			lay_untag(L, li);
 			lay_keep_block(L, start, 1);
 			continue;
 		}
 		int body = lay_tag(L, "LBody");
-		int first = v_flow(L, &sp, dw, L->r->width - dw, FLOW_LEFT, s->size_body, 1);
+		int first = v_flow(L, &sp, dw, L->r->width - dw, INLINE_LEFT, s->size_body, 1);
 		lay_untag(L, body);
 		int lbl = lay_tag(L, "Lbl");
 		int32_t cw = dw - (right ? s->date_gap : s->pub_label_gap);
@@ -652,7 +652,7 @@ static void list(lay_t *L, const msection_t *sec)
 		/* each item in its own frame; the no-break spaces pad it, the
 		   space between items keeps the frames apart */
 		t = lay_ts(L, FONT_REGULAR, s->size_small, s->c_text);
-		t.flags = FLOW_NOBREAK | FLOW_NOHYPH | FLOW_FRAME;
+		t.flags = INLINE_NOBREAK | INLINE_NOHYPH | INLINE_FRAME;
 		tstyle_t gap = lay_ts(L, FONT_REGULAR, s->size_small, s->c_text);
 		for (int i = 0; i < sec->nitems; i++) {
 			t.frame = i + 1; /* one frame per item, whatever its markup */
@@ -666,7 +666,7 @@ static void list(lay_t *L, const msection_t *sec)
 		L->frame_radius = s->chip_radius;
 		L->frame_color = s->c_chip;
 		int tag = lay_tag(L, "P");
-		int first = v_flow(L, &sp, bx(L), bw(L), FLOW_LEFT, s->size_small, 0);
+		int first = v_flow(L, &sp, bx(L), bw(L), INLINE_LEFT, s->size_small, 0);
 		lay_untag(L, tag);
 		/* chips are taller than text: more room between their lines */
 		int32_t h = lay_lead(L, s->size_small) + 2 * s->chip_pad + s->chip_leading;
@@ -682,7 +682,7 @@ static void list(lay_t *L, const msection_t *sec)
 		sp_text(L, &sp, &sec->items[i], &t);
 	}
 	int tag = lay_tag(L, "P");
-	v_flow(L, &sp, bx(L), bw(L), FLOW_LEFT, s->size_body, 1);
+	v_flow(L, &sp, bx(L), bw(L), INLINE_LEFT, s->size_body, 1);
 	lay_untag(L, tag);
 }
 

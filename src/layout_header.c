@@ -104,14 +104,14 @@ static void contact_item(lay_t *L, spans_t *c, const char *kind, const char *lab
 {
 	const style_t *s = L->s;
 	tstyle_t ct = lay_ts(L, FONT_REGULAR, s->size_small, s->c_link);
-	ct.flags = FLOW_NOBREAK | FLOW_NOHYPH; /* a contact item is never split */
+	ct.flags = INLINE_NOBREAK | INLINE_NOHYPH; /* a contact item is never split */
 	const char *icon = L->icons ? icon_for(L, kind) : NULL;
 	if (icon) {
 		/* drawn, never read: the text extracts as the contact alone */
 		tstyle_t it = ct;
 		it.chain = L->icons;
 		it.color = s->c_accent;
-		it.flags |= FLOW_ARTIFACT;
+		it.flags |= INLINE_ARTIFACT;
 		sp_add(L, c, icon, (int)strlen(icon), &it, NULL, 0, 0);
 		tstyle_t gap = ct;
 		sp_str(L, c, "\u00a0", &gap);
@@ -140,7 +140,7 @@ static void contacts(lay_t *L, int align, int32_t dx, int32_t width, int column)
 		}
 		if (column) {
 			int t = lay_tag(L, "P");
-			int first = v_flow(L, &c, dx, width, FLOW_LEFT, s->size_small, 0);
+			int first = v_flow(L, &c, dx, width, INLINE_LEFT, s->size_small, 0);
 			lay_untag(L, t);
 			if (first >= 0)
 				L->r->v[L->r->nv - 1].nobreak = 1;
@@ -159,7 +159,7 @@ int lay_header(lay_t *L, page_image_t *photo)
 	L->r = &L->reg[sidebar ? R_HEAD : R_MAIN];
 	if (s->icons && !(L->icons = font_chain_get(L->lib, s->font_icons, L->e)))
 		return -1;
-	int align = s->header_align == ST_LEFT ? FLOW_LEFT : FLOW_CENTER;
+	int align = s->header_align == ST_LEFT ? INLINE_LEFT : INLINE_CENTER;
 	int32_t width = L->r->width, dx = 0;
 	memset(photo, 0, sizeof(*photo));
 	L->photo_side = sidebar && s->photo_in_sidebar;
@@ -192,7 +192,7 @@ int lay_header(lay_t *L, page_image_t *photo)
 			photo->x = L->rtl ? L->r->x0 : L->r->x0 + L->r->width - photo->w;
 			photo->y = s->margin_top;
 			width -= photo->w + s->photo_gap;
-			if (align == FLOW_CENTER) {
+			if (align == INLINE_CENTER) {
 				dx = photo->w + s->photo_gap; /* keep the text centred on the page */
 				width -= photo->w + s->photo_gap;
 			}
@@ -200,7 +200,7 @@ int lay_header(lay_t *L, page_image_t *photo)
 	}
 	int start = L->r->nv;
 	spans_t n = {0};
-	tstyle_t nt = {L->head, s->name_style, s->size_name, s->c_name, FLOW_NOHYPH | FLOW_NOBREAK, 0};
+	tstyle_t nt = {L->head, s->name_style, s->size_name, s->c_name, INLINE_NOHYPH | INLINE_NOBREAK, 0};
 	sp_at(L, &n, m->name, &nt, m->at_name);
 	if (m->name_native) {
 		tstyle_t nn = nt;
@@ -208,7 +208,7 @@ int lay_header(lay_t *L, page_image_t *photo)
 		/* the same weight as the name (issue 9): bold, from the CJK face's
 		   bold when it has one */
 		sp_str(L, &n, "  ", &nt);
-		flow_span_t *f = sp_add(L, &n, m->name_native, (int)strlen(m->name_native), &nn,
+		inline_span_t *f = sp_add(L, &n, m->name_native, (int)strlen(m->name_native), &nn,
 		                        NULL, m->at_native.line, m->at_native.col);
 		if (f) {
 			f->lang = script_lang(m->name_native);
@@ -243,7 +243,7 @@ int lay_header(lay_t *L, page_image_t *photo)
 	if (sidebar && s->contacts_in_sidebar) {
 		region_t *keep = L->r;
 		L->r = side;
-		contacts(L, FLOW_LEFT, 0, side->width, 1);
+		contacts(L, INLINE_LEFT, 0, side->width, 1);
 		v_gap(L, s->section_before);
 		L->r = keep;
 	} else {

@@ -5,13 +5,13 @@
  *   layout_text.c    styled spans and dates, the pieces blocks are built from
  *   layout_blocks.c  the blocks of a section: titles, entries, publications, ...
  *   layout_header.c  the header: name, headline, contacts, photo
- *   layout_fonts.c   subsets and coverage
+ *   layout_usage.c   subsets and coverage
  */
 #ifndef VITA_LAYOUT_INT_H
 #define VITA_LAYOUT_INT_H
 #include "arena.h"
 #include "buf.h"
-#include "flow.h"
+#include "inline.h"
 #include "hyph.h"
 #include "layout.h"
 #include "locale.h"
@@ -74,7 +74,7 @@ typedef struct lay {
 /* ---- spans (layout_text.c) ---- */
 
 typedef struct spans {
-	flow_span_t *v;
+	inline_span_t *v;
 	int n, cap;
 } spans_t;
 
@@ -84,10 +84,10 @@ typedef struct tstyle {
 	int32_t size;
 	uint32_t color;
 	unsigned flags;
-	int frame;              /* FLOW_FRAME: which frame (spans of one share it) */
+	int frame;              /* INLINE_FRAME: which frame (spans of one share it) */
 } tstyle_t;
 
-flow_span_t *sp_add(lay_t *L, spans_t *s, const char *text, int len, const tstyle_t *t,
+inline_span_t *sp_add(lay_t *L, spans_t *s, const char *text, int len, const tstyle_t *t,
                     const char *url, int line, int col);
 void sp_str(lay_t *L, spans_t *s, const char *text, const tstyle_t *t);
 void sp_at(lay_t *L, spans_t *s, const char *text, const tstyle_t *t, mpos_t at);
@@ -102,7 +102,7 @@ const char *lay_entry_dates(lay_t *L, const mentry_t *en);
 vitem_t *v_new(lay_t *L, int kind, int32_t h);
 void v_gap(lay_t *L, int32_t h);
 page_item_t *v_item(lay_t *L, vitem_t *v);
-void v_put_line(lay_t *L, vitem_t *v, const flow_line_t *fl, int32_t dx, int32_t width);
+void v_put_line(lay_t *L, vitem_t *v, const inline_line_t *fl, int32_t dx, int32_t width);
 int lay_align(const lay_t *L, int align);
 int32_t lay_lead(lay_t *L, int32_t size);
 int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,

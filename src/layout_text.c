@@ -6,18 +6,18 @@
 #include <string.h>
 #include "layout_int.h"
 
-flow_span_t *sp_add(lay_t *L, spans_t *s, const char *text, int len, const tstyle_t *t,
+inline_span_t *sp_add(lay_t *L, spans_t *s, const char *text, int len, const tstyle_t *t,
                            const char *url, int line, int col)
 {
 	if (!text || len <= 0)
 		return NULL;
 	if (s->n == s->cap) {
 		int cap = s->cap ? s->cap * 2 : 16;
-		s->v = arena_grow(L->a, s->v, sizeof(flow_span_t) * (size_t)s->cap,
-		                  sizeof(flow_span_t) * (size_t)cap);
+		s->v = arena_grow(L->a, s->v, sizeof(inline_span_t) * (size_t)s->cap,
+		                  sizeof(inline_span_t) * (size_t)cap);
 		s->cap = cap;
 	}
-	flow_span_t *f = &s->v[s->n++];
+	inline_span_t *f = &s->v[s->n++];
 	memset(f, 0, sizeof(*f));
 	f->text = text;
 	f->len = len;
@@ -67,7 +67,7 @@ tstyle_t lay_ts(lay_t *L, int style, int32_t size, uint32_t color)
 }
 int32_t sp_width(lay_t *L, const spans_t *s)
 {
-	return s->n ? flow_width(s->v, s->n, L->lang) : 0;
+	return s->n ? inline_width(s->v, s->n, L->lang) : 0;
 }
 /* ---- dates ---------------------------------------------------------- */
 

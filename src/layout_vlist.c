@@ -1,7 +1,7 @@
 /* layout_vlist: the vertical list and pagination.
  *
  * Every block of the CV becomes a run of items on one vertical list:
- * lines (set by flow, with anything placed beside them: the date column,
+ * lines (set by inline.c, with anything placed beside them: the date column,
  * the venue column, a bullet) and gaps. Each line says whether a page may
  * break after it; that is how the keep rules are written (a title is kept
  * with what follows, a short entry is kept whole, a long one keeps its
@@ -97,16 +97,16 @@ int lay_align(const lay_t *L, int align)
 {
 	if (!L->rtl)
 		return align;
-	return align == FLOW_LEFT ? FLOW_RIGHT : align == FLOW_RIGHT ? FLOW_LEFT : align;
+	return align == INLINE_LEFT ? INLINE_RIGHT : align == INLINE_RIGHT ? INLINE_LEFT : align;
 }
 
 /* Copy a set line's runs, links and frames into v, its measure starting
  * dx from the page's left edge and width wide. A right-to-left page
- * mirrors the measure (dx from the right edge), not the line in it: flow
+ * mirrors the measure (dx from the right edge), not the line in it: inline.c
  * already set the line right to left. A frame (a badge, a chip) is drawn
  * from a pad above the capitals to a pad below the baseline, so it stays
  * within its line and never touches the lines above and below. */
-void v_put_line(lay_t *L, vitem_t *v, const flow_line_t *fl, int32_t dx, int32_t width)
+void v_put_line(lay_t *L, vitem_t *v, const inline_line_t *fl, int32_t dx, int32_t width)
 {
 	if (L->rtl)
 		dx = L->s->page_w - dx - width;
@@ -125,7 +125,7 @@ void v_put_line(lay_t *L, vitem_t *v, const flow_line_t *fl, int32_t dx, int32_t
 		tag_link(L, v, from, it);
 	}
 	for (int i = 0; i < fl->nframes; i++) {
-		const flow_frame_t *fr = &fl->frames[i];
+		const inline_frame_t *fr = &fl->frames[i];
 		int32_t cap = font_cap_height(L->body, FONT_REGULAR, fr->size);
 		int32_t pad = L->frame_pad;
 		page_item_t *it = v_item(L, v);
@@ -170,7 +170,7 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
 {
 	if (!s->n)
 		return -1;
-	flow_opts_t o;
+	inline_opts_t o;
 	memset(&o, 0, sizeof(o));
 	o.width = width;
 	o.align = lay_align(L, align);
@@ -179,8 +179,8 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
 	o.lang = L->lang;
 	o.hyph = hyphenate && L->s->hyphenate ? L->hyph : NULL;
 	o.file = L->m->file;
-	flow_result_t r;
-	if (flow_set(L->a, s->v, s->n, &o, &r, L->e)) {
+	inline_result_t r;
+	if (inline_set(L->a, s->v, s->n, &o, &r, L->e)) {
 		L->failed = 1;
 		return -1;
 	}
@@ -189,10 +189,10 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
 	if (hyphenate && mostly_cjk(s))   /* body text, not a name or a title */
 		h = (int32_t)((int64_t)size * L->s->leading_cjk / 1000);
 	for (int i = 0; i < r.nlines; i++) {
-		const flow_line_t *fl = &r.lines[i];
+		const inline_line_t *fl = &r.lines[i];
 		/* report justified lines stretched or shrunk past the limits */
 		int32_t st = L->s->loose_stretch, sh = L->s->loose_shrink;
-		if (align == FLOW_JUSTIFY && i + 1 < r.nlines && !fl->overfull &&
+		if (align == INLINE_JUSTIFY && i + 1 < r.nlines && !fl->overfull &&
 		    (fl->ratio > st || fl->ratio < -sh))
 			warn_at(L->e, L->m->file, s->v[0].line, s->v[0].col,
 			        "loose line %d of a paragraph: its spaces are %s %d%% past their limit",
@@ -220,16 +220,16 @@ int v_beside(lay_t *L, int at, const spans_t *s, int32_t x, int right, int32_t w
 {
 	if (!s->n || at < 0)
 		return 0;
-	flow_opts_t o;
+	inline_opts_t o;
 	memset(&o, 0, sizeof(o));
 	o.width = width;
-	o.align = lay_align(L, right ? FLOW_RIGHT : FLOW_LEFT);
+	o.align = lay_align(L, right ? INLINE_RIGHT : INLINE_LEFT);
 	o.rtl = L->rtl;
 	o.cjk = L->cjk;
 	o.lang = L->lang;
 	o.file = L->m->file;
-	flow_result_t r;
-	if (flow_set(L->a, s->v, s->n, &o, &r, L->e)) {
+	inline_result_t r;
+	if (inline_set(L->a, s->v, s->n, &o, &r, L->e)) {
 		L->failed = 1;
 		return 0;
 	}

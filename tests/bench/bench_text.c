@@ -1,11 +1,11 @@
 /* bench_text: the text stages alone, for `make bench` (moved out of the
  * unit tests, which never time anything): HarfBuzz shaping of 3000 CV
- * words through the "serif" chain, and flow+para on a ~1.4 kB justified
+ * words through the "serif" chain, and inline+para on a ~1.4 kB justified
  * paragraph. Prints milliseconds, best of 5 runs; asserts nothing. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "flow.h"
+#include "inline.h"
 
 static double now_ms(void)
 {
@@ -48,9 +48,9 @@ static double shape_ms(font_chain_t *c, errs_t *e)
 	return ms;
 }
 
-static double flow_ms(font_chain_t *c, hyph_t *hy, errs_t *e)
+static double inline_ms(font_chain_t *c, hyph_t *hy, errs_t *e)
 {
-	flow_span_t s[3];
+	inline_span_t s[3];
 	memset(s, 0, sizeof(s));
 	const char *t[3] = {para, " Zhanda Zhu, ", para};
 	for (int i = 0; i < 3; i++) {
@@ -60,18 +60,18 @@ static double flow_ms(font_chain_t *c, hyph_t *hy, errs_t *e)
 		s[i].style = i == 1 ? FONT_BOLD : i == 2 ? FONT_ITALIC : FONT_REGULAR;
 		s[i].size = 10000;
 	}
-	flow_opts_t o;
+	inline_opts_t o;
 	memset(&o, 0, sizeof(o));
 	o.width = 400000;
-	o.align = FLOW_JUSTIFY;
+	o.align = INLINE_JUSTIFY;
 	o.lang = "en";
 	o.hyph = hy;
 	o.file = "bench.yaml";
 	arena_t *a = arena_new();
-	flow_result_t r;
+	inline_result_t r;
 	double t0 = now_ms();
 	for (int i = 0; i < 10; i++)
-		flow_set(a, s, 3, &o, &r, e);
+		inline_set(a, s, 3, &o, &r, e);
 	double ms = (now_ms() - t0) / 10;
 	arena_free(a);
 	return ms;
@@ -91,11 +91,11 @@ int main(void)
 	}
 	double sh = 1e9, fl = 1e9;
 	for (int k = 0; k < 5; k++) {
-		double a = shape_ms(c, &e), b = flow_ms(c, hy, &e);
+		double a = shape_ms(c, &e), b = inline_ms(c, hy, &e);
 		sh = a < sh ? a : sh;
 		fl = b < fl ? b : fl;
 	}
-	printf("shaping: 3000 words in %.2f ms; flow+para: %.3f ms per 1.4 kB paragraph "
+	printf("shaping: 3000 words in %.2f ms; inline+para: %.3f ms per 1.4 kB paragraph "
 	       "(best of 5)\n", sh, fl);
 	hyph_close(hy);
 	font_lib_free(lib);

@@ -34,7 +34,7 @@ seed() {   # seed NAME DIR: fill a fresh corpus the first time
 	markup) python3 tests/tools/profile_strings.py profiles/*.yaml 2>/dev/null | head -300 |
 	        split -l 1 - "$2/s" ;
 	        printf '**bold *it* [x](https://a.b)** \\* [a](b(c)) *' >"$2/mix" ;;
-	flow) printf 'A\1Hyphenation of extraordinarily long words \1https://github.com/x/y\1\346\234\261\345\245\275' >"$2/mix"
+	inline) printf 'A\1Hyphenation of extraordinarily long words \1https://github.com/x/y\1\346\234\261\345\245\275' >"$2/mix"
 	      python3 tests/tools/profile_strings.py profiles/*.yaml 2>/dev/null | head -100 |
 	      while read -r l; do printf '\25\20%s' "$l" >"$2/$(printf '%s' "$l" | cksum | cut -d' ' -f1)"; done ;;
 	bibtex) for f in tests/import/bib/*.bib tests/import/alfolio/_bibliography/*.bib \

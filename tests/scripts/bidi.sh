@@ -1,5 +1,5 @@
 #!/bin/sh
-# Right to left (bidi.c, flow.c): Arabic and Hebrew set by the Unicode bidi
+# Right to left (bidi.c, inline.c): Arabic and Hebrew set by the Unicode bidi
 # algorithm inside a left-to-right page -- words extract in logical order
 # (pdftotext), Arabic letters are joined (presentation forms drawn, the
 # source letters read), the first letter of a word is its rightmost glyph,

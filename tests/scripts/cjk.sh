@@ -1,5 +1,5 @@
 #!/bin/sh
-# CJK typography (flow.c fl_span_langs, fl_cjk_spacing; layout leading_cjk):
+# CJK typography (inline.c il_span_langs, il_cjk_spacing; layout leading_cjk):
 #  - a kanji-only name in a CV with kana is Japanese: every Han and kana
 #    character of the header comes from the Japanese face (mutool stext),
 #    the native name in the name's weight (bold);

@@ -4,7 +4,7 @@
 #  - case 1: flag emoji (regional indicators) made libunibreak 1.1 abort;
 #    render, check and batch (the other CVs of the worker survive)
 #  - case 4: one word wider than 2^31 u (340 KB BibTeX fields) overflowed
-#    int widths in flow.c (UBSan)
+#    int widths in inline.c (UBSan)
 #  - case 10: a variation selector (U+FE0F after a letter, as in "x️", and
 #    in "❤️") pulled DejaVu in for one empty glyph (pdf.js: no glyf table);
 #    it is not drawn, no font is added for it

@@ -16,6 +16,7 @@
 #include "font.h"
 #include "sfnt.h"
 #include "arena.h"
+#include "unicode.h"
 #include "utf8.h"
 
 #include "t_fonts.h"
@@ -313,7 +314,7 @@ TEST(plans)
 static void nfc_case(const char *in, const char *want)
 {
 	size_t n = 0;
-	char *r = font_nfc(in, strlen(in), &n);
+	char *r = uni_nfc(in, strlen(in), &n);
 	if (!want) {
 		CHECK(r == NULL);
 		if (r)

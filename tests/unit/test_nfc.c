@@ -1,4 +1,4 @@
-/* test_nfc: font_nfc against Unicode's own NormalizationTest.txt (Debian's
+/* test_nfc: uni_nfc against Unicode's own NormalizationTest.txt (Debian's
  * unicode-data package, bzip2'd): for every line c1;c2;c3;c4;c5 the NFC checks of
  * the file's header -- c2 == NFC(c1) == NFC(c2) == NFC(c3) and
  * c4 == NFC(c4) == NFC(c5). Issue 15, case 13: the fast path missed
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "font.h"
+#include "unicode.h"
 #include "t.h"
 #include "utf8.h"
 
@@ -36,7 +36,7 @@ static size_t field(const char *s, char *out)
 static void expect(const char *in, size_t n, const char *want, size_t wn, int line, int col)
 {
 	size_t len = 0;
-	char *r = font_nfc(in, n, &len);
+	char *r = uni_nfc(in, n, &len);
 	const char *got = r ? r : in;
 	size_t gl = r ? len : n;
 	checks++;

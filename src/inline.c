@@ -1,12 +1,12 @@
-/* flow: rich text -> set lines of positioned runs; see flow.h.
+/* inline: rich text -> set lines of positioned runs; see inline.h.
  *
- * flow_set(arena, spans, n, opts, &result, errs) runs the pipeline for one
+ * inline_set(arena, spans, n, opts, &result, errs) runs the pipeline for one
  * paragraph:
  *   1. NFC each span and concatenate them into one text; libunibreak
  *      (UAX #14, with the language) marks break opportunities over the
  *      whole of it, so CJK and punctuation rules see across spans.
- *   2. Break classes are adjusted per span: none inside FLOW_NOBREAK,
- *      only URL-safe points inside FLOW_URL, soft hyphens, libhyphen
+ *   2. Break classes are adjusted per span: none inside INLINE_NOBREAK,
+ *      only URL-safe points inside INLINE_URL, soft hyphens, libhyphen
  *      points in words of spans that allow it.
  *   3. Each span is shaped (font_shape) chunk by chunk; every code point
  *      gets its glyph's advance, face and run-break flag.
@@ -35,8 +35,9 @@
 #include <string.h>
 #include "bidi.h"
 #include "buf.h"
-#include "flow.h"
+#include "inline.h"
 #include "para.h"
+#include "unicode.h"
 #include "utf8.h"
 
 enum { K_CHAR, K_SPACE, K_NL };
@@ -62,7 +63,7 @@ typedef struct fcp {        /* one code point of the paragraph */
 } fcp_t;
 
 typedef struct fspan {      /* per span, computed once */
-	const flow_span_t *s;
+	const inline_span_t *s;
 	int c0, c1;             /* its code points */
 	size_t nb;              /* bytes of its NFC text */
 	int have_hy, have_met, warned_over;
@@ -81,7 +82,7 @@ typedef struct faux {       /* what a para item stands for */
 
 typedef struct fl {         /* the paragraph being set */
 	arena_t *a;
-	const flow_opts_t *o;
+	const inline_opts_t *o;
 	errs_t *e;
 	buf_t text;
 	fspan_t *sp;
@@ -94,7 +95,7 @@ typedef struct fl {         /* the paragraph being set */
 	int32_t w1, w2;         /* first and other line widths */
 	int ragged;
 	int bidi;               /* some code point has an odd level */
-} fl_t;
+} il_t;
 
 /* Widths and positions are int32 u (±21,000 km of paper), but one word
  * of a BibTeX field can be wider: sums saturate instead of wrapping. */
@@ -147,8 +148,7 @@ static int is_url_safe(uint32_t c)
 
 static int is_letter(uint32_t c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= 0xC0 && c != 0xD7 && c != 0xF7 && c < 0x2000);
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= 0x80 && uni_is_letter(c));
 }
 
 static int kind_of(uint32_t c, int *draw)
@@ -171,7 +171,7 @@ static int kind_of(uint32_t c, int *draw)
 
 /* ---- 1, 2: text and break opportunities ---- */
 
-static void fl_text(fl_t *f, const flow_span_t *spans, int n)
+static void il_text(il_t *f, const inline_span_t *spans, int n)
 {
 	f->sp = xcalloc((size_t)(n ? n : 1), sizeof(*f->sp));
 	f->nsp = n;
@@ -180,7 +180,7 @@ static void fl_text(fl_t *f, const flow_span_t *spans, int n)
 		size_t nl = 0;
 		const char *s = spans[i].text ? spans[i].text : "";
 		size_t len = spans[i].len > 0 ? (size_t)spans[i].len : 0;
-		char *nfc = font_nfc(s, len, &nl);
+		char *nfc = uni_nfc(s, len, &nl);
 		f->sp[i].s = &spans[i];
 		f->sp[i].nb = nfc ? nl : len;
 		buf_add(&f->text, nfc ? nfc : s, nfc ? nl : len);
@@ -204,7 +204,7 @@ static int is_ri_utf8(const char *s, size_t len, size_t i)
 	       u[3] >= 0xA6 && u[3] <= 0xBF;
 }
 
-static void fl_linebreaks(const char *s, size_t len, const char *lang, char *brks)
+static void il_linebreaks(const char *s, size_t len, const char *lang, char *brks)
 {
 	char *tmp = NULL;
 	for (size_t i = 0; i < len; i++) {
@@ -231,7 +231,7 @@ static void fl_linebreaks(const char *s, size_t len, const char *lang, char *brk
 	free(tmp);
 }
 
-static void fl_decode(fl_t *f, int n)
+static void il_decode(il_t *f, int n)
 {
 	size_t len = f->text.len, pos = 0;
 	char *brks = xmalloc(len ? len : 1);
@@ -241,7 +241,7 @@ static void fl_decode(fl_t *f, int n)
 		inited = 1;
 	}
 	if (len)
-		fl_linebreaks(f->text.s, len, f->o->lang, brks);
+		il_linebreaks(f->text.s, len, f->o->lang, brks);
 	f->c = xcalloc(len ? len : 1, sizeof(*f->c));
 	for (int si = 0; si < n; si++) {
 		size_t end = pos + f->sp[si].nb;
@@ -274,7 +274,7 @@ static void fl_decode(fl_t *f, int n)
 
 /* 2b: levels and Arabic forms, only when the paragraph has RTL text (or
  * the page is right to left). */
-static void fl_bidi(fl_t *f)
+static void il_bidi(il_t *f)
 {
 	int any = f->o->rtl;
 	for (int i = 0; i < f->nc && !any; i++)
@@ -304,19 +304,19 @@ static void fl_bidi(fl_t *f)
 	free(lv);
 }
 
-/* FLOW_NOBREAK and FLOW_URL spans: only the span's own break rules. */
-static void fl_span_rules(fl_t *f)
+/* INLINE_NOBREAK and INLINE_URL spans: only the span's own break rules. */
+static void il_span_rules(il_t *f)
 {
 	for (int si = 0; si < f->nsp; si++) {
 		fspan_t *s = &f->sp[si];
 		unsigned fl = s->s->flags;
-		if (!(fl & (FLOW_NOBREAK | FLOW_URL)))
+		if (!(fl & (INLINE_NOBREAK | INLINE_URL)))
 			continue;
 		for (int i = s->c0; i + 1 < s->c1; i++) {
 			fcp_t *c = &f->c[i];
 			if (c->bk == BK_ALLOW)
 				c->bk = BK_NONE;
-			if ((fl & FLOW_URL) && !(fl & FLOW_NOBREAK) && c->kind == K_CHAR &&
+			if ((fl & INLINE_URL) && !(fl & INLINE_NOBREAK) && c->kind == K_CHAR &&
 			    is_url_safe(c->cp) && !is_url_safe(f->c[i + 1].cp) &&
 			    f->c[i + 1].kind == K_CHAR && i + 2 < s->c1)
 				c->bk = BK_URL;
@@ -326,14 +326,14 @@ static void fl_span_rules(fl_t *f)
 
 /* ---- hyphenation ---- */
 
-static int hyph_ok(const fl_t *f, int si)
+static int hyph_ok(const il_t *f, int si)
 {
 	unsigned fl = f->sp[si].s->flags;
-	return f->o->hyph && !(fl & (FLOW_NOHYPH | FLOW_URL | FLOW_NOBREAK));
+	return f->o->hyph && !(fl & (INLINE_NOHYPH | INLINE_URL | INLINE_NOBREAK));
 }
 
 /* One word c[a..b): all in one span, no break inside. */
-static void fl_hyph_word(fl_t *f, int a, int b)
+static void il_hyph_word(il_t *f, int a, int b)
 {
 	int offs[64], n, j;
 	while (a < b && !is_letter(f->c[a].cp))
@@ -359,7 +359,7 @@ static void fl_hyph_word(fl_t *f, int a, int b)
 	}
 }
 
-static void fl_hyphenate(fl_t *f)
+static void il_hyphenate(il_t *f)
 {
 	if (!f->o->hyph)
 		return;
@@ -378,14 +378,14 @@ static void fl_hyphenate(fl_t *f)
 		            (j < f->nc && f->c[j].kind == K_CHAR && f->c[j - 1].bk == BK_NONE &&
 		             is_letter(f->c[j].cp));
 		if (!glued && hyph_ok(f, f->c[i].span))
-			fl_hyph_word(f, i, j);
+			il_hyph_word(f, i, j);
 		i = j;
 	}
 }
 
 /* ---- 3: shaping ---- */
 
-static void fl_warn_missing(fl_t *f, fcp_t *c)
+static void il_warn_missing(il_t *f, fcp_t *c)
 {
 	fspan_t *s = &f->sp[c->span];
 	char u[8], miss[300];
@@ -417,10 +417,10 @@ static void fl_warn_missing(fl_t *f, fcp_t *c)
 }
 
 /* Shape c[a..b) (one span, no newline) without its invisible code points. */
-static int fl_shape_chunk(fl_t *f, int a, int b, buf_t *tmp, int **map, int *mapcap,
+static int il_shape_chunk(il_t *f, int a, int b, buf_t *tmp, int **map, int *mapcap,
                           font_shaped_t *sh)
 {
-	const flow_span_t *s = f->sp[f->c[a].span].s;
+	const inline_span_t *s = f->sp[f->c[a].span].s;
 	buf_reset(tmp);
 	for (int i = a; i < b; i++) {
 		fcp_t *c = &f->c[i];
@@ -458,7 +458,7 @@ static int fl_shape_chunk(fl_t *f, int a, int b, buf_t *tmp, int **map, int *map
 		c->brk = g->brk;
 		if (c->face < 0 || c->cp > 0xFFFF) {
 			if (c->kind == K_CHAR)
-				fl_warn_missing(f, c);
+				il_warn_missing(f, c);
 			c->face = -1;
 			c->adv = 0;
 			c->brk = 1;
@@ -476,7 +476,7 @@ static int lang_is_cjk(const char *l)
  * (W3C jlreq/klreq: a kanji-only name beside kana is Japanese), so all
  * its Han characters come from the same face as its kana; otherwise the
  * paragraph's language. */
-static void fl_span_langs(fl_t *f)
+static void il_span_langs(il_t *f)
 {
 	for (int si = 0; si < f->nsp; si++) {
 		fspan_t *s = &f->sp[si];
@@ -530,7 +530,7 @@ static int is_cjk_open(uint32_t c)
  *    glue where a line may break there (it vanishes at a line end), else
  *    added to the first one's advance.
  * A glyph whose place changed starts a new run (brk). */
-static void fl_cjk_spacing(fl_t *f)
+static void il_cjk_spacing(il_t *f)
 {
 	for (int i = 0; i + 1 < f->nc; i++) {
 		fcp_t *a = &f->c[i], *b = &f->c[i + 1];
@@ -559,7 +559,7 @@ static void fl_cjk_spacing(fl_t *f)
 	}
 }
 
-static int fl_shape(fl_t *f)
+static int il_shape(il_t *f)
 {
 	buf_t tmp;
 	int *map = NULL, mapcap = 0, rc = 0;
@@ -576,7 +576,7 @@ static int fl_shape(fl_t *f)
 		                              f->c[j - 1].kind == K_SPACE))
 			j++;
 		if (j > i)
-			rc = fl_shape_chunk(f, i, j, &tmp, &map, &mapcap, &sh);
+			rc = il_shape_chunk(f, i, j, &tmp, &map, &mapcap, &sh);
 		i = j < f->nc && f->c[j].kind == K_NL ? j + 1 : j;
 	}
 	free(map);
@@ -587,7 +587,7 @@ static int fl_shape(fl_t *f)
 
 /* ---- 4: pieces too wide for the measure ---- */
 
-static void fl_warn_over(fl_t *f, int a, int b)
+static void il_warn_over(il_t *f, int a, int b)
 {
 	fspan_t *s = &f->sp[f->c[a].span];
 	int end = a, k = 0;
@@ -604,7 +604,7 @@ static void fl_warn_over(fl_t *f, int a, int b)
 	        f->text.s + f->c[a].off, end < b ? "\xe2\x80\xa6" : "");
 }
 
-static void fl_emergency(fl_t *f)
+static void il_emergency(il_t *f)
 {
 	int32_t lw = f->w1 < f->w2 ? f->w1 : f->w2;
 	for (int i = 0; i < f->nc;) {
@@ -625,7 +625,7 @@ static void fl_emergency(fl_t *f)
 				if (!is_extend(f->c[k + 1].cp) && f->c[k].cp != 0x200D)
 					f->c[k].bk = BK_EMERG;
 			}
-			fl_warn_over(f, i, j);
+			il_warn_over(f, i, j);
 		}
 		i = j;
 	}
@@ -633,7 +633,7 @@ static void fl_emergency(fl_t *f)
 
 /* ---- 5: items ---- */
 
-static void fl_item(fl_t *f, int type, int32_t w, int32_t st, int32_t sh, int32_t pen,
+static void il_item(il_t *f, int type, int32_t w, int32_t st, int32_t sh, int32_t pen,
                     int flagged, int c0, int c1)
 {
 	if (f->nit == f->capit) {
@@ -646,7 +646,7 @@ static void fl_item(fl_t *f, int type, int32_t w, int32_t st, int32_t sh, int32_
 	f->nit++;
 }
 
-static fspan_t *fl_hyinfo(fl_t *f, int si)
+static fspan_t *il_hyinfo(il_t *f, int si)
 {
 	fspan_t *s = &f->sp[si];
 	if (!s->have_hy && s->s->chain) {
@@ -662,48 +662,48 @@ static fspan_t *fl_hyinfo(fl_t *f, int si)
 
 /* Ragged setting: a break with ragged stretch R that vanishes when not
  * taken (Knuth & Plass, "Breaking paragraphs into lines", ragged right). */
-static void fl_ragged_break(fl_t *f, int32_t R, int32_t pen, int32_t pw, int flagged,
+static void il_ragged_break(il_t *f, int32_t R, int32_t pen, int32_t pw, int flagged,
                             int32_t space, int cbefore, int cspace)
 {
-	fl_item(f, PARA_PENALTY, 0, 0, 0, PARA_INF, 0, -1, -1);
-	fl_item(f, PARA_GLUE, 0, R, 0, 0, 0, -1, -1);
-	fl_item(f, PARA_PENALTY, pw, 0, 0, pen, flagged, cbefore, cbefore);
-	fl_item(f, PARA_GLUE, space, -R, 0, 0, 0, cspace, cspace);
+	il_item(f, PARA_PENALTY, 0, 0, 0, PARA_INF, 0, -1, -1);
+	il_item(f, PARA_GLUE, 0, R, 0, 0, 0, -1, -1);
+	il_item(f, PARA_PENALTY, pw, 0, 0, pen, flagged, cbefore, cbefore);
+	il_item(f, PARA_GLUE, space, -R, 0, 0, 0, cspace, cspace);
 }
 
 /* The glue for spaces c[ci, cj): one space when justified (a typed double
  * space is not a wider gap), all of them when ragged (a separator such as
  * "   ·   " keeps its spaces). */
-static void fl_glue(fl_t *f, int ci, int cj, int breakable)
+static void il_glue(il_t *f, int ci, int cj, int breakable)
 {
 	const fcp_t *c = &f->c[ci];
-	const flow_span_t *s = f->sp[c->span].s;
+	const inline_span_t *s = f->sp[c->span].s;
 	int32_t w = c->face >= 0 ? c->adv : s->size / 4;
 	for (int k = ci + 1; f->ragged && k < cj; k++)
 		w = sat32((int64_t)w + (f->c[k].face >= 0 ? f->c[k].adv : f->sp[f->c[k].span].s->size / 4));
 	if (!breakable) {
-		fl_item(f, PARA_PENALTY, 0, 0, 0, PARA_INF, 0, -1, -1);
-		fl_item(f, PARA_GLUE, w, f->ragged ? 0 : (int32_t)((int64_t)w * f->o->stretch_pm / 1000),
+		il_item(f, PARA_PENALTY, 0, 0, 0, PARA_INF, 0, -1, -1);
+		il_item(f, PARA_GLUE, w, f->ragged ? 0 : (int32_t)((int64_t)w * f->o->stretch_pm / 1000),
 		        f->ragged ? 0 : (int32_t)((int64_t)w * f->o->shrink_pm / 1000), 0, 0, ci, ci);
 	} else if (f->ragged) {
-		fl_ragged_break(f, s->size * 3 / 2, 0, 0, 0, w, ci, ci);
+		il_ragged_break(f, s->size * 3 / 2, 0, 0, 0, w, ci, ci);
 	} else {
-		fl_item(f, PARA_GLUE, w, (int32_t)((int64_t)w * f->o->stretch_pm / 1000),
+		il_item(f, PARA_GLUE, w, (int32_t)((int64_t)w * f->o->stretch_pm / 1000),
 		        (int32_t)((int64_t)w * f->o->shrink_pm / 1000), 0, 0, ci, ci);
 	}
 }
 
 /* A break between c[ci] and c[ci + 1] with no space. */
-static void fl_nospace_break(fl_t *f, int ci)
+static void il_nospace_break(il_t *f, int ci)
 {
 	const fcp_t *c = &f->c[ci];
-	const flow_span_t *s = f->sp[c->span].s;
+	const inline_span_t *s = f->sp[c->span].s;
 	int32_t pen = PEN_PLAIN, pw = 0;
 	int flagged = 0, cjk = 0;
 	switch (c->bk) {
 	case BK_HYPH:
 		pen = PEN_HYPHEN;
-		pw = fl_hyinfo(f, c->span)->hyw;
+		pw = il_hyinfo(f, c->span)->hyw;
 		flagged = 1;
 		break;
 	case BK_URL:
@@ -726,25 +726,25 @@ static void fl_nospace_break(fl_t *f, int ci)
 		   at a line break */
 		int32_t w = s->size / 4;
 		if (f->ragged)
-			fl_ragged_break(f, s->size * 3 / 2, 0, 0, 0, w, -1, -1);
+			il_ragged_break(f, s->size * 3 / 2, 0, 0, 0, w, -1, -1);
 		else
-			fl_item(f, PARA_GLUE, w, s->size / 8, s->size / 8, 0, 0, -1, -1);
+			il_item(f, PARA_GLUE, w, s->size / 8, s->size / 8, 0, 0, -1, -1);
 	} else if (f->ragged)
-		fl_ragged_break(f, s->size * 3 / 2, pen, pw, flagged, 0, ci, -1);
+		il_ragged_break(f, s->size * 3 / 2, pen, pw, flagged, 0, ci, -1);
 	else if (cjk)
-		fl_item(f, PARA_GLUE, 0, s->size / 6, 0, 0, 0, -1, -1);
+		il_item(f, PARA_GLUE, 0, s->size / 6, 0, 0, 0, -1, -1);
 	else
-		fl_item(f, PARA_PENALTY, pw, 0, 0, pen, flagged, ci, ci);
+		il_item(f, PARA_PENALTY, pw, 0, 0, pen, flagged, ci, ci);
 }
 
-static void fl_forced(fl_t *f)
+static void il_forced(il_t *f)
 {
-	fl_item(f, PARA_PENALTY, 0, 0, 0, PARA_INF, 0, -1, -1);
-	fl_item(f, PARA_GLUE, 0, PARA_FIL, 0, 0, 0, -1, -1);
-	fl_item(f, PARA_PENALTY, 0, 0, 0, -PARA_INF, 0, -1, -1);
+	il_item(f, PARA_PENALTY, 0, 0, 0, PARA_INF, 0, -1, -1);
+	il_item(f, PARA_GLUE, 0, PARA_FIL, 0, 0, 0, -1, -1);
+	il_item(f, PARA_PENALTY, 0, 0, 0, -PARA_INF, 0, -1, -1);
 }
 
-static void fl_items(fl_t *f)
+static void il_items(il_t *f)
 {
 	int space = -1, spaceend = -1, spacebrk = 0, boxes = 0;
 	for (int i = 0; i < f->nc;) {
@@ -766,27 +766,27 @@ static void fl_items(fl_t *f)
 			while (j < f->nc && f->c[j].kind != K_CHAR)
 				j++;
 			if (j < f->nc)
-				fl_forced(f);
+				il_forced(f);
 			space = -1;
 			i++;
 			continue;
 		}
 		if (space >= 0)
-			fl_glue(f, space, spaceend, spacebrk);
+			il_glue(f, space, spaceend, spacebrk);
 		space = -1;
 		int j = i;
 		int64_t w = 0;
 		while (j < f->nc && f->c[j].kind == K_CHAR && f->c[j].span == c->span &&
 		       (j == i || f->c[j - 1].bk == BK_NONE))
 			w += f->c[j++].adv;
-		fl_item(f, PARA_BOX, sat32(w), 0, 0, 0, 0, i, j);
+		il_item(f, PARA_BOX, sat32(w), 0, 0, 0, 0, i, j);
 		boxes++;
 		if (f->c[j - 1].bk != BK_NONE && j < f->nc && f->c[j].kind == K_CHAR)
-			fl_nospace_break(f, j - 1);
+			il_nospace_break(f, j - 1);
 		i = j;
 	}
 	if (boxes)
-		fl_forced(f);
+		il_forced(f);
 	else
 		f->nit = 0;       /* nothing to set: no lines */
 }
@@ -808,7 +808,7 @@ typedef struct lset {       /* one line being turned into runs */
 	page_run_t cur;
 	const char *url;
 	int32_t lx0, lx1;
-	flow_frame_t *frames;
+	inline_frame_t *frames;
 	int nframes, capframe;
 	int fspan;              /* 1 + the frame id of the open frame, 0: none */
 	int runframe;           /* the same for the open run */
@@ -840,7 +840,7 @@ static char *reverse_cps(arena_t *a, const char *s, size_t n)
 	return t;
 }
 
-static void ls_close(fl_t *f, lset_t *L, int trailing_space)
+static void ls_close(il_t *f, lset_t *L, int trailing_space)
 {
 	if (!L->open)
 		return;
@@ -895,11 +895,11 @@ static void ls_frame_flush(lset_t *L)
 		L->capframe = L->capframe ? L->capframe * 2 : 4;
 		L->frames = xrealloc(L->frames, (size_t)L->capframe * sizeof(*L->frames));
 	}
-	L->frames[L->nframes++] = (flow_frame_t){L->fx0, L->fx1 - L->fx0, L->fsize};
+	L->frames[L->nframes++] = (inline_frame_t){L->fx0, L->fx1 - L->fx0, L->fsize};
 	L->fspan = 0;
 }
 
-static void ls_metrics(fl_t *f, lset_t *L, int si)
+static void ls_metrics(il_t *f, lset_t *L, int si)
 {
 	fspan_t *s = &f->sp[si];
 	if (!s->have_met) {
@@ -916,13 +916,13 @@ static void ls_metrics(fl_t *f, lset_t *L, int si)
 
 /* Draw one glyph (bytes t[0..n), source bytes src[0..sn)) of span si at
  * x, at bidi level lv. */
-static void ls_glyph(fl_t *f, lset_t *L, int si, int face, int synth, int brk,
+static void ls_glyph(il_t *f, lset_t *L, int si, int face, int synth, int brk,
                      const char *t, int n, const char *src, int sn, int lv, int32_t x,
                      int32_t adv)
 {
-	const flow_span_t *s = f->sp[si].s;
-	int art = (s->flags & FLOW_ARTIFACT) != 0;
-	int frame = s->flags & FLOW_FRAME ? s->frame + 1 : 0;
+	const inline_span_t *s = f->sp[si].s;
+	int art = (s->flags & INLINE_ARTIFACT) != 0;
+	int frame = s->flags & INLINE_FRAME ? s->frame + 1 : 0;
 	uint32_t cp0 = 0;
 	if (lv % 2) /* an RTL cluster is a run of its own (see ls_close) */
 		brk = !(utf8_decode(t, (size_t)n, &cp0) > 0 && is_rtl_mark(cp0));
@@ -952,7 +952,7 @@ static void ls_glyph(fl_t *f, lset_t *L, int si, int face, int synth, int brk,
 			L->lx1 = add32(x, adv);
 		}
 	}
-	if (!(s->flags & FLOW_FRAME)) {
+	if (!(s->flags & INLINE_FRAME)) {
 		ls_frame_flush(L);
 	} else if (L->fspan == s->frame + 1) {
 		L->fx1 = x + adv;
@@ -965,7 +965,7 @@ static void ls_glyph(fl_t *f, lset_t *L, int si, int face, int synth, int brk,
 	}
 }
 
-static int32_t ls_box(fl_t *f, lset_t *L, const faux_t *ax, int32_t x)
+static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 {
 	for (int k = ax->c0; k < ax->c1; k++) {
 		const fcp_t *c = &f->c[k];
@@ -987,7 +987,7 @@ static int32_t ls_box(fl_t *f, lset_t *L, const faux_t *ax, int32_t x)
 }
 
 /* A glue item at x, set to gw. */
-static void ls_glue(fl_t *f, lset_t *L, const faux_t *ax, int32_t gw)
+static void ls_glue(il_t *f, lset_t *L, const faux_t *ax, int32_t gw)
 {
 	if (ax->c0 < 0) {
 		if (gw != 0)
@@ -995,8 +995,8 @@ static void ls_glue(fl_t *f, lset_t *L, const faux_t *ax, int32_t gw)
 		return;
 	}
 	const fcp_t *c = &f->c[ax->c0];
-	const flow_span_t *gs = f->sp[c->span].s;
-	int gframe = gs->flags & FLOW_FRAME ? gs->frame + 1 : 0;
+	const inline_span_t *gs = f->sp[c->span].s;
+	int gframe = gs->flags & INLINE_FRAME ? gs->frame + 1 : 0;
 	if (L->open && c->face == L->cur.face && c->synth == L->cur.synth &&
 	    gw == c->adv && gs->size == L->cur.size && c->lv == L->lv &&
 	    gframe == L->runframe &&
@@ -1018,7 +1018,7 @@ typedef struct gset {
 	int shrink;
 } gset_t;
 
-static void gset_init(fl_t *f, const para_line_t *pl, int32_t lw, gset_t *g)
+static void gset_init(il_t *f, const para_line_t *pl, int32_t lw, gset_t *g)
 {
 	int64_t st = 0, sh = 0;
 	memset(g, 0, sizeof(*g));
@@ -1123,7 +1123,7 @@ static void ls_visual(lset_t *L, int rtl)
 }
 
 /* Set one line into out; returns 1 when a hyphen glyph was added at its end. */
-static int ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_line_t *out)
+static int ls_line(il_t *f, lset_t *L, const para_line_t *pl, int first, inline_line_t *out)
 {
 	int drew = 0;
 	int32_t lw = first ? f->w1 : f->w2, x0 = first ? 0 : f->o->indent, x;
@@ -1133,16 +1133,16 @@ static int ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_li
 		/* right to left: the indent and a short first line are on the
 		   right; a justified paragraph's last line is flush right */
 		x0 = f->o->width - lw;
-		if (f->o->align == FLOW_JUSTIFY) {
+		if (f->o->align == INLINE_JUSTIFY) {
 			int64_t d = lw - gs.nat - gs.delta;
 			if (d > 0)
 				x0 += (int32_t)d;
 		}
 	}
-	if (f->o->align == FLOW_RIGHT || f->o->align == FLOW_CENTER) {
+	if (f->o->align == INLINE_RIGHT || f->o->align == INLINE_CENTER) {
 		int64_t d = lw - gs.nat;
 		if (d > 0)
-			x0 += (int32_t)(f->o->align == FLOW_RIGHT ? d : d / 2);
+			x0 += (int32_t)(f->o->align == INLINE_RIGHT ? d : d / 2);
 	}
 	x = x0;
 	L->nruns = L->nlinks = L->nframes = 0;
@@ -1164,7 +1164,7 @@ static int ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_li
 	if (pl->end < f->nit && f->it[pl->end].type == PARA_PENALTY && f->it[pl->end].flagged &&
 	    f->it[pl->end].w > 0 && f->aux[pl->end].c0 >= 0) {
 		int si = f->c[f->aux[pl->end].c0].span;
-		fspan_t *s = fl_hyinfo(f, si);
+		fspan_t *s = il_hyinfo(f, si);
 		if (s->hyface >= 0) {
 			ls_glyph(f, L, si, s->hyface, s->hysynth, 0, "-", 1, "-", 1, L->lv, x, s->hyw);
 			x = add32(x, s->hyw);
@@ -1193,8 +1193,8 @@ static int ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_li
 	out->nlinks = L->nlinks;
 	out->frames = NULL;
 	if (L->nframes) {
-		out->frames = arena_alloc(f->a, sizeof(flow_frame_t) * (size_t)L->nframes);
-		memcpy(out->frames, L->frames, sizeof(flow_frame_t) * (size_t)L->nframes);
+		out->frames = arena_alloc(f->a, sizeof(inline_frame_t) * (size_t)L->nframes);
+		memcpy(out->frames, L->frames, sizeof(inline_frame_t) * (size_t)L->nframes);
 	}
 	out->nframes = L->nframes;
 	out->width = add32(x, -(int64_t)(first ? 0 : f->o->indent));
@@ -1212,7 +1212,7 @@ static int ls_line(fl_t *f, lset_t *L, const para_line_t *pl, int first, flow_li
  * reads as what follows the word (or nothing). A word's own hyphen
  * ("Memory-Parallelism" broken after its "-") is kept (keep = 1): poppler
  * drops any "-" that ends a line, but not one inside an ActualText. */
-static void fl_actual(fl_t *f, flow_line_t *a, flow_line_t *b, int keep)
+static void il_actual(il_t *f, inline_line_t *a, inline_line_t *b, int keep)
 {
 	if (!a->nruns || !b->nruns)
 		return;
@@ -1240,7 +1240,7 @@ static void fl_actual(fl_t *f, flow_line_t *a, flow_line_t *b, int keep)
 }
 
 /* Line pl ends in a break just after a "-" of the text, inside a word. */
-static int ends_in_own_hyphen(const fl_t *f, const para_line_t *pl)
+static int ends_in_own_hyphen(const il_t *f, const para_line_t *pl)
 {
 	if (pl->end >= f->nit || f->it[pl->end].type != PARA_PENALTY)
 		return 0;
@@ -1248,20 +1248,20 @@ static int ends_in_own_hyphen(const fl_t *f, const para_line_t *pl)
 	return c >= 0 && c + 1 < f->nc && f->c[c].cp == '-' && f->c[c + 1].kind == K_CHAR;
 }
 
-static void fl_lines(fl_t *f, const para_line_t *pl, int n, flow_result_t *out)
+static void il_lines(il_t *f, const para_line_t *pl, int n, inline_result_t *out)
 {
 	lset_t L;
 	memset(&L, 0, sizeof(L));
 	buf_init(&L.rt);
-	out->lines = arena_alloc(f->a, sizeof(flow_line_t) * (size_t)(n ? n : 1));
+	out->lines = arena_alloc(f->a, sizeof(inline_line_t) * (size_t)(n ? n : 1));
 	out->nlines = n;
 	int prev = 0;
 	for (int i = 0; i < n; i++) {
 		int drew = ls_line(f, &L, &pl[i], i == 0, &out->lines[i]);
 		if (prev)
-			fl_actual(f, &out->lines[i - 1], &out->lines[i], 0);
+			il_actual(f, &out->lines[i - 1], &out->lines[i], 0);
 		else if (i > 0 && ends_in_own_hyphen(f, &pl[i - 1]))
-			fl_actual(f, &out->lines[i - 1], &out->lines[i], 1);
+			il_actual(f, &out->lines[i - 1], &out->lines[i], 1);
 		prev = drew;
 	}
 	free(L.runs);
@@ -1273,7 +1273,7 @@ static void fl_lines(fl_t *f, const para_line_t *pl, int n, flow_result_t *out)
 	buf_done(&L.lt);
 }
 
-static void fl_free(fl_t *f)
+static void il_free(il_t *f)
 {
 	buf_done(&f->text);
 	free(f->sp);
@@ -1283,7 +1283,7 @@ static void fl_free(fl_t *f)
 }
 
 /* Does any span allow hyphenation? */
-static int fl_may_hyph(const fl_t *f)
+static int il_may_hyph(const il_t *f)
 {
 	for (int si = 0; si < f->nsp; si++)
 		if (hyph_ok(f, si) && f->sp[si].c1 - f->sp[si].c0 >= 5)
@@ -1291,7 +1291,7 @@ static int fl_may_hyph(const fl_t *f)
 	return 0;
 }
 
-static int fl_break(fl_t *f, int32_t tol, int one_pass, para_line_t **pl, int *npl)
+static int il_break(il_t *f, int32_t tol, int one_pass, para_line_t **pl, int *npl)
 {
 	para_opts_t po;
 	para_opts_default(&po);
@@ -1308,14 +1308,14 @@ static int fl_break(fl_t *f, int32_t tol, int one_pass, para_line_t **pl, int *n
  * within the pretolerance; ragged text (whose lines may end anywhere)
  * only must not overflow. Returns para's result, or -1 (no lines) when
  * the paragraph needs hyphenation. */
-static int fl_prepass(fl_t *f, para_line_t **pl, int *npl)
+static int il_prepass(il_t *f, para_line_t **pl, int *npl)
 {
 	int32_t pre = f->o->pretolerance ? f->o->pretolerance : 1000;
 	int rc;
-	if (pre < 0 || !fl_may_hyph(f))
+	if (pre < 0 || !il_may_hyph(f))
 		return -1;
-	fl_items(f);
-	rc = f->ragged ? fl_break(f, f->o->tolerance, 0, pl, npl) : fl_break(f, pre, 1, pl, npl);
+	il_items(f);
+	rc = f->ragged ? il_break(f, f->o->tolerance, 0, pl, npl) : il_break(f, pre, 1, pl, npl);
 	for (int i = 0; rc >= 0 && i < *npl; i++)
 		if ((*pl)[i].overfull)
 			rc = -1;
@@ -1328,11 +1328,11 @@ static int fl_prepass(fl_t *f, para_line_t **pl, int *npl)
 	return rc;
 }
 
-int flow_set(arena_t *a, const flow_span_t *spans, int n, const flow_opts_t *o,
-             flow_result_t *out, errs_t *e)
+int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_t *o,
+             inline_result_t *out, errs_t *e)
 {
-	fl_t f;
-	flow_opts_t oo = *o;
+	il_t f;
+	inline_opts_t oo = *o;
 	para_line_t *pl = NULL;
 	int npl = 0, rc;
 	memset(out, 0, sizeof(*out));
@@ -1344,42 +1344,42 @@ int flow_set(arena_t *a, const flow_span_t *spans, int n, const flow_opts_t *o,
 	f.a = a;
 	f.o = &oo;
 	f.e = e;
-	f.ragged = oo.align != FLOW_JUSTIFY;
+	f.ragged = oo.align != INLINE_JUSTIFY;
 	f.w1 = oo.first_width > 0 ? oo.first_width : oo.width;
 	f.w2 = oo.width - oo.indent > 0 ? oo.width - oo.indent : oo.width;
-	fl_text(&f, spans, n > 0 ? n : 0);
-	fl_decode(&f, n > 0 ? n : 0);
-	fl_span_rules(&f);
-	fl_bidi(&f);
-	fl_span_langs(&f);
-	if (fl_shape(&f)) {
-		fl_free(&f);
+	il_text(&f, spans, n > 0 ? n : 0);
+	il_decode(&f, n > 0 ? n : 0);
+	il_span_rules(&f);
+	il_bidi(&f);
+	il_span_langs(&f);
+	if (il_shape(&f)) {
+		il_free(&f);
 		return -1;
 	}
-	fl_cjk_spacing(&f);
-	rc = f.o->hyph ? fl_prepass(&f, &pl, &npl) : -1;
+	il_cjk_spacing(&f);
+	rc = f.o->hyph ? il_prepass(&f, &pl, &npl) : -1;
 	if (rc < 0) {
-		fl_hyphenate(&f);
-		fl_emergency(&f);
-		fl_items(&f);
-		rc = fl_break(&f, oo.tolerance, 0, &pl, &npl);
+		il_hyphenate(&f);
+		il_emergency(&f);
+		il_items(&f);
+		rc = il_break(&f, oo.tolerance, 0, &pl, &npl);
 	}
 	out->greedy = rc == 1;
-	fl_lines(&f, pl, npl, out);
+	il_lines(&f, pl, npl, out);
 	free(pl);
-	fl_free(&f);
+	il_free(&f);
 	return 0;
 }
 
-int32_t flow_width(const flow_span_t *spans, int n, const char *lang)
+int32_t inline_width(const inline_span_t *spans, int n, const char *lang)
 {
 	int64_t w = 0;
 	buf_t b;
 	buf_init(&b);
 	for (int i = 0; i < n; i++) {
-		const flow_span_t *s = &spans[i];
+		const inline_span_t *s = &spans[i];
 		size_t nl = 0, len = s->len > 0 ? (size_t)s->len : 0;
-		char *nfc = font_nfc(s->text ? s->text : "", len, &nl);
+		char *nfc = uni_nfc(s->text ? s->text : "", len, &nl);
 		const char *t = nfc ? nfc : s->text;
 		size_t tl = nfc ? nl : len;
 		buf_reset(&b);

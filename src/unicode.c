@@ -1,8 +1,8 @@
-/* font_nfc: Unicode NFC with HarfBuzz's Unicode data (the only Unicode
- * database linked in). font_nfc(s, n, &len) returns a malloc'd NFC copy,
- * or NULL when s is already NFC -- decided without allocating for ASCII
- * and for text with no decomposable characters, marks (of any combining
- * class) or conjoining jamo. tests/unit/test_nfc.c runs Unicode's
+/* unicode: NFC and general categories with HarfBuzz's Unicode data (the
+ * only Unicode database linked in); see unicode.h. uni_nfc(s, n, &len)
+ * returns a malloc'd NFC copy, or NULL when s is already NFC -- decided
+ * without allocating for ASCII and for text with no decomposable
+ * characters, marks (of any combining class) or conjoining jamo. tests/unit/test_nfc.c runs Unicode's
  * NormalizationTest.txt against it.
  *
  * Algorithm (UAX #15): full canonical decomposition (HarfBuzz's
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <hb.h>
 #include "arena.h"
-#include "font.h"
+#include "unicode.h"
 #include "utf8.h"
 
 enum {
@@ -160,7 +160,7 @@ static int maybe_not_nfc(hb_unicode_funcs_t *uf, const char *s, size_t n)
 	return 0;
 }
 
-char *font_nfc(const char *s, size_t n, size_t *outlen)
+char *uni_nfc(const char *s, size_t n, size_t *outlen)
 {
 	hb_unicode_funcs_t *uf = hb_unicode_funcs_get_default();
 	if (!maybe_not_nfc(uf, s, n))
@@ -191,4 +191,35 @@ char *font_nfc(const char *s, size_t n, size_t *outlen)
 	if (outlen)
 		*outlen = len;
 	return r;
+}
+
+static hb_unicode_general_category_t category(uint32_t cp)
+{
+	return hb_unicode_general_category(hb_unicode_funcs_get_default(), cp);
+}
+
+int uni_is_letter(uint32_t cp)
+{
+	switch (category(cp)) {
+	case HB_UNICODE_GENERAL_CATEGORY_LOWERCASE_LETTER:
+	case HB_UNICODE_GENERAL_CATEGORY_MODIFIER_LETTER:
+	case HB_UNICODE_GENERAL_CATEGORY_OTHER_LETTER:
+	case HB_UNICODE_GENERAL_CATEGORY_TITLECASE_LETTER:
+	case HB_UNICODE_GENERAL_CATEGORY_UPPERCASE_LETTER:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int uni_is_mark(uint32_t cp)
+{
+	switch (category(cp)) {
+	case HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK:
+	case HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK:
+	case HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK:
+		return 1;
+	default:
+		return 0;
+	}
 }

@@ -1,4 +1,4 @@
-/* layout_fonts: what layout tells the font module once a CV is laid out
+/* layout_usage: what layout tells the font module once a CV is laid out
  * or before it is: the subsets to embed (layout_subset, called between
  * layout_render and pdf_write) and the characters no face can draw
  * (layout_coverage, for `vita fonts PROFILE`, warnings and --strict).

@@ -1,9 +1,9 @@
-/* test_flow: rich text set into lines with the real "serif" chain. */
+/* test_inline: rich text set into lines with the real "serif" chain. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
 #include "arena.h"
-#include "flow.h"
+#include "inline.h"
 #include "t.h"
 
 static font_lib_t *lib;
@@ -11,9 +11,9 @@ static font_chain_t *serif;
 static hyph_t *hy;
 static arena_t *A;
 
-static flow_span_t span(const char *text, int style, unsigned flags, const char *url)
+static inline_span_t span(const char *text, int style, unsigned flags, const char *url)
 {
-	flow_span_t s;
+	inline_span_t s;
 	memset(&s, 0, sizeof(s));
 	s.text = text;
 	s.len = (int)strlen(text);
@@ -27,9 +27,9 @@ static flow_span_t span(const char *text, int style, unsigned flags, const char 
 	return s;
 }
 
-static flow_opts_t opts(int32_t width, int align)
+static inline_opts_t opts(int32_t width, int align)
 {
-	flow_opts_t o;
+	inline_opts_t o;
 	memset(&o, 0, sizeof(o));
 	o.width = width;
 	o.align = align;
@@ -40,7 +40,7 @@ static flow_opts_t opts(int32_t width, int align)
 }
 
 /* The text of a line as a PDF extractor would see it. */
-static const char *line_text(const flow_line_t *l)
+static const char *line_text(const inline_line_t *l)
 {
 	static char out[4096];
 	size_t k = 0;
@@ -53,10 +53,10 @@ static const char *line_text(const flow_line_t *l)
 }
 
 /* Runs in order, inside the measure, no overlap, BMP text < 65,535. */
-static void check_lines(const flow_result_t *r, const flow_opts_t *o)
+static void check_lines(const inline_result_t *r, const inline_opts_t *o)
 {
 	for (int i = 0; i < r->nlines; i++) {
-		const flow_line_t *l = &r->lines[i];
+		const inline_line_t *l = &r->lines[i];
 		int32_t right = 0;
 		for (int k = 0; k < l->nruns; k++) {
 			const page_run_t *u = &l->runs[k];
@@ -84,22 +84,22 @@ static const char *para_en =
 
 TEST(justified)
 {
-	flow_span_t s[3];
+	inline_span_t s[3];
 	s[0] = span(para_en, FONT_REGULAR, 0, NULL);
 	s[1] = span(" Bold words", FONT_BOLD, 0, NULL);
 	s[2] = span(" end here.", FONT_REGULAR, 0, NULL);
 	for (int32_t w = 250000; w <= 450000; w += 25000) {
-		flow_opts_t o = opts(w, FLOW_JUSTIFY);
-		flow_result_t r;
+		inline_opts_t o = opts(w, INLINE_JUSTIFY);
+		inline_result_t r;
 		errs_t e;
 		errs_init(&e);
 		o.tolerance = 3000;
-		EQ_INT(flow_set(A, s, 3, &o, &r, &e), 0);
+		EQ_INT(inline_set(A, s, 3, &o, &r, &e), 0);
 		CHECK(r.nlines >= 2);
 		EQ_INT(e.n, 0);
 		check_lines(&r, &o);
 		for (int i = 0; i + 1 < r.nlines; i++) {
-			const flow_line_t *l = &r.lines[i];
+			const inline_line_t *l = &r.lines[i];
 			CHECK(l->ratio <= 3000 && l->ratio >= -1000);
 			/* justified: the last run ends at the measure */
 			EQ_INT(l->width, w);
@@ -113,15 +113,15 @@ TEST(justified)
 /* Ragged lines: natural spaces stay inside runs; words extract right. */
 TEST(ragged_text)
 {
-	flow_span_t s = span("alpha beta gamma delta epsilon zeta eta theta iota kappa",
+	inline_span_t s = span("alpha beta gamma delta epsilon zeta eta theta iota kappa",
 	                     FONT_REGULAR, 0, NULL);
-	flow_opts_t o = opts(100000, FLOW_LEFT);
-	flow_result_t r;
+	inline_opts_t o = opts(100000, INLINE_LEFT);
+	inline_result_t r;
 	errs_t e;
 	char all[512] = "";
 	errs_init(&e);
 	o.hyph = NULL;
-	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 	check_lines(&r, &o);
 	CHECK(r.nlines >= 2);
 	for (int i = 0; i < r.nlines; i++) {
@@ -132,10 +132,10 @@ TEST(ragged_text)
 		CHECK(r.lines[i].nruns <= 2);
 	}
 	EQ_STR(all, "alpha beta gamma delta epsilon zeta eta theta iota kappa");
-	o.align = FLOW_RIGHT;
-	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	o.align = INLINE_RIGHT;
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 	for (int i = 0; i < r.nlines; i++) {
-		const flow_line_t *l = &r.lines[i];
+		const inline_line_t *l = &r.lines[i];
 		const page_run_t *u = &l->runs[l->nruns - 1];
 		CHECK(u->x + u->w >= 100000 - 2 && u->x + u->w <= 100000 + 2);
 	}
@@ -165,18 +165,18 @@ TEST(cjk)
 {
 	static const char *const closing[] = {"，", "。", "）", "」", "、", NULL};
 	static const char *const opening[] = {"（", "「", NULL};
-	flow_span_t s = span("我是多伦多大学的二年级博士生，导师是Gennady Pekhimenko教授。"
+	inline_span_t s = span("我是多伦多大学的二年级博士生，导师是Gennady Pekhimenko教授。"
 	                     "我的研究兴趣（尤其是大规模模型的预训练、后训练和推理服务）"
 	                     "在于机器学习系统。「高效」的分布式训练、量化和编译器，"
 	                     "都是我关心的问题。我曾在NVIDIA、微软亚洲研究院和Vector研究所工作。",
 	                     FONT_REGULAR, 0, NULL);
 	for (int32_t w = 60000; w <= 200000; w += 7000) {
-		flow_opts_t o = opts(w, FLOW_JUSTIFY);
-		flow_result_t r;
+		inline_opts_t o = opts(w, INLINE_JUSTIFY);
+		inline_result_t r;
 		errs_t e;
 		errs_init(&e);
 		o.lang = "zh";
-		EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+		EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 		EQ_INT(e.n, 0);
 		check_lines(&r, &o);
 		CHECK(r.nlines >= 3);
@@ -194,14 +194,14 @@ TEST(cjk)
 
 TEST(hyphen_drawn)
 {
-	flow_span_t s = span("characterization internationalization responsibilities "
+	inline_span_t s = span("characterization internationalization responsibilities "
 	                     "acknowledgements reconfigurable heterogeneous", FONT_REGULAR, 0, NULL);
-	flow_opts_t o = opts(80000, FLOW_JUSTIFY);
-	flow_result_t r;
+	inline_opts_t o = opts(80000, INLINE_JUSTIFY);
+	inline_result_t r;
 	errs_t e;
 	int hyph = 0;
 	errs_init(&e);
-	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 	check_lines(&r, &o);
 	for (int i = 0; i < r.nlines; i++) {
 		const char *t = line_text(&r.lines[i]);
@@ -213,8 +213,8 @@ TEST(hyphen_drawn)
 	CHECK(hyph > 0);
 	/* no hyphenation in names, or with hyph off */
 	s = span("characterization internationalization responsibilities", FONT_REGULAR,
-	         FLOW_NOHYPH, NULL);
-	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	         INLINE_NOHYPH, NULL);
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 	for (int i = 0; i < r.nlines; i++)
 		CHECK(!r.lines[i].hyphen);
 	errs_done(&e);
@@ -222,15 +222,15 @@ TEST(hyphen_drawn)
 
 TEST(soft_hyphen)
 {
-	flow_span_t s = span("extra\xc2\xadordinarily extra\xc2\xadordinarily extra\xc2\xadordinarily",
+	inline_span_t s = span("extra\xc2\xadordinarily extra\xc2\xadordinarily extra\xc2\xadordinarily",
 	                     FONT_REGULAR, 0, NULL);
-	flow_opts_t o = opts(60000, FLOW_LEFT);
-	flow_result_t r;
+	inline_opts_t o = opts(60000, INLINE_LEFT);
+	inline_result_t r;
 	errs_t e;
 	int hyph = 0;
 	errs_init(&e);
 	o.hyph = NULL;
-	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 	EQ_INT(e.n, 0);
 	for (int i = 0; i < r.nlines; i++) {
 		const char *t = line_text(&r.lines[i]);
@@ -246,17 +246,17 @@ TEST(soft_hyphen)
 
 TEST(url)
 {
-	flow_span_t s[2];
-	flow_opts_t o = opts(120000, FLOW_LEFT);
-	flow_result_t r;
+	inline_span_t s[2];
+	inline_opts_t o = opts(120000, INLINE_LEFT);
+	inline_result_t r;
 	errs_t e;
 	int slash = 0, links = 0;
 	errs_init(&e);
 	s[0] = span("Code: ", FONT_REGULAR, 0, NULL);
 	s[1] = span("https://github.com/pekhimenko-group/mist-distributed-training/tree/main/examples",
-	            FONT_REGULAR, FLOW_URL | FLOW_NOHYPH,
+	            FONT_REGULAR, INLINE_URL | INLINE_NOHYPH,
 	            "https://github.com/pekhimenko-group/mist-distributed-training/tree/main/examples");
-	EQ_INT(flow_set(A, s, 2, &o, &r, &e), 0);
+	EQ_INT(inline_set(A, s, 2, &o, &r, &e), 0);
 	EQ_INT(e.n, 0);
 	check_lines(&r, &o);
 	CHECK(r.nlines >= 2);
@@ -280,15 +280,15 @@ TEST(url)
 
 TEST(overflow)
 {
-	flow_span_t s[3];
-	flow_opts_t o = opts(50000, FLOW_JUSTIFY);
-	flow_result_t r;
+	inline_span_t s[3];
+	inline_opts_t o = opts(50000, INLINE_JUSTIFY);
+	inline_result_t r;
 	errs_t e;
 	errs_init(&e);
 	s[0] = span("see ", FONT_REGULAR, 0, NULL);
-	s[1] = span("Pneumonoultramicroscopicsilicovolcanoconiosis", FONT_BOLD, FLOW_NOHYPH, NULL);
+	s[1] = span("Pneumonoultramicroscopicsilicovolcanoconiosis", FONT_BOLD, INLINE_NOHYPH, NULL);
 	s[2] = span(" here", FONT_REGULAR, 0, NULL);
-	EQ_INT(flow_set(A, s, 3, &o, &r, &e), 0);
+	EQ_INT(inline_set(A, s, 3, &o, &r, &e), 0);
 	EQ_INT(e.n, 1);
 	CHECK(e.n == 1 && e.v[0].sev == ERR_WARNING && e.v[0].line == 7 && e.v[0].col == 3);
 	CHECK(e.n == 1 && strstr(e.v[0].msg, "line overflows: 'Pneumono") != NULL);
@@ -301,12 +301,12 @@ TEST(overflow)
 
 TEST(missing)
 {
-	flow_span_t s = span("a \xee\x80\x80 b \xee\x80\x80 c \xf0\x9f\x98\x80 d", FONT_REGULAR, 0, NULL);
-	flow_opts_t o = opts(300000, FLOW_LEFT);
-	flow_result_t r;
+	inline_span_t s = span("a \xee\x80\x80 b \xee\x80\x80 c \xf0\x9f\x98\x80 d", FONT_REGULAR, 0, NULL);
+	inline_opts_t o = opts(300000, INLINE_LEFT);
+	inline_result_t r;
 	errs_t e;
 	errs_init(&e);
-	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 	EQ_INT(e.n, 2);
 	CHECK(e.n >= 1 && strstr(e.v[0].msg, "no font in chain 'serif' has U+E000") != NULL);
 	CHECK(e.n >= 2 && strstr(e.v[1].msg, "U+1F600") != NULL);
@@ -317,37 +317,37 @@ TEST(missing)
 
 TEST(forced_and_empty)
 {
-	flow_span_t s = span("first line\nsecond line\n", FONT_REGULAR, 0, NULL);
-	flow_opts_t o = opts(300000, FLOW_JUSTIFY);
-	flow_result_t r;
+	inline_span_t s = span("first line\nsecond line\n", FONT_REGULAR, 0, NULL);
+	inline_opts_t o = opts(300000, INLINE_JUSTIFY);
+	inline_result_t r;
 	errs_t e;
 	errs_init(&e);
-	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 	EQ_INT(r.nlines, 2);
 	EQ_STR(line_text(&r.lines[0]), "first line");
 	EQ_STR(line_text(&r.lines[1]), "second line");
-	EQ_INT(flow_set(A, &s, 0, &o, &r, &e), 0);
+	EQ_INT(inline_set(A, &s, 0, &o, &r, &e), 0);
 	EQ_INT(r.nlines, 0);
 	s = span("", FONT_REGULAR, 0, NULL);
-	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 	EQ_INT(r.nlines, 0);
-	CHECK(flow_width(&s, 1, "en") == 0);
+	CHECK(inline_width(&s, 1, "en") == 0);
 	s = span("abc def", FONT_REGULAR, 0, NULL);
-	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 	EQ_INT(r.nlines, 1);
-	EQ_INT(flow_width(&s, 1, "en"), r.lines[0].width);
+	EQ_INT(inline_width(&s, 1, "en"), r.lines[0].width);
 	errs_done(&e);
 }
 
 TEST(indent)
 {
-	flow_span_t s = span(para_en, FONT_REGULAR, 0, NULL);
-	flow_opts_t o = opts(200000, FLOW_JUSTIFY);
-	flow_result_t r;
+	inline_span_t s = span(para_en, FONT_REGULAR, 0, NULL);
+	inline_opts_t o = opts(200000, INLINE_JUSTIFY);
+	inline_result_t r;
 	errs_t e;
 	errs_init(&e);
 	o.indent = 20000;
-	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 	check_lines(&r, &o);
 	EQ_INT(r.lines[0].runs[0].x, 0);
 	for (int i = 1; i < r.nlines; i++) {
@@ -358,7 +358,7 @@ TEST(indent)
 }
 
 /* The lines joined back: no space after a line ending in "-". */
-static const char *joined(const flow_result_t *r)
+static const char *joined(const inline_result_t *r)
 {
 	static char out[8192];
 	size_t k = 0;
@@ -382,17 +382,17 @@ static const char *joined(const flow_result_t *r)
  * narrow measure hyphenates and loads them. Same input, same breaks. */
 TEST(pretolerance)
 {
-	flow_span_t s = span(para_en, FONT_REGULAR, 0, NULL);
-	flow_opts_t o;
-	flow_result_t r, r2;
+	inline_span_t s = span(para_en, FONT_REGULAR, 0, NULL);
+	inline_opts_t o;
+	inline_result_t r, r2;
 	errs_t e;
 	int fine = 0, hyphenated = 0, hyph = 0;
 	errs_init(&e);
 	for (int32_t w = 380000; w <= 520000; w += 5000) {
 		hyph_t *fresh = hyph_open("en", &e);
-		o = opts(w, FLOW_JUSTIFY);
+		o = opts(w, INLINE_JUSTIFY);
 		o.hyph = fresh;
-		EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+		EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 		check_lines(&r, &o);
 		if (!hyph_loaded(fresh)) {
 			fine++;
@@ -402,7 +402,7 @@ TEST(pretolerance)
 		} else {
 			hyphenated++;
 		}
-		EQ_INT(flow_set(A, &s, 1, &o, &r2, &e), 0);
+		EQ_INT(inline_set(A, &s, 1, &o, &r2, &e), 0);
 		EQ_INT(r2.nlines, r.nlines);
 		for (int i = 0; i < r.nlines && i < r2.nlines; i++) {
 			char t[4096];
@@ -416,17 +416,17 @@ TEST(pretolerance)
 	CHECK(hyphenated >= 3);
 	/* ragged text that never overflows: no hyphens */
 	hyph_t *fresh = hyph_open("en", &e);
-	o = opts(300000, FLOW_LEFT);
+	o = opts(300000, INLINE_LEFT);
 	o.hyph = fresh;
-	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 	EQ_STR(joined(&r), para_en);
 	CHECK(!hyph_loaded(fresh));
 	/* a narrow measure: hyphens, the patterns loaded */
 	s = span("characterization of heterogeneous accelerators for internationalization "
 	         "and reconfigurable distributed systems", FONT_REGULAR, 0, NULL);
-	o = opts(90000, FLOW_JUSTIFY);
+	o = opts(90000, INLINE_JUSTIFY);
 	o.hyph = fresh;
-	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 	check_lines(&r, &o);
 	for (int i = 0; i < r.nlines; i++)
 		hyph += r.lines[i].hyphen;
@@ -437,10 +437,10 @@ TEST(pretolerance)
 	/* pretolerance < 0: hyphenate at once */
 	fresh = hyph_open("en", &e);
 	s = span(para_en, FONT_REGULAR, 0, NULL);
-	o = opts(430000, FLOW_JUSTIFY);
+	o = opts(430000, INLINE_JUSTIFY);
 	o.hyph = fresh;
 	o.pretolerance = -1;
-	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 	CHECK(hyph_loaded(fresh));
 	hyph_close(fresh);
 	errs_done(&e);
@@ -455,12 +455,12 @@ TEST(flags)
 	static const char *text = "a \xf0\x9f\x87\xa8\xf0\x9f\x87\xa6 b"
 		"\xf0\x9f\x87\xaf\xf0\x9f\x87\xb5\xf0\x9f\x87\xba\xf0\x9f\x87\xb8"
 		"\xf0\x9f\x87\xa6 c\xf0\x9f\x87\xbf";
-	flow_span_t s = span(text, FONT_REGULAR, 0, NULL);
-	flow_opts_t o = opts(100, FLOW_LEFT);
-	flow_result_t r;
+	inline_span_t s = span(text, FONT_REGULAR, 0, NULL);
+	inline_opts_t o = opts(100, INLINE_LEFT);
+	inline_result_t r;
 	errs_t e;
 	errs_init(&e);
-	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 	/* no font draws them: the flags take no room and stay whole */
 	EQ_INT(r.nlines, 6);
 	if (r.nlines == 6) {
@@ -481,19 +481,19 @@ TEST(huge_word)
 	char *w = malloc(n + 1);
 	memset(w, 'W', n);
 	w[n] = 0;
-	flow_span_t s = span(w, FONT_BOLD, FLOW_NOHYPH, NULL);
-	flow_opts_t o = opts(300000, FLOW_JUSTIFY);
-	flow_result_t r;
+	inline_span_t s = span(w, FONT_BOLD, INLINE_NOHYPH, NULL);
+	inline_opts_t o = opts(300000, INLINE_JUSTIFY);
+	inline_result_t r;
 	errs_t e;
 	errs_init(&e);
-	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 	CHECK(r.nlines > 10000);
 	CHECK(e.n == 1 && strstr(e.v[0].msg, "is wider than the measure") != NULL);
 	for (int i = 0; i < r.nlines; i++)
 		CHECK(r.lines[i].width > 0 && r.lines[i].width <= o.width);
-	CHECK(flow_width(&s, 1, "en") == INT32_MAX);
+	CHECK(inline_width(&s, 1, "en") == INT32_MAX);
 	s.len = 10;
-	CHECK(flow_width(&s, 1, "en") > 0 && flow_width(&s, 1, "en") < 200000);
+	CHECK(inline_width(&s, 1, "en") > 0 && inline_width(&s, 1, "en") < 200000);
 	errs_done(&e);
 	free(w);
 }
@@ -504,13 +504,13 @@ TEST(huge_word)
  * what follows the word. A break after a spaced dash is left alone. */
 TEST(own_hyphen)
 {
-	flow_span_t s = span("via Memory-", FONT_REGULAR, FLOW_NOHYPH, NULL);
-	flow_opts_t o = opts(flow_width(&s, 1, "en") + 800, FLOW_LEFT);
-	flow_result_t r;
+	inline_span_t s = span("via Memory-", FONT_REGULAR, INLINE_NOHYPH, NULL);
+	inline_opts_t o = opts(inline_width(&s, 1, "en") + 800, INLINE_LEFT);
+	inline_result_t r;
 	errs_t e;
 	errs_init(&e);
-	s = span("via Memory-Parallelism Co-Optimization", FONT_REGULAR, FLOW_NOHYPH, NULL);
-	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	s = span("via Memory-Parallelism Co-Optimization", FONT_REGULAR, INLINE_NOHYPH, NULL);
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 	CHECK(r.nlines >= 2);
 	if (r.nlines >= 2) {
 		const page_run_t *a = &r.lines[0].runs[r.lines[0].nruns - 1];
@@ -520,8 +520,8 @@ TEST(own_hyphen)
 		      !memcmp(a->actual + a->actual_len - 18, "Memory-Parallelism", 18));
 		CHECK(b->actual && b->actual_len == 0);   /* "Parallelism " reads as nothing */
 	}
-	s = span("via Memory - Parallelism", FONT_REGULAR, FLOW_NOHYPH, NULL);
-	EQ_INT(flow_set(A, &s, 1, &o, &r, &e), 0);
+	s = span("via Memory - Parallelism", FONT_REGULAR, INLINE_NOHYPH, NULL);
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
 	for (int i = 0; i < r.nlines; i++)
 		for (int k = 0; k < r.lines[i].nruns; k++)
 			CHECK(!r.lines[i].runs[k].actual);

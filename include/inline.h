@@ -1,4 +1,4 @@
-/* flow: rich text -> set lines of positioned runs.
+/* inline: rich text -> set lines of positioned runs.
  *
  * The bridge from text to para: segments the spans into break
  * opportunities with libunibreak (UAX #14: CJK breaks between ideographs,
@@ -25,36 +25,36 @@
 #include "hyph.h"
 #include "page.h"
 
-enum { FLOW_NOHYPH = 1,   /* never hyphenate inside this span (names, tags) */
-       FLOW_NOBREAK = 2,  /* no line break inside this span */
-       FLOW_URL = 4,      /* a URL/e-mail/DOI: break only at URL-safe points */
-       FLOW_FRAME = 8,    /* see frame below */
-       FLOW_ARTIFACT = 16 }; /* decoration (an icon): its runs read as nothing */  /* the span's glyphs are framed (a badge, a chip):
+enum { INLINE_NOHYPH = 1,   /* never hyphenate inside this span (names, tags) */
+       INLINE_NOBREAK = 2,  /* no line break inside this span */
+       INLINE_URL = 4,      /* a URL/e-mail/DOI: break only at URL-safe points */
+       INLINE_FRAME = 8,    /* see frame below */
+       INLINE_ARTIFACT = 16 }; /* decoration (an icon): its runs read as nothing */  /* the span's glyphs are framed (a badge, a chip):
                              consecutive spans with one frame id share one */
 
-enum { FLOW_JUSTIFY, FLOW_LEFT, FLOW_RIGHT, FLOW_CENTER };
+enum { INLINE_JUSTIFY, INLINE_LEFT, INLINE_RIGHT, INLINE_CENTER };
 
-typedef struct flow_span {
-	const char *text;       /* UTF-8 (valid; NFC applied by flow) */
+typedef struct inline_span {
+	const char *text;       /* UTF-8 (valid; NFC applied by inline) */
 	int len;                /* bytes */
 	font_chain_t *chain;
 	int style;              /* FONT_REGULAR ... */
 	int32_t size;           /* u */
 	uint32_t color;         /* 0xRRGGBB */
 	const char *url;        /* clickable target, or NULL */
-	unsigned flags;         /* FLOW_* */
-	int frame;              /* FLOW_FRAME: spans with one id share one frame */
+	unsigned flags;         /* INLINE_* */
+	int frame;              /* INLINE_FRAME: spans with one id share one frame */
 	int line, col;          /* source position for warnings (0 = unknown) */
 	const char *lang;       /* BCP 47 when the span is in another language
 	                           than the text around it (runs carry it), or NULL */
-} flow_span_t;
+} inline_span_t;
 
-typedef struct flow_opts {
+typedef struct inline_opts {
 	int32_t width;          /* u: measure */
 	int32_t indent;         /* u: extra left offset of lines after the first
 	                           (hanging indent); the first line starts at 0 */
 	int32_t first_width;    /* u: width of the first line; 0 = width */
-	int align;              /* FLOW_* */
+	int align;              /* INLINE_* */
 	const char *lang;       /* "en", "zh", ...: hyphenation and CJK face choice */
 	hyph_t *hyph;           /* NULL: no hyphenation */
 	const char *file;       /* for warnings */
@@ -67,29 +67,29 @@ typedef struct flow_opts {
 	int32_t pretolerance;   /* justified: ratio x1000 a first pass without
 	                           hyphenation must stay within (0 = 1000, TeX's
 	                           \pretolerance=100); < 0: hyphenate at once */
-} flow_opts_t;
+} inline_opts_t;
 
-/* The extent of a FLOW_FRAME span on a line; the caller draws the frame. */
-typedef struct flow_frame {
+/* The extent of a INLINE_FRAME span on a line; the caller draws the frame. */
+typedef struct inline_frame {
 	int32_t x, w;           /* u: x relative to the measure */
 	int32_t size;           /* u: the span's size */
-} flow_frame_t;
+} inline_frame_t;
 
-typedef struct flow_line {
+typedef struct inline_line {
 	page_run_t *runs; int nruns;   /* x relative to the measure, y = 0 */
 	page_link_t *links; int nlinks;/* x relative, y = -asc, h = asc - desc */
-	flow_frame_t *frames; int nframes;
+	inline_frame_t *frames; int nframes;
 	int32_t width;          /* u: set width of the line */
 	int32_t asc, desc;      /* u: tallest ascender, lowest descender (< 0) */
 	int32_t ratio;          /* para ratio x 1000 */
 	int hyphen;             /* ends with a drawn hyphen */
 	int overfull;
-} flow_line_t;
+} inline_line_t;
 
-typedef struct flow_result {
-	flow_line_t *lines; int nlines;
+typedef struct inline_result {
+	inline_line_t *lines; int nlines;
 	int greedy;             /* the fallback breaker was used */
-} flow_result_t;
+} inline_result_t;
 
 /* Set spans into lines; everything is allocated in a. Warnings (missing
  * characters, overflow) go to e; returns -1 only on a real failure.
@@ -97,9 +97,9 @@ typedef struct flow_result {
  * (justified: every line within pretolerance; ragged: no line overfull);
  * only when that fails are words hyphenated (the first use of o->hyph
  * loads its patterns) and the paragraph broken again with tolerance. */
-int flow_set(arena_t *a, const flow_span_t *spans, int n, const flow_opts_t *o,
-             flow_result_t *out, errs_t *e);
+int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_t *o,
+             inline_result_t *out, errs_t *e);
 /* Natural width (u) of spans set on one line with no breaking. */
-int32_t flow_width(const flow_span_t *spans, int n, const char *lang);
+int32_t inline_width(const inline_span_t *spans, int n, const char *lang);
 
 #endif

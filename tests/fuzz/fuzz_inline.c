@@ -1,4 +1,4 @@
-/* fuzz_flow: libFuzzer target for flow + para on arbitrary text with the
+/* fuzz_inline: libFuzzer target for inline + para on arbitrary text with the
  * bundled "serif" chain (fonts/serif.yaml through fontconfig) and the
  * English patterns. The first two bytes pick the measure, the alignment,
  * the style and the flags; the rest is split into up to 4 spans at each
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "flow.h"
+#include "inline.h"
 #include "utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (memchr(text, 0, n) || utf8_invalid_at(text, n) >= 0)
 		return 0;
 	static const char *const langs[] = {"en", "zh", "ja", "ko"};
-	flow_opts_t o;
+	inline_opts_t o;
 	memset(&o, 0, sizeof(o));
 	o.width = 20000 + (int32_t)(data[0] & 0x3f) * 8000;
 	o.align = (data[0] >> 6) & 3;
@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.lang = langs[(data[1] >> 5) & 3];
 	o.hyph = data[1] & 0x10 ? hy : NULL;
 	o.file = "fuzz.yaml";
-	flow_span_t sp[4];
+	inline_span_t sp[4];
 	int ns = 0;
 	const char *p = text, *end = text + n;
 	while (ns < 4 && p <= end) {
@@ -69,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sp[ns].style = (data[1] + ns) & 3;
 		sp[ns].size = 10000;
 		sp[ns].flags = (unsigned)(data[1] >> ns) & 7;
-		sp[ns].url = sp[ns].flags & FLOW_URL ? "https://example.org" : NULL;
+		sp[ns].url = sp[ns].flags & INLINE_URL ? "https://example.org" : NULL;
 		sp[ns].line = 1;
 		sp[ns].col = 1;
 		ns++;
@@ -79,10 +79,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	errs_t e;
 	errs_init(&e);
 	e.max = 5;
-	flow_result_t r;
-	if (flow_set(a, sp, ns, &o, &r, &e) == 0)
+	inline_result_t r;
+	if (inline_set(a, sp, ns, &o, &r, &e) == 0)
 		for (int i = 0; i < r.nlines; i++) {
-			const flow_line_t *l = &r.lines[i];
+			const inline_line_t *l = &r.lines[i];
 			for (int k = 0; k < l->nruns; k++)
 				assert(l->runs[k].len > 0);
 			assert(l->overfull || l->width <= o.width + 2 ||

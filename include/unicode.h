@@ -1,0 +1,18 @@
+/* unicode: what the text engine needs from the Unicode Character Database,
+ * taken from HarfBuzz's Unicode functions (the only Unicode data linked
+ * in): NFC normalisation and general categories. See src/unicode.c. */
+#ifndef VITA_UNICODE_H
+#define VITA_UNICODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* NFC-normalise valid UTF-8. Returns a malloc'd string, or NULL when s is
+ * already in NFC (no allocation in the common case). */
+char *uni_nfc(const char *s, size_t n, size_t *outlen);
+/* General category L* (letters of any script). */
+int uni_is_letter(uint32_t cp);
+/* General category M* (combining marks: Mn, Mc, Me). */
+int uni_is_mark(uint32_t cp);
+
+#endif

@@ -79,10 +79,32 @@ typedef struct mnews {
 	int line, col;
 } mnews_t;
 
-enum {
-	SEC_ENTRIES, SEC_EDUCATION, SEC_EXPERIENCE, SEC_AWARDS,
-	SEC_PUBLICATIONS, SEC_NEWS, SEC_LIST, SEC_TEXT
-};
+/* The section types, one line each: X(ENUM, name, shape). The name is the
+ * profile's `type:`; the shape is the member of msection_t that holds the
+ * content (entries, pubs, news, items, text). Every stage expands this list
+ * into its own table of per-shape functions (profile.c: keys and parser,
+ * model.c: the walk, layout_blocks.c: the layout, html.c: HTML and JSON),
+ * so a type whose shape lacks a function in some stage does not compile.
+ * A new type of an existing shape is one line here; a new shape is one line
+ * plus one function per stage (and the key descriptions in profile_schema.c). */
+#define MODEL_SECTIONS(X) \
+	X(SEC_ENTRIES, "entries", entries) \
+	X(SEC_EDUCATION, "education", entries) \
+	X(SEC_EXPERIENCE, "experience", entries) \
+	X(SEC_AWARDS, "awards", entries) \
+	X(SEC_PUBLICATIONS, "publications", pubs) \
+	X(SEC_NEWS, "news", news) \
+	X(SEC_LIST, "list", items) \
+	X(SEC_TEXT, "text", text)
+
+#define MODEL_SEC_ENUM(e, name, shape) e,
+enum { MODEL_SECTIONS(MODEL_SEC_ENUM) SEC_NTYPES };
+#undef MODEL_SEC_ENUM
+
+/* The names in enum order, NULL-terminated (a key list for messages). */
+extern const char *const model_section_names[SEC_NTYPES + 1];
+/* The name of type t; "entries" for a type out of range. */
+const char *model_section_name(int t);
 enum { NUM_REVERSE = 0, NUM_FORWARD, NUM_NONE };       /* publications */
 enum { GROUP_NONE = 0, GROUP_YEAR, GROUP_TYPE };
 enum { LIST_INLINE = 0, LIST_BULLETS };

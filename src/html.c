@@ -195,14 +195,6 @@ static int is_equal(const mpub_t *p, const char *author)
 	return 0;
 }
 
-static const char *const type_names[] = {"entries", "education", "experience", "awards",
-                                         "publications", "news", "list", "text"};
-
-static const char *type_name(int t)
-{
-	return t >= 0 && t <= SEC_TEXT ? type_names[t] : "entries";
-}
-
 /* ---- style: the layout as custom properties ---- */
 
 static void css_color(buf_t *b, const char *name, uint32_t c)
@@ -720,65 +712,84 @@ static void publications(buf_t *b, const model_t *m, const msection_t *sec, cons
 	}
 }
 
-static void section(buf_t *b, const model_t *m, const style_t *s, const msection_t *sec,
-                    int index, const vlocale_t *l)
+/* ---- the content of each section shape (model.h, MODEL_SECTIONS) ---- */
+
+static void sec_entries(buf_t *b, const model_t *m, const msection_t *sec, const vlocale_t *l)
 {
-	buf_printf(b, "<section class=\"vita-section vita-%s\" id=\"vita-s%d\">\n<h2>",
-	           type_name(sec->type), index + 1);
-	esc(b, sec->title);
-	buf_puts(b, "</h2>\n");
-	switch (sec->type) {
-	case SEC_ENTRIES:
-	case SEC_EDUCATION:
-	case SEC_EXPERIENCE:
-	case SEC_AWARDS:
-		for (int i = 0; i < sec->nentries; i++)
-			entry(b, sec, &sec->entries[i], l);
-		break;
-	case SEC_PUBLICATIONS:
-		publications(b, m, sec, l);
-		break;
-	case SEC_NEWS:
-		buf_puts(b, "<ul class=\"vita-news\">\n");
-		for (int i = 0; i < sec->nnews; i++) {
-			buf_t d;
-			buf_init(&d);
-			date_text(l, &sec->news[i].date, &d);
-			buf_puts(b, "<li><span class=\"vita-dates\">");
-			esc(b, d.s);
-			buf_puts(b, "</span> ");
-			spans_html(b, &sec->news[i].text);
+	(void)m;
+	for (int i = 0; i < sec->nentries; i++)
+		entry(b, sec, &sec->entries[i], l);
+}
+
+static void sec_pubs(buf_t *b, const model_t *m, const msection_t *sec, const vlocale_t *l)
+{
+	publications(b, m, sec, l);
+}
+
+static void sec_news(buf_t *b, const model_t *m, const msection_t *sec, const vlocale_t *l)
+{
+	(void)m;
+	buf_puts(b, "<ul class=\"vita-news\">\n");
+	for (int i = 0; i < sec->nnews; i++) {
+		buf_t d;
+		buf_init(&d);
+		date_text(l, &sec->news[i].date, &d);
+		buf_puts(b, "<li><span class=\"vita-dates\">");
+		esc(b, d.s);
+		buf_puts(b, "</span> ");
+		spans_html(b, &sec->news[i].text);
+		buf_puts(b, "</li>\n");
+		buf_done(&d);
+	}
+	buf_puts(b, "</ul>\n");
+}
+
+static void sec_items(buf_t *b, const model_t *m, const msection_t *sec, const vlocale_t *l)
+{
+	(void)m;
+	(void)l;
+	if (sec->list_style == LIST_BULLETS) {
+		buf_puts(b, "<ul class=\"vita-list\">\n");
+		for (int i = 0; i < sec->nitems; i++) {
+			buf_puts(b, "<li>");
+			spans_html(b, &sec->items[i]);
 			buf_puts(b, "</li>\n");
-			buf_done(&d);
 		}
 		buf_puts(b, "</ul>\n");
-		break;
-	case SEC_LIST:
-		if (sec->list_style == LIST_BULLETS) {
-			buf_puts(b, "<ul class=\"vita-list\">\n");
-			for (int i = 0; i < sec->nitems; i++) {
-				buf_puts(b, "<li>");
-				spans_html(b, &sec->items[i]);
-				buf_puts(b, "</li>\n");
-			}
-			buf_puts(b, "</ul>\n");
-		} else {
-			buf_puts(b, "<p class=\"vita-list\">");
-			for (int i = 0; i < sec->nitems; i++) {
-				if (i)
-					sep(b, "  \u00b7  ");
-				spans_html(b, &sec->items[i]);
-			}
-			buf_puts(b, "</p>\n");
+	} else {
+		buf_puts(b, "<p class=\"vita-list\">");
+		for (int i = 0; i < sec->nitems; i++) {
+			if (i)
+				sep(b, "  \u00b7  ");
+			spans_html(b, &sec->items[i]);
 		}
-		break;
-	case SEC_TEXT:
-		buf_puts(b, "<p>");
-		spans_html(b, &sec->text);
 		buf_puts(b, "</p>\n");
-		break;
 	}
-	(void)s;
+}
+
+static void sec_text(buf_t *b, const model_t *m, const msection_t *sec, const vlocale_t *l)
+{
+	(void)m;
+	(void)l;
+	buf_puts(b, "<p>");
+	spans_html(b, &sec->text);
+	buf_puts(b, "</p>\n");
+}
+
+typedef void sec_html_fn(buf_t *b, const model_t *m, const msection_t *sec, const vlocale_t *l);
+#define SEC_HTML(e, name, shape) [e] = sec_##shape,
+static sec_html_fn *const sec_html[SEC_NTYPES] = {MODEL_SECTIONS(SEC_HTML)};
+#undef SEC_HTML
+
+static void section(buf_t *b, const model_t *m, const msection_t *sec, int index,
+                    const vlocale_t *l)
+{
+	buf_printf(b, "<section class=\"vita-section vita-%s\" id=\"vita-s%d\">\n<h2>",
+	           model_section_name(sec->type), index + 1);
+	esc(b, sec->title);
+	buf_puts(b, "</h2>\n");
+	if (sec->type >= 0 && sec->type < SEC_NTYPES)
+		sec_html[sec->type](b, m, sec, l);
 	buf_puts(b, "</section>\n");
 }
 
@@ -826,7 +837,7 @@ int html_write(const model_t *m, const style_t *s, const vlocale_t *l, const htm
 		rc = -1;
 	header(&body, m, s, l);
 	for (int i = 0; i < m->nsections; i++)
-		section(&body, m, s, &m->sections[i], i, l);
+		section(&body, m, &m->sections[i], i, l);
 	footer(&body, m, s, l, o->epoch);
 	buf_puts(&body, "</article>\n");
 	if (o->fragment) {
@@ -1001,59 +1012,88 @@ static void j_pub(buf_t *b, const model_t *m, const msection_t *sec, const mpub_
 	buf_putc(b, '}');
 }
 
+/* The JSON content of each section shape (model.h, MODEL_SECTIONS); f is
+ * j_key's "first key" flag of the section's object. */
+static void js_entries(buf_t *b, int *f, const model_t *m, const msection_t *sec,
+                       const vlocale_t *l)
+{
+	(void)m;
+	j_key(b, f, "entries");
+	buf_putc(b, '[');
+	for (int i = 0; i < sec->nentries; i++) {
+		if (i)
+			buf_puts(b, ",\n");
+		j_entry(b, &sec->entries[i], l);
+	}
+	buf_putc(b, ']');
+}
+
+static void js_pubs(buf_t *b, int *f, const model_t *m, const msection_t *sec,
+                    const vlocale_t *l)
+{
+	j_key(b, f, "publications");
+	buf_putc(b, '[');
+	for (int i = 0; i < sec->npubs; i++) {
+		if (i)
+			buf_puts(b, ",\n");
+		j_pub(b, m, sec, &sec->pubs[i], l);
+	}
+	buf_putc(b, ']');
+}
+
+static void js_news(buf_t *b, int *f, const model_t *m, const msection_t *sec,
+                    const vlocale_t *l)
+{
+	(void)m;
+	j_key(b, f, "news");
+	buf_putc(b, '[');
+	for (int i = 0; i < sec->nnews; i++) {
+		buf_puts(b, i ? ",{\"date\":" : "{\"date\":");
+		j_date(b, &sec->news[i].date, l);
+		buf_puts(b, ",\"text\":");
+		j_text(b, &sec->news[i].text);
+		buf_putc(b, '}');
+	}
+	buf_putc(b, ']');
+}
+
+static void js_items(buf_t *b, int *f, const model_t *m, const msection_t *sec,
+                     const vlocale_t *l)
+{
+	(void)m;
+	(void)l;
+	j_key(b, f, "style"); jstr(b, sec->list_style == LIST_BULLETS ? "bullets" : "inline");
+	j_key(b, f, "items");
+	buf_putc(b, '[');
+	for (int i = 0; i < sec->nitems; i++) {
+		if (i)
+			buf_putc(b, ',');
+		j_text(b, &sec->items[i]);
+	}
+	buf_putc(b, ']');
+}
+
+static void js_text(buf_t *b, int *f, const model_t *m, const msection_t *sec,
+                    const vlocale_t *l)
+{
+	(void)m;
+	(void)l;
+	j_key(b, f, "text"); j_text(b, &sec->text);
+}
+
+typedef void sec_json_fn(buf_t *b, int *f, const model_t *m, const msection_t *sec,
+                         const vlocale_t *l);
+#define SEC_JSON(e, name, shape) [e] = js_##shape,
+static sec_json_fn *const sec_json[SEC_NTYPES] = {MODEL_SECTIONS(SEC_JSON)};
+#undef SEC_JSON
+
 static void j_section(buf_t *b, const model_t *m, const msection_t *sec, const vlocale_t *l)
 {
 	int f = 1;
 	buf_putc(b, '{');
 	j_key(b, &f, "title"); jstr(b, sec->title);
-	j_key(b, &f, "type"); jstr(b, type_name(sec->type));
-	switch (sec->type) {
-	case SEC_PUBLICATIONS:
-		j_key(b, &f, "publications");
-		buf_putc(b, '[');
-		for (int i = 0; i < sec->npubs; i++) {
-			if (i)
-				buf_puts(b, ",\n");
-			j_pub(b, m, sec, &sec->pubs[i], l);
-		}
-		buf_putc(b, ']');
-		break;
-	case SEC_NEWS:
-		j_key(b, &f, "news");
-		buf_putc(b, '[');
-		for (int i = 0; i < sec->nnews; i++) {
-			buf_puts(b, i ? ",{\"date\":" : "{\"date\":");
-			j_date(b, &sec->news[i].date, l);
-			buf_puts(b, ",\"text\":");
-			j_text(b, &sec->news[i].text);
-			buf_putc(b, '}');
-		}
-		buf_putc(b, ']');
-		break;
-	case SEC_LIST:
-		j_key(b, &f, "style"); jstr(b, sec->list_style == LIST_BULLETS ? "bullets" : "inline");
-		j_key(b, &f, "items");
-		buf_putc(b, '[');
-		for (int i = 0; i < sec->nitems; i++) {
-			if (i)
-				buf_putc(b, ',');
-			j_text(b, &sec->items[i]);
-		}
-		buf_putc(b, ']');
-		break;
-	case SEC_TEXT:
-		j_key(b, &f, "text"); j_text(b, &sec->text);
-		break;
-	default:
-		j_key(b, &f, "entries");
-		buf_putc(b, '[');
-		for (int i = 0; i < sec->nentries; i++) {
-			if (i)
-				buf_puts(b, ",\n");
-			j_entry(b, &sec->entries[i], l);
-		}
-		buf_putc(b, ']');
-	}
+	j_key(b, &f, "type"); jstr(b, model_section_name(sec->type));
+	sec_json[sec->type >= 0 && sec->type < SEC_NTYPES ? sec->type : 0](b, &f, m, sec, l);
 	buf_putc(b, '}');
 }
 

@@ -184,11 +184,6 @@ static const char *cjk_of(const model_t *m)
 	return kana && !hangul ? "ja" : hangul && !kana ? "ko" : NULL;
 }
 
-/* Section types as `sidebar.sections` names them. */
-static const char *const sec_type_names[] = {
-	"entries", "education", "experience", "awards", "publications", "news", "list", "text"
-};
-
 static int same_word(const char *a, size_t n, const char *b)
 {
 	if (!b || strlen(b) != n)
@@ -219,8 +214,8 @@ int lay_in_sidebar(lay_t *L, const msection_t *sec)
 		while (n && p[n - 1] == ' ')
 			n--;
 		if (n && (same_word(p, n, sec->title) ||
-		          (sec->type >= 0 && sec->type <= SEC_TEXT &&
-		           same_word(p, n, sec_type_names[sec->type]))))
+		          (sec->type >= 0 && sec->type < SEC_NTYPES &&
+		           same_word(p, n, model_section_name(sec->type)))))
 			return 1;
 		p = q;
 	}

@@ -524,7 +524,7 @@ static const char *pub_kind(const mpub_t *p)
 	return p->status ? p->status : "";
 }
 
-static void publications(lay_t *L, const msection_t *sec)
+static void sec_pubs(lay_t *L, const msection_t *sec)
 {
 	int any_equal = 0, shown = 0, list = -1;
 	int32_t lw = label_width(L, sec);
@@ -590,7 +590,7 @@ static void publications(lay_t *L, const msection_t *sec)
 	}
 }
 
-static void news(lay_t *L, const msection_t *sec)
+static void sec_news(lay_t *L, const msection_t *sec)
 {
 	const style_t *s = L->s;
 	int32_t dw = L->r->ind ? L->r->ind : s->news_date_width;
@@ -638,7 +638,7 @@ static void news(lay_t *L, const msection_t *sec)
 	lay_untag(L, list);
 }
 
-static void list(lay_t *L, const msection_t *sec)
+static void sec_items(lay_t *L, const msection_t *sec)
 {
 	const style_t *s = L->s;
 	if (sec->list_style == LIST_BULLETS) {
@@ -695,37 +695,36 @@ void lay_paragraph(lay_t *L, const mtext_t *x)
 	v_flow(L, &sp, bx(L), bw(L), text_align(L), s->size_body, 1);
 }
 
+static void sec_entries(lay_t *L, const msection_t *sec)
+{
+	int tag = lay_tag(L, "L");
+	for (int i = 0; i < sec->nentries; i++) {
+		if (i)
+			v_gap(L, sec->type == SEC_AWARDS ? L->s->award_gap : L->s->entry_gap);
+		entry(L, sec, &sec->entries[i]);
+	}
+	lay_untag(L, tag);
+}
+
+static void sec_text(lay_t *L, const msection_t *sec)
+{
+	int tag = lay_tag(L, "P");
+	lay_paragraph(L, &sec->text);
+	lay_untag(L, tag);
+}
+
+/* The layout of each section type: its shape's function (model.h). */
+#define SEC_LAYOUT(e, name, shape) [e] = sec_##shape,
+static void (*const sec_layout[SEC_NTYPES])(lay_t *L, const msection_t *sec) = {
+	MODEL_SECTIONS(SEC_LAYOUT)
+};
+#undef SEC_LAYOUT
+
 void lay_section(lay_t *L, const msection_t *sec)
 {
-	int sect = lay_tag(L, "Sect"), tag;
+	int sect = lay_tag(L, "Sect");
 	section_title(L, sec);
-	switch (sec->type) {
-	case SEC_ENTRIES:
-	case SEC_EDUCATION:
-	case SEC_EXPERIENCE:
-	case SEC_AWARDS:
-		tag = lay_tag(L, "L");
-		for (int i = 0; i < sec->nentries; i++) {
-			if (i)
-				v_gap(L, sec->type == SEC_AWARDS ? L->s->award_gap : L->s->entry_gap);
-			entry(L, sec, &sec->entries[i]);
-		}
-		lay_untag(L, tag);
-		break;
-	case SEC_PUBLICATIONS:
-		publications(L, sec);
-		break;
-	case SEC_NEWS:
-		news(L, sec);
-		break;
-	case SEC_LIST:
-		list(L, sec);
-		break;
-	case SEC_TEXT:
-		tag = lay_tag(L, "P");
-		lay_paragraph(L, &sec->text);
-		lay_untag(L, tag);
-		break;
-	}
+	if (sec->type >= 0 && sec->type < SEC_NTYPES)
+		sec_layout[sec->type](L, sec);
 	lay_untag(L, sect);
 }

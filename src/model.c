@@ -9,6 +9,15 @@
 #include <stdio.h>
 #include "model.h"
 
+#define SEC_NAME(e, name, shape) [e] = name,
+const char *const model_section_names[SEC_NTYPES + 1] = {MODEL_SECTIONS(SEC_NAME) NULL};
+#undef SEC_NAME
+
+const char *model_section_name(int t)
+{
+	return t >= 0 && t < SEC_NTYPES ? model_section_names[t] : model_section_names[0];
+}
+
 static void dump_ind(FILE *f, int ind)
 {
 	for (int i = 0; i < ind; i++)
@@ -205,12 +214,10 @@ static void dump_pub(FILE *f, int ind, const mpub_t *p)
 
 static void dump_section(FILE *f, const msection_t *s)
 {
-	static const char *const types[] = {"entries", "education", "experience",
-		"awards", "publications", "news", "list", "text"};
 	static const char *const nums[] = {"reverse", "forward", "none"};
 	static const char *const groups[] = {"none", "year", "type"};
 	static const char *const styles[] = {"inline", "bullets"};
-	fprintf(f, "section %s @%d:%d\n", types[s->type], s->line, s->col);
+	fprintf(f, "section %s @%d:%d\n", model_section_name(s->type), s->line, s->col);
 	dump_str(f, 1, "title", s->title);
 	for (int i = 0; i < s->nentries; i++)
 		dump_entry(f, 1, &s->entries[i]);

@@ -64,23 +64,13 @@ static const char *const top_keys[] = {
 static const char *const contact_kinds[] = {
 	"email", "phone", "website", "orcid", "github", "scholar", "linkedin",
 	"twitter", NULL};
-static const char *const sec_types[] = {
-	"entries", "education", "experience", "awards", "publications", "news",
-	"list", "text", NULL};
-static const char *const sec_keys[][10] = {
-	[SEC_ENTRIES] = {"title", "type", "tags", "entries", NULL},
-	[SEC_EDUCATION] = {"title", "type", "tags", "entries", NULL},
-	[SEC_EXPERIENCE] = {"title", "type", "tags", "entries", NULL},
-	[SEC_AWARDS] = {"title", "type", "tags", "entries", NULL},
-	[SEC_PUBLICATIONS] = {"title", "type", "tags", "entries", "bibtex",
-	                      "highlight", "numbering", "group_by", NULL},
-	[SEC_NEWS] = {"title", "type", "tags", "entries", NULL},
-	[SEC_LIST] = {"title", "type", "tags", "items", "style", NULL},
-	[SEC_TEXT] = {"title", "type", "tags", "text", NULL},
-};
-static const char *const sec_any_keys[] = {
-	"title", "type", "tags", "entries", "bibtex", "highlight", "numbering",
-	"group_by", "items", "style", "text", NULL};
+/* The keys of each section shape (model.h, MODEL_SECTIONS). */
+static const char *const entries_sec_keys[] = {"title", "type", "tags", "entries", NULL};
+static const char *const pubs_sec_keys[] = {"title", "type", "tags", "entries", "bibtex",
+                                            "highlight", "numbering", "group_by", NULL};
+static const char *const news_sec_keys[] = {"title", "type", "tags", "entries", NULL};
+static const char *const items_sec_keys[] = {"title", "type", "tags", "items", "style", NULL};
+static const char *const text_sec_keys[] = {"title", "type", "tags", "text", NULL};
 static const char *const entry_keys[] = {
 	"title", "org", "location", "date", "start", "end", "details", "note",
 	"links", "tags", NULL};
@@ -335,7 +325,7 @@ static void highlight_default(pctx_t *c, msection_t *s)
 	highlight_add(s, c->m->name_native);
 }
 
-static int sec_pubs(pctx_t *c, const ynode_t *sec, msection_t *s)
+static int sec_parse_pubs(pctx_t *c, const ynode_t *sec, msection_t *s)
 {
 	int rc = 0;
 	int has = ydoc_get(sec, "entries") || ydoc_get(sec, "bibtex");
@@ -351,6 +341,51 @@ static int sec_pubs(pctx_t *c, const ynode_t *sec, msection_t *s)
 	return rc;
 }
 
+/* ---- the content of each section shape (model.h, MODEL_SECTIONS) ---- */
+
+static int sec_parse_entries(pctx_t *c, const ynode_t *n, msection_t *s)
+{
+	return sec_entries(c, n, s, 1);
+}
+
+static int sec_parse_news(pctx_t *c, const ynode_t *n, msection_t *s)
+{
+	return sec_entries(c, n, s, 1);
+}
+
+static int sec_parse_items(pctx_t *c, const ynode_t *n, msection_t *s)
+{
+	int rc = items_parse(c, n, "items", 1, &s->items, &s->nitems);
+	return rc | pv_enum(c, n, "style", style_names, &s->list_style);
+}
+
+static int sec_parse_text(pctx_t *c, const ynode_t *n, msection_t *s)
+{
+	return pv_text(c, n, "text", 1, &s->text);
+}
+
+/* Each section type: its allowed keys and its content's parser. */
+typedef struct sec_kind {
+	const char *const *keys;
+	int (*parse)(pctx_t *c, const ynode_t *n, msection_t *s);
+} sec_kind_t;
+
+#define SEC_KIND(e, name, shape) [e] = {shape##_sec_keys, sec_parse_##shape},
+static const sec_kind_t sec_kinds[SEC_NTYPES] = {MODEL_SECTIONS(SEC_KIND)};
+#undef SEC_KIND
+
+/* "entries, education, ..., text" */
+static const char *sec_type_list(pctx_t *c)
+{
+	buf_t b;
+	buf_init(&b);
+	for (int i = 0; i < SEC_NTYPES; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", model_section_names[i]);
+	const char *r = arena_strdup(c->a, b.s);
+	buf_done(&b);
+	return r;
+}
+
 static int sec_type(pctx_t *c, const ynode_t *n, int *type)
 {
 	const ynode_t *t = ydoc_get(n, "type");
@@ -358,22 +393,35 @@ static int sec_type(pctx_t *c, const ynode_t *n, int *type)
 	if (!t && pv_misspelt(n, "type"))
 		return -1;
 	if (!t)
-		return pv_err(c, n, "missing required key 'type' (one of: entries, "
-		              "education, experience, awards, publications, news, "
-		              "list, text)");
+		return pv_err(c, n, "missing required key 'type' (one of: %s)", sec_type_list(c));
 	if (pv_string(c, t, "type", &s) < 0)
 		return -1;
-	for (int i = 0; s && sec_types[i]; i++)
-		if (!strcmp(s, sec_types[i])) {
+	for (int i = 0; s && i < SEC_NTYPES; i++)
+		if (!strcmp(s, model_section_names[i])) {
 			*type = i;
 			return 0;
 		}
-	const char *sug = s ? pv_suggest(s, sec_types) : NULL;
+	const char *sug = s ? pv_suggest(s, model_section_names) : NULL;
 	if (sug)
 		return pv_err(c, t, "unknown section type '%.60s'; did you mean '%s'?", s, sug);
-	return pv_err(c, t, "unknown section type '%.60s' (expected one of: entries, "
-	              "education, experience, awards, publications, news, list, "
-	              "text)", s ? s : "");
+	return pv_err(c, t, "unknown section type '%.60s' (expected one of: %s)", s ? s : "",
+	              sec_type_list(c));
+}
+
+/* The keys any section type allows, in order of first appearance (for a
+ * section whose type is wrong). */
+static void sec_any_keys(const char **out, int max)
+{
+	int n = 0;
+	for (int t = 0; t < SEC_NTYPES; t++)
+		for (const char *const *k = sec_kinds[t].keys; *k; k++) {
+			int dup = 0;
+			for (int i = 0; i < n; i++)
+				dup |= !strcmp(out[i], *k);
+			if (!dup && n < max - 1)
+				out[n++] = *k;
+		}
+	out[n] = NULL;
 }
 
 static int section_parse(pctx_t *c, const ynode_t *n, msection_t *s)
@@ -387,25 +435,14 @@ static int section_parse(pctx_t *c, const ynode_t *n, msection_t *s)
 		return -1;
 	rc |= pv_field(c, n, "title", 1, &s->title);
 	if (sec_type(c, n, &s->type) < 0) {
-		pv_keys(c, n, sec_any_keys, "a section");
+		const char *any[32];
+		sec_any_keys(any, 32);
+		pv_keys(c, n, any, "a section");
 		return -1;
 	}
-	snprintf(what, sizeof(what), "a section of type '%s'", sec_types[s->type]);
-	rc |= pv_keys(c, n, sec_keys[s->type], what);
-	switch (s->type) {
-	case SEC_PUBLICATIONS:
-		rc |= sec_pubs(c, n, s);
-		break;
-	case SEC_LIST:
-		rc |= items_parse(c, n, "items", 1, &s->items, &s->nitems);
-		rc |= pv_enum(c, n, "style", style_names, &s->list_style);
-		break;
-	case SEC_TEXT:
-		rc |= pv_text(c, n, "text", 1, &s->text);
-		break;
-	default:
-		rc |= sec_entries(c, n, s, 1);
-	}
+	snprintf(what, sizeof(what), "a section of type '%s'", model_section_names[s->type]);
+	rc |= pv_keys(c, n, sec_kinds[s->type].keys, what);
+	rc |= sec_kinds[s->type].parse(c, n, s);
 	return rc ? -1 : 0;
 }
 
@@ -831,15 +868,10 @@ const profile_keyset_t *profile_keysets(void)
 		{"contact", contact_kinds},
 		{"contact item", item_keys},
 		{"link", pv_link_keys},
-		{"section types", sec_types},
-		{"section.entries", sec_keys[SEC_ENTRIES]},
-		{"section.education", sec_keys[SEC_EDUCATION]},
-		{"section.experience", sec_keys[SEC_EXPERIENCE]},
-		{"section.awards", sec_keys[SEC_AWARDS]},
-		{"section.publications", sec_keys[SEC_PUBLICATIONS]},
-		{"section.news", sec_keys[SEC_NEWS]},
-		{"section.list", sec_keys[SEC_LIST]},
-		{"section.text", sec_keys[SEC_TEXT]},
+		{"section types", model_section_names},
+#define SEC_KEYSET(e, name, shape) {"section." name, shape##_sec_keys},
+		MODEL_SECTIONS(SEC_KEYSET)
+#undef SEC_KEYSET
 		{"entry", entry_keys},
 		{"publication", pub_keys},
 		{"news", news_keys},

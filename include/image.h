@@ -44,5 +44,8 @@ int image_jpeg(const image_t *im, int quality, unsigned char **out, size_t *n);
 /* im box-filtered down to fit w x h pixels (never up: a smaller image is
  * returned as it is), aspect kept; pixels in a. */
 void image_scale(arena_t *a, const image_t *im, int w, int h, image_t *out);
+/* The part x, y, w, h (pixels of im, clamped to it) of im; pixels in a.
+ * A photo drawn in a box of another shape is cropped, never squashed. */
+void image_crop(arena_t *a, const image_t *im, int x, int y, int w, int h, image_t *out);
 
 #endif

@@ -53,7 +53,10 @@ typedef struct page_image {
 	int png;            /* 1 PNG, 0 JPEG */
 	const struct image *img; /* its decoded pixels (image.h) */
 	int32_t radius;     /* u: clipped to a rounded rectangle (0: none;
-	                       half the smaller side: a circle or stadium) */
+	                       half the side of a square box: a circle) */
+	/* the part of img drawn (pixels of img: a centred crop when the box's
+	   shape is not the photo's); cw == 0: all of it */
+	int cx, cy, cw, ch;
 } page_image_t;
 
 enum { PAGE_RUN, PAGE_RECT, PAGE_LINK, PAGE_IMAGE };

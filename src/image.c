@@ -184,6 +184,30 @@ void image_scale(arena_t *a, const image_t *im, int w, int h, image_t *out)
 	box_free(&b);
 }
 
+void image_crop(arena_t *a, const image_t *im, int x, int y, int w, int h, image_t *out)
+{
+	*out = *im;
+	x = x < 0 ? 0 : x > im->w - 1 ? im->w - 1 : x;
+	y = y < 0 ? 0 : y > im->h - 1 ? im->h - 1 : y;
+	w = w < 1 ? 1 : w > im->w - x ? im->w - x : w;
+	h = h < 1 ? 1 : h > im->h - y ? im->h - y : h;
+	if (w == im->w && h == im->h)
+		return;
+	size_t c = (size_t)im->comps;
+	out->w = w;
+	out->h = h;
+	out->px = arena_alloc(a, (size_t)w * (size_t)h * c);
+	for (int r = 0; r < h; r++)
+		memcpy(out->px + (size_t)r * (size_t)w * c,
+		       im->px + ((size_t)(y + r) * (size_t)im->w + (size_t)x) * c, (size_t)w * c);
+	if (im->alpha) {
+		out->alpha = arena_alloc(a, (size_t)w * (size_t)h);
+		for (int r = 0; r < h; r++)
+			memcpy(out->alpha + (size_t)r * (size_t)w,
+			       im->alpha + (size_t)(y + r) * (size_t)im->w + (size_t)x, (size_t)w);
+	}
+}
+
 /* ---- PNG ---- */
 
 typedef struct pngjob {     /* on the heap: survives png_longjmp intact */

@@ -150,6 +150,41 @@ static void contacts(lay_t *L, int align, int32_t dx, int32_t width, int column)
 		v_flow(L, &c, dx, width, align, s->size_small, 0);
 }
 
+/* The photo's box and the part of it drawn there: a circle is a square
+ * box of the height (at most maxw wide); a square or rounded photo is as
+ * high as the layout says, as wide as its proportions make it up to maxw.
+ * Whatever does not fit the box's proportions is cropped away, centred
+ * (cover), never squashed or shrunk. */
+static void photo_box(const style_t *s, const image_t *img, int32_t maxw, page_image_t *photo)
+{
+	int pw = img->src_w, ph = img->src_h;
+	photo->h = s->photo_h;
+	if (s->photo_shape == SHAPE_CIRCLE) {
+		photo->w = photo->h = photo->h < maxw ? photo->h : maxw;
+	} else {
+		photo->w = (int32_t)((int64_t)photo->h * pw / ph);
+		if (photo->w > maxw)
+			photo->w = maxw;
+	}
+	int32_t small = photo->w < photo->h ? photo->w : photo->h;
+	photo->radius = s->photo_shape == SHAPE_CIRCLE ? small / 2
+	                : s->photo_shape == SHAPE_ROUNDED ? small / 8 : 0;
+	/* the crop, in the decoded pixels */
+	int iw = img->w, ih = img->h, cw = iw, ch = ih;
+	if ((int64_t)iw * photo->h > (int64_t)ih * photo->w)
+		cw = (int)(((int64_t)ih * photo->w + photo->h / 2) / photo->h);
+	else
+		ch = (int)(((int64_t)iw * photo->h + photo->w / 2) / photo->w);
+	cw = cw < 1 ? 1 : cw;
+	ch = ch < 1 ? 1 : ch;
+	if (cw < iw || ch < ih) {
+		photo->cx = (iw - cw) / 2;
+		photo->cy = (ih - ch) / 2;
+		photo->cw = cw;
+		photo->ch = ch;
+	}
+}
+
 int lay_header(lay_t *L, page_image_t *photo)
 {
 	const model_t *m = L->m;
@@ -164,18 +199,9 @@ int lay_header(lay_t *L, page_image_t *photo)
 	memset(photo, 0, sizeof(*photo));
 	L->photo_side = sidebar && s->photo_in_sidebar;
 	if (m->photo && m->photo_img) {   /* decoded when the profile was loaded */
-		int pw = m->photo_img->src_w, ph = m->photo_img->src_h;
-		photo->h = s->photo_h;
-		photo->w = (int32_t)((int64_t)photo->h * pw / ph);
 		int32_t maxw = L->photo_side && s->photo_max_w > side->width ? side->width
 		               : s->photo_max_w;
-		if (photo->w > maxw) {
-			photo->w = maxw;
-			photo->h = (int32_t)((int64_t)photo->w * ph / pw);
-		}
-		int32_t small = photo->w < photo->h ? photo->w : photo->h;
-		photo->radius = s->photo_shape == SHAPE_CIRCLE ? small / 2
-		                : s->photo_shape == SHAPE_ROUNDED ? small / 8 : 0;
+		photo_box(s, m->photo_img, maxw, photo);
 		photo->path = m->photo;
 		photo->png = m->photo_img->png;
 		photo->img = m->photo_img;

@@ -230,6 +230,8 @@ static void dump_item(FILE *out, const page_item_t *it)
 		dump_cstr(out, base_name(im->path));
 		if (im->radius)
 			fprintf(out, " radius=%d", (int)im->radius);
+		if (im->cw)
+			fprintf(out, " crop=%d,%d,%d,%d", im->cx, im->cy, im->cw, im->ch);
 		break;
 	}
 	default:

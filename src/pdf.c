@@ -200,8 +200,10 @@ static int pw_image(pw_t *w, const page_image_t *im, HPDF_Image *out)
 	   encode, any other as Flate pixels; alpha becomes an SMask. */
 	if (!im->img)
 		return pdf_fail(w, im->path, "cannot embed the image: not decoded");
-	image_t px;
-	image_scale(w->doc->arena, im->img, px_at(im->w), px_at(im->h), &px);
+	image_t px, crop = *im->img;
+	if (im->cw > 0 && im->ch > 0)
+		image_crop(w->doc->arena, im->img, im->cx, im->cy, im->cw, im->ch, &crop);
+	image_scale(w->doc->arena, &crop, px_at(im->w), px_at(im->h), &px);
 	w->what = "embed the image";
 	w->subject = im->path;
 	HPDF_Image img = !px.png && !px.alpha ? dct_image(w, &px) : NULL;

@@ -61,10 +61,12 @@ for ph in $good; do
 	*) [ "$enc" = image ] || no "$ph: embedded as $enc, not Flate" ;;
 	esac
 done
-# printed 78 pt high: 325 px at 300 dpi, whatever the file's size
-grep -q ' image  *417  *313 ' "$W/ok-camera.img" ||
-	no "camera.jpg: not 417x313 px (300 dpi at 100 x 75 pt): $(cat "$W/ok-camera.img")"
-grep -q ' image  *37  *23 ' "$W/ok-rgb8.img" || no "rgb8.png: a small photo is not kept as is"
+# printed 78 pt high: 325 px at 300 dpi, whatever the file's size; the
+# 4:3 photo is wider than header.photo.max_width (100 pt), so its sides
+# are cropped (it used to shrink to 75 pt high)
+grep -q ' image  *417  *325 ' "$W/ok-camera.img" ||
+	no "camera.jpg: not 417x325 px (300 dpi at 100 x 78 pt): $(cat "$W/ok-camera.img")"
+grep -q ' image  *29  *23 ' "$W/ok-rgb8.img" || no "rgb8.png: a small photo is not kept as is (37 x 23, cropped to the 100 x 78 pt box: 29 x 23)"
 
 # case 8: a 16-bit photo is embedded as the same pixels as its 8-bit twin
 # (it was duplicated, half height, wrong colours)
@@ -78,6 +80,43 @@ for t in rgb gray rgba interlaced-rgba; do
 	[ -n "$(pixels "$W/$a.pdf")" ] && [ "$(pixels "$W/$a.pdf")" = "$(pixels "$W/$b.pdf")" ] ||
 		no "case 8: $b.png is not embedded as the pixels of $a.png"
 done
+
+# shapes crop, never squash: a circle of a 4:3 photo is a circle (a
+# square box, the photo's centre), not a stadium; rounded and square are
+# as high as the layout says, their sides cropped
+for shape in circle rounded square; do
+	n=shape-$shape
+	printf 'name: Photo Person\nphoto: camera.jpg\nlayout: {header.photo.shape: %s}\nsections:\n  - {title: T, type: text, text: "x"}\n' \
+		"$shape" >"$W/$n.yaml"
+	"$VITA" render "$W/$n.yaml" -o "$W/$n.pdf" --dump=layout >"$W/$n.dump" 2>"$W/$n.err" ||
+		{ no "$shape: render failed: $(head -2 "$W/$n.err")"; continue; }
+	"$VITA" render "$W/$n.yaml" -o "$W/$n.pdf" 2>>"$W/$n.err"
+	pdfs="$pdfs $W/$n.pdf"
+	im=$(grep '^ *image ' "$W/$n.dump")
+	case $shape in
+	circle) want='w=78000 h=78000 jpeg "camera.jpg" radius=39000 crop=128,0,768,768' ;;
+	rounded) want='w=100000 h=78000 jpeg "camera.jpg" radius=9750 crop=19,0,985,768' ;;
+	square) want='w=100000 h=78000 jpeg "camera.jpg" crop=19,0,985,768' ;;
+	esac
+	case $im in *"$want"*) ;; *) no "$shape: box $im, want $want" ;; esac
+done
+pdfimages -list "$W/shape-circle.pdf" | grep -q ' image  *325  *325 ' ||
+	no "circle: the embedded pixels are not the square crop"
+# the circle on the page: as wide as it is high (a stadium was 1.33 : 1)
+pdftoppm -r 100 -f 1 -l 1 -gray "$W/shape-circle.pdf" "$W/shape-circle"
+python3 - "$W"/shape-circle*.pgm <<'PY' || no "circle: not round on the page"
+import sys
+d = open(sys.argv[1], 'rb').read()
+parts = d.split(None, 4)
+w, h, px = int(parts[1]), int(parts[2]), parts[4]
+# the photo: the top right of the page, beside the name
+x0, y1 = w * 3 // 4, h // 6
+rows = [y for y in range(y1) if any(px[y * w + x] < 250 for x in range(x0, w))]
+cols = [x for x in range(x0, w) if any(px[y * w + x] < 250 for y in range(y1))]
+wd, ht = max(cols) - min(cols) + 1, max(rows) - min(rows) + 1
+print("circle: %d x %d px" % (wd, ht))
+sys.exit(0 if abs(wd - ht) <= 3 else 1)
+PY
 
 # case 16: metadata never reaches the PDF (streams uncompressed first)
 for n in ok-baseline ok-camera ok-rgb8 ok-cmyk; do

@@ -429,6 +429,27 @@ TEST(downsample)
 	CHECK(sc.px == im.px);                     /* never scaled up */
 }
 
+/* image_crop: the part asked for, clamped to the image, alpha with it. */
+TEST(crop)
+{
+	image_t im, c;
+	const char *why;
+	EQ_INT(load("rgba8.png", &im, &why), 0);
+	image_crop(A, &im, 1, 0, 2, im.h, &c);
+	EQ_INT(c.w, 2);
+	EQ_INT(c.h, im.h);
+	for (int y = 0; y < c.h; y++)
+		for (int x = 0; x < 2; x++) {
+			EQ_INT(c.px[(y * 2 + x) * 3], im.px[(y * im.w + x + 1) * 3]);
+			EQ_INT(c.alpha[y * 2 + x], im.alpha[y * im.w + x + 1]);
+		}
+	image_crop(A, &im, -5, -5, 10000, 10000, &c);
+	CHECK(c.px == im.px);                      /* all of it: the image itself */
+	image_crop(A, &im, im.w + 3, 0, 4, 1, &c);
+	EQ_INT(c.w, 1);                            /* clamped, never outside */
+	EQ_INT(c.h, 1);
+}
+
 /* image_jpeg: the photo back as a JPEG with no marker but its own, which
  * decodes to about the same pixels. */
 TEST(reencode)
@@ -496,6 +517,7 @@ int main(int argc, char **argv)
 	RUN(jpeg_kinds);
 	RUN(refused);
 	RUN(downsample);
+	RUN(crop);
 	RUN(reencode);
 	arena_free(A);
 	char cmd[300];

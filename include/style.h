@@ -114,6 +114,7 @@ typedef struct style {
 	int32_t sidebar_width, sidebar_gap;     /* u */
 	int sidebar_align;                      /* ST_*: paragraphs and details in the sidebar */
 	int sidebar_first;                      /* 1: on the first page only */
+	int sidebar_read_first;                 /* 1: the sidebar is read before the main column */
 	const char *sidebar_sections;           /* "type:list,Skills,..." */
 	/* fit */
 	int fit_pages;                          /* 0: no target */

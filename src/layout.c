@@ -314,19 +314,52 @@ static int first_line(const region_t *r, int from)
 	return -1;
 }
 
+/* Drop the structure elements [from, to) (a section set again: its
+ * first setting's elements hold nothing any more), renumbering the later
+ * ones in the document and in every item of the regions. */
+static void drop_tags(lay_t *L, int from, int to)
+{
+	page_doc_t *d = L->d;
+	int n = to - from;
+	if (n <= 0)
+		return;
+	for (int i = to; i < d->ntags; i++) {
+		d->tags[i - n] = d->tags[i];
+		if (d->tags[i - n].parent >= to)
+			d->tags[i - n].parent -= n;
+	}
+	d->ntags -= n;
+	for (int r = 0; r < R_COUNT; r++) {
+		region_t *g = &L->reg[r];
+		if (g->tag >= to)
+			g->tag -= n;
+		for (int i = 0; i < g->nv; i++)
+			for (int k = 0; k < g->v[i].n; k++)
+				if (g->v[i].it[k].tag >= to)
+					g->v[i].it[k].tag -= n;
+	}
+	if (L->photo_tag >= to)
+		L->photo_tag -= n;
+}
+
 /* Lay the sections into their regions. With the sidebar on the first
  * page only, the main column widens from the first of its sections that
- * starts on page 2: those are set again at the full width. */
+ * starts on page 2: those are set again at the full width (and the
+ * structure elements of their first setting are dropped). */
 static void lay_body(lay_t *L)
 {
 	const model_t *m = L->m;
 	const style_t *s = L->s;
 	int *start = xcalloc((size_t)m->nsections + 1, sizeof(int));
+	int *tag0 = xcalloc((size_t)m->nsections + 1, sizeof(int));
+	int *tag1 = xcalloc((size_t)m->nsections + 1, sizeof(int));
 	for (int i = 0; i < m->nsections && !L->failed; i++) {
 		int side = lay_in_sidebar(L, &m->sections[i]);
-		L->r = &L->reg[side ? R_SIDE : R_MAIN];
+		lay_into(L, &L->reg[side ? R_SIDE : R_MAIN]);
 		start[i] = side ? -1 : L->r->nv;
+		tag0[i] = L->d->ntags;
 		lay_section(L, &m->sections[i]);
+		tag1[i] = L->d->ntags;
 	}
 	if (L->failed || s->sidebar == SIDE_NONE || !s->sidebar_first)
 		goto done;
@@ -356,12 +389,18 @@ static void lay_body(lay_t *L)
 	mr->nv = start[k];
 	mr->x0 = L->reg[R_HEAD].x0;
 	mr->width = L->reg[R_HEAD].width;
-	L->r = mr;
+	for (int i = m->nsections - 1; i >= k; i--) /* from the end: ids stay valid */
+		if (start[i] >= 0)
+			drop_tags(L, tag0[i], tag1[i]);
+	lay_into(L, mr);
 	for (int i = k; i < m->nsections && !L->failed; i++)
 		if (start[i] >= 0)
 			lay_section(L, &m->sections[i]);
 done:
+	L->d->cur = 0;
 	free(start);
+	free(tag0);
+	free(tag1);
 }
 
 /* One layout with style s; NULL on failure. */

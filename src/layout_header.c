@@ -192,6 +192,14 @@ int lay_header(lay_t *L, page_image_t *photo)
 	int sidebar = s->sidebar != SIDE_NONE;
 	region_t *side = &L->reg[R_SIDE];
 	L->r = &L->reg[sidebar ? R_HEAD : R_MAIN];
+	if (sidebar) {
+		/* beside a sidebar, each column is one element of the structure, so
+		   the tree reads one column whole, then the other (sidebar.read) */
+		for (int k = R_MAIN; k <= R_SIDE; k++) {
+			L->reg[k].tag = lay_tag(L, "Div");
+			lay_untag(L, L->reg[k].tag);
+		}
+	}
 	if (s->icons && !(L->icons = font_chain_get(L->lib, s->font_icons, L->e)))
 		return -1;
 	int align = s->header_align == ST_LEFT ? INLINE_LEFT : INLINE_CENTER;
@@ -268,20 +276,24 @@ int lay_header(lay_t *L, page_image_t *photo)
 	lay_untag(L, tag);
 	if (sidebar && s->contacts_in_sidebar) {
 		region_t *keep = L->r;
-		L->r = side;
+		lay_into(L, side);
 		contacts(L, INLINE_LEFT, 0, side->width, 1);
 		v_gap(L, s->section_before);
-		L->r = keep;
+		lay_into(L, keep);
 	} else {
 		tag = lay_tag(L, "P");
 		contacts(L, align, dx, width, 0);
 		lay_untag(L, tag);
 	}
-	/* the photo is read after the lines beside it */
-	L->photo_at = L->r->nv - 1;
+	/* the photo is read after the lines beside it, or first in the sidebar */
+	L->photo_at = L->photo_side ? -1 : L->r->nv - 1;
 	if (m->photo) {
+		region_t *keep = L->r;
+		if (L->photo_side)
+			lay_into(L, side);
 		L->photo_tag = page_tag_open(L->d, "Figure", NULL, photo_alt(L));
 		page_tag_close(L->d, L->photo_tag);
+		lay_into(L, keep);
 	}
 	/* the photo's height counts as part of the header */
 	int32_t hh = 0;
@@ -294,7 +306,7 @@ int lay_header(lay_t *L, page_image_t *photo)
 	if (sidebar) {
 		/* the header ends above both columns; the summary opens the main one */
 		v_gap(L, s->header_gap);
-		L->r = &L->reg[R_MAIN];
+		lay_into(L, &L->reg[R_MAIN]);
 		if (m->summary.n) {
 			tag = lay_tag(L, "P");
 			lay_paragraph(L, &m->summary);

@@ -37,6 +37,7 @@ typedef struct region {
 	int32_t ind;            /* u: the body's indent (a left date column) */
 	int dates;              /* DATES_*: where entry dates go in this region */
 	int align;              /* ST_*: paragraphs and details */
+	int tag;                /* its structure element (a Div beside a sidebar), or 0 */
 	vitem_t *v;
 	int nv, capv;
 } region_t;
@@ -112,6 +113,8 @@ void lay_keep_block(lay_t *L, int first, int head);
 /* Structure (tagged PDF): items added while an element is open belong to
  * it; lay_untag closes it. See page.h. */
 int lay_tag(lay_t *L, const char *role);
+/* Blocks go to region r from here on, inside its structure element. */
+void lay_into(lay_t *L, region_t *r);
 void lay_untag(lay_t *L, int tag);
 void lay_place(page_t *pg, const vitem_t *v, int32_t baseline, int rtl);
 /* Paginate the regions and place them on new pages of d. */

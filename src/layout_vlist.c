@@ -61,6 +61,12 @@ void lay_untag(lay_t *L, int tag)
 	page_tag_close(L->d, tag);
 }
 
+void lay_into(lay_t *L, region_t *r)
+{
+	L->r = r;
+	L->d->cur = r->tag;
+}
+
 /* A link's text, for its alternate description: the runs of the line
  * (items [from, v->n)) that start inside its box, with a space where a gap is left
  * between two of them (justified or kerned runs hold no spaces). The runs
@@ -365,6 +371,10 @@ static int region_pages(const region_t *r, int32_t first, int32_t avail, layout_
 static int32_t place_range(lay_t *L, page_doc_t *d, page_t *page, const region_t *r, int from,
                            int to, int32_t top, const page_image_t *photo)
 {
+	int at = L->photo_at < to ? L->photo_at : to - 1;
+	if (photo && at < from)   /* at the top of the region */
+		page_item(page, &(page_item_t){.kind = PAGE_IMAGE, .tag = L->photo_tag,
+		                               .u.image = *photo});
 	for (int k = from; k < to; k++) {
 		const vitem_t *v = &r->v[k];
 		if (v->kind == V_LINE) {
@@ -374,7 +384,7 @@ static int32_t place_range(lay_t *L, page_doc_t *d, page_t *page, const region_t
 		}
 		top += v->h;
 		/* the photo is read after the header lines beside it */
-		if (photo && k == (L->photo_at < to ? L->photo_at : to - 1))
+		if (photo && k == at)
 			page_item(page, &(page_item_t){.kind = PAGE_IMAGE, .tag = L->photo_tag,
 			                               .u.image = *photo});
 	}
@@ -444,8 +454,9 @@ static void anchors(lay_t *L, page_t *page, const region_t *r, int from, int to,
 
 /* Paginate the regions and place them on new pages of d: the header at
  * the top of the first page, then on each page the columns in reading
- * order (left to right, each whole before the next), so text extraction
- * never interleaves them. The photo goes on the first page. */
+ * order (the main column, then the sidebar; sidebar.read: before turns
+ * them round), each whole before the next, so text extraction never
+ * interleaves them. The photo goes on the first page. */
 void lay_pages(lay_t *L, page_doc_t *d, page_image_t *photo)
 {
 	const style_t *s = L->s;
@@ -461,7 +472,7 @@ void lay_pages(lay_t *L, page_doc_t *d, page_image_t *photo)
 	const region_t *order[2] = {mr, sr};
 	const layout_page_t *pages[2] = {pm, ps};
 	int counts[2] = {npm, nps};
-	if (s->sidebar == SIDE_LEFT) {
+	if (s->sidebar_read_first) {
 		order[0] = sr, order[1] = mr;
 		pages[0] = ps, pages[1] = pm;
 		counts[0] = nps, counts[1] = npm;
@@ -470,8 +481,8 @@ void lay_pages(lay_t *L, page_doc_t *d, page_image_t *photo)
 		page_t *page = page_add(d);
 		int32_t top = s->margin_top, bottom = top;
 		/* the region whose lines the photo is read after */
-		const region_t *pr = photo->path ? &L->reg[s->sidebar != SIDE_NONE ? R_HEAD : R_MAIN]
-		                     : NULL;
+		const region_t *pr = !photo->path ? NULL : L->photo_side ? sr
+		                     : &L->reg[s->sidebar != SIDE_NONE ? R_HEAD : R_MAIN];
 		if (p == 0) {
 			if (photo->path && L->photo_side)
 				photo->y = s->margin_top + hh + L->photo_top;

@@ -179,6 +179,9 @@ static const key_t_ keys[] = {
 	{"sidebar.pages", T_ENUM, F(sidebar_first), "all|first",
 	 "the sidebar column on every page, or on the first only (the main column then "
 	 "widens from the first section that starts on page 2)"},
+	{"sidebar.read", T_ENUM, F(sidebar_read_first), "after|before",
+	 "reading order (structure tree, content order, screen readers): the sidebar after "
+	 "the whole main column, or before it"},
 	{"sidebar.sections", T_STR, F(sidebar_sections), NULL,
 	 "comma-separated section types (list, text, news, awards, ...) or titles that go to "
 	 "the sidebar, in their order in the profile"},

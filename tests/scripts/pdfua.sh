@@ -94,6 +94,63 @@ head -1 "$W/zhanda-zhu.pdfjs" | grep -q '^H1ZhandaZhu朱展达$' || no "the name
 	tr -d ' ' > "$W/marks"
 grep '^H2' "$W/zhanda-zhu.pdfjs" | cmp -s - "$W/marks" || no "the H2s are not the section titles in order"
 
+# beside a sidebar the structure reads each column whole: the main
+# column's sections in profile order, then the sidebar's (sidebar.read:
+# before turns them round), whatever page they are on; with
+# sidebar.pages: first the main sections set again at full width leave no
+# empty elements behind (the page list's elements all hold content)
+h2s() { # PDF -> its H2 texts in structure order
+	pdfinfo -struct-text "$1" | $PY -c '
+import re, sys
+lines = sys.stdin.read().split("\n")
+for i, l in enumerate(lines):
+    m = re.match(r"^( *)H2\b", l)
+    if not m:
+        continue
+    text = []
+    for k in lines[i + 1:]:
+        if len(k) - len(k.lstrip()) <= len(m.group(1)):
+            break
+        t = k.strip()
+        if t.startswith("\"") and t.endswith("\""):
+            text.append(t[1:-1])
+    print("".join(text))'
+}
+for pages in all first; do
+	for read in after before; do
+		n=sidebar-$pages-$read
+		"$VITA" render profiles/ziming-liu.yaml -l sidebar --set sidebar.pages=$pages \
+			--set sidebar.read=$read -o "$W/$n.pdf" 2>/dev/null || no "$n: render exit $?"
+		pdfs="$pdfs $W/$n.pdf"
+		main="EDUCATION EXPERIENCE PUBLICATIONS" side="INTERESTS RECENT NEWS AWARDS"
+		want="$main $side"
+		[ $read = before ] && want="$side $main"
+		got=$(h2s "$W/$n.pdf" | tr '\n' ' ' | sed 's/ $//')
+		[ "$got" = "$want" ] || no "$n: the structure reads '$got', not '$want'"
+		"$VITA" render profiles/ziming-liu.yaml -l sidebar --set sidebar.pages=$pages \
+			--set sidebar.read=$read --dump=layout 2>/dev/null | $PY -c '
+import re, sys
+tags, used = {}, set()
+for l in sys.stdin:
+    m = re.match(r"\s*tag (\d+) (\S+) in=(\d+)", l)
+    if m:
+        tags[int(m[1])] = int(m[3])
+    m = re.search(r" @(\d+)$", l)
+    if m:
+        used.add(int(m[1]))
+full = set()
+for t in used:
+    while t in tags and t not in full:
+        full.add(t)
+        t = tags[t]
+empty = sorted(t for t in tags if t not in full)
+if empty:
+    print("empty elements:", empty)
+sys.exit(1 if empty else 0)' || no "$n: the page list has empty structure elements"
+	done
+done
+$PY tests/tools/pdfua_check.py --require "$W"/sidebar-*.pdf || no "a sidebar PDF fails the PDF/UA check"
+
 # structure details, read with pikepdf
 $PY - "$W/zhanda-zhu.pdf" "$W/full.pdf" <<'EOF' || no "structure details"
 import sys

@@ -80,7 +80,7 @@ void font_chain_free(font_chain_t *c)
 		free(c->order[0][l]);
 		free(c->order[1][l]);
 	}
-	font_shaped_done(&c->scratch);
+	free(c->scratch.g); /* font_width's buffer (font_shape.c) */
 	free(c->name);
 	free(c->file);
 	free(c->desc);

@@ -118,28 +118,33 @@ int font_fccache_valid(const font_cand_t *c, const char *family);
 /* Drop family's record (it disagreed with a font file). */
 void font_fccache_forget(font_lib_t *lib, const char *family);
 
-/* font.c */
+/* font_face.c (calls no other src/font*.c file) */
 font_face_t *font_file_get(font_lib_t *lib, const char *path, int index,
                            const char *ctx, int line, int col, errs_t *e);
 int font_face_use(font_lib_t *lib, font_face_t *f);
 int32_t font_face_milli(font_face_t *f, unsigned gid);
-int font_lang_index(const char *lang);
 int font_pass_late(font_lib_t *lib, errs_t *e);
+void font_face_free(font_face_t *f);
+
+/* font_pick.c (calls font_face.c) */
+int font_lang_index(const char *lang);
+/* The CJK language a character's script implies, or FONT_LANG_NONE. */
+int font_script_lang(uint32_t cp);
+/* style if it is a FONT_* style, else FONT_REGULAR. */
+int font_style_ok(int style);
 int font_chain_entry_for(font_chain_t *c, int style, int li, uint32_t cp);
 int font_entry_has(font_chain_t *c, int k, int style, uint32_t cp);
 
-
-/* font_chain.c */
+/* font_chain.c (calls font_face.c, font_pick.c, font_fccache.c) */
 /* The installed family nearest to FAMILY (a typo) into NEAR; 0 if none is
- * close (font_chain.c). */
+ * close. */
 int font_family_suggest(font_lib_t *lib, const char *family, char *near, size_t size);
 int font_chain_parse(font_lib_t *lib, font_chain_t *c, const char *file,
                      const char *data, size_t len, errs_t *e);
 void font_chain_free(font_chain_t *c);
 void font_fc_free(font_lib_t *lib);
 
-/* font_shape.c */
+/* font_shape.c (calls font_face.c, font_pick.c) */
 void font_cache_free(font_lib_t *lib);
-void font_face_shape_free(font_face_t *f);
 
 #endif

@@ -1,6 +1,6 @@
 /* font_shape: text -> glyphs with advances as libharu will draw them.
  *
- * The text is itemised by face (chain_pick per code point; a combining
+ * The text is itemised by face (font_pick.c per code point; a combining
  * mark stays with its base's face when that face has it). Each item is
  * shaped by HarfBuzz in font units (+kern, no ligatures: libharu can only
  * draw a code point's cmap glyph) and reduced to one record per code point:
@@ -64,17 +64,6 @@ static uint64_t item_hash(int face, const char *s, uint32_t n)
 		h *= 1099511628211ull;
 	}
 	return h ^ (h >> 29);
-}
-
-void font_face_shape_free(font_face_t *f)
-{
-	for (int i = 0; i < f->nplans; i++)
-		hb_shape_plan_destroy(f->plan[i]);
-	f->nplans = 0;
-	free(f->hadv);
-	free(f->gid);
-	f->hadv = NULL;
-	f->gid = NULL;
 }
 
 /* The cmap glyph of cp (0: none); cached for the code points of Latin,

@@ -1,0 +1,102 @@
+/* font_pick: which entry of a chain draws a character: the CJK language of
+ * a language tag or of a character's script, the entry orders per
+ * language, and the per-chain (code point, language, style) cache. Calls
+ * only font_face.c (to load a face and ask its cmap).
+ */
+#include <hb.h>
+#include "font_int.h"
+
+int font_lang_index(const char *lang)
+{
+	if (!lang || !lang[0] || !lang[1] || (lang[2] && lang[2] != '-' && lang[2] != '_'))
+		return FONT_LANG_NONE;
+	if (lang[0] == 'z' && lang[1] == 'h')
+		return FONT_LANG_ZH;
+	if (lang[0] == 'j' && lang[1] == 'a')
+		return FONT_LANG_JA;
+	if (lang[0] == 'k' && lang[1] == 'o')
+		return FONT_LANG_KO;
+	return FONT_LANG_NONE;
+}
+
+/* The CJK language a character's script implies: Hangul -> ko, kana ->
+ * ja, Han and CJK punctuation -> zh; FONT_LANG_NONE for everything else. */
+int font_script_lang(uint32_t cp)
+{
+	if (cp < 0x1100)
+		return FONT_LANG_NONE;
+	if ((cp <= 0x11ff) || (cp >= 0x3130 && cp <= 0x318f) || (cp >= 0xa960 && cp <= 0xa97f) ||
+	    (cp >= 0xac00 && cp <= 0xd7ff) || (cp >= 0xffa0 && cp <= 0xffdc))
+		return FONT_LANG_KO;
+	if ((cp >= 0x3040 && cp <= 0x30ff) || (cp >= 0x31f0 && cp <= 0x31ff) ||
+	    (cp >= 0xff66 && cp <= 0xff9f))
+		return FONT_LANG_JA;
+	if ((cp >= 0x2e80 && cp <= 0x303f) || (cp >= 0x3190 && cp <= 0x319f) ||
+	    (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) ||
+	    (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) ||
+	    (cp >= 0xff00 && cp <= 0xffef))
+		return FONT_LANG_ZH;
+	return FONT_LANG_NONE;
+}
+
+int font_entry_has(font_chain_t *c, int k, int style, uint32_t cp)
+{
+	font_face_t *f = c->ent[k].face[style];
+	hb_codepoint_t g;
+	if (!f || font_face_use(c->lib, f) < 0)
+		return 0;
+	return hb_font_get_nominal_glyph(f->hbfont, cp, &g) && g != 0;
+}
+
+/* Chain entry that draws cp, or -1. Cached per (cp, language, style).
+ * CJK characters try the entries in the CJK order of their language (the
+ * text's, or the one their script implies: Hangul is Korean, kana is
+ * Japanese, Han with no CJK language is Chinese). Other characters
+ * (Latin, symbols, arrows) try the untagged entries first: a CJK font's
+ * Latin letters and symbols are not the ones the chain means for them. */
+static int chain_pick(font_chain_t *c, int style, int li, uint32_t cp)
+{
+	if (cp > 0xffff)
+		return -1; /* libharu 2.3 silently drops non-BMP characters */
+	int sl = font_script_lang(cp), set = sl != FONT_LANG_NONE;
+	if (sl == FONT_LANG_KO || sl == FONT_LANG_JA || (sl == FONT_LANG_ZH && li == FONT_LANG_NONE))
+		li = sl;
+	uint32_t key = (cp << 4 | (uint32_t)li << 2 | (uint32_t)style) + 1;
+	uint32_t h = (key * 2654435761u) >> 20;
+	if (c->ckey[h] == key)
+		return c->cval[h];
+	int r = -1;
+	const int *o = c->order[set][li];
+	for (int i = 0; i < c->nent && r < 0; i++)
+		if (font_entry_has(c, o[i], style, cp))
+			r = o[i];
+	c->ckey[h] = key;
+	c->cval[h] = (int16_t)r;
+	return r;
+}
+
+int font_style_ok(int style)
+{
+	return style >= 0 && style <= 3 ? style : 0;
+}
+
+int font_chain_entry_for(font_chain_t *c, int style, int li, uint32_t cp)
+{
+	return chain_pick(c, font_style_ok(style), li, cp);
+}
+
+int font_face_for(font_chain_t *c, int style, const char *lang, uint32_t cp)
+{
+	style = font_style_ok(style);
+	int k = chain_pick(c, style, font_lang_index(lang), cp);
+	return k < 0 ? -1 : c->ent[k].face[style]->id;
+}
+
+int font_face_synth(font_chain_t *c, int style, int face)
+{
+	style = font_style_ok(style);
+	for (int k = 0; k < c->nent; k++)
+		if (c->ent[k].face[style] && c->ent[k].face[style]->id == face)
+			return c->ent[k].synth[style];
+	return 0;
+}

@@ -6,7 +6,8 @@
  * The loader keeps going after an error, so `vita check` reports every
  * problem at once; it returns -1 if any error was recorded. Items removed
  * by --tags are still validated. Typed getters live in profile_val.c,
- * BibTeX in profile_bib.c. The schema, as a grammar ( ? optional,
+ * BibTeX in profile_bib.c, the photo and named files in profile_common.c
+ * (which the importers share). The schema, as a grammar ( ? optional,
  * * list, | choice; "text" accepts inline markup, any string or text may
  * be a translation map {LANG: string, ...}):
  *
@@ -44,13 +45,9 @@
  * A publications section without `highlight` gets one filled in: the name
  * (as chosen by --lang), its other translations, and name_native.
  */
-#define _XOPEN_SOURCE 700   /* realpath */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
-#include "image.h"
 #include "json.h"
 #include "buf.h"
 #include "file.h"
@@ -244,41 +241,6 @@ static int sec_entries(pctx_t *c, const ynode_t *sec, msection_t *s, int require
 	return rc;
 }
 
-static char *path_join(arena_t *a, const char *dir, const char *p)
-{
-	if (p[0] == '/' || !strcmp(dir, "."))
-		return arena_strdup(a, p);
-	return arena_printf(a, "%s/%s", dir, p);
-}
-
-/* The file a profile names at node n (p relative to the profile's folder).
- * --untrusted: it must exist and lie inside that folder once every symlink
- * is resolved, and the resolved name is what is opened (so `../`, an
- * absolute path or a symlink cannot reach another file). */
-static int profile_file(pctx_t *c, const ynode_t *n, const char *p, const char *what,
-                        const char **out)
-{
-	*out = path_join(c->a, c->m->dir, p);
-	if (!c->o || !c->o->untrusted)
-		return 0;
-	char *dir = realpath(c->m->dir, NULL), *real = realpath(*out, NULL);
-	size_t dl = dir ? strlen(dir) : 0;
-	int inside = dir && real && !strncmp(real, dir, dl) &&
-	             (real[dl] == '/' || (dl == 1 && dir[0] == '/'));
-	int rc = 0;
-	if (!real)
-		rc = pv_err(c, n, "%s not found: '%.200s' (%s)", what, p, strerror(errno));
-	else if (!inside)
-		rc = pv_err(c, n, "%s '%.200s' is outside the profile's folder (with "
-		            "--untrusted, every file a profile names must be inside it)",
-		            what, p);
-	else
-		*out = arena_strdup(c->a, real);
-	free(dir);
-	free(real);
-	return rc;
-}
-
 static int sec_bibtex(pctx_t *c, const ynode_t *sec, msection_t *s)
 {
 	const ynode_t *n = ydoc_get(sec, "bibtex");
@@ -468,57 +430,6 @@ static int sections_parse(pctx_t *c, const ynode_t *root)
 
 /* ---- header: contact, layout, photo ---- */
 
-/* "+1 (555) 0100 ext. 5" -> "tel:+15550100;ext=5" (RFC 3966); text with
- * no digits ("call me") gets no link. */
-static const char *phone_url(arena_t *a, const char *v)
-{
-	buf_t b;
-	int ndig = 0, ext = 0;
-	buf_init(&b);
-	buf_puts(&b, "tel:");
-	for (const char *p = v; *p; p++) {
-		if (*p >= '0' && *p <= '9') {
-			buf_putc(&b, *p);
-			ndig++;
-		} else if (*p == '+' && b.len == 4) {
-			buf_putc(&b, *p);
-		} else if (!ext && ndig && (*p == 'x' || *p == 'X' || *p == '#' ||
-		           ((*p == 'e' || *p == 'E') && (p[1] == 'x' || p[1] == 'X')))) {
-			buf_puts(&b, ";ext=");
-			ext = 1;
-		}
-	}
-	if (ext && b.s[b.len - 1] == '=')
-		b.len -= 5;   /* "ext." with no number after it */
-	b.s[b.len] = '\0';
-	char *s = ndig ? arena_strdup(a, b.s) : NULL;
-	buf_done(&b);
-	return s;
-}
-
-const char *profile_contact_url(arena_t *a, const char *kind, const char *v)
-{
-	int url = strstr(v, "://") != NULL;
-	const char *h = v[0] == '@' ? v + 1 : v;
-	if (!strcmp(kind, "email"))
-		return strncmp(v, "mailto:", 7) ? arena_printf(a, "mailto:%s", v) : v;
-	if (!strcmp(kind, "phone"))
-		return phone_url(a, v);
-	if (url)
-		return v;
-	if (!strcmp(kind, "website"))
-		return arena_printf(a, "https://%s", v);
-	if (!strcmp(kind, "orcid"))
-		return arena_printf(a, "https://orcid.org/%s", v);
-	if (!strcmp(kind, "github"))
-		return arena_printf(a, "https://github.com/%s", h);
-	if (!strcmp(kind, "scholar"))
-		return arena_printf(a, "https://scholar.google.com/citations?user=%s", v);
-	if (!strcmp(kind, "linkedin"))
-		return arena_printf(a, "https://www.linkedin.com/in/%s", h);
-	return arena_printf(a, "https://twitter.com/%s", h);
-}
-
 static int contact_item(pctx_t *c, const ynode_t *v, const char *kind,
                         mcontact_t *ct)
 {
@@ -646,29 +557,6 @@ static int layout_parse(pctx_t *c, const ynode_t *root)
 	int rc = pv_field(c, n, "name", 0, &m->layout);
 	rc |= layout_flatten(c, n, NULL, &m->layout_set, &m->layout_set_at, &m->nlayout_set, &cap);
 	return rc;
-}
-
-/* The photo at node n (path p, relative to the profile): it must exist and
- * decode, so that `vita check` already refuses a damaged PNG or JPEG; it is
- * decoded here once, and the pixels travel with the model. Used
- * by the native loader and both importers. */
-int profile_photo(pctx_t *c, const ynode_t *n, const char *p)
-{
-	c->m->photo_line = n->line;
-	c->m->photo_col = n->col;
-	if (profile_file(c, n, p, "photo", &c->m->photo) < 0)
-		return -1;
-	if (access(c->m->photo, R_OK) != 0)
-		return pv_err(c, n, "photo not found: '%s' (%s)", c->m->photo,
-		              strerror(errno));
-	image_t *im = arena_alloc(c->a, sizeof(*im));
-	const char *why;
-	deps_add(c->m->photo);
-	if (image_load(c->a, c->m->photo, im, &why))
-		return pv_err(c, n, "photo '%s' is not a readable PNG or JPEG file (%s)",
-		              c->m->photo, why);
-	c->m->photo_img = im;
-	return 0;
 }
 
 static int photo_parse(pctx_t *c, const ynode_t *root)

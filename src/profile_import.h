@@ -18,9 +18,6 @@ int prcv_load(pctx_t *c, const ynode_t *root);    /* profile_rendercv.c */
 int pal_is(const ynode_t *root);
 int pal_load(pctx_t *c, const ynode_t *root);
 
-/* profile.c: the link a contact item gets (mailto:, tel:, https://...). */
-const char *profile_contact_url(arena_t *a, const char *kind, const char *v);
-
 /* profile_import.c: helpers both importers share. Strings are strict
  * (a map or a list where a string belongs is an error: no translations);
  * an empty string counts as absent. `what` names the enclosing item in

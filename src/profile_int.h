@@ -1,4 +1,5 @@
-/* profile_int.h: what profile.c, profile_val.c and profile_bib.c share.
+/* profile_int.h: what the src/profile*.c files share (the loader's
+ * context, the typed getters, the photo, post-load checks, BibTeX).
  * Private to the profile loader; not part of the public interface. */
 #ifndef VITA_PROFILE_INT_H
 #define VITA_PROFILE_INT_H
@@ -27,9 +28,6 @@ int pv_err(pctx_t *c, const ynode_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* "missing required key" unless a misspelt key already explains it. */
 int pv_misspelt(const ynode_t *map, const char *key);
-/* Set the model's photo from node n (path p, relative to the profile);
- * a located error when it is missing or does not decode (profile.c). */
-int profile_photo(pctx_t *c, const ynode_t *n, const char *p);
 int pv_missing(pctx_t *c, const ynode_t *map, const char *key);
 const char *pv_suggest(const char *word, const char *const *known);
 int pv_keys(pctx_t *c, const ynode_t *map, const char *const *known,
@@ -57,6 +55,17 @@ int pv_enum(pctx_t *c, const ynode_t *map, const char *key,
             const char *const *names, int *out);
 /* 1 when the item carrying `tags` is kept by opts (and tags are valid). */
 int pv_keep(pctx_t *c, const ynode_t *map);
+
+/* profile_common.c: what the native loader and the importers share.
+ * The file named at node n (p relative to the profile's folder; with
+ * --untrusted it must exist inside it) into *out; 0, or -1 and an error. */
+int profile_file(pctx_t *c, const ynode_t *n, const char *p, const char *what,
+                 const char **out);
+/* Set the model's photo from node n (path p, relative to the profile);
+ * a located error when it is missing or does not decode. */
+int profile_photo(pctx_t *c, const ynode_t *n, const char *p);
+/* The link a contact item gets (mailto:, tel:, https://...). */
+const char *profile_contact_url(arena_t *a, const char *kind, const char *v);
 
 /* profile_post.c, once the model is built. The link target to write for
  * u (http, https, mailto, tel; doi: and scheme-less web addresses

@@ -69,7 +69,10 @@ typedef struct pw {
 	unsigned char *types;
 } pw_t;
 
-/* pdf.c: errors and libharu objects (each longjmps on failure). */
+/* pdf_obj.c: errors and libharu objects (each longjmps on failure). */
+void pdf_handler(HPDF_STATUS code, HPDF_STATUS detail, void *user);
+/* Record the libharu error the handler caught (w->code, w->detail). */
+void pdf_libharu_error(pw_t *w);
 int pdf_fail(pw_t *w, const char *file, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void pdf_ok(pw_t *w, HPDF_STATUS rc);
@@ -77,7 +80,7 @@ void *pdf_obj(pw_t *w, void *obj);
 HPDF_Dict pdf_stream(pw_t *w, const void *data, size_t n);
 HPDF_Array pdf_array(pw_t *w);
 
-/* pdf.c: append to the current page's content stream. */
+/* pdf_obj.c: append to the current page's content stream. */
 void pdf_put(pw_t *w, const char *s, size_t n);
 
 /* pdf_tags.c: marked content and the structure tree (nothing when plain). */

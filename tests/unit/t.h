@@ -4,6 +4,7 @@
 #ifndef VITA_T_H
 #define VITA_T_H
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 static int t_fail, t_run;
 #define TEST(name) static void name(void)
@@ -16,6 +17,18 @@ static int t_fail, t_run;
 	if (!_a || !_b || strcmp(_a, _b)) { t_fail++; \
 	fprintf(stderr, "%s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__, __LINE__, #a, \
 	        _a ? _a : "(null)", _b ? _b : "(null)"); } } while (0)
+/* A new directory NAME-XXXXXX under $TMPDIR (else /tmp) into buf
+ * (mkdtemp); 0, or -1 when it cannot be made. */
+static inline int t_tmpdir(char *buf, size_t size, const char *name)
+{
+	const char *t = getenv("TMPDIR");
+	int n = snprintf(buf, size, "%s/%s-XXXXXX", t && *t ? t : "/tmp", name);
+	if (n < 0 || (size_t)n >= size || !mkdtemp(buf)) {
+		perror(buf);
+		return -1;
+	}
+	return 0;
+}
 static int t_report(void)
 {
 	fprintf(stderr, "%d tests, %d failures\n", t_run, t_fail);

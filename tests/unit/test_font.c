@@ -640,12 +640,8 @@ TEST(file_chain)
 
 int main(void)
 {
-	const char *t = getenv("TMPDIR");
-	snprintf(tmpdir, sizeof(tmpdir), "%s/vita-font-test-XXXXXX", t && *t ? t : "/tmp");
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
+	if (t_tmpdir(tmpdir, sizeof(tmpdir), "vita-font-test") != 0)
 		return 1;
-	}
 	/* the family cache goes to the temp dir: first run fills it, the
 	 * second run of the same tests reads it */
 	setenv("XDG_CACHE_HOME", tmpdir, 1);

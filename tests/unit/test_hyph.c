@@ -149,7 +149,7 @@ TEST(languages)
 	errs_done(&e);
 }
 
-static char cachedir[64];
+static char cachedir[256];
 
 static long file_size(const char *path)
 {
@@ -167,7 +167,7 @@ static long file_size(const char *path)
  * damaged or truncated cache file is ignored and rewritten. */
 TEST(cache)
 {
-	char path[128];
+	char path[512];
 	snprintf(path, sizeof(path), "%s/vita/hyph_en_US.dic.bin", cachedir);
 	long n = file_size(path);
 	CHECK(n > 1000);    /* written by main's first load */
@@ -197,8 +197,7 @@ TEST(cache)
 
 int main(void)
 {
-	snprintf(cachedir, sizeof(cachedir), "/tmp/vita-hyph-XXXXXX");
-	if (!mkdtemp(cachedir))
+	if (t_tmpdir(cachedir, sizeof(cachedir), "vita-hyph") != 0)
 		return 1;
 	setenv("XDG_CACHE_HOME", cachedir, 1);
 	errs_t e;
@@ -218,7 +217,7 @@ int main(void)
 	RUN(cache);
 	hyph_close(h);
 	errs_done(&e);
-	char cmd[128];
+	char cmd[512];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", cachedir);
 	if (system(cmd) != 0)
 		return 1;

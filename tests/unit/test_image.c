@@ -507,8 +507,7 @@ int main(int argc, char **argv)
 		write_huge(at("huge.png"));
 		return 0;
 	}
-	snprintf(dir, sizeof(dir), "/tmp/vita-test-image.XXXXXX");
-	if (!mkdtemp(dir))
+	if (t_tmpdir(dir, sizeof(dir), "vita-test-image") != 0)
 		return 1;
 	A = arena_new();
 	write_all();

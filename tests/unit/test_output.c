@@ -11,7 +11,7 @@
 #include "page.h"
 #include "t.h"
 
-static char dir[] = "/tmp/vita-test-output-XXXXXX";
+static char dir[256];
 
 static int count_entries(void)
 {
@@ -127,7 +127,7 @@ TEST(test_append)
 
 int main(void)
 {
-	if (!mkdtemp(dir))
+	if (t_tmpdir(dir, sizeof(dir), "vita-test-output") != 0)
 		return 1;
 	RUN(test_deps);
 	RUN(test_ofile);

@@ -18,7 +18,7 @@
 #define SERIF_B t_font("serif", FONT_BOLD, "en", 'A')
 #define KAI t_font("serif", FONT_REGULAR, "zh", 0x6731)
 
-static char dir[64];
+static char dir[256];
 
 static char *run(const char *fmt, const char *arg)
 {
@@ -52,10 +52,10 @@ static int has(const char *cmd_fmt, const char *arg, const char *needle)
 
 static char *file_in(const char *name)
 {
-	static char p[8][256];
+	static char p[8][512];
 	static int i;
 	char *s = p[i++ % 8];
-	snprintf(s, 256, "%s/%s", dir, name);
+	snprintf(s, 512, "%s/%s", dir, name);
 	return s;
 }
 
@@ -502,16 +502,14 @@ TEST(test_speed)
  * Ghostscript, pdftotext, pikepdf and pdf.js (tests/tools/pdf_check.sh). */
 TEST(test_readers)
 {
-	char cmd[256];
+	char cmd[512];
 	snprintf(cmd, sizeof(cmd), "sh tests/tools/pdf_check.sh %s/*.pdf", dir);
 	EQ_INT(system(cmd), 0);
 }
 
 int main(void)
 {
-	const char *tmp = getenv("TMPDIR");
-	snprintf(dir, sizeof(dir), "%s/vita-pdf-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir))
+	if (t_tmpdir(dir, sizeof(dir), "vita-pdf") != 0)
 		return 1;
 	RUN(test_write_and_check);
 	RUN(test_stdout);
@@ -521,8 +519,8 @@ int main(void)
 	RUN(test_image_and_empty);
 	RUN(test_speed);
 	RUN(test_readers);
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir); if (getenv("KEEP")) return t_report();
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir); if (getenv("KEEP")) return t_report();
 	if (!t_fail && system(cmd) != 0)
 		return 1;
 	return t_report();

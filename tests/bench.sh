@@ -3,7 +3,9 @@
 # many are rendered in one process (batch -j 1), CVs per second in batch
 # (-j all cores), peak RSS, pages and PDF bytes, for the bundled profiles
 # and a synthetic 250-publication CV. Prints a table; timings are never
-# asserted anywhere.
+# asserted anywhere. With valgrind installed, M instr is one fresh render's
+# instruction count (callgrind, caches warm): it repeats to 0.01%, where
+# the timings move with the machine's load.
 set -eu
 VITA=${1:-build/vita}
 W=${BUILD:-build}/bench
@@ -13,11 +15,17 @@ python3 tests/tools/gen_long.py 50 > "$W/long-50.yaml"
 export SOURCE_DATE_EPOCH=1767225600
 ms() { echo "$1 $2" | awk '{printf "%.2f", ($2 - $1) / 1e6}'; }
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
-printf '%-22s %9s %9s %9s %8s %6s %9s\n' profile "ms/CV" "ms/CV" "CVs/s" "RSS MB" pages "PDF bytes"
-printf '%-22s %9s %9s %9s %8s %6s %9s\n' "" "process" "in-proc" "batch" "" "" ""
-for p in profiles/*.yaml "$W/long-50.yaml" "$W/long-250.yaml"; do
+printf '%-22s %9s %9s %9s %9s %8s %6s %9s\n' profile "M instr" "ms/CV" "ms/CV" "CVs/s" "RSS MB" pages "PDF bytes"
+printf '%-22s %9s %9s %9s %9s %8s %6s %9s\n' "" "process" "process" "in-proc" "batch" "" "" ""
+for p in profiles/*.yaml tests/bench/hyphen.yaml "$W/long-50.yaml" "$W/long-250.yaml"; do
 	n=$(basename "$p" .yaml)
 	"$VITA" render "$p" -o "$W/$n.pdf" 2>/dev/null
+	instr=-
+	if command -v valgrind >/dev/null; then
+		valgrind --tool=callgrind --callgrind-out-file="$W/cg.out" "$VITA" render "$p" -o "$W/$n.pdf" >/dev/null 2>&1 &&
+			instr=$(awk '/^summary:/ {printf "%.1f", $2 / 1e6; exit}' "$W/cg.out")
+		rm -f "$W/cg.out"
+	fi
 	if command -v hyperfine >/dev/null; then
 		# hyperfine without a shell: the process's own cost, median of 31
 		hyperfine -N -w 5 -r 31 --export-json "$W/h.json" "$VITA render $p -o $W/$n.pdf" >/dev/null 2>&1
@@ -40,7 +48,7 @@ for p in profiles/*.yaml "$W/long-50.yaml" "$W/long-250.yaml"; do
 	rss=$(/usr/bin/time -f %M "$VITA" render "$p" -o "$W/$n.pdf" 2>&1 >/dev/null | tail -1 | awk '{printf "%.1f", $1 / 1024}')
 	pages=$(pdfinfo "$W/$n.pdf" | awk '/^Pages:/ {print $2}')
 	bytes=$(stat -c %s "$W/$n.pdf")
-	printf '%-22s %9s %9s %9s %8s %6s %9s\n' "$n" "$fresh" "$inproc" "$rate" "$rss" "$pages" "$bytes"
+	printf '%-22s %9s %9s %9s %9s %8s %6s %9s\n' "$n" "$instr" "$fresh" "$inproc" "$rate" "$rss" "$pages" "$bytes"
 	rm -rf "$W/in" "$W/out"
 done
 # the cost of the tags: the default (tagged PDF/UA-1 + PDF/A-2) against

@@ -25,4 +25,14 @@ int hyph_loaded(const hyph_t *h);
  * be inserted, ascending; returns how many (at most max). */
 int hyph_word(hyph_t *h, const char *w, size_t n, int *offs, int max);
 
+/* A process's dictionaries, each opened and parsed at most once however
+ * many documents use it (batch workers keep one set across CVs; the
+ * breaks are the same as from a fresh hyph_open). hyph_set_get returns
+ * the set's handle for lang (do not close it), recording the .dic as an
+ * input of the current render; NULL when no patterns exist. */
+typedef struct hyph_set hyph_set_t;
+hyph_set_t *hyph_set_new(void);
+hyph_t *hyph_set_get(hyph_set_t *set, const char *lang);
+void hyph_set_free(hyph_set_t *set);
+
 #endif

@@ -10,6 +10,7 @@
 #define VITA_LAYOUT_H
 #include "err.h"
 #include "font.h"
+#include "hyph.h"
 #include "locale.h"
 #include "model.h"
 #include "page.h"
@@ -19,6 +20,8 @@ typedef struct layout_opts {
 	long long epoch;        /* "now" for the updated date and PDF dates */
 	int strict;             /* characters no font has are errors, not warnings */
 	const vlocale_t *loc;    /* the fixed words (month names, footer, title...) */
+	hyph_set_t *hyphs;       /* hyphenation patterns kept across renders; NULL:
+	                            opened (and parsed if needed) per render */
 } layout_opts_t;
 
 /* Lay out m; NULL with errors in e on failure (warnings are kept in e). */

@@ -385,6 +385,16 @@ static int koi8r(uint32_t c)
 	return 0;
 }
 
+/* A handle on the readable dictionary at path (parsed later). */
+static hyph_t *hyph_at(const char *path)
+{
+	deps_add(path); /* read when a word needs it */
+	hyph_t *h = xcalloc(1, sizeof(*h));
+	size_t n = strlen(path);
+	memcpy(h->path, path, n < sizeof(h->path) ? n : sizeof(h->path) - 1);
+	return h;
+}
+
 hyph_t *hyph_open(const char *lang, errs_t *e)
 {
 	char paths[4][256];
@@ -394,15 +404,59 @@ hyph_t *hyph_open(const char *lang, errs_t *e)
 		if (fd < 0)
 			continue;   /* missing, or not a regular file: never a FIFO */
 		close(fd);
-		deps_add(paths[i]); /* read when a word needs it */
-		hyph_t *h = xcalloc(1, sizeof(*h));
-		memcpy(h->path, paths[i], sizeof(h->path));
-		return h;
+		return hyph_at(paths[i]);
 	}
 	err_sys(e, n ? paths[0] : HYPH_DIR,
 	        "no hyphenation patterns for language '%s' in %s",
 	        lang ? lang : "", HYPH_DIR);
 	return NULL;
+}
+
+/* The set is keyed by the dictionary's path, not by the tag: "en",
+ * "en-US" and "en-GB" that find one .dic share it, and the set is bounded
+ * by the files in HYPH_DIR whatever tags the profiles use. */
+struct hyph_set {
+	hyph_t **v;
+	int n, cap;
+};
+
+hyph_set_t *hyph_set_new(void)
+{
+	return xcalloc(1, sizeof(hyph_set_t));
+}
+
+hyph_t *hyph_set_get(hyph_set_t *set, const char *lang)
+{
+	char paths[4][256];
+	int n = hyph_paths(lang ? lang : "", paths, 4);
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < set->n; k++)
+			if (!strcmp(set->v[k]->path, paths[i])) {
+				deps_add(paths[i]);   /* an input of this render too */
+				return set->v[k];
+			}
+		int fd = file_open(paths[i], FILE_MAX_TEXT, NULL, NULL);
+		if (fd < 0)
+			continue;
+		close(fd);
+		hyph_t *h = hyph_at(paths[i]);
+		if (set->n == set->cap) {
+			set->cap = set->cap ? 2 * set->cap : 4;
+			set->v = xrealloc(set->v, (size_t)set->cap * sizeof(*set->v));
+		}
+		return set->v[set->n++] = h;
+	}
+	return NULL;
+}
+
+void hyph_set_free(hyph_set_t *set)
+{
+	if (!set)
+		return;
+	for (int k = 0; k < set->n; k++)
+		hyph_close(set->v[k]);
+	free(set->v);
+	free(set);
 }
 
 /* Parse the patterns (once), from the cache when it is current. 0 when

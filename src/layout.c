@@ -438,10 +438,13 @@ static page_doc_t *lay_once(const model_t *m, const style_t *s, const style_t *o
 	L.a = arena_new();
 	/* the text's language picks the patterns (hyph_de.dic, hyph_ru_RU.dic
 	   ...); none for CJK or RTL languages: no hyphenation */
-	if (s->hyphenate && L.lang) {
+	hyph_t *own_hyph = NULL;
+	if (s->hyphenate && L.lang && o->hyphs) {
+		L.hyph = hyph_set_get(o->hyphs, L.lang);   /* kept across CVs */
+	} else if (s->hyphenate && L.lang) {
 		errs_t he;
 		errs_init(&he);
-		L.hyph = hyph_open(L.lang, &he); /* no patterns: no hyphenation */
+		L.hyph = own_hyph = hyph_open(L.lang, &he); /* no patterns: no hyphenation */
 		errs_done(&he);
 	}
 	page_doc_t *d = L.d = page_doc_new(s->page_w, s->page_h);
@@ -464,7 +467,7 @@ fail:
 out:
 	for (int i = 0; i < R_COUNT; i++)
 		free(L.reg[i].v);
-	hyph_close(L.hyph);
+	hyph_close(own_hyph);
 	arena_free(L.a);
 	return d;
 }

@@ -338,6 +338,15 @@ static int write_depfile(ofile_t *df, const char *name, const char *out, errs_t 
 	return ofile_close(df, ok, e) || !ok ? -1 : 0;
 }
 
+/* What a batch worker keeps across its CVs: the font library (faces,
+ * shaping plans, chains) and the hyphenation patterns. NULL members (and
+ * a NULL keep_t) mean a render of its own. None of it changes a PDF: a CV
+ * from a batch is byte for byte its fresh `vita render` (batch.sh). */
+typedef struct keep {
+	font_lib_t *lib;
+	hyph_set_t *hyphs;
+} keep_t;
+
 /* One CV on its way through the stages. */
 typedef struct job {
 	arena_t *a;
@@ -346,6 +355,7 @@ typedef struct job {
 	vlocale_t *loc;
 	font_lib_t *lib, *own_lib;
 	page_doc_t *doc;
+	hyph_set_t *hyphs;
 } job_t;
 
 static void job_free(job_t *j)
@@ -358,11 +368,11 @@ static void job_free(job_t *j)
 	memset(j, 0, sizeof(*j));
 }
 
-/* Profile, layout, locale and fonts (shared_lib, or a library of its own). */
-static int job_load(job_t *j, const char *profile, const opts_t *o, font_lib_t *shared_lib,
-                    errs_t *e)
+/* Profile, layout, locale and fonts (kept ones, or a library of its own). */
+static int job_load(job_t *j, const char *profile, const opts_t *o, const keep_t *k, errs_t *e)
 {
 	memset(j, 0, sizeof(*j));
+	j->hyphs = k ? k->hyphs : NULL;
 	j->a = arena_new();
 	if (load_model(j->a, profile, o, &j->m, e))
 		return -1;
@@ -371,7 +381,7 @@ static int job_load(job_t *j, const char *profile, const opts_t *o, font_lib_t *
 	if (!(j->s = load_style(j->m, o, e)) || !(j->loc = load_locale(j->m, j->s, o, e)))
 		return -1;
 	locale_smart_model(j->loc, j->m, j->a);   /* ’ “ ” – … in every text field */
-	j->lib = shared_lib;
+	j->lib = k ? k->lib : NULL;
 	if (!j->lib && !(j->lib = j->own_lib = open_fonts(o->untrusted ? NULL : j->m, e)))
 		return -1;
 	return 0;
@@ -379,7 +389,7 @@ static int job_load(job_t *j, const char *profile, const opts_t *o, font_lib_t *
 
 static int job_layout(job_t *j, const opts_t *o, errs_t *e)
 {
-	layout_opts_t lo = {now_epoch(o), o->strict, j->loc};
+	layout_opts_t lo = {now_epoch(o), o->strict, j->loc, j->hyphs};
 	if (!(j->doc = layout_render(j->m, j->s, j->lib, &lo, e)))
 		return -1;
 	return e->nerrors ? -1 : 0;
@@ -461,15 +471,15 @@ static int write_web(const job_t *j, const char *out, const opts_t *o, errs_t *e
 /* Render one profile with an open font library (NULL: open one). The
  * files it read stay recorded in deps until the next render. Returns the
  * exit code, or RENDER_SKIPPED. */
-static int render_one(const char *profile, const char *out, const opts_t *o,
-                      font_lib_t *shared_lib, errs_t *e)
+static int render_one(const char *profile, const char *out, const opts_t *o, const keep_t *k,
+                      errs_t *e)
 {
 	job_t j;
 	ofile_t *df = NULL;
 	int code = 0;
 
 	deps_start();
-	if (job_load(&j, profile, o, shared_lib, e))
+	if (job_load(&j, profile, o, k, e))
 		goto fail;
 	if (o->dump && !strcmp(o->dump, "model")) {
 		model_dump(j.m, stdout);
@@ -961,21 +971,28 @@ static void put_record(int fd, int index, int code, const char *msg, size_t len,
 		_exit(3);
 }
 
-/* A worker: CVs w, w + jobs, ... with one font library. */
+static void keep_free(keep_t *k)
+{
+	font_lib_free(k->lib);
+	hyph_set_free(k->hyphs);
+	memset(k, 0, sizeof(*k));
+}
+
+/* A worker: CVs w, w + jobs, ... with one keep_t. */
 static void batch_worker(bcv_t *cv, int n, int w, int jobs, const opts_t *bo, int fd)
 {
 	opts_t one = *bo;
 	one.deps = NULL;   /* the parent writes every CV's rule into one file */
 	const opts_t *o = &one;
-	font_lib_t *lib = NULL;
+	keep_t k = {NULL, hyph_set_new()};
 	for (int i = w; i < n; i += jobs) {
 		if (!cv[i].out)
 			continue;
 		errs_t e;
 		errs_init(&e);
-		if (!lib)
-			lib = open_fonts(NULL, &e);
-		int code = lib ? render_one(cv[i].profile, cv[i].out, o, lib, &e) : errs_code(&e);
+		if (!k.lib)
+			k.lib = open_fonts(NULL, &e);
+		int code = k.lib ? render_one(cv[i].profile, cv[i].out, o, &k, &e) : errs_code(&e);
 		char *msg = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&msg, &len);
@@ -992,7 +1009,7 @@ static void batch_worker(bcv_t *cv, int n, int w, int jobs, const opts_t *bo, in
 		buf_done(&rule);
 		errs_done(&e);
 	}
-	font_lib_free(lib);
+	keep_free(&k);
 }
 
 typedef struct bpipe {
@@ -1270,15 +1287,15 @@ static int batch_book(const bcv_t *cv, int n, const opts_t *o)
 	errs_t e;
 	errs_init(&e);
 	job_t *jobs = xcalloc((size_t)n, sizeof(*jobs));
-	font_lib_t *lib = open_fonts(NULL, &e);
+	keep_t k = {open_fonts(NULL, &e), hyph_set_new()};
 	page_doc_t *book = NULL;
 	int code = 0;
-	if (!lib)
+	if (!k.lib)
 		goto out;
 	for (int i = 0; i < n; i++) {
 		if (cv[i].state != B_RENDERED && cv[i].state != B_SKIPPED)
 			continue;
-		if (job_load(&jobs[i], cv[i].profile, o, lib, &e) || job_layout(&jobs[i], o, &e))
+		if (job_load(&jobs[i], cv[i].profile, o, &k, &e) || job_layout(&jobs[i], o, &e))
 			goto out;
 		const page_doc_t *d = jobs[i].doc;
 		if (!book) {
@@ -1297,7 +1314,7 @@ static int batch_book(const bcv_t *cv, int n, const opts_t *o)
 		goto out;
 	}
 	pdf_opts_t po = {o->plain};
-	if (layout_subset(book, lib, &e) == 0 && pdf_write_opts(book, o->book, &po, &e) == 0)
+	if (layout_subset(book, k.lib, &e) == 0 && pdf_write_opts(book, o->book, &po, &e) == 0)
 		fprintf(stderr, "vita: wrote the book %s (%d pages)\n", o->book, book->npages);
 out:
 	print_errs(&e);
@@ -1308,7 +1325,7 @@ out:
 	for (int i = 0; i < n; i++)
 		job_free(&jobs[i]);
 	free(jobs);
-	font_lib_free(lib);
+	keep_free(&k);
 	errs_done(&e);
 	return code;
 }

@@ -8,7 +8,8 @@
 #   make unit | scripts   only the unit tests / only the script suites (BUILD=...)
 #   make debug      build-debug/vita: -O0, ASan+UBSan, -Werror
 #   make fuzz       libFuzzer on the profile loader (FUZZ_SECS=60)
-#   make bench      timings (BENCHMARKS.md)
+#   make bench      instructions, ms, RSS, bytes per CV into BENCHMARKS.md
+#                   (BASE=rev: beside another commit's)
 #   make golden-update | lint | format | install | uninstall | deb | clean
 #
 # Packaging: honours CC, CPPFLAGS, CFLAGS, LDFLAGS, PREFIX, DESTDIR (and
@@ -204,8 +205,9 @@ fuzz:
 	FUZZ_CC="$(FUZZ_CC)" FUZZ_CFLAGS="$(ALL_CPPFLAGS)" FUZZ_LIBS="$(LIBS)" \
 	  sh tests/fuzz/run.sh $(FUZZ_SECS) $(FUZZ_TARGETS)
 
+# BASE=rev: the same figures for another commit, side by side
 bench: all $(BUILD)/tests/bench_text
-	sh tests/bench.sh $(BUILD)/vita
+	BASE="$(BASE)" BUILD="$(BUILD)" sh tests/bench.sh $(BUILD)/vita
 	$(BUILD)/tests/bench_text
 
 $(BUILD)/tests/bench_text: tests/bench/bench_text.c $(LIBOBJ) | $(BUILD)/tests

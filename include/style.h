@@ -147,6 +147,9 @@ typedef struct style {
 enum { STYLE_CONFINED = 1 };
 style_t *style_open(const char *name_or_path, const char *where, int line, int col,
                     const char *const *dirs, unsigned flags, errs_t *e);
+/* A copy of s to apply overrides to (batch parses a layout once for many
+ * CVs). It borrows s's strings: free it before s. */
+style_t *style_dup(const style_t *s);
 /* style_open from the command line, not confined. */
 style_t *style_load(const char *name_or_path, const char *const *dirs, errs_t *e);
 /* After the overrides: every length fits the page (a hanging indent or a

@@ -200,7 +200,82 @@ static int load_model(arena_t *a, const char *path, const opts_t *o, model_t **m
 
 /* Layout for a model: -l beats the profile's `layout:`; then the
  * profile's overrides, then --set. */
-static style_t *load_style(const model_t *m, const opts_t *o, errs_t *e)
+/* What a batch worker keeps across its CVs: the font library (faces,
+ * shaping plans, chains), the hyphenation patterns and the parsed layouts
+ * (before the profile's overrides). NULL members (and a NULL keep_t) mean
+ * a render of its own. None of it changes a PDF: a CV from a batch is
+ * byte for byte its fresh `vita render` (tests/scripts/batch.sh). */
+enum { KEEP_STYLES = 16 };   /* layouts kept; more are parsed per CV */
+
+typedef struct kstyle {
+	char *key;        /* the name, the folder it is found from, the dirs */
+	style_t *s;
+	char **deps;      /* the files it read, recorded again on every use */
+	int ndeps;
+} kstyle_t;
+
+typedef struct keep {
+	font_lib_t *lib;
+	hyph_set_t *hyphs;
+	kstyle_t styles[KEEP_STYLES];
+	int nstyles;
+} keep_t;
+
+/* style_open through the keep: a layout found the same way is parsed once.
+ * Only a clean load is kept (its messages, if any, come with every CV). */
+static style_t *open_style(const char *name, const char *where, int line, int col,
+                           const char *const *dirs, unsigned flags, keep_t *k, errs_t *e)
+{
+	if (!k)
+		return style_open(name, where, line, col, dirs, flags, e);
+	buf_t key;
+	buf_init(&key);
+	const char *sl = where ? strrchr(where, '/') : NULL;
+	buf_printf(&key, "%u\n%s\n%.*s\n", flags, name, sl ? (int)(sl - where) : 0, where ? where : "");
+	for (int i = 0; dirs[i]; i++)
+		buf_printf(&key, "%s\n", dirs[i]);
+	style_t *s = NULL;
+	for (int i = 0; i < k->nstyles && !s; i++)
+		if (!strcmp(k->styles[i].key, key.s)) {
+			kstyle_t *c = &k->styles[i];
+			for (int d = 0; d < c->ndeps; d++)
+				deps_add(c->deps[d]);
+			s = style_dup(c->s);
+		}
+	if (!s) {
+		int d0 = deps_count(), n0 = e->n;
+		s = style_open(name, where, line, col, dirs, flags, e);
+		if (s && e->n == n0 && k->nstyles < KEEP_STYLES) {
+			kstyle_t *c = &k->styles[k->nstyles++];
+			c->key = key.s;
+			key.s = NULL;
+			c->s = s;
+			c->ndeps = deps_count() - d0;
+			c->deps = xcalloc((size_t)(c->ndeps ? c->ndeps : 1), sizeof(*c->deps));
+			for (int d = 0; d < c->ndeps; d++)
+				c->deps[d] = xstrdup(deps_get(d0 + d));
+			s = style_dup(c->s);
+		}
+	}
+	buf_done(&key);
+	return s;
+}
+
+static void keep_free(keep_t *k)
+{
+	font_lib_free(k->lib);
+	hyph_set_free(k->hyphs);
+	for (int i = 0; i < k->nstyles; i++) {
+		style_free(k->styles[i].s);
+		free(k->styles[i].key);
+		for (int d = 0; d < k->styles[i].ndeps; d++)
+			free(k->styles[i].deps[d]);
+		free(k->styles[i].deps);
+	}
+	memset(k, 0, sizeof(*k));
+}
+
+static style_t *load_style(const model_t *m, const opts_t *o, keep_t *k, errs_t *e)
 {
 	datadir_t d;
 	datadir_get(&d, "layouts", m && !o->untrusted ? m->dir : NULL);
@@ -208,9 +283,9 @@ static style_t *load_style(const model_t *m, const opts_t *o, errs_t *e)
 	/* the profile's layout is found beside the profile (and, untrusted,
 	   only among vita's); -l beside the working directory */
 	int own = !o->layout && m && m->layout;
-	style_t *s = style_open(name, own ? m->file : NULL, own ? m->layout_line : 0,
+	style_t *s = open_style(name, own ? m->file : NULL, own ? m->layout_line : 0,
 	                        own ? m->layout_col : 0, d.dirs,
-	                        own && o->untrusted ? STYLE_CONFINED : 0, e);
+	                        own && o->untrusted ? STYLE_CONFINED : 0, k, e);
 	if (!s)
 		return NULL;
 	int rc = 0;
@@ -338,15 +413,6 @@ static int write_depfile(ofile_t *df, const char *name, const char *out, errs_t 
 	return ofile_close(df, ok, e) || !ok ? -1 : 0;
 }
 
-/* What a batch worker keeps across its CVs: the font library (faces,
- * shaping plans, chains) and the hyphenation patterns. NULL members (and
- * a NULL keep_t) mean a render of its own. None of it changes a PDF: a CV
- * from a batch is byte for byte its fresh `vita render` (batch.sh). */
-typedef struct keep {
-	font_lib_t *lib;
-	hyph_set_t *hyphs;
-} keep_t;
-
 /* One CV on its way through the stages. */
 typedef struct job {
 	arena_t *a;
@@ -369,7 +435,7 @@ static void job_free(job_t *j)
 }
 
 /* Profile, layout, locale and fonts (kept ones, or a library of its own). */
-static int job_load(job_t *j, const char *profile, const opts_t *o, const keep_t *k, errs_t *e)
+static int job_load(job_t *j, const char *profile, const opts_t *o, keep_t *k, errs_t *e)
 {
 	memset(j, 0, sizeof(*j));
 	j->hyphs = k ? k->hyphs : NULL;
@@ -378,7 +444,7 @@ static int job_load(job_t *j, const char *profile, const opts_t *o, const keep_t
 		return -1;
 	if (o->dump && !strcmp(o->dump, "model"))
 		return 0;
-	if (!(j->s = load_style(j->m, o, e)) || !(j->loc = load_locale(j->m, j->s, o, e)))
+	if (!(j->s = load_style(j->m, o, k, e)) || !(j->loc = load_locale(j->m, j->s, o, e)))
 		return -1;
 	locale_smart_model(j->loc, j->m, j->a);   /* ’ “ ” – … in every text field */
 	j->lib = k ? k->lib : NULL;
@@ -471,7 +537,7 @@ static int write_web(const job_t *j, const char *out, const opts_t *o, errs_t *e
 /* Render one profile with an open font library (NULL: open one). The
  * files it read stay recorded in deps until the next render. Returns the
  * exit code, or RENDER_SKIPPED. */
-static int render_one(const char *profile, const char *out, const opts_t *o, const keep_t *k,
+static int render_one(const char *profile, const char *out, const opts_t *o, keep_t *k,
                       errs_t *e)
 {
 	job_t j;
@@ -713,7 +779,7 @@ static int cmd_fonts(const opts_t *o)
 	int code = 0;
 	if (o->nargs == 1 && load_model(a, o->args[0], o, &m, &e))
 		goto out;
-	if (!(s = load_style(m, o, &e)) || !(lib = open_fonts(m, &e)))
+	if (!(s = load_style(m, o, NULL, &e)) || !(lib = open_fonts(m, &e)))
 		goto out;
 	const char *chains[2] = {s->font_body, s->font_heading};
 	for (int i = 0; i < 2; i++) {
@@ -971,20 +1037,13 @@ static void put_record(int fd, int index, int code, const char *msg, size_t len,
 		_exit(3);
 }
 
-static void keep_free(keep_t *k)
-{
-	font_lib_free(k->lib);
-	hyph_set_free(k->hyphs);
-	memset(k, 0, sizeof(*k));
-}
-
 /* A worker: CVs w, w + jobs, ... with one keep_t. */
 static void batch_worker(bcv_t *cv, int n, int w, int jobs, const opts_t *bo, int fd)
 {
 	opts_t one = *bo;
 	one.deps = NULL;   /* the parent writes every CV's rule into one file */
 	const opts_t *o = &one;
-	keep_t k = {NULL, hyph_set_new()};
+	keep_t k = {.hyphs = hyph_set_new()};
 	for (int i = w; i < n; i += jobs) {
 		if (!cv[i].out)
 			continue;
@@ -1287,7 +1346,7 @@ static int batch_book(const bcv_t *cv, int n, const opts_t *o)
 	errs_t e;
 	errs_init(&e);
 	job_t *jobs = xcalloc((size_t)n, sizeof(*jobs));
-	keep_t k = {open_fonts(NULL, &e), hyph_set_new()};
+	keep_t k = {.lib = open_fonts(NULL, &e), .hyphs = hyph_set_new()};
 	page_doc_t *book = NULL;
 	int code = 0;
 	if (!k.lib)

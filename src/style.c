@@ -794,6 +794,16 @@ style_t *style_open(const char *name, const char *where, int line, int col,
 	return &b->s;
 }
 
+style_t *style_dup(const style_t *s)
+{
+	const style_box_t *b = (const style_box_t *)s;
+	style_box_t *c = box_new();
+	arena_t *a = c->a;
+	*c = *b;   /* the strings and words stay in b's arena; style_set copies */
+	c->a = a;
+	return &c->s;
+}
+
 style_t *style_load(const char *name, const char *const *dirs, errs_t *e)
 {
 	return style_open(name, NULL, 0, 0, dirs, 0, e);

@@ -1,76 +1,168 @@
 #!/bin/sh
-# make bench: ms per CV as a fresh process (median of 31), ms per CV when
-# many are rendered in one process (batch -j 1), CVs per second in batch
-# (-j all cores), peak RSS, pages and PDF bytes, for the bundled profiles
-# and a synthetic 250-publication CV. Prints a table; timings are never
-# asserted anywhere. With valgrind installed, M instr is one fresh render's
-# instruction count (callgrind, caches warm): it repeats to 0.01%, where
-# the timings move with the machine's load.
+# make bench [BASE=rev]: for zhanda-zhu, ziming-liu, a hyphenating 2-page
+# CV (tests/bench/hyphen.yaml), a 250-publication CV (tests/tools/
+# gen_long.py) and a batch of 100 distinct CVs (tests/tools/gen_batch.py):
+#
+#   M instr  callgrind, one fresh render with the font cache warm (when
+#            valgrind is installed); batch: every process of `vita batch
+#            -j 1` (parent and worker) / 100. Repeats to 0.01%.
+#   ms       median wall time of a fresh render (hyperfine -N, 21 runs);
+#            batch: `vita batch -j 1` / 100, median of 5
+#   CVs/s    batch only: `vita batch` with one worker per core, median of 5
+#   RSS MB   peak resident memory (GNU time; batch: the largest process)
+#   PDF B    the file's bytes; batch: the mean
+#
+# BASE=rev builds that commit in a temporary worktree under $TMPDIR, runs
+# the same inputs (made by this tree's generators) and prints both columns
+# and the change. The table, the date, the commit and the machine (cores,
+# CPU model, load average when the run started) replace the block between
+# the bench markers in BENCHMARKS.md (BENCH_MD=file elsewhere, BENCH_MD=
+# to leave it alone). Then the tagged vs --pdf=plain table. Timings are
+# never asserted anywhere: the shared machine's load moves them, the
+# instruction counts do not.
 set -eu
 VITA=${1:-build/vita}
-W=${BUILD:-build}/bench
-rm -rf "$W"; mkdir -p "$W"
-python3 tests/tools/gen_long.py 250 > "$W/long-250.yaml"
-python3 tests/tools/gen_long.py 50 > "$W/long-50.yaml"
+BASE=${BASE:-}
+MD=${BENCH_MD-BENCHMARKS.md}
+W=$(pwd)/${BUILD:-build}/bench
+rm -rf "$W"; mkdir -p "$W/in"
 export SOURCE_DATE_EPOCH=1767225600
-ms() { echo "$1 $2" | awk '{printf "%.2f", ($2 - $1) / 1e6}'; }
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+started=$(date -u '+%Y-%m-%d %H:%M UTC')
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+cpu=$(awk '/model name/ {sub(/.*: /, ""); print; exit}' /proc/cpuinfo)
+
+python3 tests/tools/gen_long.py 250 > "$W/in/long-250.yaml"
+python3 tests/tools/gen_batch.py 100 "$W/in/batch"
+cp profiles/zhanda-zhu.yaml profiles/ziming-liu.yaml tests/bench/hyphen.yaml "$W/in/"
+INPUTS="zhanda-zhu ziming-liu hyphen long-250 batch-100"
+
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
-printf '%-22s %9s %9s %9s %9s %8s %6s %9s\n' profile "M instr" "ms/CV" "ms/CV" "CVs/s" "RSS MB" pages "PDF bytes"
-printf '%-22s %9s %9s %9s %9s %8s %6s %9s\n' "" "process" "process" "in-proc" "batch" "" "" ""
-for p in profiles/*.yaml tests/bench/hyphen.yaml "$W/long-50.yaml" "$W/long-250.yaml"; do
-	n=$(basename "$p" .yaml)
-	"$VITA" render "$p" -o "$W/$n.pdf" 2>/dev/null
-	instr=-
-	if command -v valgrind >/dev/null; then
-		valgrind --tool=callgrind --callgrind-out-file="$W/cg.out" "$VITA" render "$p" -o "$W/$n.pdf" >/dev/null 2>&1 &&
-			instr=$(awk '/^summary:/ {printf "%.1f", $2 / 1e6; exit}' "$W/cg.out")
-		rm -f "$W/cg.out"
+now() { date +%s%N; }
+
+# measure VITA TAG: one line per input, "name instr ms rate rss bytes"
+measure() {
+	v=$1 tag=$2
+	o="$W/out-$tag"; mkdir -p "$o"
+	for n in $INPUTS; do
+		instr=- ms=- rate=- rss=- bytes=-
+		if [ "$n" = batch-100 ]; then
+			set -- "$W"/in/batch/*.yaml
+			"$v" batch "$@" -d "$o/b" -j 1 2>/dev/null   # warm the caches
+			if command -v valgrind >/dev/null; then
+				rm -f "$W"/cg.*
+				valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$W/cg.%p" \
+					"$v" batch "$@" -d "$o/b" -j 1 >/dev/null 2>&1 &&
+					instr=$(cat "$W"/cg.* | awk '/^summary:/ {s += $2} END {printf "%.2f", s / 1e6 / 100}')
+				rm -f "$W"/cg.*
+			fi
+			i=0; : > "$W/t"; : > "$W/r"
+			while [ $i -lt 5 ]; do
+				a=$(now); "$v" batch "$@" -d "$o/b" -j 1 2>/dev/null; b=$(now)
+				echo "$a $b" | awk '{printf "%.3f\n", ($2 - $1) / 1e6 / 100}' >> "$W/t"
+				a=$(now); "$v" batch "$@" -d "$o/b" 2>/dev/null; b=$(now)
+				echo "$a $b" | awk '{printf "%.0f\n", 100 / (($2 - $1) / 1e9)}' >> "$W/r"
+				i=$((i + 1))
+			done
+			ms=$(median < "$W/t"); rate=$(median < "$W/r")
+			rss=$(/usr/bin/time -f %M "$v" batch "$@" -d "$o/b" 2>&1 >/dev/null | tail -1 |
+				awk '{printf "%.1f", $1 / 1024}')
+			bytes=$(cat "$o"/b/*.pdf | wc -c | awk '{printf "%.0f", $1 / 100}')
+		else
+			p="$W/in/$n.yaml"
+			"$v" render "$p" -o "$o/$n.pdf" 2>/dev/null
+			if command -v valgrind >/dev/null; then
+				valgrind --tool=callgrind --callgrind-out-file="$W/cg.out" "$v" render "$p" \
+					-o "$o/$n.pdf" >/dev/null 2>&1 &&
+					instr=$(awk '/^summary:/ {printf "%.2f", $2 / 1e6; exit}' "$W/cg.out")
+				rm -f "$W/cg.out"
+			fi
+			if command -v hyperfine >/dev/null; then
+				hyperfine -N -w 3 -r 21 --export-json "$W/h.json" "$v render $p -o $o/$n.pdf" >/dev/null 2>&1
+				ms=$(python3 -c 'import json,sys; print("%.2f" % (json.load(open(sys.argv[1]))["results"][0]["median"] * 1000))' "$W/h.json")
+			else
+				i=0; : > "$W/t"
+				while [ $i -lt 21 ]; do
+					a=$(now); "$v" render "$p" -o "$o/$n.pdf" 2>/dev/null; b=$(now)
+					echo "$a $b" | awk '{printf "%.2f\n", ($2 - $1) / 1e6}' >> "$W/t"; i=$((i + 1))
+				done
+				ms=$(median < "$W/t")
+			fi
+			rss=$(/usr/bin/time -f %M "$v" render "$p" -o "$o/$n.pdf" 2>&1 >/dev/null | tail -1 |
+				awk '{printf "%.1f", $1 / 1024}')
+			bytes=$(stat -c %s "$o/$n.pdf")
+		fi
+		echo "$n $instr $ms $rate $rss $bytes"
+	done
+}
+
+if [ -n "$BASE" ]; then
+	T=$(mktemp -d "${TMPDIR:-/tmp}/vita-bench.XXXXXX")
+	trap 'git worktree remove --force "$T/src" >/dev/null 2>&1; rm -rf "$T"' EXIT
+	git worktree add --detach "$T/src" "$BASE" >/dev/null 2>&1
+	base=$(git -C "$T/src" rev-parse --short=12 HEAD)
+	echo "building $BASE ($base) in $T/src ..."
+	make -C "$T/src" -j2 >/dev/null
+	measure "$T/src/build/vita" base > "$W/base.txt"
+fi
+measure "$VITA" new > "$W/new.txt"
+
+# the table: one column per figure, or base / new / change with BASE
+table() {
+	if [ -z "$BASE" ]; then
+		printf '%-12s %9s %8s %7s %7s %9s\n' input "M instr" ms "CVs/s" "RSS MB" "PDF B"
+		while read -r n i m r s b; do
+			printf '%-12s %9s %8s %7s %7s %9s\n' "$n" "$i" "$m" "$r" "$s" "$b"
+		done < "$W/new.txt"
+		return
 	fi
-	if command -v hyperfine >/dev/null; then
-		# hyperfine without a shell: the process's own cost, median of 31
-		hyperfine -N -w 5 -r 31 --export-json "$W/h.json" "$VITA render $p -o $W/$n.pdf" >/dev/null 2>&1
-		fresh=$(python3 -c 'import json,sys; print("%.2f" % (json.load(open(sys.argv[1]))["results"][0]["median"] * 1000))' "$W/h.json")
-	else
-		i=0; : > "$W/t"
-		while [ $i -lt 31 ]; do
-			a=$(date +%s%N); "$VITA" render "$p" -o "$W/$n.pdf" 2>/dev/null; b=$(date +%s%N)
-			ms "$a" "$b" >> "$W/t"; echo >> "$W/t"; i=$((i + 1))
-		done
-		fresh=$(grep . "$W/t" | median)
-	fi
-	# in one process: 40 copies through batch -j 1
-	mkdir -p "$W/in" "$W/out"; i=0; set --
-	while [ $i -lt 40 ]; do cp "$p" "$W/in/$n-$i.yaml"; set -- "$@" "$W/in/$n-$i.yaml"; i=$((i + 1)); done
-	a=$(date +%s%N); "$VITA" batch "$@" -d "$W/out" -j 1 2>/dev/null; b=$(date +%s%N)
-	inproc=$(echo "$a $b" | awk '{printf "%.2f", ($2 - $1) / 1e6 / 40}')
-	a=$(date +%s%N); "$VITA" batch "$@" -d "$W/out" 2>/dev/null; b=$(date +%s%N)
-	rate=$(echo "$a $b" | awk '{printf "%.0f", 40 / (($2 - $1) / 1e9)}')
-	rss=$(/usr/bin/time -f %M "$VITA" render "$p" -o "$W/$n.pdf" 2>&1 >/dev/null | tail -1 | awk '{printf "%.1f", $1 / 1024}')
-	pages=$(pdfinfo "$W/$n.pdf" | awk '/^Pages:/ {print $2}')
-	bytes=$(stat -c %s "$W/$n.pdf")
-	printf '%-22s %9s %9s %9s %9s %8s %6s %9s\n' "$n" "$instr" "$fresh" "$inproc" "$rate" "$rss" "$pages" "$bytes"
-	rm -rf "$W/in" "$W/out"
-done
+	printf '%-12s %27s %23s %19s %17s %23s\n' "" "M instr" "ms" "CVs/s" "RSS MB" "PDF B"
+	printf '%-12s' input
+	for k in 1 2 3 4 5; do printf ' %s' "  base    new    chg"; done
+	echo
+	paste -d' ' "$W/base.txt" "$W/new.txt" | awk '
+	function chg(a, b) { return (a == "-" || b == "-" || a + 0 == 0) ? "-" : sprintf("%+.1f%%", 100 * (b - a) / a) }
+	{
+		printf "%-12s", $1
+		for (k = 2; k <= 6; k++) printf " %6s %6s %6s", $k, $(k + 6), chg($k, $(k + 6))
+		printf "\n"
+	}'
+}
+
+table > "$W/table.txt"
+{
+	echo "make bench, $started: commit $commit${BASE:+ against $BASE ($base)}"
+	echo "machine: $(nproc) cores, $cpu; load average at the start $load"
+	echo
+	cat "$W/table.txt"
+} > "$W/report.txt"
+cat "$W/report.txt"
+
+if [ -n "$MD" ] && [ -f "$MD" ] && grep -q '^<!-- bench:begin -->' "$MD"; then
+	{
+		sed '/^<!-- bench:begin -->/q' "$MD"
+		echo
+		echo '```'
+		cat "$W/report.txt"
+		echo '```'
+		echo
+		sed -n '/^<!-- bench:end -->/,$p' "$MD"
+	} > "$W/md"
+	cp "$W/md" "$MD"
+	echo "(written into $MD)"
+fi
+
 # the cost of the tags: the default (tagged PDF/UA-1 + PDF/A-2) against
 # --pdf=plain; "meta" is the XMP packet and the ICC profile, "tags" the
 # rest of the difference (structure tree, marked content, link attributes)
 echo
-printf '%-22s %9s %9s %7s %7s %6s %9s %9s\n' profile "plain B" "tagged B" "meta B" "tags B" "tags%" "ms plain" "ms tagged"
-for p in profiles/*.yaml "$W/long-250.yaml"; do
-	n=$(basename "$p" .yaml)
+printf '%-22s %9s %9s %7s %7s %6s\n' profile "plain B" "tagged B" "meta B" "tags B" "tags%"
+for n in zhanda-zhu ziming-liu long-250; do
+	p="$W/in/$n.yaml"
 	"$VITA" render "$p" -o "$W/$n.pdf" 2>/dev/null
 	"$VITA" render "$p" --pdf=plain -o "$W/$n-plain.pdf" 2>/dev/null
-	meta=$(/usr/bin/python3 -c 'import sys, pikepdf; r = pikepdf.open(sys.argv[1]).Root; print(len(r.Metadata.read_raw_bytes()) + len(r.OutputIntents[0].DestOutputProfile.read_raw_bytes()))' "$W/$n.pdf")
+	meta=$(/usr/bin/python3 -c 'import sys, pikepdf; r = pikepdf.open(sys.argv[1]).Root; print(len(r.Metadata.read_raw_bytes()) + len(r.OutputIntents[0].DestOutputProfile.read_raw_bytes()))' "$W/$n.pdf" 2>/dev/null || echo 0)
 	t=$(stat -c %s "$W/$n.pdf"); u=$(stat -c %s "$W/$n-plain.pdf")
-	tp="-"; tt="-"
-	if command -v hyperfine >/dev/null; then
-		hyperfine -N -w 3 -r 21 --export-json "$W/h.json" "$VITA render $p --pdf=plain -o $W/$n-plain.pdf" \
-			"$VITA render $p -o $W/$n.pdf" >/dev/null 2>&1
-		tp=$(python3 -c 'import json,sys; print("%.2f" % (json.load(open(sys.argv[1]))["results"][0]["median"] * 1000))' "$W/h.json")
-		tt=$(python3 -c 'import json,sys; print("%.2f" % (json.load(open(sys.argv[1]))["results"][1]["median"] * 1000))' "$W/h.json")
-	fi
-	printf '%-22s %9s %9s %7s %7s %6s %9s %9s\n' "$n" "$u" "$t" "$meta" "$((t - u - meta))" \
-		"$(echo "$t $u $meta" | awk '{printf "%.1f", 100 * ($1 - $2 - $3) / $1}')" "$tp" "$tt"
+	printf '%-22s %9s %9s %7s %7s %6s\n' "$n" "$u" "$t" "$meta" "$((t - u - meta))" \
+		"$(echo "$t $u $meta" | awk '{printf "%.1f", 100 * ($1 - $2 - $3) / $1}')"
 done
-echo
-echo "machine: $(nproc) cores, $(awk '/model name/ {sub(/.*: /, ""); print; exit}' /proc/cpuinfo); $(date -u +%Y-%m-%d)"

@@ -64,7 +64,7 @@ static void render(model_t *m, const style_t *s, arena_t *a, errs_t *e)
 	if (!loc)
 		return;
 	locale_smart_model(loc, m, a);
-	layout_opts_t lo = {1700000000, 0, loc};
+	layout_opts_t lo = {1700000000, 0, loc, NULL};
 	page_doc_t *doc = layout_render(m, s, lib, &lo, e);
 	if (doc && !e->nerrors && layout_subset(doc, lib, e) == 0) {
 		char out[96];

@@ -110,4 +110,41 @@ if command -v mutool >/dev/null; then
 	grep -q '^|		"Education"' outline.txt || no "book outline: sections are not under the person"
 fi
 pdftotext book/lab.pdf - | grep -q '朱展达' || no "the book lacks the first CV's text"
+
+# what a worker keeps across CVs (fonts, hyphenation patterns, parsed
+# layouts) never changes a PDF: each CV from batch -j 1 and -j 2, tagged
+# and --pdf=plain, is byte for byte its fresh render. The set has a CJK
+# name, English, German and French hyphenation, several layouts, and one
+# layout with the profile's overrides before the same layout without them.
+mkdir -p ident/in
+for f in zhanda-zhu ziming-liu; do cp "$OLDPWD/profiles/$f.yaml" ident/in/; done
+cp "$OLDPWD/tests/bench/hyphen.yaml" ident/in/
+python3 "$OLDPWD/tests/tools/gen_batch.py" 8 ident/gen
+for i in 002 003 004 006 007; do cp ident/gen/cv-$i.yaml ident/in/; done
+grep -q '^lang: de' ident/in/cv-004.yaml && grep -q '^lang: fr' ident/in/cv-007.yaml &&
+	grep -q '^name_native' ident/in/cv-002.yaml || no "gen_batch.py: the CVs are not the expected mix"
+# narrow columns: English and German words are hyphenated
+narrow='layout: {name: academic, page: {margin: {left: 170, right: 170}}}'
+{ cat "$OLDPWD/tests/bench/hyphen.yaml"; echo "$narrow"; } > ident/in/narrow-en.yaml
+sed "s/^layout: .*/$narrow/" ident/gen/cv-004.yaml > ident/in/narrow-de.yaml
+sed 's/^layout: .*/layout: {name: modern, page: {size: letter}, sizes: {body: 11}}/' ident/gen/cv-005.yaml > ident/in/a-over.yaml
+sed 's/^layout: .*/layout: modern/' ident/gen/cv-005.yaml > ident/in/b-plain.yaml
+export SOURCE_DATE_EPOCH=1767225600
+for plain in "" --pdf=plain; do
+	for j in 1 2; do
+		rm -rf ident/b ident/r; mkdir -p ident/r
+		"$V" batch ident/in/*.yaml -d ident/b -j $j $plain 2>/dev/null || no "batch -j $j $plain: exit $?"
+		for p in ident/in/*.yaml; do
+			n=$(basename "$p" .yaml)
+			"$V" render "$p" -o ident/r/$n.pdf $plain 2>/dev/null || no "render $n $plain: exit $?"
+			cmp -s ident/r/$n.pdf ident/b/$n.pdf || no "batch -j $j $plain: $n.pdf differs from its fresh render"
+		done
+	done
+done
+for n in narrow-en narrow-de; do
+	"$V" render ident/in/$n.yaml --dump layout 2>/dev/null | grep -q -- '-" actual=' ||
+		no "$n.yaml has no hyphenated word (the test would not see the patterns)"
+done
+[ "$(pdfinfo ident/r/a-over.pdf | awk '/^Page size/ {print $3}')" = 612 ] || no "the layout override was lost"
+[ "$(pdfinfo ident/r/b-plain.pdf | awk '/^Page size/ {print $3}')" = 595.276 ] || no "a layout override leaked into the next CV"
 exit $fail

@@ -40,60 +40,58 @@ INPUTS="zhanda-zhu ziming-liu hyphen long-250 batch-100"
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 now() { date +%s%N; }
 
-# measure VITA TAG: one line per input, "name instr ms rate rss bytes"
+# measure VITA TAG INPUT: "name instr ms rate rss bytes"
 measure() {
-	v=$1 tag=$2
+	v=$1 tag=$2 n=$3
 	o="$W/out-$tag"; mkdir -p "$o"
-	for n in $INPUTS; do
-		instr=- ms=- rate=- rss=- bytes=-
-		if [ "$n" = batch-100 ]; then
-			set -- "$W"/in/batch/*.yaml
-			"$v" batch "$@" -d "$o/b" -j 1 2>/dev/null   # warm the caches
-			if command -v valgrind >/dev/null; then
-				rm -f "$W"/cg.*
-				valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$W/cg.%p" \
-					"$v" batch "$@" -d "$o/b" -j 1 >/dev/null 2>&1 &&
-					instr=$(cat "$W"/cg.* | awk '/^summary:/ {s += $2} END {printf "%.2f", s / 1e6 / 100}')
-				rm -f "$W"/cg.*
-			fi
-			i=0; : > "$W/t"; : > "$W/r"
-			while [ $i -lt 5 ]; do
-				a=$(now); "$v" batch "$@" -d "$o/b" -j 1 2>/dev/null; b=$(now)
-				echo "$a $b" | awk '{printf "%.3f\n", ($2 - $1) / 1e6 / 100}' >> "$W/t"
-				a=$(now); "$v" batch "$@" -d "$o/b" 2>/dev/null; b=$(now)
-				echo "$a $b" | awk '{printf "%.0f\n", 100 / (($2 - $1) / 1e9)}' >> "$W/r"
-				i=$((i + 1))
-			done
-			ms=$(median < "$W/t"); rate=$(median < "$W/r")
-			rss=$(/usr/bin/time -f %M "$v" batch "$@" -d "$o/b" 2>&1 >/dev/null | tail -1 |
-				awk '{printf "%.1f", $1 / 1024}')
-			bytes=$(cat "$o"/b/*.pdf | wc -c | awk '{printf "%.0f", $1 / 100}')
-		else
-			p="$W/in/$n.yaml"
-			"$v" render "$p" -o "$o/$n.pdf" 2>/dev/null
-			if command -v valgrind >/dev/null; then
-				valgrind --tool=callgrind --callgrind-out-file="$W/cg.out" "$v" render "$p" \
-					-o "$o/$n.pdf" >/dev/null 2>&1 &&
-					instr=$(awk '/^summary:/ {printf "%.2f", $2 / 1e6; exit}' "$W/cg.out")
-				rm -f "$W/cg.out"
-			fi
-			if command -v hyperfine >/dev/null; then
-				hyperfine -N -w 3 -r 21 --export-json "$W/h.json" "$v render $p -o $o/$n.pdf" >/dev/null 2>&1
-				ms=$(python3 -c 'import json,sys; print("%.2f" % (json.load(open(sys.argv[1]))["results"][0]["median"] * 1000))' "$W/h.json")
-			else
-				i=0; : > "$W/t"
-				while [ $i -lt 21 ]; do
-					a=$(now); "$v" render "$p" -o "$o/$n.pdf" 2>/dev/null; b=$(now)
-					echo "$a $b" | awk '{printf "%.2f\n", ($2 - $1) / 1e6}' >> "$W/t"; i=$((i + 1))
-				done
-				ms=$(median < "$W/t")
-			fi
-			rss=$(/usr/bin/time -f %M "$v" render "$p" -o "$o/$n.pdf" 2>&1 >/dev/null | tail -1 |
-				awk '{printf "%.1f", $1 / 1024}')
-			bytes=$(stat -c %s "$o/$n.pdf")
+	instr=- ms=- rate=- rss=- bytes=-
+	if [ "$n" = batch-100 ]; then
+		set -- "$W"/in/batch/*.yaml
+		"$v" batch "$@" -d "$o/b" -j 1 2>/dev/null   # warm the caches
+		if command -v valgrind >/dev/null; then
+			rm -f "$W"/cg.*
+			valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$W/cg.%p" \
+				"$v" batch "$@" -d "$o/b" -j 1 >/dev/null 2>&1 &&
+				instr=$(cat "$W"/cg.* | awk '/^summary:/ {s += $2} END {printf "%.2f", s / 1e6 / 100}')
+			rm -f "$W"/cg.*
 		fi
-		echo "$n $instr $ms $rate $rss $bytes"
-	done
+		i=0; : > "$W/t"; : > "$W/r"
+		while [ $i -lt 5 ]; do
+			a=$(now); "$v" batch "$@" -d "$o/b" -j 1 2>/dev/null; b=$(now)
+			echo "$a $b" | awk '{printf "%.3f\n", ($2 - $1) / 1e6 / 100}' >> "$W/t"
+			a=$(now); "$v" batch "$@" -d "$o/b" 2>/dev/null; b=$(now)
+			echo "$a $b" | awk '{printf "%.0f\n", 100 / (($2 - $1) / 1e9)}' >> "$W/r"
+			i=$((i + 1))
+		done
+		ms=$(median < "$W/t"); rate=$(median < "$W/r")
+		rss=$(/usr/bin/time -f %M "$v" batch "$@" -d "$o/b" 2>&1 >/dev/null | tail -1 |
+			awk '{printf "%.1f", $1 / 1024}')
+		bytes=$(cat "$o"/b/*.pdf | wc -c | awk '{printf "%.0f", $1 / 100}')
+	else
+		p="$W/in/$n.yaml"
+		"$v" render "$p" -o "$o/$n.pdf" 2>/dev/null
+		if command -v valgrind >/dev/null; then
+			valgrind --tool=callgrind --callgrind-out-file="$W/cg.out" "$v" render "$p" \
+				-o "$o/$n.pdf" >/dev/null 2>&1 &&
+				instr=$(awk '/^summary:/ {printf "%.2f", $2 / 1e6; exit}' "$W/cg.out")
+			rm -f "$W/cg.out"
+		fi
+		if command -v hyperfine >/dev/null; then
+			hyperfine -N -w 3 -r 21 --export-json "$W/h.json" "$v render $p -o $o/$n.pdf" >/dev/null 2>&1
+			ms=$(python3 -c 'import json,sys; print("%.2f" % (json.load(open(sys.argv[1]))["results"][0]["median"] * 1000))' "$W/h.json")
+		else
+			i=0; : > "$W/t"
+			while [ $i -lt 21 ]; do
+				a=$(now); "$v" render "$p" -o "$o/$n.pdf" 2>/dev/null; b=$(now)
+				echo "$a $b" | awk '{printf "%.2f\n", ($2 - $1) / 1e6}' >> "$W/t"; i=$((i + 1))
+			done
+			ms=$(median < "$W/t")
+		fi
+		rss=$(/usr/bin/time -f %M "$v" render "$p" -o "$o/$n.pdf" 2>&1 >/dev/null | tail -1 |
+			awk '{printf "%.1f", $1 / 1024}')
+		bytes=$(stat -c %s "$o/$n.pdf")
+	fi
+	echo "$n $instr $ms $rate $rss $bytes"
 }
 
 if [ -n "$BASE" ]; then
@@ -103,9 +101,15 @@ if [ -n "$BASE" ]; then
 	base=$(git -C "$T/src" rev-parse --short=12 HEAD)
 	echo "building $BASE ($base) in $T/src ..."
 	make -C "$T/src" -j2 >/dev/null
-	measure "$T/src/build/vita" base > "$W/base.txt"
 fi
-measure "$VITA" new > "$W/new.txt"
+# base and new take turns, input by input, so that both see about the same
+# load; the caches (fonts, hyphenation) are private and warm
+export XDG_CACHE_HOME="$W/cache"
+: > "$W/base.txt"; : > "$W/new.txt"
+for n in $INPUTS; do
+	[ -z "$BASE" ] || measure "$T/src/build/vita" base $n >> "$W/base.txt"
+	measure "$VITA" new $n >> "$W/new.txt"
+done
 
 # the table: one column per figure, or base / new / change with BASE
 table() {

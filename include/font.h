@@ -123,6 +123,16 @@ int font_shape(font_chain_t *c, int style, int32_t size, const char *lang,
 int32_t font_width(font_chain_t *c, int style, int32_t size, const char *lang,
                    const char *s, size_t n);
 
+/* The half-width form of the full-width punctuation mark cp as drawn by
+ * face id face of chain c at size (u): *cut (u, > 0) is the blank it can
+ * lose, *dx (u, <= 0) how far its ink then moves left (-cut: the blank was
+ * on the left, an opening bracket; 0: on the right, a full stop in zh-Hans
+ * or ja; -cut/2: both sides, a centred zh-Hant mark). From the face's GPOS
+ * 'halt' feature (FONT_HALT_GPOS) or, without one, from the glyph's ink
+ * box (FONT_HALT_BOX); 0 when the glyph has no blank half to lose. */
+enum { FONT_HALT_GPOS = 1, FONT_HALT_BOX = 2 };
+int font_halt(font_chain_t *c, int face, uint32_t cp, int32_t size, int32_t *cut, int32_t *dx);
+
 /* Subset face to exactly the code points given (plus .notdef), with
  * hb-subset, into a TrueType program allocated in arena a (*data, *len).
  * The subset keeps the code points' cmap entries and glyf/loca with

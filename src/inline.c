@@ -60,6 +60,10 @@ typedef struct fcp {        /* one code point of the paragraph */
 	uint8_t lv;             /* bidi embedding level (odd: right to left) */
 	uint8_t shaped;         /* cp was replaced (Arabic form): text bytes differ */
 	uint8_t cjkgap;         /* a break after it is CJK-Latin: 1/4 em of glue */
+	int32_t lead;           /* u: blank before its ink that a line start drops
+	                           (an opening bracket: its half-width form) */
+	int32_t trail;          /* u: blank after its ink that a line end may drop
+	                           (a full stop, a closing bracket) */
 } fcp_t;
 
 typedef struct fspan {      /* per span, computed once */
@@ -76,8 +80,16 @@ typedef struct fspan {      /* per span, computed once */
 } fspan_t;
 
 typedef struct faux {       /* what a para item stands for */
-	int32_t c0, c1;         /* box: code points; glue: space cp or -1;
-	                           penalty: the code point before the break */
+	int32_t c0, c1;         /* box: code points; glue: space cp, -1 (CJK or
+	                           ragged glue) or -2 (the lead of the box after:
+	                           draws nothing); penalty: the code point before
+	                           the break */
+	int32_t lead;           /* box: drawn this far left of its item position
+	                           (its first glyph's lead, not in its width) */
+	int32_t cut;            /* box: its last glyph's trail, not in its width
+	                           (the break after it gives it back mid-line) */
+	int32_t trim;           /* break: a line ending here ends in a half-width
+	                           mark; its last run is this much shorter */
 } faux_t;
 
 typedef struct fl {         /* the paragraph being set */
@@ -95,6 +107,8 @@ typedef struct fl {         /* the paragraph being set */
 	int32_t w1, w2;         /* first and other line widths */
 	int ragged;
 	int bidi;               /* some code point has an odd level */
+	int trail_box;          /* the box whose trail waits for the glue of the
+	                           spaces after it (il_items), or -1 */
 } il_t;
 
 /* Widths and positions are int32 u (±21,000 km of paper), but one word
@@ -522,6 +536,46 @@ static int is_cjk_open(uint32_t c)
 	       c == 0x3008 || c == 0x300A || c == 0x3016 || c == 0xFF3B || c == 0xFF5B;
 }
 
+/* Marks that may lose the blank half of their em at a line start
+ * (opening brackets and quotes) or at a line end (closing ones, commas,
+ * full stops, and the colon, semicolon, ! and ? where the face sets them
+ * to the left: zh-Hans). Quotes only when the face draws them full-width. */
+static int is_line_start_mark(uint32_t c)
+{
+	return is_cjk_open(c) || c == 0x201C || c == 0x2018;
+}
+
+static int is_line_end_mark(uint32_t c)
+{
+	return is_cjk_close(c) || c == 0xFF1A || c == 0xFF1B || c == 0xFF01 || c == 0xFF1F ||
+	       c == 0x201D || c == 0x2019;
+}
+
+/* W3C jlreq 3.1.5 and 3.1.7, clreq 3.1.6 (CSS Text 4 text-spacing-trim):
+ * an opening mark at the start of a line is set half-width (its blank
+ * left half dropped), a closing one at the end of a line may be (when
+ * that lets the line fit). Which half is blank is the face's business:
+ * its 'halt' feature, or its ink box (font_halt); a centred mark (zh-Hant,
+ * a Japanese colon) keeps its em. Marks already halved beside another
+ * mark keep their place. */
+static void il_cjk_edges(il_t *f)
+{
+	for (int i = 0; i < f->nc; i++) {
+		fcp_t *c = &f->c[i];
+		const inline_span_t *s = f->sp[c->span].s;
+		int start = is_line_start_mark(c->cp), end = is_line_end_mark(c->cp);
+		int32_t cut, dx, em = s->size;
+		if ((!start && !end) || c->kind != K_CHAR || c->face < 0 || !c->draw || c->lv % 2 ||
+		    !s->chain || !font_halt(s->chain, c->face, c->cp, s->size, &cut, &dx) ||
+		    cut < em * 2 / 5)
+			continue;
+		if (start && dx <= -cut * 3 / 4)
+			c->lead = cut;
+		if (end && dx >= -cut / 4 && c->adv > em * 3 / 4)
+			c->trail = cut;
+	}
+}
+
 /* CJK spacing after shaping (W3C clreq 3.4, jlreq 3.1.2 and 3.8):
  *  - two full-width punctuation marks in a row, the first closing or the
  *    second opening ("）、", "。」", "、「"): the first takes about half an em;
@@ -642,7 +696,7 @@ static void il_item(il_t *f, int type, int32_t w, int32_t st, int32_t sh, int32_
 		f->aux = xrealloc(f->aux, (size_t)f->capit * sizeof(*f->aux));
 	}
 	f->it[f->nit] = (para_item_t){type, w, st, sh, pen, flagged};
-	f->aux[f->nit] = (faux_t){c0, c1};
+	f->aux[f->nit] = (faux_t){.c0 = c0, .c1 = c1};
 	f->nit++;
 }
 
@@ -673,8 +727,9 @@ static void il_ragged_break(il_t *f, int32_t R, int32_t pen, int32_t pw, int fla
 
 /* The glue for spaces c[ci, cj): one space when justified (a typed double
  * space is not a wider gap), all of them when ragged (a separator such as
- * "   ·   " keeps its spaces). */
-static void il_glue(il_t *f, int ci, int cj, int breakable)
+ * "   ·   " keeps its spaces). trail: the half-width blank of the mark
+ * before the spaces, given back mid-line (a line ending here drops it). */
+static void il_glue(il_t *f, int ci, int cj, int breakable, int32_t trail)
 {
 	const fcp_t *c = &f->c[ci];
 	const inline_span_t *s = f->sp[c->span].s;
@@ -686,20 +741,35 @@ static void il_glue(il_t *f, int ci, int cj, int breakable)
 		il_item(f, PARA_GLUE, w, f->ragged ? 0 : (int32_t)((int64_t)w * f->o->stretch_pm / 1000),
 		        f->ragged ? 0 : (int32_t)((int64_t)w * f->o->shrink_pm / 1000), 0, 0, ci, ci);
 	} else if (f->ragged) {
-		il_ragged_break(f, s->size * 3 / 2, 0, 0, 0, w, ci, ci);
+		il_ragged_break(f, s->size * 3 / 2, 0, 0, 0, w + trail, ci, ci);
+		f->aux[f->nit - 2].trim = trail;
 	} else {
-		il_item(f, PARA_GLUE, w, (int32_t)((int64_t)w * f->o->stretch_pm / 1000),
+		il_item(f, PARA_GLUE, w + trail, (int32_t)((int64_t)w * f->o->stretch_pm / 1000),
 		        (int32_t)((int64_t)w * f->o->shrink_pm / 1000), 0, 0, ci, ci);
+		f->aux[f->nit - 1].trim = trail;
 	}
 }
 
-/* A break between c[ci] and c[ci + 1] with no space. */
-static void il_nospace_break(il_t *f, int ci)
+/* A break between c[ci] and c[ci + 1] with no space: its kind. */
+enum { NB_PENALTY, NB_CJK, NB_CJKGAP };
+static int il_nospace_kind(const il_t *f, int ci)
+{
+	const fcp_t *c = &f->c[ci];
+	if (c->bk != BK_ALLOW || is_dash(c->cp))
+		return NB_PENALTY;
+	if (c->cjkgap)
+		return NB_CJKGAP;
+	return is_cjk(c->cp) || is_cjk(f->c[ci + 1].cp) ? NB_CJK : NB_PENALTY;
+}
+
+/* The break itself. trail: the half-width blank of the mark before it
+ * (NB_CJK only), which the line may drop when it ends here. */
+static void il_nospace_break(il_t *f, int ci, int32_t trail)
 {
 	const fcp_t *c = &f->c[ci];
 	const inline_span_t *s = f->sp[c->span].s;
 	int32_t pen = PEN_PLAIN, pw = 0;
-	int flagged = 0, cjk = 0;
+	int flagged = 0, kind = il_nospace_kind(f, ci);
 	switch (c->bk) {
 	case BK_HYPH:
 		pen = PEN_HYPHEN;
@@ -716,12 +786,11 @@ static void il_nospace_break(il_t *f, int ci)
 		if (is_dash(c->cp)) {
 			pen = PEN_HYPHEN;
 			flagged = 1;
-		} else if (is_cjk(c->cp) || is_cjk(f->c[ci + 1].cp)) {
-			cjk = 1;
+		} else if (kind == NB_CJK) {
 			pen = 0;
 		}
 	}
-	if (c->cjkgap) {
+	if (kind == NB_CJKGAP) {
 		/* CJK-Latin: a quarter em that may stretch a little and vanishes
 		   at a line break */
 		int32_t w = s->size / 4;
@@ -729,12 +798,24 @@ static void il_nospace_break(il_t *f, int ci)
 			il_ragged_break(f, s->size * 3 / 2, 0, 0, 0, w, -1, -1);
 		else
 			il_item(f, PARA_GLUE, w, s->size / 8, s->size / 8, 0, 0, -1, -1);
-	} else if (f->ragged)
-		il_ragged_break(f, s->size * 3 / 2, pen, pw, flagged, 0, ci, -1);
-	else if (cjk)
+	} else if (f->ragged) {
+		il_ragged_break(f, s->size * 3 / 2, pen, pw, flagged, trail, ci, -1);
+		f->aux[f->nit - 2].trim = trail;
+	} else if (kind == NB_CJK && trail > 0) {
+		/* two ways to end a line here: the mark half-width (a line
+		   that would not fit otherwise) or at full width (the second
+		   penalty takes its blank back; para drops a start whose line
+		   overflows, so the narrower break comes first); mid-line the
+		   glue gives the blank back */
+		il_item(f, PARA_PENALTY, 0, 0, 0, 0, 0, ci, ci);
+		f->aux[f->nit - 1].trim = trail;
+		il_item(f, PARA_PENALTY, trail, 0, 0, 0, 0, ci, ci);
+		il_item(f, PARA_GLUE, trail, s->size / 6, 0, 0, 0, -1, -1);
+	} else if (kind == NB_CJK) {
 		il_item(f, PARA_GLUE, 0, s->size / 6, 0, 0, 0, -1, -1);
-	else
+	} else {
 		il_item(f, PARA_PENALTY, pw, 0, 0, pen, flagged, ci, ci);
+	}
 }
 
 static void il_forced(il_t *f)
@@ -744,9 +825,45 @@ static void il_forced(il_t *f)
 	il_item(f, PARA_PENALTY, 0, 0, 0, -PARA_INF, 0, -1, -1);
 }
 
+/* The box waiting for its trail (spaces followed it, then no word): it
+ * keeps its full width. */
+static void il_trail_cancel(il_t *f)
+{
+	if (f->trail_box < 0)
+		return;
+	f->it[f->trail_box].w = add32(f->it[f->trail_box].w, f->aux[f->trail_box].cut);
+	f->aux[f->trail_box].cut = 0;
+	f->trail_box = -1;
+}
+
+/* A box for the word c[i..j). Its first glyph's lead comes off its width
+ * when a break precedes it: then a glue of the lead's width stands before
+ * it (mid-line it gives the lead back; at a line start it is discarded).
+ * Its last glyph's trail comes off when a break that can give it back
+ * follows (the spaces after it, or a CJK break). */
+static void il_box(il_t *f, int i, int j, int64_t w)
+{
+	const fcp_t *a = &f->c[i], *z = &f->c[j - 1];
+	int32_t lead = 0, cut = 0;
+	if (a->lead > 0 && (f->nit == 0 || f->it[f->nit - 1].type != PARA_BOX)) {
+		lead = a->lead;
+		if (f->nit > 0)
+			il_item(f, PARA_GLUE, lead, 0, 0, 0, 0, -2, -2);
+	}
+	if (z->trail > 0 && j < f->nc &&
+	    ((f->c[j].kind == K_CHAR && il_nospace_kind(f, j - 1) == NB_CJK) ||
+	     (f->c[j].kind == K_SPACE && z->bk == BK_NONE)))
+		cut = z->trail;
+	il_item(f, PARA_BOX, sat32(w - lead - cut), 0, 0, 0, 0, i, j);
+	f->aux[f->nit - 1].lead = lead;
+	f->aux[f->nit - 1].cut = cut;
+	f->trail_box = cut && f->c[j].kind == K_SPACE ? f->nit - 1 : -1;
+}
+
 static void il_items(il_t *f)
 {
 	int space = -1, spaceend = -1, spacebrk = 0, boxes = 0;
+	f->trail_box = -1;
 	for (int i = 0; i < f->nc;) {
 		fcp_t *c = &f->c[i];
 		if (c->kind == K_SPACE) {
@@ -765,26 +882,35 @@ static void il_items(il_t *f)
 			int j = i;   /* trailing newlines make no empty lines */
 			while (j < f->nc && f->c[j].kind != K_CHAR)
 				j++;
+			il_trail_cancel(f);
 			if (j < f->nc)
 				il_forced(f);
 			space = -1;
 			i++;
 			continue;
 		}
-		if (space >= 0)
-			il_glue(f, space, spaceend, spacebrk);
+		if (space >= 0) {
+			int32_t trail = 0;
+			if (f->trail_box >= 0 && spacebrk)
+				trail = f->aux[f->trail_box].cut;
+			else
+				il_trail_cancel(f);
+			f->trail_box = -1;
+			il_glue(f, space, spaceend, spacebrk, trail);
+		}
 		space = -1;
 		int j = i;
 		int64_t w = 0;
 		while (j < f->nc && f->c[j].kind == K_CHAR && f->c[j].span == c->span &&
 		       (j == i || f->c[j - 1].bk == BK_NONE))
 			w += f->c[j++].adv;
-		il_item(f, PARA_BOX, sat32(w), 0, 0, 0, 0, i, j);
+		il_box(f, i, j, w);
 		boxes++;
 		if (f->c[j - 1].bk != BK_NONE && j < f->nc && f->c[j].kind == K_CHAR)
-			il_nospace_break(f, j - 1);
+			il_nospace_break(f, j - 1, f->aux[f->nit - 1].cut);
 		i = j;
 	}
+	il_trail_cancel(f);
 	if (boxes)
 		il_forced(f);
 	else
@@ -986,14 +1112,11 @@ static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 	return x;
 }
 
-/* A glue item at x, set to gw. */
+/* A space's glue, moving the pen by gw: a natural space stays in the run
+ * (glue without a space, ax->c0 < 0, is left to the next box: it breaks
+ * the run only if the pen moved). */
 static void ls_glue(il_t *f, lset_t *L, const faux_t *ax, int32_t gw)
 {
-	if (ax->c0 < 0) {
-		if (gw != 0)
-			ls_close(f, L, 0);
-		return;
-	}
 	const fcp_t *c = &f->c[ax->c0];
 	const inline_span_t *gs = f->sp[c->span].s;
 	int gframe = gs->flags & INLINE_FRAME ? gs->frame + 1 : 0;
@@ -1145,6 +1268,7 @@ static int ls_line(il_t *f, lset_t *L, const para_line_t *pl, int first, inline_
 			x0 += (int32_t)(f->o->align == INLINE_RIGHT ? d : d / 2);
 	}
 	x = x0;
+	int32_t pen = x;        /* where the open run's next glyph would go */
 	L->nruns = L->nlinks = L->nframes = 0;
 	L->open = 0;
 	L->url = NULL;
@@ -1154,12 +1278,27 @@ static int ls_line(il_t *f, lset_t *L, const para_line_t *pl, int first, inline_
 	for (int i = pl->start; i < pl->end; i++) {
 		const para_item_t *p = &f->it[i];
 		if (p->type == PARA_BOX) {
-			x = ls_box(f, L, &f->aux[i], x);
+			/* a half-width opening mark starts left of the box, a
+			   half-width closing one ends right of it */
+			int32_t at = add32(x, -(int64_t)f->aux[i].lead);
+			if (L->open && at != pen)
+				ls_close(f, L, 0);
+			pen = ls_box(f, L, &f->aux[i], at);
+			x = add32(pen, -(int64_t)f->aux[i].cut);
 		} else if (p->type == PARA_GLUE) {
-			int32_t gw = gset_glue(&gs, p);
-			ls_glue(f, L, &f->aux[i], gw);
-			x = add32(x, gw);
+			x = add32(x, gset_glue(&gs, p));
+			if (f->aux[i].c0 >= 0) {
+				ls_glue(f, L, &f->aux[i], x - pen);
+				pen = x;
+			}
 		}
+	}
+	if (pl->end < f->nit) {
+		const para_item_t *e = &f->it[pl->end];
+		if (e->type == PARA_PENALTY && !e->flagged && e->w > 0)
+			x = add32(x, e->w);     /* a closing mark kept at full width */
+		if (f->aux[pl->end].trim > 0 && L->open)
+			L->cur.w -= f->aux[pl->end].trim;  /* ... or set half-width */
 	}
 	if (pl->end < f->nit && f->it[pl->end].type == PARA_PENALTY && f->it[pl->end].flagged &&
 	    f->it[pl->end].w > 0 && f->aux[pl->end].c0 >= 0) {
@@ -1357,6 +1496,7 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 		return -1;
 	}
 	il_cjk_spacing(&f);
+	il_cjk_edges(&f);
 	rc = f.o->hyph ? il_prepass(&f, &pl, &npl) : -1;
 	if (rc < 0) {
 		il_hyphenate(&f);

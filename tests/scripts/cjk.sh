@@ -7,7 +7,13 @@
 #  - Han next to Latin or a digit: a quarter em between them (clreq 3.4);
 #  - body text mostly in CJK gets the CJK leading (1.6 in academic);
 #  - the justified paragraph extracts with no space between two Han
-#    characters and no line break inside a line (pdftotext and mutool).
+#    characters and no line break inside a line (pdftotext and mutool);
+#  - line edges (tests/cjk/edges.yaml, inline.c il_cjk_edges): an opening
+#    bracket that starts a line is set half-width (drawn half an em left
+#    of the measure, its ink flush with it), a full stop that would push
+#    its line 0.1 em over the measure is set half-width at the line end
+#    instead of taking two characters down; no two runs overlap; the
+#    paragraphs extract exactly as written.
 set -u
 VITA=${VITA:-build/vita}
 OUT=${BUILD:-build}/cjk
@@ -71,5 +77,50 @@ if "（MSRA）、英伟达" not in t:
     print("FAIL: %s: the compressed punctuation does not extract in place" % sys.argv[2]); sys.exit(1)
 PY
 done
+E=tests/cjk/edges.yaml
+"$VITA" render "$E" -o "$OUT/e.pdf" 2>"$OUT/e.err" || { no "render edges: exit $?"; cat "$OUT/e.err"; }
+"$VITA" render "$E" --dump=layout > "$OUT/e.layout" || no "dump edges"
+pdftotext -enc UTF-8 "$OUT/e.pdf" "$OUT/e.txt"
+python3 - "$OUT/e.layout" "$OUT/e.txt" "$E" <<'PY' || fail=1
+import re, sys
+bad = 0
+def no(m):
+    global bad
+    print("FAIL: edges: " + m); bad = 1
+lines = {}
+for l in open(sys.argv[1], encoding="utf-8"):
+    m = re.match(r'run x=(-?\d+) y=(\d+) w=(\d+) size=9800 .*?"(.*)"', l)
+    if m:
+        lines.setdefault(int(m[2]), []).append((int(m[1]), int(m[3]), m[4]))
+rows = [(y, sorted(r)) for y, r in sorted(lines.items())]
+left = min(r[0][0] for y, r in rows if not r[0][2].startswith("\u300c"))
+right = max(r[-1][0] + r[-1][1] for y, r in rows)
+em = 9800
+texts = [''.join(t for x, w, t in r) for y, r in rows]
+starts = [r[0][0] for y, r in rows]
+# the opening bracket at the start of a line: half an em left of the measure
+for want in ("\u300c\u6548\u7387", "\u300c\u673a\u5668"):
+    k = [i for i, t in enumerate(texts) if t.startswith(want)]
+    if not k:
+        no("no line starts with %r: %s" % (want, [t[:4] for t in texts]))
+    elif abs(starts[k[0]] - (left - em // 2)) > em // 50:
+        no("%r starts at %d, want %d (half-width)" % (want, starts[k[0]], left - em // 2))
+# the full stop at the end of the first line: 48 ideographs and the stop,
+# the stop's set (half) width ending at the measure
+t0 = texts[0]
+if not t0.endswith("\u7684\u3002") or len(t0) != 49:
+    no("line 1 does not end in a half-width full stop: %r (%d)" % (t0[-3:], len(t0)))
+elif rows[0][1][-1][0] + rows[0][1][-1][1] != right:
+    no("line 1 ends at %d, not at the measure %d" % (rows[0][1][-1][0] + rows[0][1][-1][1], right))
+for y, r in rows:
+    for a, b in zip(r, r[1:]):
+        if b[0] < a[0] + a[1]:
+            no("runs overlap at y=%d: %r %r" % (y, a, b))
+txt = re.sub(r"\s+", "", open(sys.argv[2], encoding="utf-8").read())
+for src in re.findall(r'text: "(.*)"', open(sys.argv[3], encoding="utf-8").read()):
+    if src not in txt:
+        no("pdftotext does not read %r" % src[:20])
+sys.exit(bad)
+PY
 [ $fail -eq 0 ] && echo "cjk: ok"
 exit $fail

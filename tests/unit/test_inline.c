@@ -52,7 +52,8 @@ static const char *line_text(const inline_line_t *l)
 	return out;
 }
 
-/* Runs in order, inside the measure, no overlap, BMP text < 65,535. */
+/* Runs in order, inside the measure (but for the blank half of an
+ * opening mark starting the line), no overlap, BMP text < 65,535. */
 static void check_lines(const inline_result_t *r, const inline_opts_t *o)
 {
 	for (int i = 0; i < r->nlines; i++) {
@@ -60,7 +61,7 @@ static void check_lines(const inline_result_t *r, const inline_opts_t *o)
 		int32_t right = 0;
 		for (int k = 0; k < l->nruns; k++) {
 			const page_run_t *u = &l->runs[k];
-			CHECK(u->x >= right - 2);
+			CHECK(u->x >= right - 2 || (k == 0 && u->x >= -u->size / 2 - 2));
 			right = u->x + u->w;
 			CHECK(u->len > 0 && u->len < 65535);
 			CHECK(u->face >= 0);
@@ -170,6 +171,7 @@ TEST(cjk)
 	                     "在于机器学习系统。「高效」的分布式训练、量化和编译器，"
 	                     "都是我关心的问题。我曾在NVIDIA、微软亚洲研究院和Vector研究所工作。",
 	                     FONT_REGULAR, 0, NULL);
+	int starts = 0, ends = 0;
 	for (int32_t w = 60000; w <= 200000; w += 7000) {
 		inline_opts_t o = opts(w, INLINE_JUSTIFY);
 		inline_result_t r;
@@ -187,9 +189,22 @@ TEST(cjk)
 			CHECK(!strstr(t, "Pekhi\n"));
 			if (i + 1 < r.nlines && r.lines[i].ratio != 0)   /* 0: nothing to stretch */
 				EQ_INT(r.lines[i].width, w);
+			/* a line starting with an opening mark: half-width, its blank
+			   half left of the measure; only there is a run left of it */
+			if (starts_with_any(t, opening))
+				EQ_INT(r.lines[i].runs[0].x, -5000);
+			else
+				CHECK(r.lines[i].runs[0].x >= 0);
+			if (starts_with_any(t, opening))
+				starts++;
+			if (ends_with_any(t, closing) && i + 1 < r.nlines &&
+			    r.lines[i].runs[r.lines[i].nruns - 1].x + r.lines[i].runs[r.lines[i].nruns - 1].w == w)
+				ends++;
 		}
 		errs_done(&e);
 	}
+	CHECK(starts > 0);      /* the measures above do put marks at line edges */
+	CHECK(ends > 0);
 }
 
 TEST(hyphen_drawn)

@@ -1514,6 +1514,8 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 int32_t inline_width(const inline_span_t *spans, int n, const char *lang)
 {
 	int64_t w = 0;
+	uint32_t prev = 0;      /* the last code point, for CJK-Latin gaps */
+	int32_t prevsize = 0;
 	buf_t b;
 	buf_init(&b);
 	for (int i = 0; i < n; i++) {
@@ -1535,6 +1537,15 @@ int32_t inline_width(const inline_span_t *spans, int n, const char *lang)
 				buf_putc(&b, ' ');
 			else if (kind == K_CHAR && draw)
 				buf_add(&b, t + k, (size_t)l);
+			/* the quarter em il_cjk_spacing puts between Han and Latin
+			   ("2023年9月"): a date column measured without it wraps */
+			if (kind == K_CHAR && draw && ((is_han_kana(prev) && is_latin_alnum(cp)) ||
+			                               (is_latin_alnum(prev) && is_han_kana(cp))))
+				w += prevsize / 4;
+			if (kind != K_CHAR || draw) {
+				prev = kind == K_CHAR ? cp : 0;
+				prevsize = s->size;
+			}
 			k += (size_t)l;
 		}
 		if (b.len && s->chain)

@@ -13,7 +13,10 @@
 #    of the measure, its ink flush with it), a full stop that would push
 #    its line 0.1 em over the measure is set half-width at the line end
 #    instead of taking two characters down; no two runs overlap; the
-#    paragraphs extract exactly as written.
+#    paragraphs extract exactly as written;
+#  - a Chinese CV (tests/cjk/zh-cv.yaml): each date ("2023年9月 – 至今",
+#    "2025年") fits its column on one line (the column is measured with the
+#    quarter em between Han and digits that the line gets).
 set -u
 VITA=${VITA:-build/vita}
 OUT=${BUILD:-build}/cjk
@@ -121,6 +124,22 @@ for src in re.findall(r'text: "(.*)"', open(sys.argv[3], encoding="utf-8").read(
     if src not in txt:
         no("pdftotext does not read %r" % src[:20])
 sys.exit(bad)
+PY
+Z=tests/cjk/zh-cv.yaml
+"$VITA" render "$Z" --dump=layout > "$OUT/z.layout" 2>"$OUT/z.err" || { no "render zh-cv: exit $?"; cat "$OUT/z.err"; }
+python3 - "$OUT/z.layout" <<'PY' || fail=1
+import re, sys
+muted = {}
+for l in open(sys.argv[1], encoding="utf-8"):
+    m = re.match(r'run x=(-?\d+) y=(\d+) w=(\d+) .*color=#5B6168 "(.*?)"', l)
+    if m:
+        muted.setdefault(int(m[2]), []).append(m[4])
+lines = [''.join(v) for y, v in sorted(muted.items())]
+dates = [t for t in lines if re.search(r"\d", t) and "\u5e74" in t]
+want = ["2023\u5e749\u6708 \u2013 \u81f3\u4eca", "2018\u5e749\u6708 \u2013 2022\u5e746\u6708", "2025\u5e74", "2022\u5e74"]
+for w in want:
+    if w not in dates:
+        print("FAIL: zh-cv: date %r is not whole on one line: %s" % (w, dates)); sys.exit(1)
 PY
 [ $fail -eq 0 ] && echo "cjk: ok"
 exit $fail

@@ -25,20 +25,20 @@ import subprocess
 import sys
 
 # Stage ranks, in pipeline order (README): a module is a file's name
-# without .c/.h and without _int (font_int.h is the font module's).
-# A name ending in * covers its prefix (font* = font, font_chain, ...).
+# without .c/.h and without _int (font_int.h is the font module's); a
+# name covers its parts too (font: font_chain.c, font_int.h, ...).
 STAGES = [
     ("base", "err arena buf utf8 unicode suggest file deps ofile version"),
     ("read", "ydoc json image"),  # YAML/JSON trees, photo pixels
-    ("profile", "profile* model"),
+    ("profile", "profile model"),
     ("style", "style"),
-    ("locale", "locale locale_model"),
+    ("locale", "locale"),
     # the page list is the data set lines and pages are made of: inline
     # builds its runs, layout fills it, pdf and page_dump read it
     ("page", "page"),
-    ("text", "font* sfnt hyph para bidi inline"),
-    ("layout", "layout*"),
-    ("output", "pdf* html"),
+    ("text", "font sfnt hyph para bidi inline"),
+    ("layout", "layout"),
+    ("output", "pdf html"),
     ("cli", "datadir watch starter"),
     ("main", "main"),
 ]
@@ -74,7 +74,7 @@ def module(path):
 def rank(mod):
     for i, (_, names) in enumerate(STAGES):
         for n in names.split():
-            if n == mod or (n.endswith("*") and mod.startswith(n[:-1])):
+            if mod == n or mod.startswith(n + "_"):
                 return i
     return None
 

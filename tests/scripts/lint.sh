@@ -2,7 +2,8 @@
 # make lint (tests/tools/deps_graph.py) passes on the tree and fails, naming
 # the file and the rule, on a copy of the tree with one deliberate fault:
 # an include of a later stage's header, a library header outside its
-# wrapper, a cycle between .c files. The copy (src, include, the Makefile,
+# wrapper, a cycle between .c files, a call into a later stage, an
+# exported name without its prefix. The copy (src, include, the Makefile,
 # the script and $BUILD's objects, so only the changed file recompiles) is
 # made under $TMPDIR. Env: BUILD (the build to copy objects from).
 set -u
@@ -80,6 +81,17 @@ EOF
 grep -q "int style_check(" include/style.h || no "style_check is gone from style.h: pick another style function"
 expect "buf.c calls style" src/buf.c 'src/buf.c:[0-9]*: stage: includes "style.h"' \
 	'src/buf.c: stage: calls style_check in src/style.c'
+
+# an exported name without its module's prefix
+fault src/utf8.c
+cat >> "$T/src/utf8.c" <<'EOF'
+int next_char(void);
+int next_char(void)
+{
+	return 0;
+}
+EOF
+expect "utf8.c exports next_char" src/utf8.c 'src/utf8.c: prefix: exports next_char'
 
 # and the restored copy passes again
 if ! lint; then no "make lint fails after the faults were undone:"; cat "$T/out"; fi

@@ -10,7 +10,9 @@ usage: deps_graph.py [--root DIR] [--print] [OBJECT.o ...]
    error.
 2. Libraries. Each library's headers are included only by the files that
    wrap it (LIBRARIES below).
-3. Calls. Given the objects, the call graph between .c files is read from
+3. Prefixes. Every name an object exports starts with its module's
+   prefix, or one of the private prefixes PREFIXES lists.
+4. Calls. Given the objects, the call graph between .c files is read from
    `nm` (a file uses another when one of its undefined symbols is defined
    there): a call into a later stage is an error, and so is any cycle.
    --print lists the graph, one "file -> file: symbols" line per edge.
@@ -61,6 +63,27 @@ LIBRARIES = [
     (r"hyphen\.h", "libhyphen", ["src/hyph.c"]),
     (r"zlib\.h", "zlib", []),
 ]
+
+# Exported names: each starts with its module's prefix (the first part of
+# the file's name and "_": font_ for font_face.c), or one of these (README,
+# "Name prefixes"); a name alone (no "_" after it) is an exact name.
+PREFIXES = {
+    "arena": "xcalloc xmalloc xrealloc xstrdup",
+    "err": "errs_ warn_at",
+    "unicode": "uni_",
+    "main": "main",
+    "layout*": "lay_",
+    "layout_text": "sp_",
+    "layout_vlist": "v_",
+    "profile_val": "pv_",
+    "profile_import": "pim_",
+    "profile_jsonresume": "pjr_",
+    "profile_rendercv": "prcv_",
+    "profile_alfolio": "pal_",
+    "profile_bib*": "pbib_",
+    "profile_names": "pnames_",
+    "profile_post": "pm_ pu_",
+}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 
@@ -131,7 +154,15 @@ def check_sources(root, bad):
                                    f"which only {who} may include")
 
 
-def call_graph(objs):
+def prefix_ok(mod, sym):
+    allowed = [mod.split("_")[0] + "_"]
+    for pat, extra in PREFIXES.items():
+        if fnmatch.fnmatch(mod, pat):
+            allowed += extra.split()
+    return any(sym.startswith(a) if a.endswith("_") else sym == a for a in allowed), allowed
+
+
+def call_graph(objs, bad):
     defs, undef = {}, collections.defaultdict(set)
     for o in objs:
         mod = os.path.basename(o)[:-2]
@@ -140,6 +171,11 @@ def call_graph(objs):
             p = line.split()
             if len(p) == 3 and p[1] in "TDBRCVWG":
                 defs[p[2]] = mod
+                ok, allowed = prefix_ok(mod, p[2])
+                if not ok and "." not in p[2]:
+                    bad.append(f"src/{mod}.c: prefix: exports {p[2]}, which has none of "
+                               f"its prefixes ({', '.join(allowed)}; make it static, or "
+                               "name it so)")
             elif len(p) == 2 and p[0] == "U":
                 undef[mod].add(p[1])
     g = collections.defaultdict(lambda: collections.defaultdict(set))
@@ -186,7 +222,7 @@ def cycles(g, nodes):
 
 
 def check_calls(objs, bad, show):
-    g, nodes = call_graph(objs)
+    g, nodes = call_graph(objs, bad)
     for a in sorted(g):
         ra = rank(a)
         for b in sorted(g[a]):

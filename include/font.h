@@ -58,12 +58,17 @@ typedef struct font_face_info {
 font_lib_t *font_lib_new(const char *const *search_dirs, errs_t *e);
 void font_lib_free(font_lib_t *lib);
 
-/* Load (or return the already loaded) chain by name ("serif") or path.
+/* Load (or return the already loaded) chain by name ("serif") or path,
+ * a list of families ("Noto Sans, DejaVu Sans": vita's CJK and symbol
+ * faces follow), or families in front of either ("Lato + serif").
  * Errors: unknown chain (exit 1, located in the layout if given),
  * a family that cannot be found, a missing, unreadable, CFF-only or
  * corrupt font file (exit 3, naming the file). */
 font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e);
 const char *font_chain_name(const font_chain_t *c);
+/* "Lato + serif" (families in front of a chain): the front families that
+ * are not installed and were left out, as "'Lato'", or NULL. */
+const char *font_chain_absent(const font_chain_t *c);
 /* The families of chain c in order (as named in the chain, or the family
  * of an explicit file): up to max into out; returns how many. */
 int font_chain_families(const font_chain_t *c, const char **out, int max);

@@ -216,12 +216,71 @@ static int family_chain(const char *name, buf_t *file, buf_t *data)
  * every get, as the library (and its chains) may serve many renders. */
 static void chain_deps(const font_chain_t *c)
 {
+	if (c->tail)
+		chain_deps(c->tail);
 	if (c->from_file)
 		deps_add(c->file);
 	for (int k = 0; k < c->nent; k++)
 		for (int s = 0; s < 4; s++)
 			if (c->ent[k].face[s])
 				deps_add(c->ent[k].face[s]->path);
+}
+
+/* "Lato, Inter + serif": the families before " + " in front of the chain
+ * (or family list) after it. A front family that is not installed is left
+ * out (font_chain_absent names it), so the chain's own face takes its
+ * place; the chain keeps its CJK, Arabic and symbol faces. */
+static font_chain_t *front_chain(font_lib_t *lib, const char *name, const char *plus, errs_t *e)
+{
+	font_chain_t *tail = font_chain_get(lib, plus + 3, e);
+	if (!tail)
+		return NULL;
+	buf_t file, data;
+	buf_init(&file);
+	buf_init(&data);
+	buf_printf(&file, "font families '%.*s'", (int)(plus - name), name);
+	buf_printf(&data, "faces:\n");
+	int n = 0;
+	char *list = xmalloc((size_t)(plus - name) + 1);
+	memcpy(list, name, (size_t)(plus - name));
+	list[plus - name] = '\0';
+	for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
+		while (*t == ' ')
+			t++;
+		size_t l = strlen(t);
+		while (l && t[l - 1] == ' ')
+			t[--l] = '\0';
+		if (l && !strpbrk(t, "\"\n\\:#[]{}/"))
+			buf_printf(&data, "  - family: \"%s\"\n", t), n++;
+	}
+	free(list);
+	font_chain_t *c = xcalloc(1, sizeof(*c));
+	c->lib = lib;
+	c->front = 1;
+	int r = -1;
+	if (!n)
+		err_at(e, "", 0, 0, "unknown font chain '%s' (expected font families before ' + ')", name);
+	else
+		r = font_chain_parse(lib, c, file.s, data.s, data.len, e);
+	if (r == 0)
+		r = font_chain_join(c, tail, e);
+	buf_done(&file);
+	buf_done(&data);
+	if (r != 0) {
+		font_chain_free(c);
+		return NULL;
+	}
+	free(c->name);
+	c->name = xstrdup(name);
+	c->next = lib->chains;
+	lib->chains = c;
+	chain_deps(c);
+	return c;
+}
+
+const char *font_chain_absent(const font_chain_t *c)
+{
+	return c ? c->absent : NULL;
 }
 
 font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e)
@@ -231,6 +290,9 @@ font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e)
 			chain_deps(c);
 			return c;
 		}
+	const char *plus = strstr(name, " + ");
+	if (plus)
+		return front_chain(lib, name, plus, e);
 	buf_t file, data;
 	buf_init(&file);
 	buf_init(&data);
@@ -287,6 +349,8 @@ void font_chain_describe(font_chain_t *c, FILE *out)
 {
 	fprintf(out, "  # %s%s%s\n", c->file ? c->file : "", c->desc ? ": " : "",
 	        c->desc ? c->desc : "");
+	if (c->absent)
+		fprintf(out, "  %s not installed: left out\n", c->absent);
 	for (int k = 0; k < c->nent; k++) {
 		font_entry_t *en = &c->ent[k];
 		char langs[32] = "";

@@ -76,6 +76,7 @@ void font_chain_free(font_chain_t *c)
 			free(c->ent[k].why[s]);
 	}
 	free(c->ent);
+	free(c->absent);
 	for (int l = 0; l < FONT_NLANG; l++) {
 		free(c->order[0][l]);
 		free(c->order[1][l]);
@@ -242,7 +243,9 @@ static int resolve_family(chain_ctx_t *x, font_entry_t *en, const ynode_t *at)
 	}
 	if (n == 0) {
 		char near[256];
-		if (font_family_suggest(x->lib, en->family, near, sizeof(near)))
+		if (x->c->front)
+			en->missing = 1; /* left out by font_chain_join */
+		else if (font_family_suggest(x->lib, en->family, near, sizeof(near)))
 			rc = err_sys_at(x->e, x->file, at->line, at->col,
 			                "font family '%s' is not installed; did you mean '%s'?",
 			                en->family, near);
@@ -457,7 +460,7 @@ static int parse_face(chain_ctx_t *x, font_entry_t *en, const ynode_t *m)
 				              "'%s' names a file: use it together with file:", face_keys[2 + s]);
 		if (resolve_family(x, en, fam) != 0)
 			return -1;
-		if (en->missing && en != &x->c->ent[0])
+		if (en->missing && (en != &x->c->ent[0] || x->c->front))
 			return 0;
 		if (en->missing) {
 			/* every CV sets Latin text (digits at least) in the first face */
@@ -558,6 +561,57 @@ static int parse_root(chain_ctx_t *x, const ynode_t *root)
 	if (rc)
 		return -1;
 	return parse_faces(x, ydoc_get(root, "faces"), root);
+}
+
+static char *xstrdup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+int font_chain_join(font_chain_t *c, font_chain_t *tail, errs_t *e)
+{
+	buf_t ab;
+	buf_init(&ab);
+	int n = 0;
+	for (int k = 0; k < c->nent; k++) {
+		font_entry_t *en = &c->ent[k];
+		if (!en->missing) {
+			c->ent[n++] = *en;
+			continue;
+		}
+		char near[256];
+		buf_printf(&ab, "%s'%s'", ab.len ? ", " : "", en->family);
+		if (font_family_suggest(c->lib, en->family, near, sizeof(near)))
+			buf_printf(&ab, " (did you mean '%s'?)", near);
+		free(en->family);
+		free(en->package);
+		for (int s = 0; s < 4; s++)
+			free(en->why[s]);
+	}
+	c->nent = n;
+	c->absent = ab.len ? xstrdup(ab.s) : NULL;
+	buf_done(&ab);
+	if (c->nent + tail->nent > CHAIN_MAX_FACES) {
+		return err_at(e, "", 0, 0, "font chain '%s': at most %d faces in a chain",
+		              c->name ? c->name : "", CHAIN_MAX_FACES);
+	}
+	c->ent = xrealloc(c->ent, (size_t)(c->nent + tail->nent) * sizeof(*c->ent));
+	for (int k = 0; k < tail->nent; k++) {
+		font_entry_t *d = &c->ent[c->nent++], *t = &tail->ent[k];
+		*d = *t;
+		d->family = xstrdup_or_null(t->family);
+		d->package = xstrdup_or_null(t->package);
+		for (int s = 0; s < 4; s++)
+			d->why[s] = xstrdup_or_null(t->why[s]);
+		d->reported = 0;
+	}
+	c->tail = tail;
+	for (int l = 0; l < FONT_NLANG; l++) {
+		free(c->order[0][l]);
+		free(c->order[1][l]);
+	}
+	chain_orders(c);
+	return 0;
 }
 
 int font_chain_parse(font_lib_t *lib, font_chain_t *c, const char *file,

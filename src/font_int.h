@@ -74,6 +74,10 @@ struct font_chain {
 	font_lib_t *lib;
 	char *name, *file, *desc;
 	int from_file;          /* file is a chain file (not a family list) */
+	int front;              /* families in front of another chain ("Lato + serif"):
+	                         * one that is not installed is left out, not an error */
+	char *absent;           /* front: the families left out, "'Lato'" (NULL: none) */
+	struct font_chain *tail; /* front: the chain they stand in front of */
 	font_entry_t *ent;
 	int nent;
 	int *order[2][FONT_NLANG]; /* entry indices tried: [CJK char?][language] */
@@ -142,6 +146,9 @@ int font_family_suggest(font_lib_t *lib, const char *family, char *near, size_t 
 int font_chain_parse(font_lib_t *lib, font_chain_t *c, const char *file,
                      const char *data, size_t len, errs_t *e);
 void font_chain_free(font_chain_t *c);
+/* Front chain c: leave out its families that are not installed (named in
+ * c->absent), then append a copy of tail's entries. */
+int font_chain_join(font_chain_t *c, font_chain_t *tail, errs_t *e);
 void font_fc_free(font_lib_t *lib);
 
 /* font_shape.c (calls font_face.c, font_pick.c) */

@@ -239,6 +239,20 @@ static int key_err(lay_t *L, const char *key, const char *fmt, ...)
 	return err_at(L->e, file, line, col, "%s", msg);
 }
 
+/* "Lato + serif" with no Lato installed: said where the key was set, and
+ * the chain's own face is used. */
+static void lay_absent(lay_t *L, const font_chain_t *c, const char *key)
+{
+	const char *abs = font_chain_absent(c), *file;
+	int line, col;
+	if (!abs)
+		return;
+	style_key_at(L->orig, key, &file, &line, &col);
+	warn_at(L->e, file, line, col, "font family %s is not installed; the layout's own "
+	        "face is used for %s (fc-list : family lists the installed ones)", abs,
+	        strcmp(key, "fonts.body") ? "the name and section titles" : "the text");
+}
+
 /* The columns: the header across the text block, the main column and the
  * sidebar beside it. Lengths that leave no room are errors located in the
  * layout; nothing is ever set outside the page. */
@@ -433,6 +447,9 @@ static page_doc_t *lay_once(const model_t *m, const style_t *s, const style_t *o
 	if (!(L.body = font_chain_get(lib, s->font_body, e)) ||
 	    !(L.head = font_chain_get(lib, s->font_heading, e)))
 		return NULL;
+	lay_absent(&L, L.body, "fonts.body");
+	if (L.head != L.body)
+		lay_absent(&L, L.head, "fonts.heading");
 	if (o->strict && layout_coverage(m, s, lib, 1, e))
 		return NULL;
 	L.a = arena_new();

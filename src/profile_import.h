@@ -13,6 +13,12 @@
 
 int pjr_load(pctx_t *c, const ynode_t *root);     /* profile_jsonresume.c */
 int prcv_load(pctx_t *c, const ynode_t *root);    /* profile_rendercv.c */
+/* profile_rcdesign.c: RenderCV's design -> layout overrides; the words of
+ * its locale (name: "locale" or "locale_catalog") -> locale overrides
+ * when apply, else one "ignored" warning; prcv_set adds one override. */
+int prcv_design(pctx_t *c, const ynode_t *root);
+void prcv_words(pctx_t *c, const ynode_t *loc, const char *name, int apply);
+void prcv_set(pctx_t *c, const char *key, const char *value, const ynode_t *n);
 /* profile_alfolio.c: al-folio's _data/cv.yml, a list of {title, type,
  * contents}; pal_is tells it by its shape. */
 int pal_is(const ynode_t *root);

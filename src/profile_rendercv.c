@@ -6,7 +6,9 @@
  *                 [{network, username}] (LinkedIn, GitHub, ORCID, Google
  *                 Scholar, X/Twitter -> contact; GitLab, Mastodon, ... ->
  *                 header links), sections {TITLE: [entry]}
- *   design, locale, locale_catalog, rendercv_settings   ignored
+ *   design, locale, locale_catalog   the layout and the locale's words
+ *                 (profile_rcdesign.c)
+ *   settings, rendercv_settings      current_date, bold_keywords
  *
  * A section's entries are recognised by their keys, as RenderCV does, and
  * must all be of one kind:
@@ -114,6 +116,28 @@ static int rc_common(pctx_t *c, const ynode_t *n, mentry_t *en)
 	return rc;
 }
 
+/* tpl with every k1 replaced by v1 and k2 by v2 */
+static const char *rc_fill2(arena_t *a, const char *tpl, const char *k1, const char *v1,
+                            const char *k2, const char *v2)
+{
+	buf_t b;
+	buf_init(&b);
+	for (const char *q = tpl; *q;) {
+		if (!strncmp(q, k1, strlen(k1))) {
+			buf_puts(&b, v1);
+			q += strlen(k1);
+		} else if (!strncmp(q, k2, strlen(k2))) {
+			buf_puts(&b, v2);
+			q += strlen(k2);
+		} else {
+			buf_putc(&b, *q++);
+		}
+	}
+	const char *r = arena_strdup(a, b.s ? b.s : "");
+	buf_done(&b);
+	return r;
+}
+
 static int rc_edu(pctx_t *c, const ynode_t *n, mentry_t *en)
 {
 	const char *degree, *area;
@@ -124,7 +148,15 @@ static int rc_edu(pctx_t *c, const ynode_t *n, mentry_t *en)
 	rc |= pim_text(c, n, ydoc_get(n, "grade") ? "grade" : "gpa", &en->note);
 	rc |= rc_common(c, n, en);
 	const ynode_t *at = ydoc_get(n, degree ? "degree" : "area");
-	if (degree && area)
+	/* locale.phrases.degree_with_area (2.4+), else RenderCV's default */
+	const char *tpl = NULL;
+	const ynode_t *ph = ydoc_get(ydoc_get(c->root, "locale"), "phrases");
+	const ynode_t *dw = ydoc_get(ph, "degree_with_area");
+	if (dw && dw->kind == YD_SCALAR && strstr(dw->str, "DEGREE") && strstr(dw->str, "AREA"))
+		tpl = dw->str;
+	if (degree && area && tpl)
+		pv_markup(c->a, rc_fill2(c->a, tpl, "DEGREE", degree, "AREA", area), &en->title);
+	else if (degree && area)
 		pv_markup(c->a, arena_printf(c->a, "%s in %s", degree, area), &en->title);
 	else if (degree || area)
 		pv_markup(c->a, degree ? degree : area, &en->title);
@@ -642,141 +674,12 @@ static void rc_prepass(pctx_t *c, ynode_t *n, int highlights, const ynode_t *kw,
 	}
 }
 
-/* ---- design -> the layout, settings ---- */
-
-/* A layout override "key=value", located at n (as a native profile's). */
-static void rc_set(pctx_t *c, const char *key, const char *value, const ynode_t *n)
-{
-	model_t *m = c->m;
-	int k = m->nlayout_set;
-	m->layout_set = arena_grow(c->a, (void *)m->layout_set, (size_t)k * sizeof(char *),
-	                           (size_t)(k + 1) * sizeof(char *));
-	m->layout_set_at = arena_grow(c->a, m->layout_set_at, (size_t)k * sizeof(mpos_t),
-	                              (size_t)(k + 1) * sizeof(mpos_t));
-	m->layout_set[k] = arena_printf(c->a, "%s=%s", key, value);
-	m->layout_set_at[k].line = n->line;
-	m->layout_set_at[k].col = n->col;
-	m->nlayout_set++;
-	if (!m->layout_line) {
-		m->layout_line = n->line;
-		m->layout_col = n->col;
-	}
-}
+/* ---- settings and locale (design: profile_rcdesign.c) ---- */
 
 static const char *rc_scalar(const ynode_t *map, const char *key)
 {
 	const ynode_t *n = ydoc_get(map, key);
 	return n && n->kind == YD_SCALAR && n->len ? n->str : NULL;
-}
-
-/* "0.7in", "2cm", "10 mm", "12pt": vita's units; NULL for em and the rest */
-static const char *rc_len(arena_t *a, const char *v)
-{
-	char *end;
-	double x = strtod(v, &end);
-	if (end == v || x < 0)
-		return NULL;
-	while (*end == ' ')
-		end++;
-	if (strcmp(end, "in") && strcmp(end, "cm") && strcmp(end, "mm") && strcmp(end, "pt"))
-		return NULL;
-	return arena_printf(a, "%g%s", x, end);
-}
-
-/* "rgb(0, 79, 144)" or "#004f90" -> "#004f90"; NULL otherwise */
-static const char *rc_color(arena_t *a, const char *v)
-{
-	int r, g, b;
-	if (v[0] == '#' && strlen(v) == 7)
-		return v;
-	if (sscanf(v, "rgb(%d ,%d ,%d )", &r, &g, &b) == 3 && r >= 0 && r < 256 &&
-	    g >= 0 && g < 256 && b >= 0 && b < 256)
-		return arena_printf(a, "#%02x%02x%02x", r, g, b);
-	return NULL;
-}
-
-/* design (every RenderCV 2.x version): the theme picks the nearest vita
- * layout; page size and margins, colours, alignment map onto its keys;
- * what has no counterpart is named in one "ignored" warning. */
-static int rc_design(pctx_t *c, const ynode_t *root)
-{
-	const ynode_t *d = ydoc_get(root, "design");
-	if (!d || d->kind != YD_MAP)
-		return 0;
-	const char *theme = rc_scalar(d, "theme");
-	if (theme && (!strcmp(theme, "sb2nov") || !strcmp(theme, "engineeringresumes") ||
-	              !strcmp(theme, "engineeringclassic")))
-		c->m->layout = "compact";   /* the dense one-column themes */
-	const ynode_t *pg = ydoc_get(d, "page");
-	const char *size = rc_scalar(pg, "size");
-	if (size) {
-		static const struct { const char *rcv, *w, *h; } sizes[] = {
-			{"a4", NULL, NULL}, {"us-letter", NULL, NULL}, {"a5", "148mm", "210mm"},
-			{"us-executive", "7.25in", "10.5in"}, {"a3", "297mm", "420mm"},
-			{"b5", "176mm", "250mm"}, {"us-legal", "8.5in", "14in"}};
-		const ynode_t *at = ydoc_get(pg, "size");
-		size_t i = 0;
-		while (i < sizeof(sizes) / sizeof(sizes[0]) && strcmp(sizes[i].rcv, size))
-			i++;
-		if (i == 0)
-			rc_set(c, "page.size", "a4", at);
-		else if (i == 1)
-			rc_set(c, "page.size", "letter", at);
-		else if (i < sizeof(sizes) / sizeof(sizes[0])) {
-			rc_set(c, "page.width", sizes[i].w, at);
-			rc_set(c, "page.height", sizes[i].h, at);
-		} else
-			warn_at(c->e, c->file, at->line, at->col, "ignored: page size '%.40s' "
-			        "(vita knows a4, us-letter, a5, us-executive, a3, b5, us-legal)", size);
-	}
-	static const char *const margins[][2] = {
-		{"top_margin", "page.margin.top"}, {"bottom_margin", "page.margin.bottom"},
-		{"left_margin", "page.margin.left"}, {"right_margin", "page.margin.right"}};
-	for (int i = 0; i < 4; i++) {
-		const char *v = rc_scalar(pg, margins[i][0]), *l;
-		if (v && (l = rc_len(c->a, v)))
-			rc_set(c, margins[i][1], l, ydoc_get(pg, margins[i][0]));
-	}
-	const char *foot = rc_scalar(pg, "show_footer");
-	if (foot && (!strcmp(foot, "false") || !strcmp(foot, "true")))
-		rc_set(c, "footer.show", foot, ydoc_get(pg, "show_footer"));
-	const ynode_t *co = ydoc_get(d, "colors");
-	static const char *const colors[][2] = {
-		{"body", "colors.text"}, {"text", "colors.text"}, {"links", "colors.link"},
-		{"section_titles", "colors.rule"}, {"footer", "colors.muted"}};
-	for (int i = 0; i < 5; i++) {
-		const char *v = rc_scalar(co, colors[i][0]), *h;
-		if (v && (h = rc_color(c->a, v)))
-			rc_set(c, colors[i][1], h, ydoc_get(co, colors[i][0]));
-	}
-	const ynode_t *ty = ydoc_get(d, "typography");
-	if (!ty)
-		ty = ydoc_get(d, "text");                    /* 2.0 - 2.3 */
-	const char *al = rc_scalar(ty, "alignment");
-	if (al && (!strcmp(al, "justified") || !strcmp(al, "left")))
-		rc_set(c, "text.align", al[0] == 'j' ? "justify" : "left",
-		       ydoc_get(ty, "alignment"));
-	const char *ha = rc_scalar(ydoc_get(d, "header"), "alignment");
-	if (ha && (!strcmp(ha, "center") || !strcmp(ha, "left")))
-		rc_set(c, "header.align", ha, ydoc_get(ydoc_get(d, "header"), "alignment"));
-	/* the rest: RenderCV's own spacing, fonts and templates */
-	buf_t un;
-	buf_init(&un);
-	for (int i = 0; i < d->n; i++) {
-		const ynode_t *k = d->kids[2 * i], *v = d->kids[2 * i + 1];
-		if (k->kind != YD_SCALAR || !strcmp(k->str, "theme") ||
-		    (v->kind != YD_MAP && (v->kind != YD_SCALAR || !v->len)) ||
-		    (v->kind == YD_MAP && !v->n))
-			continue;
-		if (!strcmp(k->str, "page") || !strcmp(k->str, "colors"))
-			continue;
-		buf_printf(&un, "%s%s", un.len ? ", " : "", k->str);
-	}
-	if (un.len)
-		warn_at(c->e, c->file, d->line, d->col, "ignored: design %s (RenderCV's "
-		        "own spacing, fonts and templates; vita's layout sets them)", un.s);
-	buf_done(&un);
-	return 0;
 }
 
 /* settings (2.4+) / rendercv_settings: current_date -> the "updated"
@@ -803,7 +706,8 @@ static int rc_settings(pctx_t *c, const ynode_t *set)
 }
 
 /* locale.language picks vita's locale (RenderCV writes the language's
- * English name, or an ISO code); its own words are not used. */
+ * English name, or an ISO code); its words (months, "present", the date
+ * template...) go onto that locale unless --lang chose another one. */
 static void rc_locale(pctx_t *c, const ynode_t *loc)
 {
 	static const char *const names[][2] = {
@@ -817,19 +721,21 @@ static void rc_locale(pctx_t *c, const ynode_t *loc)
 	if (!loc || loc->kind != YD_MAP || !loc->n)
 		return;
 	const ynode_t *l = ydoc_get(loc, "language");
-	int other = loc->n - (l != NULL);
-	if (l && l->kind == YD_SCALAR && l->len && !c->m->lang) {
+	int apply = 1;
+	if (l && l->kind == YD_SCALAR && l->len) {
 		const char *code = l->str;
 		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 			if (!strcasecmp(l->str, names[i][0]))
 				code = names[i][1];
-		c->m->lang = code;
-		c->m->at_lang.line = l->line;
-		c->m->at_lang.col = l->col;
+		if (c->m->lang) {
+			apply = !strcasecmp(code, c->m->lang);   /* --lang */
+		} else {
+			c->m->lang = code;
+			c->m->at_lang.line = l->line;
+			c->m->at_lang.col = l->col;
+		}
 	}
-	if (other)
-		warn_at(c->e, c->file, loc->line, loc->col, "ignored: RenderCV's own "
-		        "words in 'locale' (vita's locale for the language has them)");
+	prcv_words(c, loc, "locale", apply);
 }
 
 int prcv_load(pctx_t *c, const ynode_t *root)
@@ -842,16 +748,15 @@ int prcv_load(pctx_t *c, const ynode_t *root)
 		return -1;
 	}
 	rc_locale(c, ydoc_get(root, "locale"));
-	const ynode_t *cat = ydoc_get(root, "locale_catalog");   /* before 2.0 */
-	if (cat && cat->kind == YD_MAP && cat->n)
-		warn_at(c->e, c->file, cat->line, cat->col, "ignored: RenderCV's "
-		        "'locale_catalog' (vita's locale has the words; --lang picks it)");
+	/* before 2.0: the words, in English only */
+	prcv_words(c, ydoc_get(root, "locale_catalog"), "locale_catalog", !c->m->lang ||
+	           !strncasecmp(c->m->lang, "en", 2));
 	const ynode_t *set = ydoc_get(root, "settings");
 	if (!set)
 		set = ydoc_get(root, "rendercv_settings");
 	rc_prepass(c, (ynode_t *)ydoc_get(cv, "sections"), 0, ydoc_get(set, "bold_keywords"), 0);
 	rc |= rc_settings(c, set);
-	rc |= rc_design(c, root);
+	rc |= prcv_design(c, root);
 	pim_lenient(c, cv, rc_cv, "'cv'");
 	rc |= rc_header(c, cv);
 	rc |= rc_sections(c, cv);

@@ -51,8 +51,10 @@ static const key_t_ keys[] = {
 	{"page.margin.bottom", T_LEN, F(margin_bottom), NULL, "bottom margin (the footer sits in it)"},
 	{"page.margin.left", T_LEN, F(margin_left), NULL, "left margin"},
 	{"page.margin.right", T_LEN, F(margin_right), NULL, "right margin"},
-	{"fonts.body", T_STR, F(font_body), NULL, "font chain (fonts/NAME.yaml) or families for the text"},
-	{"fonts.heading", T_STR, F(font_heading), NULL, "font chain for the name and section titles"},
+	{"fonts.body", T_STR, F(font_body), NULL, "font chain (fonts/NAME.yaml) or families for the text; \"Lato + serif\" puts families "
+	 "in front of a chain (\"Lato + ...\": of the layout's), leaving out any not installed"},
+	{"fonts.heading", T_STR, F(font_heading), NULL, "font chain for the name and section titles "
+	 "(as fonts.body)"},
 	{"fonts.icons", T_STR, F(font_icons), NULL,
 	 "font chain for contact icons (header.icons), e.g. icons (fonts/icons.yaml: Font Awesome)"},
 	{"lang", T_STR, F(lang), NULL, "default language of the text (hyphenation, CJK faces)"},
@@ -517,6 +519,14 @@ static int set_path(style_box_t *b, const char *path, size_t plen, const char *v
 		if (s)
 			return err_at(e, where, line, col, "unknown layout key '%s'; did you mean '%s'?", tmp, s);
 		return err_at(e, where, line, col, "unknown layout key '%s'", tmp);
+	}
+	/* "Lato + ...": families in front of the chain the layout has */
+	size_t vl = strlen(v);
+	if (k->off == offsetof(style_t, font_body) || k->off == offsetof(style_t, font_heading)) {
+		if (vl > 6 && !strcmp(v + vl - 6, " + ...")) {
+			const char *cur = *(const char **)((char *)&b->s + k->off);
+			v = arena_printf(b->a, "%.*s + %s", (int)(vl - 6), v, cur ? cur : "serif");
+		}
 	}
 	if (set_value(b, k, v, where, line, col, e))
 		return -1;

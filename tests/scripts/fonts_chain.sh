@@ -65,5 +65,20 @@ out=$("$VITA" fonts "$T/p/ada.yaml" 2>&1); rc=$?
 [ $rc -eq 1 ] || die "unknown key: exit $rc, expected 1: $out"
 echo "$out" | grep -q "serif.yaml:4:5: error: unknown key 'weight'" || die "unknown key: message: $out"
 
+# 6. families in front of a chain ("Lato + ..." puts them before the
+# layout's): one that is installed is the Latin face, the chain's CJK faces
+# stay; one that is not is left out with a warning located at the key
+out=$("$VITA" fonts profiles/zhanda-zhu.yaml --set 'fonts.body=No Such Face 7, DejaVu Serif + ...' 2>&1); rc=$?
+[ $rc -eq 0 ] || die "front families: exit $rc: $out"
+echo "$out" | grep -q "chain No Such Face 7, DejaVu Serif + serif (body)" || die "front: chain name: $out"
+echo "$out" | grep -q "'No Such Face 7' not installed: left out" || die "front: absent: $out"
+echo "$out" | grep -q "^  DejaVu Serif *regular" || die "front: DejaVu Serif: $out"
+echo "$out" | grep -q "^  LXGW WenKai *regular.*lang=zh" || die "front: the chain's zh face: $out"
+printf 'name: Ada\nlayout:\n  fonts:\n    body: "No Such Face 7 + serif"\nsections:\n  - title: T\n    type: text\n    text: Hello\n' >"$T/front.yaml"
+out=$("$VITA" render "$T/front.yaml" -o "$T/front.pdf" 2>&1); rc=$?
+[ $rc -eq 0 ] || die "front: render exit $rc: $out"
+echo "$out" | grep -q "front.yaml:4:11: warning: font family 'No Such Face 7' is not installed; the layout's own face is used for the text" ||
+	die "front: warning: $out"
+
 rm -rf "$T"
 exit $fail

@@ -66,6 +66,31 @@ SOURCE_DATE_EPOCH=1767225600 "$VITA" render tests/import/rendercv-features.yaml 
 	no "rendercv-features: render"
 pdfinfo "$OUT/feat.pdf" | grep -q 'Page size: *419.5[0-9]* x 595.2[0-9]*' || no "rendercv-features: not A5"
 
+# RenderCV design and locale onto vita's layout and locale: a font family
+# that is installed (Lato) in front of the layout's chain, one that is not
+# (a located warning; the layout's face stays), line spacing, sizes, title
+# type, date/range/footer templates, the locale's words and degree phrase
+"$VITA" render tests/import/rendercv-design.yaml --dump=model > "$OUT/des.model" 2>/dev/null ||
+	no "rendercv-design: dump exit $?"
+for s in 'set: "fonts.body=Lato + ..."' 'set: "leading=1.5"' 'set: "sizes.body=11pt"' 	'set: "sizes.section=13.2pt"' 'set: "header.name_style=regular"' 	'set: "section.rule_style=none"' 'set: "locale.date.month={month} {year}"' 	'set: "locale.range={start} to {end}"' 'set: "locale.footer={name} – {page}/{pages}"' 	'set: "locale.present=ongoing"' 'title: "MSc of Physics"'; do
+	grep -qF -- "$s" "$OUT/des.model" || no "rendercv-design: no '$s'"
+done
+SOURCE_DATE_EPOCH=1767225600 "$VITA" render tests/import/rendercv-design.yaml -o "$OUT/des.pdf" 2>"$OUT/des.err" ||
+	no "rendercv-design: render"
+for w in "rendercv-design.yaml:24:13: warning: font family 'No Such Family 9' is not installed; the layout's own face is used for the name and section titles" \
+	"rendercv-design.yaml:38:3: warning: ignored: design.templates: time_span" \
+	"rendercv-design.yaml:36:3: warning: ignored: design.entries: side_space"; do
+	grep -qF -- "$w" "$OUT/des.err" || no "rendercv-design: no warning '$w'"
+done
+if fc-list : family | grep -qx Lato; then
+	pdffonts "$OUT/des.pdf" | grep -q 'Lato-Regular' || no "rendercv-design: Lato not embedded"
+	pdffonts "$OUT/des.pdf" | grep -q 'LXGWWenKai' || no "rendercv-design: the CJK face of the chain is lost"
+fi
+pdftotext "$OUT/des.pdf" - | tr '\n' ' ' > "$OUT/des.txt"
+for s in "September 2019 to June" "July 2021 to ongoing" "Jane Roe – 1/1"; do
+	grep -qF -- "$s" "$OUT/des.txt" || no "rendercv-design: no '$s' in the PDF"
+done
+
 # al-folio's _data/cv.yml: map, time_table (nested descriptions), list,
 # nested_list; HTML links; the name from "Full Name"
 render tests/import/alfolio/_data/cv.yml alf

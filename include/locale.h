@@ -76,6 +76,9 @@ const char *locale_suggest(const char *code, const char *const *dirs);
  * "quotes"; lists as comma-separated text). Checked like the file. */
 int locale_set(vlocale_t *l, const char *key, const char *value, const char *where, int line,
                int col, errs_t *e);
+/* A copy of l to apply overrides to (batch loads a locale once for many
+ * CVs). It borrows l's strings: free it before l. */
+vlocale_t *locale_dup(const vlocale_t *l);
 void locale_free(vlocale_t *l);
 
 /* Append a date of precision LOCALE_YEAR/MONTH/DAY in the locale's form. */

@@ -508,6 +508,14 @@ int locale_set(vlocale_t *l, const char *key, const char *value, const char *whe
 	return set_scalar((locale_box_t *)l, k, value, where, line, col, e);
 }
 
+vlocale_t *locale_dup(const vlocale_t *l)
+{
+	locale_box_t *c = xcalloc(1, sizeof(*c));
+	*c = *(const locale_box_t *)l;   /* the strings stay in l's arena */
+	c->a = arena_new();              /* locale_set copies into this one */
+	return &c->l;
+}
+
 void locale_free(vlocale_t *l)
 {
 	if (!l)

@@ -198,31 +198,91 @@ static int load_model(arena_t *a, const char *path, const opts_t *o, model_t **m
 	return rc;
 }
 
-/* Layout for a model: -l beats the profile's `layout:`; then the
- * profile's overrides, then --set. */
 /* What a batch worker keeps across its CVs: the font library (faces,
- * shaping plans, chains), the hyphenation patterns and the parsed layouts
- * (before the profile's overrides). NULL members (and a NULL keep_t) mean
- * a render of its own. None of it changes a PDF: a CV from a batch is
- * byte for byte its fresh `vita render` (tests/scripts/batch.sh). */
-enum { KEEP_STYLES = 16 };   /* layouts kept; more are parsed per CV */
+ * shaping plans, chains), the hyphenation patterns, and the parsed layouts
+ * and locales (before the profile's overrides, which go on a copy). NULL
+ * members (and a NULL keep_t) mean a render of its own. None of it
+ * changes a PDF: a CV from a batch is byte for byte its fresh `vita
+ * render` (tests/scripts/batch.sh). Bounded: KEEP_MAX layouts and as many
+ * locales; more are parsed per CV. */
+enum { KEEP_MAX = 16 };
 
-typedef struct kstyle {
-	char *key;        /* the name, the folder it is found from, the dirs */
-	style_t *s;
+typedef struct kept {
+	char *key;        /* how it was found: name or code, folder, dirs */
+	void *obj;        /* style_t or vlocale_t */
 	char **deps;      /* the files it read, recorded again on every use */
 	int ndeps;
-} kstyle_t;
+} kept_t;
 
 typedef struct keep {
 	font_lib_t *lib;
 	hyph_set_t *hyphs;
-	kstyle_t styles[KEEP_STYLES];
-	int nstyles;
+	kept_t styles[KEEP_MAX], locales[KEEP_MAX];
+	int nstyles, nlocales;
 } keep_t;
 
+static void kept_key(buf_t *key, unsigned flags, const char *name, const char *where,
+                     const char *const *dirs)
+{
+	const char *sl = where ? strrchr(where, '/') : NULL;
+	buf_printf(key, "%u\n%s\n%.*s\n", flags, name, sl ? (int)(sl - where) : 0, where ? where : "");
+	for (int i = 0; dirs[i]; i++)
+		buf_printf(key, "%s\n", dirs[i]);
+}
+
+/* The entry for key, its files recorded as inputs of this render; NULL. */
+static kept_t *kept_find(kept_t *v, int n, const char *key)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(v[i].key, key)) {
+			for (int d = 0; d < v[i].ndeps; d++)
+				deps_add(v[i].deps[d]);
+			return &v[i];
+		}
+	return NULL;
+}
+
+/* Keep obj, loaded with no message since deps entry d0; NULL when full. */
+static kept_t *kept_add(kept_t *v, int *n, buf_t *key, void *obj, int d0)
+{
+	if (*n >= KEEP_MAX)
+		return NULL;
+	kept_t *c = &v[(*n)++];
+	c->key = key->s;
+	buf_init(key);
+	c->obj = obj;
+	c->ndeps = deps_count() - d0;
+	c->deps = xcalloc((size_t)(c->ndeps ? c->ndeps : 1), sizeof(*c->deps));
+	for (int d = 0; d < c->ndeps; d++)
+		c->deps[d] = xstrdup(deps_get(d0 + d));
+	return c;
+}
+
+static void kept_free(kept_t *v, int n, void (*fr)(void *))
+{
+	for (int i = 0; i < n; i++) {
+		fr(v[i].obj);
+		free(v[i].key);
+		for (int d = 0; d < v[i].ndeps; d++)
+			free(v[i].deps[d]);
+		free(v[i].deps);
+	}
+}
+
+static void free_style(void *p) { style_free(p); }
+static void free_locale(void *p) { locale_free(p); }
+
+static void keep_free(keep_t *k)
+{
+	font_lib_free(k->lib);
+	hyph_set_free(k->hyphs);
+	kept_free(k->styles, k->nstyles, free_style);
+	kept_free(k->locales, k->nlocales, free_locale);
+	memset(k, 0, sizeof(*k));
+}
+
 /* style_open through the keep: a layout found the same way is parsed once.
- * Only a clean load is kept (its messages, if any, come with every CV). */
+ * Only a clean load is kept (one with messages is loaded again per CV). */
 static style_t *open_style(const char *name, const char *where, int line, int col,
                            const char *const *dirs, unsigned flags, keep_t *k, errs_t *e)
 {
@@ -230,51 +290,46 @@ static style_t *open_style(const char *name, const char *where, int line, int co
 		return style_open(name, where, line, col, dirs, flags, e);
 	buf_t key;
 	buf_init(&key);
-	const char *sl = where ? strrchr(where, '/') : NULL;
-	buf_printf(&key, "%u\n%s\n%.*s\n", flags, name, sl ? (int)(sl - where) : 0, where ? where : "");
-	for (int i = 0; dirs[i]; i++)
-		buf_printf(&key, "%s\n", dirs[i]);
+	kept_key(&key, flags, name, where, dirs);
+	kept_t *c = kept_find(k->styles, k->nstyles, key.s);
 	style_t *s = NULL;
-	for (int i = 0; i < k->nstyles && !s; i++)
-		if (!strcmp(k->styles[i].key, key.s)) {
-			kstyle_t *c = &k->styles[i];
-			for (int d = 0; d < c->ndeps; d++)
-				deps_add(c->deps[d]);
-			s = style_dup(c->s);
-		}
-	if (!s) {
+	if (c) {
+		s = style_dup(c->obj);
+	} else {
 		int d0 = deps_count(), n0 = e->n;
 		s = style_open(name, where, line, col, dirs, flags, e);
-		if (s && e->n == n0 && k->nstyles < KEEP_STYLES) {
-			kstyle_t *c = &k->styles[k->nstyles++];
-			c->key = key.s;
-			key.s = NULL;
-			c->s = s;
-			c->ndeps = deps_count() - d0;
-			c->deps = xcalloc((size_t)(c->ndeps ? c->ndeps : 1), sizeof(*c->deps));
-			for (int d = 0; d < c->ndeps; d++)
-				c->deps[d] = xstrdup(deps_get(d0 + d));
-			s = style_dup(c->s);
-		}
+		if (s && e->n == n0 && kept_add(k->styles, &k->nstyles, &key, s, d0))
+			s = style_dup(s);
 	}
 	buf_done(&key);
 	return s;
 }
 
-static void keep_free(keep_t *k)
+/* locale_load through the keep, the same way. */
+static vlocale_t *open_locale(const char *code, const char *const *dirs, const char *where,
+                              int line, int col, keep_t *k, errs_t *e)
 {
-	font_lib_free(k->lib);
-	hyph_set_free(k->hyphs);
-	for (int i = 0; i < k->nstyles; i++) {
-		style_free(k->styles[i].s);
-		free(k->styles[i].key);
-		for (int d = 0; d < k->styles[i].ndeps; d++)
-			free(k->styles[i].deps[d]);
-		free(k->styles[i].deps);
+	if (!k)
+		return locale_load(code, dirs, where, line, col, e);
+	buf_t key;
+	buf_init(&key);
+	kept_key(&key, 0, code, NULL, dirs);
+	kept_t *c = kept_find(k->locales, k->nlocales, key.s);
+	vlocale_t *l = NULL;
+	if (c) {
+		l = locale_dup(c->obj);
+	} else {
+		int d0 = deps_count(), n0 = e->n;
+		l = locale_load(code, dirs, where, line, col, e);
+		if (l && e->n == n0 && kept_add(k->locales, &k->nlocales, &key, l, d0))
+			l = locale_dup(l);
 	}
-	memset(k, 0, sizeof(*k));
+	buf_done(&key);
+	return l;
 }
 
+/* Layout for a model: -l beats the profile's `layout:`; then the
+ * profile's overrides, then --set. */
 static style_t *load_style(const model_t *m, const opts_t *o, keep_t *k, errs_t *e)
 {
 	datadir_t d;
@@ -306,7 +361,8 @@ static style_t *load_style(const model_t *m, const opts_t *o, keep_t *k, errs_t 
 
 /* The locale: --lang, else the profile's lang, else the layout's; then
  * the layout's words (locale.KEY, footer.text, ...) on top. */
-static vlocale_t *load_locale(const model_t *m, const style_t *s, const opts_t *o, errs_t *e)
+static vlocale_t *load_locale(const model_t *m, const style_t *s, const opts_t *o, keep_t *k,
+                              errs_t *e)
 {
 	datadir_t d;
 	datadir_get(&d, "locales", m && !o->untrusted ? m->dir : NULL);
@@ -322,7 +378,7 @@ static vlocale_t *load_locale(const model_t *m, const style_t *s, const opts_t *
 		line = m->at_lang.line;
 		col = m->at_lang.col;
 	}
-	vlocale_t *l = locale_load(code, dirs, where, line, col, e);
+	vlocale_t *l = open_locale(code, dirs, where, line, col, k, e);
 	if (!l)
 		return NULL;
 	for (int i = 0; i < s->nwords; i++) {
@@ -444,7 +500,7 @@ static int job_load(job_t *j, const char *profile, const opts_t *o, keep_t *k, e
 		return -1;
 	if (o->dump && !strcmp(o->dump, "model"))
 		return 0;
-	if (!(j->s = load_style(j->m, o, k, e)) || !(j->loc = load_locale(j->m, j->s, o, e)))
+	if (!(j->s = load_style(j->m, o, k, e)) || !(j->loc = load_locale(j->m, j->s, o, k, e)))
 		return -1;
 	locale_smart_model(j->loc, j->m, j->a);   /* ’ “ ” – … in every text field */
 	j->lib = k ? k->lib : NULL;

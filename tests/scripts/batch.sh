@@ -127,7 +127,7 @@ grep -q '^lang: de' ident/in/cv-004.yaml && grep -q '^lang: fr' ident/in/cv-007.
 narrow='layout: {name: academic, page: {margin: {left: 170, right: 170}}}'
 { cat "$OLDPWD/tests/bench/hyphen.yaml"; echo "$narrow"; } > ident/in/narrow-en.yaml
 sed "s/^layout: .*/$narrow/" ident/gen/cv-004.yaml > ident/in/narrow-de.yaml
-sed 's/^layout: .*/layout: {name: modern, page: {size: letter}, sizes: {body: 11}}/' ident/gen/cv-005.yaml > ident/in/a-over.yaml
+sed 's/^layout: .*/layout: {name: modern, page: {size: letter}, sizes: {body: 11}, locale: {updated: "Revised {date}"}}/' ident/gen/cv-005.yaml > ident/in/a-over.yaml
 sed 's/^layout: .*/layout: modern/' ident/gen/cv-005.yaml > ident/in/b-plain.yaml
 export SOURCE_DATE_EPOCH=1767225600
 for plain in "" --pdf=plain; do
@@ -147,4 +147,6 @@ for n in narrow-en narrow-de; do
 done
 [ "$(pdfinfo ident/r/a-over.pdf | awk '/^Page size/ {print $3}')" = 612 ] || no "the layout override was lost"
 [ "$(pdfinfo ident/r/b-plain.pdf | awk '/^Page size/ {print $3}')" = 595.276 ] || no "a layout override leaked into the next CV"
+pdftotext ident/r/a-over.pdf - | grep -q 'Revised' || no "the locale override was lost"
+pdftotext ident/b/b-plain.pdf - | grep -q 'Revised' && no "a locale override leaked into the next CV"
 exit $fail

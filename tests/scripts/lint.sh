@@ -1,11 +1,12 @@
 #!/bin/sh
 # make lint (tests/tools/deps_graph.py) passes on the tree and fails, naming
 # the file and the rule, on a copy of the tree with one deliberate fault:
-# an include of a later stage's header, a library header outside its
-# wrapper, a cycle between .c files, a call into a later stage, an
-# exported name without its prefix. The copy (src, include, the Makefile,
-# the script and $BUILD's objects, so only the changed file recompiles) is
-# made under $TMPDIR. Env: BUILD (the build to copy objects from).
+# an include of a later stage's header or of another module's private
+# header, a library header outside its wrapper, a cycle between .c files,
+# a call into a later stage, an exported name without its prefix. The copy
+# (src, include, the Makefile, the script and $BUILD's objects, so only the
+# changed file recompiles) is made under $TMPDIR. Env: BUILD (the build to
+# copy objects from).
 set -u
 BUILD=${BUILD:-build}
 B=$(basename "$BUILD")
@@ -55,6 +56,11 @@ fault src/layout_text.c
 printf '#include <linebreak.h>\n' >> "$T/src/layout_text.c"
 expect "layout_text.c includes linebreak.h" src/layout_text.c \
 	'src/layout_text.c:[0-9]*: library: includes <linebreak.h> of libunibreak'
+
+fault src/layout.c
+printf '#include "font_int.h"\n' >> "$T/src/layout.c"
+expect "layout.c includes font_int.h" src/layout.c \
+	'src/layout.c:[0-9]*: private: includes "font_int.h", which only src/font\*.c'
 
 # font_face.c is the bottom of the font files: a call up into font.c closes a cycle
 fault src/font_face.c

@@ -8,6 +8,8 @@ usage: deps_graph.py [--root DIR] [--print] [OBJECT.o ...]
    gets a rank when it is added). A file may include only headers of its
    own stage or an earlier one: `#include "pdf.h"` in src/profile.c is an
    error.
+   A header in src/ (font_int.h, profile_import.h) is its module's own:
+   only that module's files (src/font*.c) include it.
 2. Libraries. Each library's headers are included only by the files that
    wrap it (LIBRARIES below).
 3. Prefixes. Every name an object exports starts with its module's
@@ -141,6 +143,11 @@ def check_sources(root, bad):
                     if hm is None:
                         bad.append(f"{f}:{ln}: include: \"{name}\" is not in include/ or src/")
                         continue
+                    if os.path.exists(os.path.join(root, "src", name)) and \
+                            module(f).split("_")[0] != hm.split("_")[0]:
+                        bad.append(f"{f}:{ln}: private: includes \"{name}\", which only "
+                                   f"src/{hm.split('_')[0]}*.c may include (use include/"
+                                   f"{hm.split('_')[0]}.h)")
                     hr = rank(hm)
                     if hr is not None and hr > r:
                         bad.append(f"{f}:{ln}: stage: includes \"{name}\" of the later "

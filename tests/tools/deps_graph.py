@@ -81,6 +81,7 @@ PREFIXES = {
     "profile_import": "pim_",
     "profile_jsonresume": "pjr_",
     "profile_rendercv": "prcv_",
+    "profile_rcdesign": "prcv_",
     "profile_alfolio": "pal_",
     "profile_bib*": "pbib_",
     "profile_names": "pnames_",

@@ -96,6 +96,16 @@ void font_metrics(font_chain_t *c, int style, int32_t size, int32_t *asc, int32_
 int32_t font_cap_height(font_chain_t *c, int style, int32_t size);
 int32_t font_x_height(font_chain_t *c, int style, int32_t size);
 
+/* OpenType features a caller may ask font_shape_feat for (GSUB single
+ * substitutions: one glyph per code point still, so the text stays the
+ * text): small capitals of lower-case letters (smcp) and of capitals
+ * (c2sc), oldstyle (onum), lining (lnum), tabular (tnum) and proportional
+ * (pnum) figures. */
+enum {
+	FONT_FEAT_SMCP = 1, FONT_FEAT_C2SC = 2, FONT_FEAT_ONUM = 4, FONT_FEAT_LNUM = 8,
+	FONT_FEAT_TNUM = 16, FONT_FEAT_PNUM = 32
+};
+
 /* One shaped glyph. */
 typedef struct font_glyph {
 	uint32_t cp;        /* the code point this glyph stands for */
@@ -105,6 +115,8 @@ typedef struct font_glyph {
 	uint8_t synth;      /* FONT_SYNTH_* */
 	uint8_t brk;        /* 1: a new drawing run must start at this glyph
 	                       (face change, kerning, or an offset) */
+	uint16_t gid;       /* the face's glyph when a feature replaced cp's
+	                       cmap glyph (a small capital), else 0 */
 } font_glyph_t;
 
 typedef struct font_shaped {
@@ -127,6 +139,16 @@ int font_shape(font_chain_t *c, int style, int32_t size, const char *lang,
 /* Width in u of s at size, as font_shape would give. */
 int32_t font_width(font_chain_t *c, int style, int32_t size, const char *lang,
                    const char *s, size_t n);
+/* font_shape and font_width with the features feats (FONT_FEAT_*) on:
+ * a glyph a feature replaced carries its glyph id (gid) and its own
+ * advance. */
+int font_shape_feat(font_chain_t *c, int style, int32_t size, const char *lang,
+                    unsigned feats, const char *s, size_t n, font_shaped_t *out, errs_t *e);
+int32_t font_width_feat(font_chain_t *c, int style, int32_t size, const char *lang,
+                        unsigned feats, const char *s, size_t n);
+/* Which of feats the chain's first face (its Latin face) in style has
+ * (read from its GSUB once). */
+unsigned font_features(font_chain_t *c, int style, unsigned feats);
 
 /* The half-width form of the full-width punctuation mark cp as drawn by
  * face id face of chain c at size (u): *cut (u, > 0) is the blank it can
@@ -145,6 +167,12 @@ int font_halt(font_chain_t *c, int face, uint32_t cp, int32_t size, int32_t *cut
  * Returns 0 or -1 (exit 3 error). */
 int font_subset(font_lib_t *lib, int face, const uint32_t *cps, int ncps, arena_t *a,
                 const unsigned char **data, size_t *len, errs_t *e);
+/* font_subset that also keeps the glyphs gids[0..ngids) (no code point
+ * has them: small capitals, oldstyle figures) and writes their ids in the
+ * subset to newids[0..ngids) (0: dropped). */
+int font_subset_glyphs(font_lib_t *lib, int face, const uint32_t *cps, int ncps,
+                       const uint16_t *gids, int ngids, uint16_t *newids, arena_t *a,
+                       const unsigned char **data, size_t *len, errs_t *e);
 
 /* Describe the chains for `vita fonts`: one line per family and style with
  * the file and index used. */

@@ -47,6 +47,10 @@ typedef struct inline_span {
 	int line, col;          /* source position for warnings (0 = unknown) */
 	const char *lang;       /* BCP 47 when the span is in another language
 	                           than the text around it (runs carry it), or NULL */
+	unsigned feats;         /* FONT_FEAT_*: OpenType features (small caps,
+	                           figure styles); runs carry the glyphs (gids) */
+	int32_t track;          /* u: tracking, added after each glyph of the span
+	                           but its last (runs carry it: PDF Tc) */
 } inline_span_t;
 
 typedef struct inline_opts {

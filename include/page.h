@@ -31,6 +31,15 @@ typedef struct page_run {
 	int actual_len;     /* bytes; 0 with actual != NULL: reads as nothing */
 	const char *lang;   /* BCP 47 language of this text when it is not its
 	                       element's (a CJK name: "zh"), or NULL */
+	/* One per code point of text: the face's glyph id when an OpenType
+	   feature replaced the code point's cmap glyph (a small capital, an
+	   oldstyle figure), else 0; NULL when every glyph is the cmap's. The
+	   PDF maps such a glyph back to its code point (ToUnicode), so the
+	   text extracts as written. */
+	const uint16_t *gids;
+	int32_t track;      /* u: space after each glyph (tracking); x, w and the
+	                       next run's x include it, except after the last
+	                       glyph of tracked text */
 } page_run_t;
 
 /* A filled rectangle (rules, bars) or an outline (badge frames, chips). */
@@ -93,6 +102,10 @@ typedef struct page_face {
 	const unsigned char *data;
 	size_t len;
 	const char *name;
+	/* the runs' feature glyph ids (gids) and their ids in data, sorted by
+	   alt_from */
+	const uint16_t *alt_from, *alt_to;
+	int nalt;
 } page_face_t;
 
 /* The logical structure: a tagged PDF's structure tree, in reading order.

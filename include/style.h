@@ -24,6 +24,11 @@ enum { DATES_RIGHT, DATES_STACKED, DATES_INLINE, DATES_LEFT };
 enum { RULE_FULL, RULE_PARTIAL, RULE_BAR, RULE_NONE };
 enum { SIDE_NONE, SIDE_LEFT, SIDE_RIGHT };
 enum { SHAPE_SQUARE, SHAPE_ROUNDED, SHAPE_CIRCLE };
+/* OpenType features, in the order of font.h's FONT_FEAT_* bits */
+enum { STYLE_FEAT_SMCP = 1, STYLE_FEAT_C2SC = 2, STYLE_FEAT_ONUM = 4, STYLE_FEAT_LNUM = 8,
+       STYLE_FEAT_TNUM = 16, STYLE_FEAT_PNUM = 32 };
+enum { STYLE_FIG_DEFAULT, STYLE_FIG_OLDSTYLE, STYLE_FIG_LINING, STYLE_FIG_TABULAR,
+       STYLE_FIG_OLDSTYLE_TABULAR, STYLE_FIG_LINING_TABULAR };
 
 typedef struct style_word {
 	const char *key, *value;                /* a locale key ("present") and its text */
@@ -61,6 +66,11 @@ typedef struct style {
 	/* section titles */
 	int section_upper;                      /* 1: set titles in capitals */
 	int section_small_caps;                 /* 1: lower-case letters as small capitals */
+	/* OpenType features by role: STYLE_FEAT_* bits (the same as font.h's
+	   FONT_FEAT_*), figures (STYLE_FIG_*), tracking in 1/1000 em */
+	unsigned section_feats, name_feats, text_feats;
+	int section_figures, text_figures, date_figures;
+	int32_t section_track, name_track;
 	int section_style;                      /* FONT_* style of the title */
 	int32_t section_before, section_after;  /* u */
 	int32_t section_rule;                   /* u: rule thickness (0: none) */

@@ -8,6 +8,7 @@
 
 enum { FONT_LANG_NONE, FONT_LANG_ZH, FONT_LANG_JA, FONT_LANG_KO, FONT_NLANG };
 enum { FONT_NPLANS = 4, FONT_GID_CACHE = 0x2100 };
+#define FONT_FEATS_READ 0x80000000u
 
 /* One font file + face index. Validated (sfnt checks) when a chain names
  * it; loaded (FreeType check, HarfBuzz objects, metrics) on first use,
@@ -32,7 +33,9 @@ struct font_face {
 	uint16_t *gid;          /* glyph id + 1 per code point < FONT_GID_CACHE */
 	hb_shape_plan_t *plan[FONT_NPLANS];   /* recently used plans */
 	hb_segment_properties_t planprops[FONT_NPLANS];
+	unsigned planfeats[FONT_NPLANS];      /* FONT_FEAT_* of each plan */
 	int nplans;
+	unsigned feats;         /* FONT_FEAT_* its GSUB has, | FONT_FEATS_READ */
 };
 
 /* One entry of a chain: a family (or explicit files) and its 4 styles. */
@@ -59,11 +62,13 @@ typedef struct font_sglyph {
 	int32_t kern;           /* shaped - nominal advance, font units */
 	int32_t xoff;           /* x offset, font units */
 	int32_t flags;          /* 1: brk before (offset), 2: brk after */
+	uint32_t gid;           /* a feature's glyph (not cp's cmap glyph), or 0 */
 } font_sglyph_t;
 
 typedef struct font_sitem {
 	uint64_t hash;
 	int face;               /* face id */
+	unsigned feats;         /* FONT_FEAT_* it was shaped with */
 	uint32_t len;           /* bytes of text */
 	int n;                  /* glyphs */
 	char *text;             /* points into the allocation */

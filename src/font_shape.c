@@ -2,10 +2,14 @@
  *
  * The text is itemised by face (font_pick.c per code point; a combining
  * mark stays with its base's face when that face has it). Each item is
- * shaped by HarfBuzz in font units (+kern, no ligatures: libharu can only
- * draw a code point's cmap glyph) and reduced to one record per code point:
- * the nominal advance libharu uses (trunc(advance * 1000 / upem), 1/1000 em)
- * and the kerning HarfBuzz adds on top (font units). That size-independent
+ * shaped by HarfBuzz in font units (+kern, no ligatures: every glyph must
+ * stand for exactly one code point so text extraction stays exact) and
+ * reduced to one record per code point: the nominal advance the PDF's
+ * widths give (trunc(advance * 1000 / upem), 1/1000 em) and the kerning
+ * HarfBuzz adds on top (font units). Features the caller asks for
+ * (FONT_FEAT_*: small caps, figure styles) are single substitutions: a
+ * code point whose glyph one replaced keeps the new glyph's id and
+ * advance, which the page list carries to the PDF (CID = glyph). That size-independent
  * result is cached per (face, item bytes), so repeated words cost one hash
  * lookup. Scaling to the size happens in emit().
  *
@@ -19,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena.h"
+#include <hb-ot.h>
 #include "font_int.h"
 #include "utf8.h"
 
@@ -56,9 +61,9 @@ void font_cache_free(font_lib_t *lib)
 	lib->capcache = lib->ncache = 0;
 }
 
-static uint64_t item_hash(int face, const char *s, uint32_t n)
+static uint64_t item_hash(int face, unsigned feats, const char *s, uint32_t n)
 {
-	uint64_t h = 1469598103934665603ull ^ (uint64_t)(unsigned)face;
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)(unsigned)face ^ (uint64_t)feats << 40;
 	for (uint32_t i = 0; i < n; i++) {
 		h ^= (unsigned char)s[i];
 		h *= 1099511628211ull;
@@ -103,10 +108,10 @@ static int32_t face_hadv(font_face_t *f, hb_codepoint_t gid)
 /* The shaping plan for the buffer's properties: what hb_shape would find
  * in HarfBuzz's plan cache, kept here to save the search on every call. */
 static hb_shape_plan_t *face_plan(font_face_t *f, const hb_segment_properties_t *p,
-                                  const hb_feature_t *feats, unsigned nfeats)
+                                  const hb_feature_t *feats, unsigned nfeats, unsigned mask)
 {
 	for (int i = 0; i < f->nplans; i++)
-		if (hb_segment_properties_equal(&f->planprops[i], p))
+		if (f->planfeats[i] == mask && hb_segment_properties_equal(&f->planprops[i], p))
 			return f->plan[i];
 	int k = FONT_NPLANS - 1;
 	if (f->nplans < FONT_NPLANS)
@@ -115,6 +120,7 @@ static hb_shape_plan_t *face_plan(font_face_t *f, const hb_segment_properties_t 
 		hb_shape_plan_destroy(f->plan[k]);
 	f->plan[k] = hb_shape_plan_create_cached2(f->hbface, p, feats, nfeats, NULL, 0, NULL);
 	f->planprops[k] = *p;
+	f->planfeats[k] = mask;
 	return f->plan[k];
 }
 
@@ -136,12 +142,36 @@ static int item_decode(font_face_t *f, const char *s, uint32_t n, font_sglyph_t 
 	return k;
 }
 
-/* Shape with HarfBuzz and record, per code point that maps 1:1 to its
- * cmap glyph, the kerning and offset. Anything else keeps nominal values. */
-static void item_kern(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n,
-                      font_sglyph_t *g, int ng)
+static const hb_tag_t feat_tags[] = {
+	HB_TAG('s', 'm', 'c', 'p'), HB_TAG('c', '2', 's', 'c'), HB_TAG('o', 'n', 'u', 'm'),
+	HB_TAG('l', 'n', 'u', 'm'), HB_TAG('t', 'n', 'u', 'm'), HB_TAG('p', 'n', 'u', 'm'),
+};
+#define NFEAT_TAGS (sizeof(feat_tags) / sizeof(feat_tags[0]))
+
+/* FONT_FEAT_* that f's GSUB has (read once). */
+static unsigned face_feats(font_face_t *f)
 {
-	static const hb_feature_t feats[] = {
+	if (f->feats & FONT_FEATS_READ)
+		return f->feats & ~FONT_FEATS_READ;
+	unsigned have = 0;
+	for (unsigned i = 0; i < NFEAT_TAGS; i++) {
+		unsigned idx;
+		if (hb_ot_layout_language_find_feature(f->hbface, HB_OT_TAG_GSUB, 0,
+		                                       HB_OT_LAYOUT_DEFAULT_LANGUAGE_INDEX,
+		                                       feat_tags[i], &idx))
+			have |= 1u << i;
+	}
+	f->feats = have | FONT_FEATS_READ;
+	return have;
+}
+
+/* Shape with HarfBuzz and record, per code point that maps 1:1 to a
+ * glyph, the kerning and offset, and the glyph when a feature of mask
+ * replaced its cmap glyph. Anything else keeps nominal values. */
+static void item_kern(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n,
+                      font_sglyph_t *g, int ng, unsigned mask)
+{
+	hb_feature_t feats[5 + NFEAT_TAGS] = {
 		{ HB_TAG('k', 'e', 'r', 'n'), 1, 0, (unsigned)-1 },
 		{ HB_TAG('l', 'i', 'g', 'a'), 0, 0, (unsigned)-1 },
 		{ HB_TAG('c', 'l', 'i', 'g'), 0, 0, (unsigned)-1 },
@@ -149,7 +179,10 @@ static void item_kern(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 		{ HB_TAG('c', 'a', 'l', 't'), 0, 0, (unsigned)-1 },
 	};
 	static hb_language_t und;
-	const unsigned nfeats = sizeof(feats) / sizeof(feats[0]);
+	unsigned nfeats = 5;
+	for (unsigned i = 0; i < NFEAT_TAGS; i++)
+		if (mask & 1u << i)
+			feats[nfeats++] = (hb_feature_t){ feat_tags[i], 1, 0, (unsigned)-1 };
 	hb_buffer_t *b = lib->buf;
 	hb_segment_properties_t props;
 	if (!und)
@@ -161,7 +194,8 @@ static void item_kern(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 	hb_buffer_guess_segment_properties(b);
 	hb_buffer_get_segment_properties(b, &props);
 	/* = hb_shape(), without its plan cache search */
-	hb_shape_plan_execute(face_plan(f, &props, feats, nfeats), f->hbfont, b, feats, nfeats);
+	hb_shape_plan_execute(face_plan(f, &props, feats, nfeats, mask), f->hbfont, b, feats,
+	                      nfeats);
 	unsigned m;
 	hb_glyph_info_t *info = hb_buffer_get_glyph_infos(b, &m);
 	hb_glyph_position_t *pos = hb_buffer_get_glyph_positions(b, NULL);
@@ -172,8 +206,14 @@ static void item_kern(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 		unsigned cnt = 0;
 		while (gi + cnt < m && info[gi + cnt].cluster == g[k].off)
 			cnt++;
-		hb_codepoint_t want = face_gid(f, g[k].cp);
-		if (cnt == 1 && info[gi].codepoint == want) {
+		hb_codepoint_t want = face_gid(f, g[k].cp), got = cnt == 1 ? info[gi].codepoint : 0;
+		if (mask && cnt == 1 && got != want && want && got && got < f->nglyphs &&
+		    got <= 0xffff) {
+			g[k].gid = got;      /* a feature's glyph: its own advance */
+			g[k].milli = font_face_milli(f, got);
+			want = got;
+		}
+		if (cnt == 1 && got == want) {
 			int32_t nom = face_hadv(f, want);
 			g[k].kern = pos[gi].x_advance - nom;
 			g[k].xoff = pos[gi].x_offset;
@@ -185,7 +225,7 @@ static void item_kern(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 }
 
 static void item_fill(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n,
-                      font_sitem_t *it)
+                      unsigned mask, font_sitem_t *it)
 {
 	/* one allocation: glyph records (at most one per byte), then the text */
 	size_t ng = n ? n : 1;
@@ -197,8 +237,9 @@ static void item_fill(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 	t[n] = 0;
 	it->len = n;
 	it->face = f->id;
-	if (f->kerns && it->n > 1)
-		item_kern(lib, f, s, n, it->g, it->n);
+	it->feats = mask;
+	if (mask || (f->kerns && it->n > 1))
+		item_kern(lib, f, s, n, it->g, it->n, mask);
 }
 
 static const char *item_text(const font_sitem_t *it)
@@ -226,26 +267,26 @@ static void cache_grow(font_lib_t *lib)
 /* The shaped item, from the cache or shaped now (into *tmp when the item
  * is too long to cache; the caller frees tmp->text). */
 static const font_sitem_t *item_get(font_lib_t *lib, font_face_t *f, const char *s,
-                                    uint32_t n, font_sitem_t *tmp)
+                                    uint32_t n, unsigned mask, font_sitem_t *tmp)
 {
 	if (n > ITEM_CACHE_MAXLEN) {
-		item_fill(lib, f, s, n, tmp);
+		item_fill(lib, f, s, n, mask, tmp);
 		return tmp;
 	}
 	if (lib->ncache >= ITEM_CACHE_MAX)
 		font_cache_free(lib);
 	if (2 * (lib->ncache + 1) > lib->capcache)
 		cache_grow(lib);
-	uint64_t hash = item_hash(f->id, s, n);
-	unsigned mask = (unsigned)(lib->capcache - 1), h = (unsigned)hash & mask;
-	for (; lib->cache[h].text; h = (h + 1) & mask) {
+	uint64_t hash = item_hash(f->id, mask, s, n);
+	unsigned hmask = (unsigned)(lib->capcache - 1), h = (unsigned)hash & hmask;
+	for (; lib->cache[h].text; h = (h + 1) & hmask) {
 		font_sitem_t *it = &lib->cache[h];
-		if (it->hash == hash && it->face == f->id && it->len == n &&
+		if (it->hash == hash && it->face == f->id && it->feats == mask && it->len == n &&
 		    memcmp(item_text(it), s, n) == 0)
 			return it;
 	}
 	font_sitem_t *it = &lib->cache[h];
-	item_fill(lib, f, s, n, it);
+	item_fill(lib, f, s, n, mask, it);
 	it->hash = hash;
 	lib->ncache++;
 	return it;
@@ -289,6 +330,7 @@ static void emit_item(emit_t *st, const font_sitem_t *it, font_face_t *f, int sy
 		g->off = base + sg->off;
 		g->face = (int16_t)f->id;
 		g->synth = (uint8_t)synth;
+		g->gid = (uint16_t)sg->gid;
 		g->adv = milli_u(sg->milli, st->size) + funits_u(sg->kern, st->size, f->upem);
 		st->pending = sg->kern != 0;
 		if (sg->flags & 1) {
@@ -331,20 +373,21 @@ static int is_mark(uint32_t cp)
 	       gc == HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK;
 }
 
-static void shape_item(font_chain_t *c, emit_t *st, int k, int style, const char *s,
-                      uint32_t a, uint32_t b)
+static void shape_item(font_chain_t *c, emit_t *st, int k, int style, unsigned feats,
+                       const char *s, uint32_t a, uint32_t b)
 {
 	font_entry_t *en = &c->ent[k];
 	font_face_t *f = en->face[style];
 	font_sitem_t tmp;
 	memset(&tmp, 0, sizeof(tmp));
-	const font_sitem_t *it = item_get(c->lib, f, s + a, b - a, &tmp);
+	unsigned mask = feats ? feats & face_feats(f) : 0;
+	const font_sitem_t *it = item_get(c->lib, f, s + a, b - a, mask, &tmp);
 	emit_item(st, it, f, en->synth[style], a);
 	free(tmp.text);
 }
 
 static void shape_text(font_chain_t *c, int style, int32_t size, const char *lang,
-                       const char *s, size_t n, font_shaped_t *out)
+                       unsigned feats, const char *s, size_t n, font_shaped_t *out)
 {
 	style = style >= 0 && style <= 3 ? style : 0;
 	int li = font_lang_index(lang);
@@ -360,7 +403,7 @@ static void shape_text(font_chain_t *c, int style, int32_t size, const char *lan
 		else
 			k = font_chain_entry_for(c, style, li, cp);
 		if (k != cur && cur >= 0)
-			shape_item(c, &st, cur, style, s, start, i);
+			shape_item(c, &st, cur, style, feats, s, start, i);
 		if (k < 0)
 			emit_missing(&st, cp, i);
 		if (k != cur)
@@ -369,22 +412,45 @@ static void shape_text(font_chain_t *c, int style, int32_t size, const char *lan
 		i += (uint32_t)l;
 	}
 	if (cur >= 0)
-		shape_item(c, &st, cur, style, s, start, (uint32_t)n);
+		shape_item(c, &st, cur, style, feats, s, start, (uint32_t)n);
+}
+
+int font_shape_feat(font_chain_t *c, int style, int32_t size, const char *lang,
+                    unsigned feats, const char *s, size_t n, font_shaped_t *out, errs_t *e)
+{
+	shape_text(c, style, size, lang, feats, s, n, out);
+	return font_pass_late(c->lib, e);
 }
 
 int font_shape(font_chain_t *c, int style, int32_t size, const char *lang,
                const char *s, size_t n, font_shaped_t *out, errs_t *e)
 {
-	shape_text(c, style, size, lang, s, n, out);
-	return font_pass_late(c->lib, e);
+	return font_shape_feat(c, style, size, lang, 0, s, n, out, e);
+}
+
+int32_t font_width_feat(font_chain_t *c, int style, int32_t size, const char *lang,
+                        unsigned feats, const char *s, size_t n)
+{
+	c->scratch.n = 0;
+	c->scratch.width = 0;
+	c->scratch.missing = 0;
+	shape_text(c, style, size, lang, feats, s, n, &c->scratch);
+	return c->scratch.width;
 }
 
 int32_t font_width(font_chain_t *c, int style, int32_t size, const char *lang,
                    const char *s, size_t n)
 {
-	c->scratch.n = 0;
-	c->scratch.width = 0;
-	c->scratch.missing = 0;
-	shape_text(c, style, size, lang, s, n, &c->scratch);
-	return c->scratch.width;
+	return font_width_feat(c, style, size, lang, 0, s, n);
+}
+
+unsigned font_features(font_chain_t *c, int style, unsigned feats)
+{
+	style = style >= 0 && style <= 3 ? style : 0;
+	for (int k = 0; k < c->nent; k++) {
+		font_face_t *f = c->ent[k].face[style];
+		if (f && font_face_use(c->lib, f) >= 0)
+			return feats & face_feats(f);
+	}
+	return 0;
 }

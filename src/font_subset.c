@@ -45,13 +45,39 @@ static hb_subset_input_t *subset_input(const uint32_t *cps, int ncps)
 int font_subset(font_lib_t *lib, int face, const uint32_t *cps, int ncps, arena_t *a,
                 const unsigned char **data, size_t *len, errs_t *e)
 {
+	return font_subset_glyphs(lib, face, cps, ncps, NULL, 0, NULL, a, data, len, e);
+}
+
+/* Glyphs no code point maps to (a feature's: small capitals) are kept
+ * through the input's glyph set; the plan says where they went. */
+int font_subset_glyphs(font_lib_t *lib, int face, const uint32_t *cps, int ncps,
+                       const uint16_t *gids, int ngids, uint16_t *newids, arena_t *a,
+                       const unsigned char **data, size_t *len, errs_t *e)
+{
 	if (face < 0 || face >= lib->nused)
 		return err_sys(e, "", "font_subset: no face %d", face);
 	font_face_t *f = lib->used[face];
 	hb_subset_input_t *in = subset_input(cps, ncps);
 	if (!in)
 		return err_sys(e, f->path, "cannot subset font: out of memory");
-	hb_face_t *sub = hb_subset_or_fail(f->hbface, in);
+	hb_face_t *sub = NULL;
+	if (ngids > 0) {
+		hb_set_t *gs = hb_subset_input_glyph_set(in);
+		for (int i = 0; i < ngids; i++)
+			hb_set_add(gs, gids[i]);
+		hb_subset_plan_t *plan = hb_subset_plan_create_or_fail(f->hbface, in);
+		if (plan) {
+			const hb_map_t *m = hb_subset_plan_old_to_new_glyph_mapping(plan);
+			for (int i = 0; i < ngids; i++) {
+				hb_codepoint_t g = hb_map_get(m, gids[i]);
+				newids[i] = g == HB_MAP_VALUE_INVALID || g > 0xffff ? 0 : (uint16_t)g;
+			}
+			sub = hb_subset_plan_execute_or_fail(plan);
+			hb_subset_plan_destroy(plan);
+		}
+	} else {
+		sub = hb_subset_or_fail(f->hbface, in);
+	}
 	hb_subset_input_destroy(in);
 	if (!sub)
 		return err_sys(e, f->path, "cannot subset font (hb-subset failed)");

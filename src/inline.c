@@ -64,6 +64,8 @@ typedef struct fcp {        /* one code point of the paragraph */
 	                           (an opening bracket: its half-width form) */
 	int32_t trail;          /* u: blank after its ink that a line end may drop
 	                           (a full stop, a closing bracket) */
+	uint8_t trk;            /* adv includes the span's tracking (not its last glyph) */
+	uint16_t gid;           /* a feature's glyph (font_glyph.gid), or 0 */
 } fcp_t;
 
 typedef struct fspan {      /* per span, computed once */
@@ -458,9 +460,15 @@ static int il_shape_chunk(il_t *f, int a, int b, buf_t *tmp, int **map, int *map
 	sh->n = 0;
 	sh->width = 0;
 	sh->missing = 0;
-	if (font_shape(s->chain, s->style, s->size, f->sp[f->c[a].span].lang, tmp->s, tmp->len,
-	               sh, f->e))
+	if (font_shape_feat(s->chain, s->style, s->size, f->sp[f->c[a].span].lang, s->feats,
+	                    tmp->s, tmp->len, sh, f->e))
 		return -1;
+	/* tracking after every glyph of the span but its last drawn one */
+	int last = -1;
+	if (s->track)
+		for (int i = f->sp[f->c[a].span].c1 - 1; i >= f->sp[f->c[a].span].c0 && last < 0; i--)
+			if (f->c[i].draw && f->c[i].kind == K_CHAR)
+				last = i;
 	for (int k = 0; k < sh->n; k++) {
 		const font_glyph_t *g = &sh->g[k];
 		if (g->off >= tmp->len)
@@ -470,12 +478,18 @@ static int il_shape_chunk(il_t *f, int a, int b, buf_t *tmp, int **map, int *map
 		c->face = g->face;
 		c->synth = g->synth;
 		c->brk = g->brk;
+		c->gid = g->gid;
+		c->trk = 0;
 		if (c->face < 0 || c->cp > 0xFFFF) {
 			if (c->kind == K_CHAR)
 				il_warn_missing(f, c);
 			c->face = -1;
 			c->adv = 0;
 			c->brk = 1;
+			c->gid = 0;
+		} else if (s->track && (*map)[g->off] != last) {
+			c->adv = sat32((int64_t)c->adv + s->track);
+			c->trk = 1;
 		}
 	}
 	return 0;
@@ -941,6 +955,10 @@ typedef struct lset {       /* one line being turned into runs */
 	int32_t fx0, fx1, fsize;
 	int32_t asc, desc;
 	int metrics;
+	uint32_t *goff;         /* feature glyphs of the open run: byte offset in rt */
+	uint16_t *gval;         /* and glyph id */
+	int ng, capg;
+	int sealed;             /* the open run's last glyph has no tracking after it */
 } lset_t;
 
 static int is_rtl_mark(uint32_t c)
@@ -992,7 +1010,26 @@ static void ls_close(il_t *f, lset_t *L, int trailing_space)
 			buf_putc(&L->rt, ' ');
 		L->cur.text = arena_strndup(f->a, L->rt.s ? L->rt.s : "", L->rt.len);
 		L->cur.len = (int)L->rt.len;
+		if (L->ng) {   /* one glyph id per code point, 0 for cmap glyphs */
+			int n = 0;
+			for (size_t k = 0; k < L->rt.len; n++) {
+				uint32_t cp;
+				int l = utf8_decode(L->rt.s + k, L->rt.len - k, &cp);
+				k += l > 0 ? (size_t)l : 1;
+			}
+			uint16_t *g = arena_alloc(f->a, sizeof(uint16_t) * (size_t)(n ? n : 1));
+			for (size_t k = 0, j = 0, q = 0; k < L->rt.len; j++) {
+				uint32_t cp;
+				if (q < (size_t)L->ng && L->goff[q] == k)
+					g[j] = L->gval[q++];
+				int l = utf8_decode(L->rt.s + k, L->rt.len - k, &cp);
+				k += l > 0 ? (size_t)l : 1;
+			}
+			L->cur.gids = g;
+		}
 	}
+	L->ng = 0;
+	L->sealed = 0;
 	L->rlv[L->nruns] = L->lv;
 	L->glv[L->nruns] = L->gap_lv;
 	L->runs[L->nruns++] = L->cur;
@@ -1044,7 +1081,7 @@ static void ls_metrics(il_t *f, lset_t *L, int si)
  * x, at bidi level lv. */
 static void ls_glyph(il_t *f, lset_t *L, int si, int face, int synth, int brk,
                      const char *t, int n, const char *src, int sn, int lv, int32_t x,
-                     int32_t adv)
+                     int32_t adv, const fcp_t *c)
 {
 	const inline_span_t *s = f->sp[si].s;
 	int art = (s->flags & INLINE_ARTIFACT) != 0;
@@ -1055,15 +1092,27 @@ static void ls_glyph(il_t *f, lset_t *L, int si, int face, int synth, int brk,
 	if (!L->open || brk || L->cur.face != face || L->cur.synth != synth ||
 	    L->cur.size != s->size || L->cur.color != s->color || L->lv != lv || L->cur.lang != s->lang ||
 	    (L->cur.actual != NULL) != art || L->runframe != frame ||
-	    L->rt.len + (size_t)n > RUN_MAX) {
+	    L->rt.len + (size_t)n > RUN_MAX || L->cur.track != s->track || L->sealed) {
 		ls_close(f, L, 0);
 		L->runframe = frame; /* a frame holds whole runs */
 		L->cur = (page_run_t){.x = x, .size = s->size, .face = face, .synth = synth,
 		                      .color = s->color, .lang = s->lang,
-		                      .actual = art ? "" : NULL};
+		                      .actual = art ? "" : NULL, .track = s->track};
 		L->lv = L->gap_lv = (uint8_t)lv;
 		L->open = 1;
 	}
+	if (c && c->gid && !(lv % 2)) {
+		if (L->ng == L->capg) {
+			L->capg = L->capg ? 2 * L->capg : 16;
+			L->goff = xrealloc(L->goff, sizeof(uint32_t) * (size_t)L->capg);
+			L->gval = xrealloc(L->gval, sizeof(uint16_t) * (size_t)L->capg);
+		}
+		L->goff[L->ng] = (uint32_t)L->rt.len;
+		L->gval[L->ng++] = c->gid;
+	}
+	/* Tc would add the tracking after this glyph too: the next glyph
+	   starts a run of its own */
+	L->sealed = s->track && !(c && c->trk);
 	buf_add(&L->rt, t, (size_t)n);
 	buf_add(&L->lt, src, (size_t)sn);
 	L->cur.w = sat32((int64_t)x + adv - L->cur.x);
@@ -1106,7 +1155,7 @@ static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 		char u[4];
 		int ul = c->shaped ? utf8_encode(c->cp, u) : 0;
 		ls_glyph(f, L, c->span, c->face, c->synth, c->brk, ul ? u : f->text.s + c->off,
-		         ul ? ul : c->len, f->text.s + c->off, c->len, c->lv, x, c->adv);
+		         ul ? ul : c->len, f->text.s + c->off, c->len, c->lv, x, c->adv, c);
 		x = add32(x, c->adv);
 	}
 	return x;
@@ -1122,7 +1171,7 @@ static void ls_glue(il_t *f, lset_t *L, const faux_t *ax, int32_t gw)
 	int gframe = gs->flags & INLINE_FRAME ? gs->frame + 1 : 0;
 	if (L->open && c->face == L->cur.face && c->synth == L->cur.synth &&
 	    gw == c->adv && gs->size == L->cur.size && c->lv == L->lv &&
-	    gframe == L->runframe &&
+	    gframe == L->runframe && gs->track == L->cur.track && !L->sealed &&
 	    !(c->lv % 2) && L->rt.len + 1 < RUN_MAX) {
 		buf_putc(&L->rt, ' ');       /* natural space: stays in the run */
 		buf_putc(&L->lt, ' ');
@@ -1305,7 +1354,8 @@ static int ls_line(il_t *f, lset_t *L, const para_line_t *pl, int first, inline_
 		int si = f->c[f->aux[pl->end].c0].span;
 		fspan_t *s = il_hyinfo(f, si);
 		if (s->hyface >= 0) {
-			ls_glyph(f, L, si, s->hyface, s->hysynth, 0, "-", 1, "-", 1, L->lv, x, s->hyw);
+			ls_glyph(f, L, si, s->hyface, s->hysynth, 0, "-", 1, "-", 1, L->lv, x, s->hyw,
+			         NULL);
 			x = add32(x, s->hyw);
 			drew = 1;
 		}
@@ -1404,6 +1454,8 @@ static void il_lines(il_t *f, const para_line_t *pl, int n, inline_result_t *out
 		prev = drew;
 	}
 	free(L.runs);
+	free(L.goff);
+	free(L.gval);
 	free(L.rlv);
 	free(L.glv);
 	free(L.links);
@@ -1549,7 +1601,16 @@ int32_t inline_width(const inline_span_t *spans, int n, const char *lang)
 			k += (size_t)l;
 		}
 		if (b.len && s->chain)
-			w += font_width(s->chain, s->style, s->size, lang, b.s, b.len);
+			w += font_width_feat(s->chain, s->style, s->size, lang, s->feats, b.s, b.len);
+		if (b.len && s->track) {   /* after each glyph but the last */
+			int ncp = 0;
+			for (size_t k = 0; k < b.len; ncp++) {
+				uint32_t cp;
+				int l = utf8_decode(b.s + k, b.len - k, &cp);
+				k += l > 0 ? (size_t)l : 1;
+			}
+			w += (int64_t)s->track * (ncp - 1);
+		}
 		free(nfc);
 	}
 	buf_done(&b);

@@ -72,18 +72,24 @@ static int text_align(const lay_t *L)
 	       : a == ST_RIGHT ? INLINE_RIGHT : INLINE_LEFT;
 }
 
-/* A title's spans: as written, in capitals, or in small capitals (capitals
- * of ASCII lower-case letters at 80% of the size). */
+/* A title's spans: as written, in capitals, or in small capitals: the
+ * font's (smcp; the text stays lower case, so it extracts as written), or,
+ * from a face without them, capitals of ASCII lower-case letters at 80%
+ * of the size, a little wider spaced. */
 static void title_spans(lay_t *L, spans_t *sp, const char *title, const tstyle_t *t,
                         int line, int col)
 {
 	const style_t *s = L->s;
-	if (!s->section_upper && !s->section_small_caps) {
+	int synth = s->section_small_caps &&
+	            (lay_feats_missing(L, t, STYLE_FEAT_SMCP, "section.small_caps") & STYLE_FEAT_SMCP);
+	if (!s->section_upper && !synth) {
 		sp_add(L, sp, title, (int)strlen(title), t, NULL, line, col);
 		return;
 	}
 	tstyle_t sc = *t;
 	sc.size = pm(t->size, 800);
+	sc.feats &= ~(unsigned)STYLE_FEAT_SMCP;
+	sc.track = pm(sc.size, s->section_track + 30);
 	for (const char *p = title; *p;) {
 		int lower = *p >= 'a' && *p <= 'z';
 		const char *q = p;
@@ -93,7 +99,7 @@ static void title_spans(lay_t *L, spans_t *sp, const char *title, const tstyle_t
 		for (char *c = u; *c; c++)
 			if (*c >= 'a' && *c <= 'z')
 				*c = (char)(*c - 'a' + 'A');
-		sp_add(L, sp, u, (int)(q - p), lower && s->section_small_caps ? &sc : t, NULL,
+		sp_add(L, sp, u, (int)(q - p), lower && synth ? &sc : t, NULL,
 		       p == title ? line : 0, p == title ? col : 0);
 		p = q;
 	}
@@ -119,7 +125,13 @@ static void section_title(lay_t *L, const msection_t *sec)
 	const style_t *s = L->s;
 	v_gap(L, s->section_before);
 	spans_t sp = {0};
-	tstyle_t t = {L->head, s->section_style, s->size_section, s->c_accent, INLINE_NOHYPH, 0};
+	tstyle_t t = {L->head, s->section_style, s->size_section, s->c_accent, INLINE_NOHYPH, 0, 0, 0};
+	t.feats = lay_figures(s->section_feats, s->section_figures);
+	t.feats &= ~lay_feats_missing(L, &t, t.feats & ~(unsigned)STYLE_FEAT_SMCP,
+	                              s->section_figures ? "section.figures" : "section.features");
+	if (s->section_small_caps)
+		t.feats |= STYLE_FEAT_SMCP;
+	t.track = pm(s->size_section, s->section_track);
 	title_spans(L, &sp, sec->title, &t, sec->line, sec->col);
 	int tag = lay_tag(L, "H2");
 	int first = v_flow(L, &sp, bx(L), bw(L), INLINE_LEFT, s->size_section, 0);
@@ -229,6 +241,9 @@ static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 	tstyle_t ital = lay_ts(L, s->second_style, s->size_body, s->c_text);
 	tstyle_t muted = lay_ts(L, FONT_REGULAR, s->size_body, s->c_muted);
 	tstyle_t mutedi = lay_ts(L, FONT_ITALIC, s->size_body, s->c_muted);
+	tstyle_t dated = muted;     /* the dates: the date column's figures */
+	dated.feats = lay_figures(muted.feats, s->date_figures);
+	dated.feats &= ~lay_feats_missing(L, &dated, dated.feats, "entry.date_figures");
 	int org_first = entry_has_org_first(sec, en);
 	int start = L->r->nv;
 	int32_t x = bx(L), w = bw(L);
@@ -238,7 +253,7 @@ static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 	spans_t ds = {0}, ls = {0};
 	const char *dates = lay_entry_dates(L, en);
 	if (dates)
-		sp_add(L, &ds, dates, (int)strlen(dates), &muted, NULL, en->line, en->col);
+		sp_add(L, &ds, dates, (int)strlen(dates), &dated, NULL, en->line, en->col);
 	if (en->location)
 		sp_str(L, &ls, en->location, &mutedi);
 
@@ -269,7 +284,7 @@ static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 		sp_str(L, &both, en->location, &mutedi);
 		if (ds.n) {
 			sp_str(L, &both, s->location_sep, &muted);
-			sp_add(L, &both, dates, (int)strlen(dates), &muted, NULL, en->line, en->col);
+			sp_add(L, &both, dates, (int)strlen(dates), &dated, NULL, en->line, en->col);
 		}
 		ds = both;
 	} else if ((mode == DATES_RIGHT || mode == DATES_LEFT) && en->location) {
@@ -287,7 +302,7 @@ static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 		if (ds.n) {
 			if (t->n)
 				sp_str(L, t, s->location_sep, &muted);
-			sp_add(L, t, dates, (int)strlen(dates), &muted, NULL, en->line, en->col);
+			sp_add(L, t, dates, (int)strlen(dates), &dated, NULL, en->line, en->col);
 		}
 		ds.n = 0;
 	}
@@ -597,6 +612,8 @@ static void sec_news(lay_t *L, const msection_t *sec)
 	int right = L->r->ind > 0;
 	tstyle_t t = lay_ts(L, FONT_REGULAR, s->size_body, s->c_text);
 	tstyle_t dt = lay_ts(L, FONT_REGULAR, s->size_small, s->c_muted);
+	dt.feats = lay_figures(dt.feats, s->date_figures);
+	dt.feats &= ~lay_feats_missing(L, &dt, dt.feats, "entry.date_figures");
 	int list = lay_tag(L, "L");
 	for (int i = 0; i < sec->nnews; i++) {
 		const mnews_t *n = &sec->news[i];

@@ -234,7 +234,9 @@ int lay_header(lay_t *L, page_image_t *photo)
 	}
 	int start = L->r->nv;
 	spans_t n = {0};
-	tstyle_t nt = {L->head, s->name_style, s->size_name, s->c_name, INLINE_NOHYPH | INLINE_NOBREAK, 0};
+	tstyle_t nt = {L->head, s->name_style, s->size_name, s->c_name, INLINE_NOHYPH | INLINE_NOBREAK,
+	               0, s->name_feats, (int32_t)((int64_t)s->size_name * s->name_track / 1000)};
+	nt.feats &= ~lay_feats_missing(L, &nt, nt.feats, "header.name_features");
 	sp_at(L, &n, m->name, &nt, m->at_name);
 	if (m->name_native) {
 		tstyle_t nn = nt;
@@ -255,7 +257,7 @@ int lay_header(lay_t *L, page_image_t *photo)
 	lay_untag(L, tag);
 	if (m->headline) {
 		spans_t h = {0};
-		tstyle_t t = {L->head, s->headline_style, s->size_headline, s->c_headline, 0, 0};
+		tstyle_t t = {L->head, s->headline_style, s->size_headline, s->c_headline, 0, 0, 0, 0};
 		sp_at(L, &h, m->headline, &t, m->at_headline);
 		tag = lay_tag(L, "P");
 		v_flow(L, &h, dx, width, align, s->size_headline, 0);

@@ -69,6 +69,7 @@ typedef struct lay {
 	int photo_tag;          /* the photo's Figure element */
 	int photo_at;           /* the photo is placed after this item of the header's region */
 	uint32_t frame_color;
+	unsigned feats_said;    /* bit per key told about missing features */
 	int failed;
 } lay_t;
 
@@ -86,6 +87,8 @@ typedef struct tstyle {
 	uint32_t color;
 	unsigned flags;
 	int frame;              /* INLINE_FRAME: which frame (spans of one share it) */
+	unsigned feats;         /* FONT_FEAT_* (= STYLE_FEAT_*) */
+	int32_t track;          /* u: tracking */
 } tstyle_t;
 
 inline_span_t *sp_add(lay_t *L, spans_t *s, const char *text, int len, const tstyle_t *t,
@@ -94,6 +97,11 @@ void sp_str(lay_t *L, spans_t *s, const char *text, const tstyle_t *t);
 void sp_at(lay_t *L, spans_t *s, const char *text, const tstyle_t *t, mpos_t at);
 void sp_text(lay_t *L, spans_t *s, const mtext_t *x, const tstyle_t *t);
 tstyle_t lay_ts(lay_t *L, int style, int32_t size, uint32_t color);
+/* feats with the figures of a STYLE_FIG_* choice (default: feats as they are). */
+unsigned lay_figures(unsigned feats, int figures);
+/* The features of feats that t's face lacks, said once per layout key
+ * (where: the key that asked) and left out; 0 when it has them all. */
+unsigned lay_feats_missing(lay_t *L, const tstyle_t *t, unsigned feats, const char *where);
 int32_t sp_width(lay_t *L, const spans_t *s);
 void lay_date_text(lay_t *L, const mdate_t *d, buf_t *b);
 const char *lay_entry_dates(lay_t *L, const mentry_t *en);

@@ -28,6 +28,8 @@ inline_span_t *sp_add(lay_t *L, spans_t *s, const char *text, int len, const tst
 	f->url = url;
 	f->flags = t->flags;
 	f->frame = t->frame;
+	f->feats = t->feats;
+	f->track = t->track;
 	f->line = line;
 	f->col = col;
 	return f;
@@ -62,8 +64,56 @@ void sp_text(lay_t *L, spans_t *s, const mtext_t *x, const tstyle_t *t)
 
 tstyle_t lay_ts(lay_t *L, int style, int32_t size, uint32_t color)
 {
-	tstyle_t t = {L->body, style, size, color, 0, 0};
+	tstyle_t t = {L->body, style, size, color, 0, 0, 0, 0};
+	t.feats = lay_figures(L->s->text_feats, L->s->text_figures);
+	if (t.feats)
+		t.feats &= ~lay_feats_missing(L, &t, t.feats,
+		                              L->s->text_figures ? "text.figures" : "text.features");
 	return t;
+}
+
+unsigned lay_figures(unsigned feats, int figures)
+{
+	static const unsigned fig[] = {
+		0, STYLE_FEAT_ONUM, STYLE_FEAT_LNUM, STYLE_FEAT_TNUM,
+		STYLE_FEAT_ONUM | STYLE_FEAT_TNUM, STYLE_FEAT_LNUM | STYLE_FEAT_TNUM,
+	};
+	const unsigned all = STYLE_FEAT_ONUM | STYLE_FEAT_LNUM | STYLE_FEAT_TNUM | STYLE_FEAT_PNUM;
+	if (figures <= STYLE_FIG_DEFAULT || figures > STYLE_FIG_LINING_TABULAR)
+		return feats;
+	return (feats & ~all) | fig[figures];
+}
+
+unsigned lay_feats_missing(lay_t *L, const tstyle_t *t, unsigned feats, const char *where)
+{
+	static const char *const names[] = {"smcp", "c2sc", "onum", "lnum", "tnum", "pnum"};
+	static const char *const keys[] = {"section.small_caps", "section.features",
+	                                   "section.figures", "header.name_features",
+	                                   "text.features", "text.figures", "entry.date_figures"};
+	if (!feats || !t->chain)
+		return 0;
+	unsigned miss = feats & ~font_features(t->chain, t->style, feats);
+	unsigned k = 0;
+	while (k < sizeof(keys) / sizeof(keys[0]) && strcmp(keys[k], where))
+		k++;
+	if (!miss || (L->feats_said & 1u << k))
+		return miss;
+	L->feats_said |= 1u << k;
+	char list[64] = "";
+	for (unsigned i = 0; i < 6; i++)
+		if (miss & 1u << i)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			         *list ? ", " : "", names[i]);
+	const font_face_info_t *fi = font_face_info(L->lib, font_face_for(t->chain, t->style,
+	                                                                  NULL, 'a'));
+	const char *file;
+	int line, col;
+	style_key_at(L->orig, where, &file, &line, &col);
+	warn_at(L->e, file, line, col, "%s: the face '%s %s' has no OpenType %s; %s", where,
+	        fi ? fi->family : font_chain_name(t->chain), fi ? fi->style : "", list,
+	        miss & STYLE_FEAT_SMCP ? "small capitals are drawn as capitals at 80%"
+	                               : "the font's default glyphs are drawn");
+	return miss;
 }
 int32_t sp_width(lay_t *L, const spans_t *s)
 {

@@ -17,8 +17,9 @@ int layout_subset(page_doc_t *d, font_lib_t *lib, errs_t *e)
 	d->faces = arena_alloc(d->arena, sizeof(page_face_t) * (size_t)(nf ? nf : 1));
 	if (!nf)
 		return 0;
-	/* one bit per BMP code point per face */
+	/* one bit per BMP code point per face, and per feature glyph id */
 	uint8_t *used = xcalloc((size_t)nf, 8192);
+	uint8_t *galt = NULL;
 	int *any = xcalloc((size_t)nf, sizeof(int));
 	for (int p = 0; p < d->npages; p++)
 		for (int i = 0; i < d->pages[p].n; i++) {
@@ -28,18 +29,25 @@ int layout_subset(page_doc_t *d, font_lib_t *lib, errs_t *e)
 			const page_run_t *r = &it->u.run;
 			uint8_t *bits = used + (size_t)r->face * 8192;
 			any[r->face] = 1;
-			for (int k = 0; k < r->len;) {
+			for (int k = 0, j = 0; k < r->len; j++) {
 				uint32_t cp;
 				int l = utf8_decode(r->text + k, (size_t)(r->len - k), &cp);
 				if (!l)
 					break;
 				if (cp < 0x10000)
 					bits[cp >> 3] |= (uint8_t)(1u << (cp & 7));
+				if (r->gids && r->gids[j]) {
+					if (!galt)
+						galt = xcalloc((size_t)nf, 8192);
+					uint16_t g = r->gids[j];
+					galt[(size_t)r->face * 8192 + (g >> 3)] |= (uint8_t)(1u << (g & 7));
+				}
 				k += l;
 			}
 		}
 	int rc = 0;
 	uint32_t *cps = xmalloc(sizeof(uint32_t) * 65536);
+	uint16_t *gids = xmalloc(sizeof(uint16_t) * 65536);
 	for (int f = 0; f < nf && !rc; f++) {
 		if (!any[f])
 			continue;
@@ -52,13 +60,29 @@ int layout_subset(page_doc_t *d, font_lib_t *lib, errs_t *e)
 				if (bits[cp >> 3] & (1u << (cp & 7)))
 					cps[n++] = cp;
 		}
+		int ng = 0;
+		const uint8_t *gb = galt ? galt + (size_t)f * 8192 : NULL;
+		for (uint32_t byte = 0; gb && byte < 8192; byte++)
+			for (uint32_t g = byte << 3; gb[byte] && g < (byte + 1) << 3; g++)
+				if (gb[g >> 3] & (1u << (g & 7)))
+					gids[ng++] = (uint16_t)g;
 		page_face_t *pf = &d->faces[f];
-		if (font_subset(lib, f, cps, n, d->arena, &pf->data, &pf->len, e))
+		uint16_t *to = ng ? arena_alloc(d->arena, sizeof(uint16_t) * (size_t)ng) : NULL;
+		if (font_subset_glyphs(lib, f, cps, n, gids, ng, to, d->arena, &pf->data, &pf->len, e))
 			rc = -1;
+		if (ng) {
+			uint16_t *from = arena_alloc(d->arena, sizeof(uint16_t) * (size_t)ng);
+			memcpy(from, gids, sizeof(uint16_t) * (size_t)ng);
+			pf->alt_from = from;
+			pf->alt_to = to;
+			pf->nalt = ng;
+		}
 		else
 			pf->name = arena_strdup(d->arena, font_face_info(lib, f)->path);
 	}
 	free(cps);
+	free(gids);
+	free(galt);
 	free(any);
 	free(used);
 	return rc;

@@ -15,6 +15,7 @@
  */
 #include <string.h>
 #include "page.h"
+#include "utf8.h"
 
 page_doc_t *page_doc_new(int32_t w, int32_t h)
 {
@@ -91,6 +92,18 @@ void page_run(page_t *p, const page_run_t *r)
 		it->u.run.actual = arena_strndup(p->doc->arena, r->actual,
 		                                 (size_t)(r->actual_len > 0 ? r->actual_len : 0));
 	it->u.run.lang = copy(p, r->lang);
+	if (r->gids) {
+		int n = 0;
+		for (int k = 0; k < len;) {
+			uint32_t cp;
+			int l = utf8_decode(r->text + k, (size_t)(len - k), &cp);
+			k += l > 0 ? l : 1;
+			n++;
+		}
+		uint16_t *g = arena_alloc(p->doc->arena, sizeof(uint16_t) * (size_t)(n ? n : 1));
+		memcpy(g, r->gids, sizeof(uint16_t) * (size_t)n);
+		it->u.run.gids = g;
+	}
 }
 
 void page_rect(page_t *p, const page_rect_t *r)
@@ -201,6 +214,18 @@ static void dump_item(FILE *out, const page_item_t *it)
 		        (int)r->x, (int)r->y, (int)r->w, (int)r->size, r->face, r->synth,
 		        (unsigned)(r->color & 0xFFFFFF));
 		dump_str(out, r->text ? r->text : "", r->text && r->len > 0 ? (size_t)r->len : 0);
+		if (r->track)
+			fprintf(out, " track=%d", (int)r->track);
+		if (r->gids) {   /* how many glyphs a feature replaced (ids differ by font version) */
+			int n = 0, alt = 0;
+			for (int k = 0; r->text && k < r->len;) {
+				uint32_t cp;
+				int l = utf8_decode(r->text + k, (size_t)(r->len - k), &cp);
+				k += l > 0 ? l : 1;
+				alt += r->gids[n++] != 0;
+			}
+			fprintf(out, " alt=%d", alt);
+		}
 		if (r->actual) {
 			fputs(" actual=", out);
 			dump_str(out, r->actual, r->actual_len > 0 ? (size_t)r->actual_len : 0);

@@ -204,17 +204,17 @@ static void set_font(pw_t *w, pdf_font_t *f, int32_t size)
 
 /* Show text[0..n) (valid UTF-8, BMP) as (2-byte CIDs) Tj, one string per
  * PDF_CHUNK bytes of CIDs, escaping \\ ( ) CR and LF. */
-static void show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n)
+static void show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const uint16_t *gids)
 {
 	char *o = w->tb;
 	size_t cap = PDF_CHUNK - 8, k = 0, chunk = 0;
 	o[k++] = '(';
-	for (size_t i = 0; i < n;) {
+	for (size_t i = 0, ci = 0; i < n; ci++) {
 		uint32_t cp;
 		int l = utf8_decode(s + i, n - i, &cp);
 		if (l <= 0 || cp > 0xFFFF)
 			break;
-		unsigned c = pdf_font_cid(f, cp);
+		unsigned c = gids && gids[ci] ? pdf_font_cid_glyph(f, cp, gids[ci]) : pdf_font_cid(f, cp);
 		if (chunk + 2 > PDF_CHUNK) {
 			memcpy(o + k, ") Tj\n", 5);
 			pdf_put(w, o, k + 5);
@@ -304,7 +304,16 @@ static int draw_run(pw_t *w, const page_run_t *r, int tag)
 	pdf_mc_text(w, tag, r->lang);
 	if (r->actual)
 		actual_begin(w, r->actual, r->actual_len);
-	show_text(w, font, r->text, (size_t)r->len);
+	if (w->tc != r->track) {
+		/* tracking: Tc adds after every glyph; after the run's last it moves
+		   nothing, since every run is placed by its own matrix */
+		char tc[40];
+		w->tc = r->track;
+		int k = snprintf(tc, sizeof(tc), "%s%d.%03d Tc\n", r->track < 0 ? "-" : "",
+		                 abs((int)r->track) / 1000, abs((int)r->track) % 1000);
+		pdf_put(w, tc, (size_t)k);
+	}
+	show_text(w, font, r->text, (size_t)r->len, r->gids);
 	if (r->actual)
 		pdf_put(w, "EMC\n", 4);
 	return 0;
@@ -435,6 +444,7 @@ static int draw_page(pw_t *w, int i)
 	w->mode = HPDF_FILL;
 	w->fill = w->stroke = 0;
 	w->lw = 1000;
+	w->tc = 0;
 	for (int j = 0; j < p->n; j++) {
 		const page_item_t *it = &p->items[j];
 		int rc = 0;

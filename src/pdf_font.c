@@ -14,8 +14,11 @@
  * or, when that glyph already belongs to another code point (two code
  * points, one glyph; or no glyph: GID 0, never used as a CID), a copy of
  * the glyph appended to the program (sfnt_copy), so every CID maps back to
- * exactly one code point and extraction stays exact. Two faces with one
- * PostScript name get distinct subset tags.
+ * exactly one code point and extraction stays exact. A glyph an OpenType
+ * feature chose (a small capital: page_run.gids) is given a CID the same
+ * way, owned by the code point it was drawn for: ToUnicode maps it back to
+ * that code point, so small capitals extract as the lower-case letters
+ * written. Two faces with one PostScript name get distinct subset tags.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +35,8 @@ static void pf_tag(pw_t *w, const pdf_font_t *f, char tag[8])
 		h = (h ^ (unsigned char)*s) * 1099511628211u;
 	for (int i = 0; i < 8192; i++)
 		h = (h ^ f->used[i]) * 1099511628211u;
+	for (int i = 0; i < f->nalts; i++)
+		h = (h ^ ((uint64_t)f->alts[i].g << 16 | f->alts[i].cp)) * 1099511628211u;
 	for (;;) {
 		uint64_t x = h;
 		for (int i = 0; i < 6; i++, x /= 26)
@@ -139,6 +144,9 @@ static void pf_finish(pw_t *w, pdf_font_t *f, int idx)
 			if (cp && f->used[cp >> 3] >> (cp & 7) & 1 && !cps[f->cid[cp]])
 				cps[f->cid[cp]] = (uint16_t)cp;
 	}
+	for (int i = 0; i < f->nalts; i++)
+		if (!cps[f->alts[i].cid])
+			cps[f->alts[i].cid] = f->alts[i].cp;
 	uint8_t *keep = w->keep = xrealloc(w->keep, n);
 	for (unsigned c = 0; c < n; c++)
 		keep[c] = c == 0 || cps[c];
@@ -247,9 +255,46 @@ unsigned pdf_font_cid(pdf_font_t *f, uint32_t cp)
 	return c;
 }
 
+/* gid is the face's glyph id; the program is a subset, which numbers its
+ * glyphs anew (page_face.alt_from -> alt_to). */
+unsigned pdf_font_cid_glyph(pdf_font_t *f, uint32_t cp, unsigned gid)
+{
+	const page_face_t *pf = f->face;
+	int lo = 0, hi = pf->nalt - 1;
+	unsigned g = 0;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		if (pf->alt_from[mid] == gid) {
+			g = pf->alt_to[mid];
+			break;
+		}
+		if (pf->alt_from[mid] < gid)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	if (!g || g >= sfnt_nglyphs(f->sf))
+		return pdf_font_cid(f, cp);     /* not in the subset: the cmap glyph */
+	for (int i = 0; i < f->nalts; i++)
+		if (f->alts[i].g == g && f->alts[i].cp == cp)
+			return f->alts[i].cid;
+	unsigned c = g;
+	if (!f->owned[g])
+		f->owned[g] = 1;
+	else
+		c = sfnt_copy(f->sf, g);
+	if (f->nalts == f->capalts) {
+		f->capalts = f->capalts ? 2 * f->capalts : 32;
+		f->alts = xrealloc(f->alts, sizeof(pdf_alt_t) * (size_t)f->capalts);
+	}
+	f->alts[f->nalts++] = (pdf_alt_t){(uint16_t)g, (uint16_t)cp, (uint16_t)c};
+	return c;
+}
+
 void pdf_fonts_free(pw_t *w)
 {
 	for (int i = 0; i < w->nfonts; i++) {
+		free(w->all[i]->alts);
 		sfnt_free(w->all[i]->sf);
 		free(w->all[i]->cid);
 		free(w->all[i]->owned);

@@ -15,6 +15,11 @@
 #include "page.h"
 #include "sfnt.h"
 
+/* A feature's glyph drawn for a code point, and the CID it was given. */
+typedef struct pdf_alt {
+	uint16_t g, cp, cid;
+} pdf_alt_t;
+
 /* One embedded font: a face's program, the CIDs given to its code points
  * (pdf_font.c) and its Type0 dictionary. */
 typedef struct pdf_font {
@@ -24,6 +29,8 @@ typedef struct pdf_font {
 	uint8_t used[8192];         /* BMP code points drawn */
 	uint16_t *cid;              /* 65,536: the CID of each code point drawn */
 	uint8_t *owned;             /* per glyph: a code point has it as its CID */
+	pdf_alt_t *alts;            /* feature glyphs drawn (small caps, figures) */
+	int nalts, capalts;
 } pdf_font_t;
 
 typedef struct pdf_img {
@@ -59,6 +66,7 @@ typedef struct pw {
 	int pageno;              /* 0-based index of page */
 	int in_text, face, mode;
 	int32_t size, lw;
+	int32_t tc;              /* character spacing (Tc), u */
 	uint32_t fill, stroke;
 	int plain;               /* untagged: no structure, no PDF/A or UA claims */
 	char *info[5];           /* Title, Author, Subject, Keywords, Creator as
@@ -102,6 +110,9 @@ int pdf_save(pw_t *w);
 /* pdf_font.c: fonts built from the faces' programs. */
 int pdf_font_get(pw_t *w, int face, pdf_font_t **out);
 unsigned pdf_font_cid(pdf_font_t *f, uint32_t cp);
+/* The CID of code point cp drawn with the face's glyph gid (a feature's:
+ * page_run.gids), which extraction reads as cp. */
+unsigned pdf_font_cid_glyph(pdf_font_t *f, uint32_t cp, unsigned gid);
 void pdf_fonts_finish(pw_t *w);
 void pdf_fonts_free(pw_t *w);
 

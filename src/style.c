@@ -24,7 +24,13 @@
 #include "ydoc.h"
 #include "deps.h"
 
-enum { T_LEN, T_PERMILLE, T_RATIO, T_INT, T_COLOR, T_STR, T_BOOL, T_ENUM, T_PAGE, T_WORD };
+enum { T_LEN, T_PERMILLE, T_RATIO, T_INT, T_COLOR, T_STR, T_BOOL, T_ENUM, T_PAGE, T_WORD,
+       T_FEATS, T_TRACK };
+
+/* OpenType feature tags a layout may name (T_FEATS), as STYLE_FEAT_* bits. */
+static const char *const feat_names[] = {"smcp", "c2sc", "onum", "lnum", "tnum", "pnum"};
+#define NFEATS (sizeof(feat_names) / sizeof(feat_names[0]))
+#define FIGURES "default|oldstyle|lining|tabular|oldstyle-tabular|lining-tabular"
 
 /* Upper bounds of a T_LEN key (bounds[] below the key table), checked by
  * style_check once every override is in (so a bigger page may come after
@@ -82,6 +88,10 @@ static const key_t_ keys[] = {
 	{"header.gap", T_LEN, F(header_gap), NULL, "space after the header"},
 	{"header.separator", T_STR, F(contact_sep), NULL, "between contact items (spaces are kept)"},
 	{"header.name_style", T_ENUM, F(name_style), STYLES, "weight and slant of the name"},
+	{"header.name_features", T_FEATS, F(name_feats), NULL,
+	 "OpenType features of the name (as section.features: smcp c2sc for small capitals)"},
+	{"header.name_tracking", T_TRACK, F(name_track), NULL,
+	 "letter-spacing of the name in 1/1000 em"},
 	{"header.headline_style", T_ENUM, F(headline_style), STYLES, "weight and slant of the headline"},
 	{"header.icons", T_BOOL, F(icons), NULL,
 	 "an icon before each contact (drawn from fonts.icons; text extraction reads the contact only)"},
@@ -97,7 +107,17 @@ static const key_t_ keys[] = {
 	{"header.photo.shape", T_ENUM, F(photo_shape), "square|rounded|circle", "photo outline, clipped: a circle is a square box of the height, cropped from the photo's centre; square and rounded keep the height"},
 	{"section.uppercase", T_BOOL, F(section_upper), NULL, "titles in capitals"},
 	{"section.small_caps", T_BOOL, F(section_small_caps), NULL,
-	 "lower-case letters of titles as small capitals (capitals at 80%)"},
+	 "lower-case letters of titles as small capitals: the font's (OpenType smcp), or "
+	 "capitals at 80% where the face has none (said once)"},
+	{"section.features", T_FEATS, F(section_feats), NULL,
+	 "OpenType features of titles: any of smcp (small capitals), c2sc (capitals as small "
+	 "capitals), onum, lnum, tnum, pnum, separated by spaces or commas"},
+	{"section.figures", T_ENUM, F(section_figures), FIGURES,
+	 "figures in titles: the font's default, oldstyle (onum), lining (lnum), tabular "
+	 "(tnum: all one width), or both"},
+	{"section.tracking", T_TRACK, F(section_track), NULL,
+	 "letter-spacing of titles in 1/1000 em (capitals and small capitals want 50 to 80), "
+	 "between the glyphs, not after the last"},
 	{"section.style", T_ENUM, F(section_style), STYLES, "weight and slant of titles"},
 	{"section.before", T_LEN, F(section_before), NULL, "space above a title"},
 	{"section.after", T_LEN, F(section_after), NULL, "space below a title"},
@@ -107,6 +127,8 @@ static const key_t_ keys[] = {
 	 "the date column (entry.dates: left); none"},
 	{"section.rule_offset", T_RATIO, F(section_rule_offset), NULL,
 	 "rule below the baseline (full) or above it (partial, bar), times the title size"},
+	{"entry.date_figures", T_ENUM, F(date_figures), FIGURES,
+	 "figures of the date column (tabular: the years line up)"},
 	{"entry.dates", T_ENUM, F(dates), "right|stacked|inline|left",
 	 "dates flush right on the title line; dates and location stacked in a right column; "
 	 "inline after the second line; in a left date column"},
@@ -167,6 +189,10 @@ static const key_t_ keys[] = {
 	{"list.chip_radius", T_LEN, F(chip_radius), NULL, "chip corners"},
 	{"list.chip_leading", T_LEN, F(chip_leading), NULL, "extra space between lines of chips"},
 	{"text.align", T_ENUM, F(text_align), "left|center|right|justify", "alignment of paragraphs and details"},
+	{"text.figures", T_ENUM, F(text_figures), FIGURES,
+	 "figures in the body text (entries, publications, paragraphs): oldstyle figures sit "
+	 "in running text like lower-case letters"},
+	{"text.features", T_FEATS, F(text_feats), NULL, "OpenType features of the body text"},
 	{"text.hyphenate", T_BOOL, F(hyphenate), NULL, "hyphenate (when patterns are installed)"},
 	{"text.gap", T_LEN, F(para_gap), NULL, "space between paragraphs"},
 	{"text.loose_stretch", T_RATIO, F(loose_stretch), NULL,
@@ -473,6 +499,40 @@ static int set_value(style_box_t *b, const key_t_ *k, const char *v,
 	}
 	case T_WORD: /* handled by set_path */
 		return 0;
+	case T_FEATS: {
+		unsigned m = 0;
+		for (const char *p = v; *p;) {
+			while (*p == ' ' || *p == ',' || *p == '[' || *p == ']')
+				p++;
+			size_t n = strcspn(p, " ,[]");
+			if (!n)
+				break;
+			size_t i = 0;
+			while (i < NFEATS && !(strlen(feat_names[i]) == n && !strncmp(feat_names[i], p, n)))
+				i++;
+			if (i == NFEATS)
+				return err_at(e, where, line, col,
+				              "'%s': unknown OpenType feature '%.*s' (expected any of smcp, "
+				              "c2sc, onum, lnum, tnum, pnum)", k->path, (int)n, p);
+			m |= 1u << i;
+			p += n;
+		}
+		*(unsigned *)(base + k->off) = m;
+		return 0;
+	}
+	case T_TRACK: {
+		char *end;
+		long x = strtol(v, &end, 10);
+		/* text extraction (poppler, MuPDF) reads a gap of 1/10 em between two
+		   letters as a space */
+		if (end == v || *end || x < -50 || x > 90)
+			return err_at(e, where, line, col,
+			              "'%s' expects a whole number of 1/1000 em from -50 to 90 (wider "
+			              "letter-spacing reads as spaces in extracted text), got '%s'",
+			              k->path, v);
+		*(int32_t *)(base + k->off) = (int32_t)x;
+		return 0;
+	}
 	case T_PAGE:
 		if (!strcmp(v, "a4")) {
 			b->s.page_w = 595276; b->s.page_h = 841890;
@@ -922,6 +982,8 @@ static const char *type_name(const key_t_ *k)
 	case T_STR: return "text";
 	case T_BOOL: return "true/false";
 	case T_WORD: return "text";
+	case T_FEATS: return "features";
+	case T_TRACK: return "1/1000 em";
 	default: return "one of";
 	}
 }
@@ -974,6 +1036,18 @@ static void key_value(const key_t_ *k, const style_t *s, buf_t *b)
 	}
 	case T_PAGE:
 		buf_puts(b, s->page_w == 612000 ? "letter" : "a4");
+		break;
+	case T_FEATS: {
+		unsigned m = *(const unsigned *)(base + k->off);
+		buf_putc(b, '"');
+		for (size_t i = 0, n = 0; i < NFEATS; i++)
+			if (m & 1u << i)
+				buf_printf(b, "%s%s", n++ ? " " : "", feat_names[i]);
+		buf_putc(b, '"');
+		break;
+	}
+	case T_TRACK:
+		buf_printf(b, "%d", (int)*(const int32_t *)(base + k->off));
 		break;
 	case T_WORD:
 		buf_printf(b, "locale: %s", k->choices);

@@ -256,6 +256,79 @@ TEST(shaping)
 	errs_done(&e);
 }
 
+/* OpenType features: small caps and figure styles replace glyphs one for
+ * one (the code points stay), with their own advances; a face without a
+ * feature (CJK) is left alone; the cache keeps shapings apart by feature. */
+TEST(features)
+{
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	font_chain_t *c = font_chain_get(lib, "serif", &e);
+	if (!c) {
+		CHECK(c != NULL);
+		font_lib_free(lib);
+		errs_done(&e);
+		return;
+	}
+	unsigned all = FONT_FEAT_SMCP | FONT_FEAT_C2SC | FONT_FEAT_ONUM | FONT_FEAT_LNUM |
+	               FONT_FEAT_TNUM | FONT_FEAT_PNUM;
+	EQ_INT(font_features(c, FONT_REGULAR, all), all); /* Noto Serif has them all */
+	font_shaped_t p, s;
+	font_shaped_init(&p);
+	font_shaped_init(&s);
+	const char *t = "Award 1990";
+	CHECK(font_shape(c, FONT_REGULAR, 10000, "en", t, strlen(t), &p, &e) == 0);
+	CHECK(font_shape_feat(c, FONT_REGULAR, 10000, "en", FONT_FEAT_SMCP, t, strlen(t), &s,
+	                      &e) == 0);
+	EQ_INT(s.n, 10);
+	for (int i = 0; i < p.n; i++)
+		EQ_INT(p.g[i].gid, 0);          /* plain: cmap glyphs */
+	EQ_INT(s.g[0].gid, 0);              /* 'A' stays a capital */
+	for (int i = 1; i < 5; i++) {
+		CHECK(s.g[i].gid != 0);         /* "ward": small capitals */
+		EQ_INT(s.g[i].cp, (unsigned char)t[i]);
+	}
+	CHECK(s.width > p.width);           /* small capitals are wider than lower case */
+	EQ_INT(s.g[6].gid, 0);              /* figures untouched by smcp */
+	font_shaped_t c2;
+	font_shaped_init(&c2);
+	font_shape_feat(c, FONT_REGULAR, 10000, "en", FONT_FEAT_SMCP | FONT_FEAT_C2SC, t,
+	                strlen(t), &c2, &e);
+	CHECK(c2.g[0].gid != 0);            /* all small caps: the A too */
+	c2.n = 0;
+	font_shape_feat(c, FONT_REGULAR, 10000, "en", FONT_FEAT_ONUM, t, strlen(t), &c2, &e);
+	EQ_INT(c2.g[1].gid, 0);
+	for (int i = 6; i < 10; i++)
+		CHECK(c2.g[i].gid != 0);        /* oldstyle figures */
+	c2.n = 0;
+	/* tabular: every figure as wide as the others */
+	const char *d = "1101";
+	font_shape_feat(c, FONT_REGULAR, 10000, "en", FONT_FEAT_TNUM, d, 4, &c2, &e);
+	EQ_INT(c2.g[0].adv, c2.g[1].adv);
+	EQ_INT(c2.g[0].adv, c2.g[2].adv);
+	/* the same text again without the feature: the cached plain shaping */
+	font_shaped_t q;
+	font_shaped_init(&q);
+	font_shape(c, FONT_REGULAR, 10000, "en", t, strlen(t), &q, &e);
+	CHECK(memcmp(q.g, p.g, (size_t)p.n * sizeof(p.g[0])) == 0);
+	EQ_INT(font_width_feat(c, FONT_REGULAR, 10000, "en", FONT_FEAT_SMCP, t, strlen(t)),
+	       s.width);
+	/* CJK: no smcp in the face, nothing replaced */
+	q.n = 0;
+	const char *z = "朱展达";
+	font_shape_feat(c, FONT_REGULAR, 10000, "en", FONT_FEAT_SMCP, z, strlen(z), &q, &e);
+	EQ_INT(q.n, 3);
+	for (int i = 0; i < q.n; i++)
+		EQ_INT(q.g[i].gid, 0);
+	font_shaped_done(&q);
+	font_shaped_done(&c2);
+	font_shaped_done(&s);
+	font_shaped_done(&p);
+	EQ_INT(e.n, 0);
+	font_lib_free(lib);
+	errs_done(&e);
+}
+
 /* Texts too long for the shaping cache, in more scripts than a face keeps
  * shaping plans for: shaped again in another order (plans evicted and
  * made again), every glyph must come out the same. */
@@ -649,6 +722,7 @@ int main(void)
 	RUN(fccache);
 	RUN(selection);
 	RUN(shaping);
+	RUN(features);
 	RUN(plans);
 	RUN(nfc);
 	RUN(subset);

@@ -111,8 +111,9 @@ unsigned lay_feats_missing(lay_t *L, const tstyle_t *t, unsigned feats, const ch
 	style_key_at(L->orig, where, &file, &line, &col);
 	warn_at(L->e, file, line, col, "%s: the face '%s %s' has no OpenType %s; %s", where,
 	        fi ? fi->family : font_chain_name(t->chain), fi ? fi->style : "", list,
-	        miss & STYLE_FEAT_SMCP ? "small capitals are drawn as capitals at 80%"
-	                               : "the font's default glyphs are drawn");
+	        miss & STYLE_FEAT_SMCP && !strcmp(where, "section.small_caps")
+	                ? "small capitals are drawn as capitals at 80%"
+	                : "the font's default glyphs are drawn");
 	return miss;
 }
 int32_t sp_width(lay_t *L, const spans_t *s)

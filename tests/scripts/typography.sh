@@ -36,8 +36,13 @@ for l in sys.stdin:
         print("%.2f" % (float(m.group(2)) - float(m.group(1))))
         break' "$2"
 }
-render plain --set section.small_caps=false
-render sc --set section.small_caps=true
+# classic itself has small capitals, tracking and oldstyle figures: each
+# is set here
+none="--set section.tracking=0 --set text.figures=default --set entry.date_figures=default"
+# shellcheck disable=SC2086
+render plain --set section.small_caps=false $none
+# shellcheck disable=SC2086
+render sc --set section.small_caps=true $none
 render sctrack --set section.small_caps=true --set section.tracking=60 \
 	--set text.figures=oldstyle --set entry.date_figures=tabular
 for n in plain sc sctrack; do

@@ -18,7 +18,7 @@ from collections import defaultdict
 
 CLOSE = set("，。、）」』】〕〉》！？：；．,.)!?:;％")
 OPEN = set("（「『【〔〈《")
-run_re = re.compile(r'^run x=(-?\d+) y=(-?\d+) w=(\d+) size=(\d+) .*? "(.*?)"(?: actual=".*?")?(?: lang=\S+)?(?: @\d+)?$')
+run_re = re.compile(r'^run x=(-?\d+) y=(-?\d+) w=(\d+) size=(\d+) .*? "(.*?)"(?: track=-?\d+)?(?: alt=\d+)?(?: actual=".*?")?(?: lang=\S+)?(?: @\d+)?$')
 rect_re = re.compile(r'^rect x=(-?\d+) y=(-?\d+) w=(\d+) h=(\d+) color=\S+ stroke=(\d+)')
 image_re = re.compile(r'^image x=(-?\d+) y=(-?\d+) w=(\d+) h=(\d+)')
 boxes = defaultdict(list)          # page -> [(x0, y0, x1, y1, kind, what)]

@@ -32,8 +32,12 @@
 #include "arena.h"
 #include "err.h"
 
+/* FONT_LIGHT is a weight flag: the family's light face (Noto Sans Light),
+ * or its regular one where it has none (font_style_real says which); with
+ * FONT_BOLD (bold markup inside light text) the text is bold. */
 enum {
-	FONT_REGULAR = 0, FONT_BOLD = 1, FONT_ITALIC = 2, FONT_BOLD_ITALIC = 3
+	FONT_REGULAR = 0, FONT_BOLD = 1, FONT_ITALIC = 2, FONT_BOLD_ITALIC = 3,
+	FONT_LIGHT = 4, FONT_LIGHT_ITALIC = 6
 };
 enum { FONT_SYNTH_BOLD = 1, FONT_SYNTH_ITALIC = 2 };
 
@@ -84,6 +88,9 @@ int font_chain_missing(font_chain_t *c, uint32_t cp, const char *lang, char *out
 /* The face id (stable index) used for code point cp in a style and
  * language ("en", "zh", "ja", "ko" or NULL); -1 when no face has it. */
 int font_face_for(font_chain_t *c, int style, const char *lang, uint32_t cp);
+/* 1 when the chain's first face (Latin) has a face of its own for style
+ * (a light style: a light face, not the regular one standing in). */
+int font_style_real(font_chain_t *c, int style);
 /* Synthetic flags (FONT_SYNTH_*) that face id needs in style of chain c. */
 int font_face_synth(font_chain_t *c, int style, int face);
 int font_face_count(const font_lib_t *lib);

@@ -221,7 +221,7 @@ static void chain_deps(const font_chain_t *c)
 	if (c->from_file)
 		deps_add(c->file);
 	for (int k = 0; k < c->nent; k++)
-		for (int s = 0; s < 4; s++)
+		for (int s = 0; s < FONT_NSTYLES; s++)
 			if (c->ent[k].face[s])
 				deps_add(c->ent[k].face[s]->path);
 }
@@ -343,7 +343,8 @@ font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e)
 	return c;
 }
 
-static const char *style_names[4] = { "regular", "bold", "italic", "bold-italic" };
+static const char *style_names[FONT_NSTYLES] = { "regular", "bold", "italic", "bold-italic",
+                                                 "light", "", "light-italic" };
 
 void font_chain_describe(font_chain_t *c, FILE *out)
 {
@@ -364,8 +365,10 @@ void font_chain_describe(font_chain_t *c, FILE *out)
 			        en->package ? "; Debian package " : "", en->package ? en->package : "");
 			continue;
 		}
-		for (int s = 0; s < 4; s++) {
+		for (int s = 0; s < FONT_NSTYLES; s++) {
 			font_face_t *f = en->face[s];
+			if (!*style_names[s])
+				continue;
 			fprintf(out, "  %-20s %-12s %s", en->family, style_names[s], f ? f->path : "-");
 			if (f && f->index)
 				fprintf(out, " index=%d", f->index);

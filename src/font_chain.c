@@ -72,7 +72,7 @@ void font_chain_free(font_chain_t *c)
 	for (int k = 0; k < c->nent; k++) {
 		free(c->ent[k].family);
 		free(c->ent[k].package);
-		for (int s = 0; s < 4; s++)
+		for (int s = 0; s < FONT_NSTYLES; s++)
 			free(c->ent[k].why[s]);
 	}
 	free(c->ent);
@@ -97,9 +97,10 @@ static FcConfig *fc_config(font_lib_t *lib)
 	return (FcConfig *)lib->fc;
 }
 
+/* weight: 0 regular, 1 bold, 2 light */
 static long fc_score(const font_cand_t *c, int bold, int italic)
 {
-	int want_w = bold ? FC_WEIGHT_BOLD : FC_WEIGHT_REGULAR;
+	int want_w = bold == 1 ? FC_WEIGHT_BOLD : bold == 2 ? FC_WEIGHT_LIGHT : FC_WEIGHT_REGULAR;
 	long s = 0;
 	if ((c->slant > 0) != (italic != 0))
 		s += 100000000L;
@@ -258,10 +259,16 @@ static int resolve_family(chain_ctx_t *x, font_entry_t *en, const ynode_t *at)
 	int realb = b->weight >= FC_WEIGHT_DEMIBOLD && b->slant == 0;
 	int reali = i->slant > 0 && i->weight < FC_WEIGHT_DEMIBOLD;
 	int realbi = bi->slant > 0 && bi->weight >= FC_WEIGHT_DEMIBOLD;
+	const font_cand_t *l = fc_best(v, n, 2, 0), *li = fc_best(v, n, 2, 1);
+	int reall = l->weight <= FC_WEIGHT_LIGHT && l->weight > FC_WEIGHT_EXTRALIGHT && l->slant == 0;
+	int realli = li->weight <= FC_WEIGHT_LIGHT && li->weight > FC_WEIGHT_EXTRALIGHT &&
+	             li->slant > 0;
 	if (cached && (!font_fccache_valid(r, en->family) ||
 	               (realb && !font_fccache_valid(b, en->family)) ||
 	               (reali && !font_fccache_valid(i, en->family)) ||
-	               (realbi && !font_fccache_valid(bi, en->family)))) {
+	               (realbi && !font_fccache_valid(bi, en->family)) ||
+	               (reall && !font_fccache_valid(l, en->family)) ||
+	               (realli && !font_fccache_valid(li, en->family)))) {
 		font_fccache_forget(x->lib, en->family);   /* ask fontconfig */
 		return resolve_family(x, en, at);
 	}
@@ -269,8 +276,11 @@ static int resolve_family(chain_ctx_t *x, font_entry_t *en, const ynode_t *at)
 	en->face[FONT_BOLD] = realb ? ctx_face(x, b->file, b->index, at) : NULL;
 	en->face[FONT_ITALIC] = reali ? ctx_face(x, i->file, i->index, at) : NULL;
 	en->face[FONT_BOLD_ITALIC] = realbi ? ctx_face(x, bi->file, bi->index, at) : NULL;
+	en->face[FONT_S_LIGHT] = reall ? ctx_face(x, l->file, l->index, at) : NULL;
+	en->face[FONT_S_LIGHT_ITALIC] = realli ? ctx_face(x, li->file, li->index, at) : NULL;
 	if (!en->face[FONT_REGULAR] || (realb && !en->face[FONT_BOLD]) ||
-	    (reali && !en->face[FONT_ITALIC]) || (realbi && !en->face[FONT_BOLD_ITALIC]))
+	    (reali && !en->face[FONT_ITALIC]) || (realbi && !en->face[FONT_BOLD_ITALIC]) ||
+	    (reall && !en->face[FONT_S_LIGHT]) || (realli && !en->face[FONT_S_LIGHT_ITALIC]))
 		rc = -1;
 out:
 	if (fs)
@@ -302,6 +312,20 @@ static void synthesise(font_entry_t *en)
 			if (up)
 				en->why[FONT_BOLD_ITALIC] = xstrdup("no italic: upright by design");
 		}
+	}
+	/* no light face: the regular (or italic) one stands in; layout says so */
+	if (!en->face[FONT_S_LIGHT]) {
+		en->face[FONT_S_LIGHT] = en->face[FONT_REGULAR];
+		en->synth[FONT_S_LIGHT] = en->synth[FONT_REGULAR];
+		en->why[FONT_S_LIGHT] = xstrdup("no light face: regular");
+	}
+	if (!en->face[FONT_S_LIGHT_ITALIC]) {
+		int from = en->face[FONT_S_LIGHT] != en->face[FONT_REGULAR] &&
+		           en->face[FONT_ITALIC] == en->face[FONT_REGULAR] ? FONT_S_LIGHT : FONT_ITALIC;
+		en->face[FONT_S_LIGHT_ITALIC] = en->face[from];
+		en->synth[FONT_S_LIGHT_ITALIC] = en->synth[FONT_ITALIC];
+		en->why[FONT_S_LIGHT_ITALIC] = xstrdup(from == FONT_S_LIGHT ? "no light italic face: light"
+		                                                            : "no light italic face: italic");
 	}
 }
 

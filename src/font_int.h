@@ -8,6 +8,10 @@
 
 enum { FONT_LANG_NONE, FONT_LANG_ZH, FONT_LANG_JA, FONT_LANG_KO, FONT_NLANG };
 enum { FONT_NPLANS = 4, FONT_GID_CACHE = 0x2100 };
+/* styles as stored: FONT_REGULAR .. FONT_BOLD_ITALIC, FONT_LIGHT and
+ * FONT_LIGHT_ITALIC (font_style_ok maps any FONT_* combination to one of
+ * these, and each of these to itself; index 5 is never used) */
+enum { FONT_S_LIGHT = FONT_LIGHT, FONT_S_LIGHT_ITALIC = FONT_LIGHT_ITALIC, FONT_NSTYLES = 7 };
 #define FONT_FEATS_READ 0x80000000u
 
 /* One font file + face index. Validated (sfnt checks) when a chain names
@@ -43,9 +47,9 @@ typedef struct font_entry {
 	char *family;           /* the name in the chain (or the file's family) */
 	unsigned langs;         /* bit (1 << FONT_LANG_*) per lang tag */
 	int upright_italic;     /* italic uses the upright face, no slant */
-	font_face_t *face[4];   /* per FONT_* style */
-	int synth[4];           /* FONT_SYNTH_* per style */
-	char *why[4];           /* how the style was resolved (for describe) */
+	font_face_t *face[FONT_NSTYLES]; /* per style index (font_style_ok) */
+	int synth[FONT_NSTYLES];         /* FONT_SYNTH_* per style */
+	char *why[FONT_NSTYLES];         /* how the style was resolved (for describe) */
 	int missing;            /* the family is not installed: no faces; an error
 	                         * only when a character needs it (font_chain_missing) */
 	char *package;          /* the Debian package that provides it, or NULL */

@@ -61,7 +61,7 @@ static int chain_pick(font_chain_t *c, int style, int li, uint32_t cp)
 	int sl = font_script_lang(cp), set = sl != FONT_LANG_NONE;
 	if (sl == FONT_LANG_KO || sl == FONT_LANG_JA || (sl == FONT_LANG_ZH && li == FONT_LANG_NONE))
 		li = sl;
-	uint32_t key = (cp << 4 | (uint32_t)li << 2 | (uint32_t)style) + 1;
+	uint32_t key = (cp << 5 | (uint32_t)li << 3 | (uint32_t)style) + 1;
 	uint32_t h = (key * 2654435761u) >> 20;
 	if (c->ckey[h] == key)
 		return c->cval[h];
@@ -77,7 +77,23 @@ static int chain_pick(font_chain_t *c, int style, int li, uint32_t cp)
 
 int font_style_ok(int style)
 {
-	return style >= 0 && style <= 3 ? style : 0;
+	if (style < 0 || style > 7)
+		return 0;
+	if ((style & FONT_LIGHT) && !(style & FONT_BOLD))
+		return style & FONT_ITALIC ? FONT_S_LIGHT_ITALIC : FONT_S_LIGHT;
+	return style & 3;
+}
+
+int font_style_real(font_chain_t *c, int style)
+{
+	int s = font_style_ok(style);
+	if (c->nent <= 0 || !c->ent[0].face[s])
+		return 0;
+	if (s == FONT_S_LIGHT)
+		return c->ent[0].face[s] != c->ent[0].face[FONT_REGULAR];
+	if (s == FONT_S_LIGHT_ITALIC)
+		return c->ent[0].face[s] != c->ent[0].face[FONT_ITALIC];
+	return !c->ent[0].synth[s];
 }
 
 int font_chain_entry_for(font_chain_t *c, int style, int li, uint32_t cp)

@@ -389,7 +389,7 @@ static void shape_item(font_chain_t *c, emit_t *st, int k, int style, unsigned f
 static void shape_text(font_chain_t *c, int style, int32_t size, const char *lang,
                        unsigned feats, const char *s, size_t n, font_shaped_t *out)
 {
-	style = style >= 0 && style <= 3 ? style : 0;
+	style = font_style_ok(style);
 	int li = font_lang_index(lang);
 	emit_t st = { out, size, 0 };
 	uint32_t start = 0;
@@ -446,7 +446,7 @@ int32_t font_width(font_chain_t *c, int style, int32_t size, const char *lang,
 
 unsigned font_features(font_chain_t *c, int style, unsigned feats)
 {
-	style = style >= 0 && style <= 3 ? style : 0;
+	style = font_style_ok(style);
 	for (int k = 0; k < c->nent; k++) {
 		font_face_t *f = c->ent[k].face[style];
 		if (f && font_face_use(c->lib, f) >= 0)

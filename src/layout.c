@@ -417,6 +417,34 @@ done:
 	free(tag1);
 }
 
+/* A role set in light where the family has no light face: the regular
+ * face is used, and the layout is told so, once per key. */
+static void light_check(lay_t *L)
+{
+	const style_t *s = L->s;
+	const struct { const char *key; int style; font_chain_t *c; } r[] = {
+		{"header.name_style", s->name_style, L->head},
+		{"header.headline_style", s->headline_style, L->head},
+		{"section.style", s->section_style, L->head},
+		{"entry.title_style", s->title_style, L->body},
+		{"entry.second_style", s->second_style, L->body},
+		{"entry.award_style", s->award_style, L->body},
+		{"publications.title_style", s->pub_title_style, L->body},
+	};
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		if (!(r[i].style & FONT_LIGHT) || (r[i].style & FONT_BOLD) ||
+		    font_style_real(r[i].c, r[i].style))
+			continue;
+		const char *file;
+		int line, col;
+		const char *fam[1] = {""};
+		font_chain_families(r[i].c, fam, 1);
+		style_key_at(L->orig, r[i].key, &file, &line, &col);
+		warn_at(L->e, file, line, col, "%s: '%s' has no light face installed; the regular "
+		        "weight is used", r[i].key, fam[0]);
+	}
+}
+
 /* One layout with style s; NULL on failure. */
 static page_doc_t *lay_once(const model_t *m, const style_t *s, const style_t *orig,
                             font_lib_t *lib, const layout_opts_t *o, errs_t *e,
@@ -452,6 +480,7 @@ static page_doc_t *lay_once(const model_t *m, const style_t *s, const style_t *o
 		lay_absent(&L, L.head, "fonts.heading");
 	if (o->strict && layout_coverage(m, s, lib, 1, e))
 		return NULL;
+	light_check(&L);
 	L.a = arena_new();
 	/* the text's language picks the patterns (hyph_de.dic, hyph_ru_RU.dic
 	   ...); none for CJK or RTL languages: no hyphenation */

@@ -48,7 +48,8 @@ typedef struct key {
 } key_t_;
 
 #define F(f) offsetof(style_t, f)
-#define STYLES "regular|bold|italic|bold-italic"
+/* FONT_* styles; light and light-italic are FONT_LIGHT (4) and FONT_LIGHT_ITALIC (6) */
+#define STYLES "regular|bold|italic|bold-italic|light|light-italic"
 static const key_t_ keys[] = {
 	{"page.size", T_PAGE, 0, "a4|letter", "paper size (sets page.width and page.height)"},
 	{"page.width", T_LEN, F(page_w), NULL, "page width"},
@@ -494,6 +495,8 @@ static int set_value(style_box_t *b, const key_t_ *k, const char *v,
 			x = (int[]){ST_LEFT, ST_CENTER, ST_RIGHT, ST_JUSTIFY}[x];
 		if (k->off == offsetof(style_t, header_align))
 			x = x ? ST_CENTER : ST_LEFT;
+		if (!strcmp(k->choices, STYLES) && x == 5)
+			x = 6; /* light-italic: FONT_LIGHT | FONT_ITALIC */
 		*(int *)(base + k->off) = x;
 		return 0;
 	}
@@ -1027,6 +1030,8 @@ static void key_value(const key_t_ *k, const style_t *s, buf_t *b)
 			v = v == ST_LEFT ? 0 : v == ST_CENTER ? 1 : v == ST_RIGHT ? 2 : 3;
 		if (k->off == offsetof(style_t, header_align))
 			v = v == ST_CENTER;
+		if (!strcmp(k->choices, STYLES) && v == 6)
+			v = 5;
 		const char *p = k->choices;
 		for (int i = 0; i < v && strchr(p, '|'); i++)
 			p = strchr(p, '|') + 1;

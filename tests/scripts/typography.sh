@@ -9,6 +9,8 @@
 #    whose glyphs a feature replaced (alt=N), the text extracts as written
 #  - a face without smcp: capitals at 80%, said once; bad values are
 #    located errors
+#  - light weights by role (modern's name: Noto Sans Light), the regular
+#    face where a family has none, said once per key
 # Env: VITA (the binary), BUILD (scratch directory).
 set -u
 VITA=${VITA:-build/vita}
@@ -103,7 +105,29 @@ grep -q "wide.yaml:3:13: error: 'section.tracking' expects a whole number of 1/1
 [ $c = 1 ] || no "features bold: exit $c, want 1"
 grep -q "unknown OpenType feature 'bold'" "$W/bad.err" || no "features bold: $(cat "$W/bad.err")"
 
-sh tests/tools/pdf_check.sh "$W"/plain.pdf "$W"/sc.pdf "$W"/sctrack.pdf "$W"/dejavu.pdf ||
+# light weights by role: Noto Sans Light where the layout asks (modern's
+# name), the regular face, said once, where the family has none
+"$VITA" fonts -l modern 2>/dev/null | grep -q '^  Noto Sans  *light  */.*NotoSans-Light.ttf$' ||
+	no "light: vita fonts does not list Noto Sans Light"
+"$VITA" render "$P" -l modern -o "$W/light.pdf" 2>"$W/light.err" || no "light: render exit $?"
+[ -s "$W/light.err" ] && no "light: warnings: $(head -2 "$W/light.err")"
+pdffonts "$W/light.pdf" | grep -q '+NotoSans-Light ' || no "light: Noto Sans Light is not embedded"
+pdftotext "$W/light.pdf" - | head -1 | grep -q '^Zhanda Zhu' || no "light: the name does not extract"
+"$VITA" render "$P" -l modern --set header.name_style=light-italic -o "$W/lighti.pdf" 2>/dev/null
+pdffonts "$W/lighti.pdf" | grep -q '+NotoSans-LightItalic ' || no "light-italic: Noto Sans Light Italic is not embedded"
+printf 'extends: academic
+fonts: {heading: "DejaVu Serif"}
+header: {name_style: light}
+section: {style: light}
+' >"$W/nolight.yaml"
+"$VITA" render "$P" -l "$W/nolight.yaml" -o "$W/nolight.pdf" 2>"$W/nolight.err" || no "nolight: render exit $?"
+grep -q "nolight.yaml:3:22: warning: header.name_style: 'DejaVu Serif' has no light face installed; the regular weight is used" "$W/nolight.err" ||
+	no "nolight: $(cat "$W/nolight.err")"
+[ "$(grep -c 'section.style: .DejaVu Serif. has no light face' "$W/nolight.err")" = 1 ] ||
+	no "nolight: section.style not said once: $(cat "$W/nolight.err")"
+pdffonts "$W/nolight.pdf" | grep -q '+DejaVuSerif ' || no "nolight: the regular DejaVu Serif is not used"
+
+sh tests/tools/pdf_check.sh "$W"/light.pdf "$W"/lighti.pdf "$W"/nolight.pdf "$W"/plain.pdf "$W"/sc.pdf "$W"/sctrack.pdf "$W"/dejavu.pdf ||
 	no "pdf_check.sh found problems"
 echo "typography.sh: $([ $fail = 0 ] && echo ok || echo FAILED)"
 exit $fail

@@ -329,6 +329,40 @@ TEST(features)
 	errs_done(&e);
 }
 
+/* Light weights: the family's light faces where installed; bold markup in
+ * light text is bold; a family without one stands in with its regular. */
+TEST(light)
+{
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	font_chain_t *c = font_chain_get(lib, "sans", &e);
+	if (!c) {
+		CHECK(c != NULL);
+		font_lib_free(lib);
+		errs_done(&e);
+		return;
+	}
+	CHECK(font_style_real(c, FONT_LIGHT));
+	CHECK(font_style_real(c, FONT_LIGHT_ITALIC));
+	CHECK(font_style_real(c, FONT_BOLD));
+	int lf = font_face_for(c, FONT_LIGHT, "en", 'a');
+	int rf = font_face_for(c, FONT_REGULAR, "en", 'a');
+	int bf = font_face_for(c, FONT_BOLD, "en", 'a');
+	CHECK(lf >= 0 && lf != rf && lf != bf);
+	EQ_STR(font_face_info(lib, lf)->psname, "NotoSans-Light");
+	EQ_STR(font_face_info(lib, font_face_for(c, FONT_LIGHT_ITALIC, "en", 'a'))->psname,
+	       "NotoSans-LightItalic");
+	EQ_INT(font_face_for(c, FONT_LIGHT | FONT_BOLD, "en", 'a'), bf);
+	/* the light face's glyphs are narrower than the regular's */
+	CHECK(font_width(c, FONT_LIGHT, 10000, "en", "minimum", 7) <
+	      font_width(c, FONT_REGULAR, 10000, "en", "minimum", 7));
+	/* IPA Gothic has no light face: its regular stands in */
+	EQ_INT(font_face_for(c, FONT_LIGHT, "ja", 0x3042), font_face_for(c, FONT_REGULAR, "ja", 0x3042));
+	EQ_INT(e.n, 0);
+	font_lib_free(lib);
+	errs_done(&e);
+}
+
 /* Texts too long for the shaping cache, in more scripts than a face keeps
  * shaping plans for: shaped again in another order (plans evicted and
  * made again), every glyph must come out the same. */
@@ -723,6 +757,7 @@ int main(void)
 	RUN(selection);
 	RUN(shaping);
 	RUN(features);
+	RUN(light);
 	RUN(plans);
 	RUN(nfc);
 	RUN(subset);

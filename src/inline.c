@@ -820,8 +820,9 @@ static void il_nospace_break(il_t *f, int ci, int32_t trail)
 		   that would not fit otherwise) or at full width (the second
 		   penalty takes its blank back; para drops a start whose line
 		   overflows, so the narrower break comes first); mid-line the
-		   glue gives the blank back */
-		il_item(f, PARA_PENALTY, 0, 0, 0, 0, 0, ci, ci);
+		   glue gives the blank back. A penalty of 1 on the half-width
+		   end: of two lines equally good, the one with less stretch */
+		il_item(f, PARA_PENALTY, 0, 0, 0, 1, 0, ci, ci);
 		f->aux[f->nit - 1].trim = trail;
 		il_item(f, PARA_PENALTY, trail, 0, 0, 0, 0, ci, ci);
 		il_item(f, PARA_GLUE, trail, s->size / 6, 0, 0, 0, -1, -1);
@@ -1482,12 +1483,38 @@ static int il_may_hyph(const il_t *f)
 	return 0;
 }
 
+/* The em of a paragraph mostly in CJK characters, or 0. */
+static int32_t il_cjk_em(const il_t *f)
+{
+	int cjk = 0, other = 0;
+	int32_t em = 0;
+	for (int i = 0; i < f->nc; i++) {
+		if (f->c[i].kind != K_CHAR || !f->c[i].draw)
+			continue;
+		if (is_cjk(f->c[i].cp)) {
+			cjk++;
+			if (!em)
+				em = f->sp[f->c[i].span].s->size;
+		} else {
+			other++;
+		}
+	}
+	return cjk > other ? em : 0;
+}
+
 static int il_break(il_t *f, int32_t tol, int one_pass, para_line_t **pl, int *npl)
 {
 	para_opts_t po;
+	int32_t em = il_cjk_em(f);
 	para_opts_default(&po);
 	po.width = f->w2;
 	po.first_width = f->w1;
+	/* CJK lines are full and a short last line is normal; only a last
+	   line of one character is avoided (clreq: no lone character). A
+	   Latin last line of a fifth of the measure would space out whole
+	   lines of ideographs to pull characters down. */
+	if (em > 0 && f->w2 > 0 && (int64_t)2 * em * 1000 / f->w2 < po.last_line_min)
+		po.last_line_min = (int32_t)((int64_t)2 * em * 1000 / f->w2);
 	if (tol > 0)
 		po.tolerance = tol;
 	po.one_pass = one_pass;

@@ -207,6 +207,32 @@ TEST(cjk)
 	CHECK(ends > 0);
 }
 
+/* A paragraph of ideographs: full lines, and no lone character on the
+ * last line; not a Latin last line of a fifth of the measure, which
+ * spread lines of ideographs apart to pull characters down. */
+TEST(cjk_last_line)
+{
+	/* 41 ideographs in a 20 em measure */
+	inline_span_t s = span("我们还研究了稀疏注意力量化与算子融合之间的相互作用单独使用时它们各自能带来有限的加",
+	                     FONT_REGULAR, 0, NULL);
+	inline_opts_t o = opts(200000, INLINE_JUSTIFY);
+	inline_result_t r;
+	errs_t e;
+	errs_init(&e);
+	o.lang = "zh";
+	o.hyph = NULL;
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_INT(r.nlines, 3);
+	for (int i = 0; i < r.nlines; i++) {
+		int n = (int)strlen(line_text(&r.lines[i])) / 3;
+		if (i + 1 < r.nlines)
+			CHECK(n >= 19);
+		else
+			CHECK(n >= 2);
+	}
+	errs_done(&e);
+}
+
 TEST(hyphen_drawn)
 {
 	inline_span_t s = span("characterization internationalization responsibilities "
@@ -559,6 +585,7 @@ int main(void)
 	RUN(justified);
 	RUN(ragged_text);
 	RUN(cjk);
+	RUN(cjk_last_line);
 	RUN(hyphen_drawn);
 	RUN(soft_hyphen);
 	RUN(url);

@@ -53,6 +53,7 @@ typedef struct locale {
 	const char *corresponding; /* "† Corresponding author." */
 	const char *et_al;         /* "et al." */
 	const char *editors;       /* "ed. {names}" (optional: NULL = the names alone) */
+	const char *comma;         /* between two parts of one line: ", " (optional: NULL = ", ") */
 	const char *published;     /* heading of published papers when grouped by type */
 	const char *year;          /* after the authors: "({year})" */
 	const char *year_status;   /* "({year}, {status})" */

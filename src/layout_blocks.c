@@ -264,7 +264,7 @@ static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 		sp_text(L, &ss, second, &ital);
 	if (org_first && en->note.n) {
 		if (ss.n)
-			sp_str(L, &ss, ", ", &ital);
+			sp_str(L, &ss, L->loc->comma ? L->loc->comma : ", ", &ital);
 		sp_text(L, &ss, &en->note, &ital);
 	}
 	int loc_right = mode == DATES_STACKED && en->location && ss.n;

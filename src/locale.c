@@ -58,6 +58,7 @@ static const lkey_t keys[] = {
 	{"corresponding", K_PAT, F(corresponding), 0, "", NULL, 0},
 	{"et_al", K_PAT, F(et_al), 0, "", NULL, 0},
 	{"editors", K_PAT, F(editors), 0, "names", "names", 1},
+	{"comma", K_PAT, F(comma), 0, "", NULL, 1},
 	{"published", K_PAT, F(published), 0, "", NULL, 0},
 	{"year", K_PAT, F(year), 0, "year", "year", 0},
 	{"year_status", K_PAT, F(year_status), 0, "year,status", "year;status", 0},

@@ -16,7 +16,9 @@
 #    paragraphs extract exactly as written;
 #  - a Chinese CV (tests/cjk/zh-cv.yaml): each date ("2023年9月 – 至今",
 #    "2025年") fits its column on one line (the column is measured with the
-#    quarter em between Han and digits that the line gets).
+#    quarter em between Han and digits that the line gets); a degree and
+#    its note are joined by the locale's comma (，), as in the Japanese CV
+#    (tests/cjk/ja-cv.yaml: 、), not by ", ".
 set -u
 VITA=${VITA:-build/vita}
 OUT=${BUILD:-build}/cjk
@@ -141,5 +143,10 @@ for w in want:
     if w not in dates:
         print("FAIL: zh-cv: date %r is not whole on one line: %s" % (w, dates)); sys.exit(1)
 PY
+for cv in zh-cv:博士，计算机科学，导师 ja-cv:博士（情報理工学）、指導教員; do
+	f=${cv%%:*}; want=${cv#*:}
+	"$VITA" render "tests/cjk/$f.yaml" -o "$OUT/$f.pdf" 2>"$OUT/$f.err" || { no "render $f: exit $?"; cat "$OUT/$f.err"; }
+	pdftotext -enc UTF-8 "$OUT/$f.pdf" - | grep -q "$want" || no "$f: '$want' not in the text"
+done
 [ $fail -eq 0 ] && echo "cjk: ok"
 exit $fail

@@ -609,7 +609,7 @@ int font_chain_join(font_chain_t *c, font_chain_t *tail, errs_t *e)
 			buf_printf(&ab, " (did you mean '%s'?)", near);
 		free(en->family);
 		free(en->package);
-		for (int s = 0; s < 4; s++)
+		for (int s = 0; s < FONT_NSTYLES; s++)
 			free(en->why[s]);
 	}
 	c->nent = n;
@@ -625,7 +625,7 @@ int font_chain_join(font_chain_t *c, font_chain_t *tail, errs_t *e)
 		*d = *t;
 		d->family = xstrdup_or_null(t->family);
 		d->package = xstrdup_or_null(t->package);
-		for (int s = 0; s < 4; s++)
+		for (int s = 0; s < FONT_NSTYLES; s++)
 			d->why[s] = xstrdup_or_null(t->why[s]);
 		d->reported = 0;
 	}

@@ -90,7 +90,7 @@ struct font_chain {
 	font_entry_t *ent;
 	int nent;
 	int *order[2][FONT_NLANG]; /* entry indices tried: [CJK char?][language] */
-	/* cp -> entry cache: key (cp << 4 | lang << 2 | style) + 1, 0 = empty */
+	/* cp -> entry cache: key (cp << 5 | lang << 3 | style) + 1, 0 = empty */
 	uint32_t ckey[4096];
 	int16_t cval[4096];
 	font_shaped_t scratch;  /* for font_width */

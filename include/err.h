@@ -28,6 +28,7 @@ typedef struct errs {
 	int n, cap;
 	int nerrors;        /* entries with sev == ERR_ERROR */
 	int max;            /* stop recording after this many (0 = 100) */
+	int last;           /* 1 + the index the latest call recorded; 0: none */
 } errs_t;
 
 void errs_init(errs_t *e);
@@ -37,11 +38,18 @@ void errs_clear(errs_t *e);
 int err_at(errs_t *e, const char *file, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 /* Record an error with an explicit exit code (ERR_SYSTEM for resources). */
+int err_at_code(errs_t *e, int code, const char *file, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/* err_at_code(e, ERR_SYSTEM, file, 0, 0, ...): a resource, not a place. */
 int err_sys(errs_t *e, const char *file, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Record a warning; returns 0. */
 int warn_at(errs_t *e, const char *file, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* Set the context ("while writing out.pdf") of what the latest err_* or
+ * warn_at call recorded; nothing when it recorded none (past `max`). */
+void err_context(errs_t *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* The exit code of the worst error (0 if none). */
 int errs_code(const errs_t *e);
 /* Print as "file:line:col: error: msg" (fields omitted when unknown). */

@@ -170,6 +170,55 @@ typedef struct model {
 	msection_t *sections; int nsections;
 } model_t;
 
+/* The model walker: every field of a model, in the order of its dump, each
+ * with its name and what a reader sees it as. It serves `--dump=model`,
+ * font coverage (layout_usage.c) and the PDF's document info (layout.c).
+ * Absent fields are not visited (an empty text, a DATE_NONE date, a NULL
+ * string, an empty list, a year of 0). */
+enum {
+	MV_NODE,     /* a node begins: key "model", "section" (u.str: its type),
+	              * "entry", "publication", "news"; the fields that follow,
+	              * one level deeper, are its own */
+	MV_STR,      /* u.str */
+	MV_TEXT,     /* u.text */
+	MV_STRS,     /* u.strs[0..n) */
+	MV_DATE,     /* u.date */
+	MV_LINK,     /* u.link */
+	MV_CONTACT,  /* u.contact */
+	MV_INT,      /* u.num */
+	MV_WORD,     /* u.str: a keyword ("reverse", "yes") */
+	MV_MARKS     /* the author marks of u.pub */
+};
+
+typedef struct mvisit {
+	int kind;                    /* MV_* */
+	const char *key;             /* the field's name in the dump */
+	const char *role;            /* what a reader sees it as, for messages ("an
+	                              * entry title"); NULL when it is never set as
+	                              * text of its own (file, dates, keywords...) */
+	int depth;                   /* 0: the model node and each section node; 1:
+	                              * their fields, entries...; 2: an entry's fields */
+	int line, col;               /* where it is in the profile (0: unknown) */
+	int at;                      /* MV_STR: the dump shows line:col */
+	const msection_t *sec;       /* the section it is in, or NULL */
+	int n;                       /* MV_STRS */
+	union {
+		const char *str;
+		const char *const *strs;
+		const mtext_t *text;
+		const mdate_t *date;
+		const mlink_t *link;
+		const mcontact_t *contact;
+		const mpub_t *pub;
+		long num;
+	} u;
+} mvisit_t;
+
+/* Calls fn on every field; fn returns nonzero to stop the walk. Returns 0
+ * when every field was visited, 1 when fn stopped it. */
+typedef int model_visit_fn(const mvisit_t *v, void *ctx);
+int model_walk(const model_t *m, model_visit_fn *fn, void *ctx);
+
 /* Stable text form for golden tests (`vita render --dump=model`). */
 void model_dump(const model_t *m, FILE *out);
 

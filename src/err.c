@@ -20,6 +20,7 @@ void errs_clear(errs_t *e)
 {
 	e->n = 0;
 	e->nerrors = 0;
+	e->last = 0;
 }
 
 static int errs_vadd(errs_t *e, const char *file, int line, int col, int sev,
@@ -28,6 +29,7 @@ static int errs_vadd(errs_t *e, const char *file, int line, int col, int sev,
 	int max = e->max ? e->max : 100;
 	if (sev == ERR_ERROR)
 		e->nerrors++;
+	e->last = 0;
 	if (e->n >= max)
 		return sev == ERR_ERROR ? -1 : 0;
 	if (e->n == e->cap) {
@@ -42,6 +44,7 @@ static int errs_vadd(errs_t *e, const char *file, int line, int col, int sev,
 	x->sev = sev;
 	x->code = code;
 	vsnprintf(x->msg, sizeof(x->msg), fmt, ap);
+	e->last = e->n;
 	return sev == ERR_ERROR ? -1 : 0;
 }
 
@@ -50,6 +53,15 @@ int err_at(errs_t *e, const char *file, int line, int col, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	int r = errs_vadd(e, file, line, col, ERR_ERROR, ERR_INPUT, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int err_at_code(errs_t *e, int code, const char *file, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = errs_vadd(e, file, line, col, ERR_ERROR, code, fmt, ap);
 	va_end(ap);
 	return r;
 }
@@ -70,6 +82,17 @@ int warn_at(errs_t *e, const char *file, int line, int col, const char *fmt, ...
 	int r = errs_vadd(e, file, line, col, ERR_WARNING, 0, fmt, ap);
 	va_end(ap);
 	return r;
+}
+
+void err_context(errs_t *e, const char *fmt, ...)
+{
+	if (!e->last)
+		return;
+	err_t *x = &e->v[e->last - 1];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(x->context, sizeof(x->context), fmt, ap);
+	va_end(ap);
 }
 
 int errs_code(const errs_t *e)

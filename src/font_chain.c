@@ -27,7 +27,6 @@
  * an error (exit 3, located at the character; inline.c asks
  * font_chain_missing), which names the Debian package from `package:`.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,23 +38,6 @@
 #include "ydoc.h"
 
 #define CHAIN_MAX_FACES 32
-
-/* A located error with exit code 3 (a system resource: a missing font). */
-static int err_sys_at(errs_t *e, const char *file, int line, int col, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-static int err_sys_at(errs_t *e, const char *file, int line, int col, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	int n = e->n;
-	err_at(e, file, line, col, "%s", msg);
-	if (e->n > n)
-		e->v[n].code = ERR_SYSTEM;
-	return -1;
-}
 
 void font_fc_free(font_lib_t *lib)
 {
@@ -247,9 +229,9 @@ static int resolve_family(chain_ctx_t *x, font_entry_t *en, const ynode_t *at)
 		if (x->c->front)
 			en->missing = 1; /* left out by font_chain_join */
 		else if (font_family_suggest(x->lib, en->family, near, sizeof(near)))
-			rc = err_sys_at(x->e, x->file, at->line, at->col,
-			                "font family '%s' is not installed; did you mean '%s'?",
-			                en->family, near);
+			rc = err_at_code(x->e, ERR_SYSTEM, x->file, at->line, at->col,
+			                 "font family '%s' is not installed; did you mean '%s'?",
+			                 en->family, near);
 		else
 			en->missing = 1; /* an error only if the CV needs it */
 		goto out;
@@ -488,11 +470,11 @@ static int parse_face(chain_ctx_t *x, font_entry_t *en, const ynode_t *m)
 			return 0;
 		if (en->missing) {
 			/* every CV sets Latin text (digits at least) in the first face */
-			return err_sys_at(x->e, x->file, fam->line, fam->col,
-			                  "font family '%s' is not installed%s%s%s (it is the chain's first "
-			                  "face, for Latin text; fc-list : family lists the installed ones)",
-			                  en->family, en->package ? " (Debian package " : "",
-			                  en->package ? en->package : "", en->package ? ")" : "");
+			return err_at_code(x->e, ERR_SYSTEM, x->file, fam->line, fam->col,
+			                   "font family '%s' is not installed%s%s%s (it is the chain's first "
+			                   "face, for Latin text; fc-list : family lists the installed ones)",
+			                   en->family, en->package ? " (Debian package " : "",
+			                   en->package ? en->package : "", en->package ? ")" : "");
 		}
 	} else {
 		en->family = fam ? xstrdup(fam->str) : base_name(file->str);

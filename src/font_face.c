@@ -22,15 +22,11 @@
 static void face_error(errs_t *e, const char *path, const char *why,
                        const char *ctx, int line, int col)
 {
-	int n = e->n;
 	err_sys(e, path, "%s", why);
-	if (e->n > n && ctx && *ctx) {
-		if (line > 0)
-			snprintf(e->v[n].context, sizeof(e->v[n].context),
-			         "named in %s:%d:%d", ctx, line, col);
-		else
-			snprintf(e->v[n].context, sizeof(e->v[n].context), "named in %s", ctx);
-	}
+	if (ctx && *ctx && line > 0)
+		err_context(e, "named in %s:%d:%d", ctx, line, col);
+	else if (ctx && *ctx)
+		err_context(e, "named in %s", ctx);
 }
 
 font_face_t *font_file_get(font_lib_t *lib, const char *path, int index,
@@ -183,10 +179,8 @@ int font_pass_late(font_lib_t *lib, errs_t *e)
 	if (lib->late.n == 0)
 		return 0;
 	for (int i = 0; i < lib->late.n; i++) {
-		int n = e->n;
 		err_sys(e, lib->late.v[i].file, "%s", lib->late.v[i].msg);
-		if (e->n > n)
-			memcpy(e->v[n].context, lib->late.v[i].context, sizeof(e->v[n].context));
+		err_context(e, "%s", lib->late.v[i].context);
 	}
 	errs_clear(&lib->late);
 	return -1;

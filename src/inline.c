@@ -419,13 +419,10 @@ static void il_warn_missing(il_t *f, fcp_t *c)
 	else if ((nm = s->s->chain ? font_chain_missing(s->s->chain, c->cp, s->lang, miss,
 	                                                sizeof(miss)) : 0) != 0) {
 		/* the CV needs a family the chain names but this machine lacks */
-		int n = f->e->n;
 		if (nm > 0)
-			err_at(f->e, f->o->file, s->s->line, s->s->col,
-			       "U+%04X '%s' needs a font that is not installed: chain '%s' names %s",
-			       (unsigned)c->cp, u, font_chain_name(s->s->chain), miss);
-		if (f->e->n > n)
-			f->e->v[n].code = ERR_SYSTEM;
+			err_at_code(f->e, ERR_SYSTEM, f->o->file, s->s->line, s->s->col,
+			            "U+%04X '%s' needs a font that is not installed: chain '%s' names %s",
+			            (unsigned)c->cp, u, font_chain_name(s->s->chain), miss);
 	} else
 		warn_at(f->e, f->o->file, s->s->line, s->s->col,
 		        "no font in chain '%s' has U+%04X '%s'",

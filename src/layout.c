@@ -111,6 +111,27 @@ static void footers(lay_t *L, page_doc_t *d, long long epoch)
 	lay_untag(L, art);
 }
 
+/* The keywords: the items of the first list section, "; " between them. */
+typedef struct kw {
+	buf_t *b;
+	int in;         /* in the first list section */
+} kw_t;
+
+static int kw_visit(const mvisit_t *v, void *ctx)
+{
+	kw_t *k = ctx;
+	if (v->kind == MV_NODE && !strcmp(v->key, "section")) {
+		if (k->in)
+			return 1;   /* past the first list section: done */
+		k->in = v->sec->type == SEC_LIST;
+	} else if (k->in && v->kind == MV_TEXT && !strcmp(v->key, "item")) {
+		const mtext_t *t = v->u.text;
+		for (int j = 0; j < t->n; j++)
+			buf_printf(k->b, "%s%s", k->b->len && j == 0 ? "; " : "", t->spans[j].text);
+	}
+	return 0;
+}
+
 static void doc_info(lay_t *L, page_doc_t *d)
 {
 	const model_t *m = L->m;
@@ -129,15 +150,8 @@ static void doc_info(lay_t *L, page_doc_t *d)
 		buf_printf(&b, "%s%s", b.len ? ", " : "", m->affiliation);
 	d->subject = b.len ? arena_strdup(d->arena, b.s) : NULL;
 	buf_reset(&b);
-	for (int i = 0; i < m->nsections; i++) {
-		const msection_t *sec = &m->sections[i];
-		if (sec->type != SEC_LIST)
-			continue;
-		for (int k = 0; k < sec->nitems; k++)
-			for (int j = 0; j < sec->items[k].n; j++)
-				buf_printf(&b, "%s%s", b.len && j == 0 ? "; " : "", sec->items[k].spans[j].text);
-		break;
-	}
+	kw_t kw = {&b, 0};
+	model_walk(m, kw_visit, &kw);
 	d->keywords = b.len ? arena_strdup(d->arena, b.s) : NULL;
 	buf_done(&b);
 	d->creator = "vita " VITA_LAYOUT_VERSION;

@@ -136,15 +136,13 @@ static void cov_str(cov_t *c, const char *s, int line, int col, const char *what
 		int nm = ok ? 0 : font_chain_missing(c->chains[0], cp, c->lang, miss, sizeof(miss));
 		if (!ok && !nm)
 			nm = font_chain_missing(c->chains[1], cp, c->lang, miss, sizeof(miss));
-		if (nm) {
-			int ne = c->e->n;
-			if (nm > 0)
-				err_at(c->e, c->m->file, line, col,
-				       "U+%04X '%s' in %s needs a font that is not installed: the layout "
-				       "names %s", cp, u, what, miss);
-			if (c->e->n > ne)
-				c->e->v[ne].code = ERR_SYSTEM;
-		} else if (c->strict)
+		if (nm > 0)
+			err_at_code(c->e, ERR_SYSTEM, c->m->file, line, col,
+			            "U+%04X '%s' in %s needs a font that is not installed: the layout "
+			            "names %s", cp, u, what, miss);
+		else if (nm < 0)
+			continue;   /* those families were named for an earlier character */
+		else if (c->strict)
 			err_at(c->e, c->m->file, line, col, "U+%04X '%s' in %s %s", cp, u, what, why);
 		else
 			warn_at(c->e, c->m->file, line, col, "U+%04X '%s' in %s %s; it will not be drawn",
@@ -158,6 +156,33 @@ static void cov_text(cov_t *c, const mtext_t *t, const char *what)
 		cov_str(c, t->spans[i].text, t->line, t->col, what);
 }
 
+/* Every text of the model a reader sees (model_walk: those with a role). */
+static int cov_visit(const mvisit_t *v, void *ctx)
+{
+	cov_t *c = ctx;
+	if (!v->role)
+		return 0;
+	switch (v->kind) {
+	case MV_STR:
+		cov_str(c, v->u.str, v->line, v->col, v->role);
+		break;
+	case MV_TEXT:
+		cov_text(c, v->u.text, v->role);
+		break;
+	case MV_STRS:
+		for (int i = 0; i < v->n; i++)
+			cov_str(c, v->u.strs[i], v->line, v->col, v->role);
+		break;
+	case MV_LINK:
+		cov_str(c, v->u.link->label, v->line, v->col, v->role);
+		break;
+	case MV_CONTACT:
+		cov_str(c, v->u.contact->value, v->line, v->col, v->role);
+		break;
+	}
+	return 0;
+}
+
 int layout_coverage(const model_t *m, const style_t *s, font_lib_t *lib, int strict, errs_t *e)
 {
 	cov_t c;
@@ -169,49 +194,6 @@ int layout_coverage(const model_t *m, const style_t *s, font_lib_t *lib, int str
 	if (!(c.chains[0] = font_chain_get(lib, s->font_body, e)) ||
 	    !(c.chains[1] = font_chain_get(lib, s->font_heading, e)))
 		return -1;
-	cov_str(&c, m->name, m->at_name.line, m->at_name.col, "the name");
-	cov_str(&c, m->name_native, m->at_native.line, m->at_native.col, "the native name");
-	cov_str(&c, m->headline, m->at_headline.line, m->at_headline.col, "the headline");
-	cov_str(&c, m->affiliation, m->at_affiliation.line, m->at_affiliation.col, "the affiliation");
-	cov_str(&c, m->location, m->at_location.line, m->at_location.col, "the location");
-	cov_text(&c, &m->summary, "the summary");
-	for (int i = 0; i < m->ncontacts; i++)
-		cov_str(&c, m->contacts[i].value, m->contacts[i].line, m->contacts[i].col, "a contact");
-	for (int i = 0; i < m->nlinks; i++)
-		cov_str(&c, m->links[i].label, m->links[i].line, m->links[i].col, "a link");
-	for (int i = 0; i < m->nsections; i++) {
-		const msection_t *sec = &m->sections[i];
-		cov_str(&c, sec->title, sec->line, sec->col, "a section title");
-		for (int k = 0; k < sec->nentries; k++) {
-			const mentry_t *en = &sec->entries[k];
-			cov_text(&c, &en->title, "an entry title");
-			cov_text(&c, &en->org, "an organisation");
-			cov_text(&c, &en->note, "a note");
-			cov_str(&c, en->location, en->line, en->col, "a location");
-			for (int j = 0; j < en->ndetails; j++)
-				cov_text(&c, &en->details[j], "a detail");
-			for (int j = 0; j < en->nlinks; j++)
-				cov_str(&c, en->links[j].label, en->links[j].line, en->links[j].col, "a link");
-		}
-		for (int k = 0; k < sec->npubs; k++) {
-			const mpub_t *p = &sec->pubs[k];
-			cov_text(&c, &p->title, "a publication title");
-			for (int j = 0; j < p->nauthors; j++)
-				cov_str(&c, p->authors[j], p->line, p->col, "an author");
-			cov_str(&c, p->venue, p->line, p->col, "a venue");
-			cov_text(&c, &p->venue_full, "a venue");
-			cov_str(&c, p->status, p->line, p->col, "a status");
-			cov_text(&c, &p->note, "a note");
-			for (int j = 0; j < p->nbadges; j++)
-				cov_str(&c, p->badges[j], p->line, p->col, "a badge");
-			for (int j = 0; j < p->nlinks; j++)
-				cov_str(&c, p->links[j].label, p->links[j].line, p->links[j].col, "a link");
-		}
-		for (int k = 0; k < sec->nnews; k++)
-			cov_text(&c, &sec->news[k].text, "a news item");
-		for (int k = 0; k < sec->nitems; k++)
-			cov_text(&c, &sec->items[k], "a list item");
-		cov_text(&c, &sec->text, "a text section");
-	}
+	model_walk(m, cov_visit, &c);
 	return c.count;
 }

@@ -1,8 +1,9 @@
-/* model: model_dump, the stable text form of a model_t (see model.h).
+/* model: the section-type names, the model walker (model_walk) and the
+ * stable text form of a model_t built on it (model_dump; see model.h).
  *
- * One field per line, two spaces of indent per level, positions as @L:C.
- * Absent fields are omitted. Strings are quoted with C escapes; rich text
- * shows its spans inline with markers: [b]..[/b], [i]..[/i],
+ * The dump: one field per line, two spaces of indent per level, positions
+ * as @L:C. Absent fields are omitted. Strings are quoted with C escapes;
+ * rich text shows its spans inline with markers: [b]..[/b], [i]..[/i],
  * [link URL]..[/link]. Used by `vita render --dump=model` and the golden
  * tests, so change it only on purpose (and regenerate the goldens).
  */
@@ -17,6 +18,269 @@ const char *model_section_name(int t)
 {
 	return t >= 0 && t < SEC_NTYPES ? model_section_names[t] : model_section_names[0];
 }
+
+/* ---- the walker ---- */
+
+typedef struct walk {
+	model_visit_fn *fn;
+	void *ctx;
+	const msection_t *sec;
+	int depth;
+} walk_t;
+
+static int visit(walk_t *w, mvisit_t *v)
+{
+	v->depth = w->depth;
+	v->sec = w->sec;
+	return w->fn(v, w->ctx);
+}
+
+static int w_node(walk_t *w, const char *key, const char *word, int line, int col)
+{
+	mvisit_t v = {.kind = MV_NODE, .key = key, .line = line, .col = col};
+	v.u.str = word;
+	return visit(w, &v);
+}
+
+/* A plain string; at: the dump shows where it is. */
+static int w_str(walk_t *w, const char *key, const char *role, const char *s, int line,
+                 int col, int at)
+{
+	if (!s)
+		return 0;
+	mvisit_t v = {.kind = MV_STR, .key = key, .role = role, .line = line, .col = col, .at = at};
+	v.u.str = s;
+	return visit(w, &v);
+}
+
+static int w_text(walk_t *w, const char *key, const char *role, const mtext_t *t)
+{
+	if (!t->n)
+		return 0;
+	mvisit_t v = {.kind = MV_TEXT, .key = key, .role = role, .line = t->line, .col = t->col};
+	v.u.text = t;
+	return visit(w, &v);
+}
+
+static int w_texts(walk_t *w, const char *key, const char *role, const mtext_t *t, int n)
+{
+	int rc = 0;
+	for (int i = 0; i < n && !rc; i++)
+		rc = w_text(w, key, role, &t[i]);
+	return rc;
+}
+
+static int w_strs(walk_t *w, const char *key, const char *role, const char *const *s, int n,
+                  int line, int col)
+{
+	if (!n)
+		return 0;
+	mvisit_t v = {.kind = MV_STRS, .key = key, .role = role, .line = line, .col = col, .n = n};
+	v.u.strs = s;
+	return visit(w, &v);
+}
+
+static int w_date(walk_t *w, const char *key, const mdate_t *d)
+{
+	if (d->kind == DATE_NONE)
+		return 0;
+	mvisit_t v = {.kind = MV_DATE, .key = key, .line = d->line, .col = d->col};
+	v.u.date = d;
+	return visit(w, &v);
+}
+
+static int w_links(walk_t *w, const mlink_t *l, int n)
+{
+	int rc = 0;
+	for (int i = 0; i < n && !rc; i++) {
+		mvisit_t v = {.kind = MV_LINK, .key = "link", .role = "a link", .line = l[i].line,
+		              .col = l[i].col};
+		v.u.link = &l[i];
+		rc = visit(w, &v);
+	}
+	return rc;
+}
+
+static int w_num(walk_t *w, const char *key, long num)
+{
+	mvisit_t v = {.kind = MV_INT, .key = key};
+	v.u.num = num;
+	return visit(w, &v);
+}
+
+static int w_word(walk_t *w, const char *key, const char *word)
+{
+	mvisit_t v = {.kind = MV_WORD, .key = key};
+	v.u.str = word;
+	return visit(w, &v);
+}
+
+static int w_entry(walk_t *w, const mentry_t *e)
+{
+	int rc = w_node(w, "entry", NULL, e->line, e->col);
+	w->depth++;
+	rc = rc || w_text(w, "title", "an entry title", &e->title) ||
+	     w_text(w, "org", "an organisation", &e->org) ||
+	     w_str(w, "location", "a location", e->location, e->line, e->col, 0) ||
+	     w_date(w, "date", &e->date) || w_date(w, "start", &e->start) ||
+	     w_date(w, "end", &e->end) || w_text(w, "note", "a note", &e->note) ||
+	     w_texts(w, "detail", "a detail", e->details, e->ndetails) ||
+	     w_links(w, e->links, e->nlinks);
+	w->depth--;
+	return rc;
+}
+
+static int w_marks(walk_t *w, const mpub_t *p)
+{
+	for (int i = 0; p->aflags && i < p->nauthors; i++)
+		if (p->aflags[i]) {
+			mvisit_t v = {.kind = MV_MARKS, .key = "marks", .line = p->line, .col = p->col};
+			v.u.pub = p;
+			return visit(w, &v);
+		}
+	return 0;
+}
+
+static int w_pub(walk_t *w, const mpub_t *p)
+{
+	int l = p->line, c = p->col;
+	int rc = w_node(w, "publication", NULL, l, c);
+	w->depth++;
+	rc = rc || w_text(w, "title", "a publication title", &p->title) ||
+	     w_strs(w, "authors", "an author", p->authors, p->nauthors, l, c) ||
+	     w_marks(w, p) || (p->etal && w_word(w, "et_al", "yes")) ||
+	     w_strs(w, "editors", "an editor", p->editors, p->neditors, l, c) ||
+	     w_strs(w, "equal", NULL, p->equal, p->nequal, l, c) ||
+	     w_str(w, "venue", "a venue", p->venue, l, c, 0) ||
+	     w_text(w, "venue_full", "a venue", &p->venue_full) ||
+	     (p->year && w_num(w, "year", p->year)) ||
+	     w_str(w, "status", "a status", p->status, l, c, 0) ||
+	     w_str(w, "doi", NULL, p->doi, l, c, 0) || w_links(w, p->links, p->nlinks) ||
+	     w_strs(w, "badges", "a badge", p->badges, p->nbadges, l, c) ||
+	     w_text(w, "note", "a note", &p->note);
+	w->depth--;
+	return rc;
+}
+
+/* ---- the content of each section shape (MODEL_SECTIONS) ---- */
+
+static int walk_entries(walk_t *w, const msection_t *s)
+{
+	int rc = 0;
+	for (int i = 0; i < s->nentries && !rc; i++)
+		rc = w_entry(w, &s->entries[i]);
+	return rc;
+}
+
+static int walk_pubs(walk_t *w, const msection_t *s)
+{
+	static const char *const nums[] = {"reverse", "forward", "none"};
+	static const char *const groups[] = {"none", "year", "type"};
+	int rc = w_strs(w, "highlight", NULL, s->highlight, s->nhighlight, s->line, s->col) ||
+	         w_word(w, "numbering", nums[s->numbering]) ||
+	         w_word(w, "group_by", groups[s->group_by]);
+	for (int i = 0; i < s->npubs && !rc; i++)
+		rc = w_pub(w, &s->pubs[i]);
+	return rc;
+}
+
+static int walk_news(walk_t *w, const msection_t *s)
+{
+	int rc = 0;
+	for (int i = 0; i < s->nnews && !rc; i++) {
+		const mnews_t *n = &s->news[i];
+		rc = w_node(w, "news", NULL, n->line, n->col);
+		w->depth++;
+		rc = rc || w_date(w, "date", &n->date) || w_text(w, "text", "a news item", &n->text);
+		w->depth--;
+	}
+	return rc;
+}
+
+static int walk_items(walk_t *w, const msection_t *s)
+{
+	static const char *const styles[] = {"inline", "bullets"};
+	return w_word(w, "style", styles[s->list_style]) ||
+	       w_texts(w, "item", "a list item", s->items, s->nitems);
+}
+
+static int walk_text(walk_t *w, const msection_t *s)
+{
+	return w_text(w, "text", "a text section", &s->text);
+}
+
+#define SEC_WALK(e, name, shape) [e] = walk_##shape,
+static int (*const sec_walk[SEC_NTYPES])(walk_t *w, const msection_t *s) = {
+	MODEL_SECTIONS(SEC_WALK)
+};
+#undef SEC_WALK
+
+static int w_section(walk_t *w, const msection_t *s)
+{
+	w->sec = s;
+	int rc = w_node(w, "section", model_section_name(s->type), s->line, s->col);
+	w->depth++;
+	rc = rc || w_str(w, "title", "a section title", s->title, s->line, s->col, 0) ||
+	     (s->type >= 0 && s->type < SEC_NTYPES && sec_walk[s->type](w, s));
+	w->depth--;
+	w->sec = NULL;
+	return rc;
+}
+
+static int w_header(walk_t *w, const model_t *m)
+{
+	int rc = w_str(w, "file", NULL, m->file, 0, 0, 0) || w_str(w, "dir", NULL, m->dir, 0, 0, 0) ||
+	         w_num(w, "version", m->version) || w_str(w, "lang", NULL, m->lang, 0, 0, 0) ||
+	         w_str(w, "name", "the name", m->name, m->at_name.line, m->at_name.col, 0) ||
+	         w_str(w, "name_native", "the native name", m->name_native, m->at_native.line,
+	               m->at_native.col, 0) ||
+	         w_str(w, "headline", "the headline", m->headline, m->at_headline.line,
+	               m->at_headline.col, 0) ||
+	         w_str(w, "affiliation", "the affiliation", m->affiliation,
+	               m->at_affiliation.line, m->at_affiliation.col, 0) ||
+	         w_str(w, "location", "the location", m->location, m->at_location.line,
+	               m->at_location.col, 0);
+	for (int i = 0; i < m->ncontacts && !rc; i++) {
+		const mcontact_t *c = &m->contacts[i];
+		mvisit_t v = {.kind = MV_CONTACT, .key = "contact", .role = "a contact",
+		              .line = c->line, .col = c->col};
+		v.u.contact = c;
+		rc = visit(w, &v);
+	}
+	return rc || w_links(w, m->links, m->nlinks) ||
+	       w_str(w, "photo", NULL, m->photo, m->photo_line, m->photo_col, 1) ||
+	       w_str(w, "photo_alt", NULL, m->photo_alt, 0, 0, 0) ||
+	       w_text(w, "summary", "the summary", &m->summary) ||
+	       w_date(w, "updated", &m->updated);
+}
+
+/* The layout and its overrides (never drawn: no role). */
+static int w_layout(walk_t *w, const model_t *m)
+{
+	if (!m->layout && !m->nlayout_set)
+		return 0;
+	int rc = w_str(w, "layout", NULL, m->layout ? m->layout : "(default)", m->layout_line,
+	               m->layout_col, 1);
+	w->depth++;
+	for (int i = 0; i < m->nlayout_set && !rc; i++)
+		rc = w_str(w, "set", NULL, m->layout_set[i], 0, 0, 0);
+	w->depth--;
+	return rc;
+}
+
+int model_walk(const model_t *m, model_visit_fn *fn, void *ctx)
+{
+	walk_t w = {fn, ctx, NULL, 0};
+	int rc = w_node(&w, "model", NULL, 0, 0);
+	w.depth = 1;
+	rc = rc || w_header(&w, m) || w_layout(&w, m) || w_num(&w, "sections", m->nsections);
+	w.depth = 0;    /* sections stand beside the model node, as in the dump */
+	for (int i = 0; i < m->nsections && !rc; i++)
+		rc = w_section(&w, &m->sections[i]);
+	return rc;
+}
+
+/* ---- the dump: a visitor ---- */
 
 static void dump_ind(FILE *f, int ind)
 {
@@ -45,16 +309,6 @@ static void dump_q(FILE *f, const char *s)
 			fputc(c, f);
 	}
 	fputc('"', f);
-}
-
-static void dump_str(FILE *f, int ind, const char *key, const char *s)
-{
-	if (!s)
-		return;
-	dump_ind(f, ind);
-	fprintf(f, "%s: ", key);
-	dump_q(f, s);
-	fputc('\n', f);
 }
 
 static void dump_spans(FILE *f, const mtext_t *t)
@@ -90,22 +344,9 @@ static void dump_spans(FILE *f, const mtext_t *t)
 	fputc('"', f);
 }
 
-static void dump_text(FILE *f, int ind, const char *key, const mtext_t *t)
-{
-	if (!t->n)
-		return;
-	dump_ind(f, ind);
-	fprintf(f, "%s: ", key);
-	dump_spans(f, t);
-	fprintf(f, " @%d:%d\n", t->line, t->col);
-}
-
-static void dump_date(FILE *f, int ind, const char *key, const mdate_t *d)
+static void dump_date(FILE *f, const char *key, const mdate_t *d)
 {
 	static const char *const kinds[] = {"none", "year", "month", "day", "present", "text"};
-	if (d->kind == DATE_NONE)
-		return;
-	dump_ind(f, ind);
 	fprintf(f, "%s: %s ", key, kinds[d->kind]);
 	if (d->kind == DATE_YEAR)
 		fprintf(f, "%04d ", d->y);
@@ -114,174 +355,89 @@ static void dump_date(FILE *f, int ind, const char *key, const mdate_t *d)
 	else if (d->kind == DATE_DAY)
 		fprintf(f, "%04d-%02d-%02d ", d->y, d->m, d->d);
 	dump_q(f, d->text ? d->text : "");
-	fprintf(f, " @%d:%d\n", d->line, d->col);
-}
-
-static void dump_strs(FILE *f, int ind, const char *key, const char *const *v, int n)
-{
-	if (!n)
-		return;
-	dump_ind(f, ind);
-	fprintf(f, "%s:", key);
-	for (int i = 0; i < n; i++) {
-		fputs(i ? ", " : " ", f);
-		dump_q(f, v[i]);
-	}
-	fputc('\n', f);
-}
-
-static void dump_links(FILE *f, int ind, const mlink_t *v, int n)
-{
-	for (int i = 0; i < n; i++) {
-		dump_ind(f, ind);
-		fputs("link: ", f);
-		dump_q(f, v[i].label);
-		fputs(" -> ", f);
-		dump_q(f, v[i].url);
-		fprintf(f, " @%d:%d\n", v[i].line, v[i].col);
-	}
-}
-
-static void dump_texts(FILE *f, int ind, const char *key, const mtext_t *v, int n)
-{
-	for (int i = 0; i < n; i++)
-		dump_text(f, ind, key, &v[i]);
-}
-
-static void dump_entry(FILE *f, int ind, const mentry_t *e)
-{
-	dump_ind(f, ind);
-	fprintf(f, "entry @%d:%d\n", e->line, e->col);
-	ind++;
-	dump_text(f, ind, "title", &e->title);
-	dump_text(f, ind, "org", &e->org);
-	dump_str(f, ind, "location", e->location);
-	dump_date(f, ind, "date", &e->date);
-	dump_date(f, ind, "start", &e->start);
-	dump_date(f, ind, "end", &e->end);
-	dump_text(f, ind, "note", &e->note);
-	dump_texts(f, ind, "detail", e->details, e->ndetails);
-	dump_links(f, ind, e->links, e->nlinks);
+	fprintf(f, " @%d:%d", d->line, d->col);
 }
 
 /* "marks: 1 owner, 3 equal corresponding" (author numbers from 1) */
-static void dump_marks(FILE *f, int ind, const mpub_t *p)
+static void dump_marks(FILE *f, const mpub_t *p)
 {
 	static const char *const names[] = {"owner", "equal", "corresponding"};
 	int any = 0;
+	fputs("marks:", f);
 	for (int i = 0; p->aflags && i < p->nauthors; i++) {
 		if (!p->aflags[i])
 			continue;
-		if (!any++) {
-			dump_ind(f, ind);
-			fputs("marks:", f);
-		}
-		fprintf(f, "%s %d", any > 1 ? "," : "", i + 1);
+		fprintf(f, "%s %d", any++ ? "," : "", i + 1);
 		for (int b = 0; b < 3; b++)
 			if (p->aflags[i] & (1u << b))
 				fprintf(f, " %s", names[b]);
 	}
-	if (any)
-		fputc('\n', f);
 }
 
-static void dump_pub(FILE *f, int ind, const mpub_t *p)
+static int dump_visit(const mvisit_t *v, void *ctx)
 {
-	dump_ind(f, ind);
-	fprintf(f, "publication @%d:%d\n", p->line, p->col);
-	ind++;
-	dump_text(f, ind, "title", &p->title);
-	dump_strs(f, ind, "authors", p->authors, p->nauthors);
-	dump_marks(f, ind, p);
-	if (p->etal) {
-		dump_ind(f, ind);
-		fputs("et_al: yes\n", f);
+	FILE *f = ctx;
+	dump_ind(f, v->depth);
+	switch (v->kind) {
+	case MV_NODE:
+		fputs(v->key, f);
+		if (v->u.str)
+			fprintf(f, " %s", v->u.str);
+		if (v->line)
+			fprintf(f, " @%d:%d", v->line, v->col);
+		break;
+	case MV_STR:
+		fprintf(f, "%s: ", v->key);
+		dump_q(f, v->u.str);
+		if (v->at)
+			fprintf(f, " @%d:%d", v->line, v->col);
+		break;
+	case MV_TEXT:
+		fprintf(f, "%s: ", v->key);
+		dump_spans(f, v->u.text);
+		fprintf(f, " @%d:%d", v->line, v->col);
+		break;
+	case MV_STRS:
+		fprintf(f, "%s:", v->key);
+		for (int i = 0; i < v->n; i++) {
+			fputs(i ? ", " : " ", f);
+			dump_q(f, v->u.strs[i]);
+		}
+		break;
+	case MV_DATE:
+		dump_date(f, v->key, v->u.date);
+		break;
+	case MV_LINK:
+		fputs("link: ", f);
+		dump_q(f, v->u.link->label);
+		fputs(" -> ", f);
+		dump_q(f, v->u.link->url);
+		fprintf(f, " @%d:%d", v->line, v->col);
+		break;
+	case MV_CONTACT:
+		fprintf(f, "contact %s: ", v->u.contact->kind);
+		dump_q(f, v->u.contact->value);
+		if (v->u.contact->url) {
+			fputs(" -> ", f);
+			dump_q(f, v->u.contact->url);
+		}
+		fprintf(f, " @%d:%d", v->line, v->col);
+		break;
+	case MV_INT:
+		fprintf(f, "%s: %ld", v->key, v->u.num);
+		break;
+	case MV_WORD:
+		fprintf(f, "%s: %s", v->key, v->u.str);
+		break;
+	case MV_MARKS:
+		dump_marks(f, v->u.pub);
+		break;
 	}
-	dump_strs(f, ind, "editors", p->editors, p->neditors);
-	dump_strs(f, ind, "equal", p->equal, p->nequal);
-	dump_str(f, ind, "venue", p->venue);
-	dump_text(f, ind, "venue_full", &p->venue_full);
-	if (p->year) {
-		dump_ind(f, ind);
-		fprintf(f, "year: %d\n", p->year);
-	}
-	dump_str(f, ind, "status", p->status);
-	dump_str(f, ind, "doi", p->doi);
-	dump_links(f, ind, p->links, p->nlinks);
-	dump_strs(f, ind, "badges", p->badges, p->nbadges);
-	dump_text(f, ind, "note", &p->note);
-}
-
-static void dump_section(FILE *f, const msection_t *s)
-{
-	static const char *const nums[] = {"reverse", "forward", "none"};
-	static const char *const groups[] = {"none", "year", "type"};
-	static const char *const styles[] = {"inline", "bullets"};
-	fprintf(f, "section %s @%d:%d\n", model_section_name(s->type), s->line, s->col);
-	dump_str(f, 1, "title", s->title);
-	for (int i = 0; i < s->nentries; i++)
-		dump_entry(f, 1, &s->entries[i]);
-	if (s->type == SEC_PUBLICATIONS) {
-		dump_strs(f, 1, "highlight", s->highlight, s->nhighlight);
-		fprintf(f, "  numbering: %s\n  group_by: %s\n", nums[s->numbering],
-		        groups[s->group_by]);
-	}
-	for (int i = 0; i < s->npubs; i++)
-		dump_pub(f, 1, &s->pubs[i]);
-	for (int i = 0; i < s->nnews; i++) {
-		fprintf(f, "  news @%d:%d\n", s->news[i].line, s->news[i].col);
-		dump_date(f, 2, "date", &s->news[i].date);
-		dump_text(f, 2, "text", &s->news[i].text);
-	}
-	if (s->type == SEC_LIST)
-		fprintf(f, "  style: %s\n", styles[s->list_style]);
-	dump_texts(f, 1, "item", s->items, s->nitems);
-	dump_text(f, 1, "text", &s->text);
+	fputc('\n', f);
+	return 0;
 }
 
 void model_dump(const model_t *m, FILE *f)
 {
-	fputs("model\n", f);
-	dump_str(f, 1, "file", m->file);
-	dump_str(f, 1, "dir", m->dir);
-	fprintf(f, "  version: %d\n", m->version);
-	dump_str(f, 1, "lang", m->lang);
-	dump_str(f, 1, "name", m->name);
-	dump_str(f, 1, "name_native", m->name_native);
-	dump_str(f, 1, "headline", m->headline);
-	dump_str(f, 1, "affiliation", m->affiliation);
-	dump_str(f, 1, "location", m->location);
-	for (int i = 0; i < m->ncontacts; i++) {
-		const mcontact_t *c = &m->contacts[i];
-		fprintf(f, "  contact %s: ", c->kind);
-		dump_q(f, c->value);
-		if (c->url) {
-			fputs(" -> ", f);
-			dump_q(f, c->url);
-		}
-		fprintf(f, " @%d:%d\n", c->line, c->col);
-	}
-	dump_links(f, 1, m->links, m->nlinks);
-	if (m->photo) {
-		fputs("  photo: ", f);
-		dump_q(f, m->photo);
-		fprintf(f, " @%d:%d\n", m->photo_line, m->photo_col);
-	}
-	if (m->photo_alt) {
-		fputs("  photo_alt: ", f);
-		dump_q(f, m->photo_alt);
-		putc('\n', f);
-	}
-	dump_text(f, 1, "summary", &m->summary);
-	dump_date(f, 1, "updated", &m->updated);
-	if (m->layout || m->nlayout_set) {
-		fputs("  layout: ", f);
-		dump_q(f, m->layout ? m->layout : "(default)");
-		fprintf(f, " @%d:%d\n", m->layout_line, m->layout_col);
-		for (int i = 0; i < m->nlayout_set; i++)
-			dump_str(f, 2, "set", m->layout_set[i]);
-	}
-	fprintf(f, "  sections: %d\n", m->nsections);
-	for (int i = 0; i < m->nsections; i++)
-		dump_section(f, &m->sections[i]);
+	model_walk(m, dump_visit, f);
 }

@@ -65,11 +65,9 @@ int pdf_fail(pw_t *w, const char *file, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	errs_t *e = w->e;
-	int n = e->n;
-	err_sys(e, file ? file : w->path, "%s", msg);
-	if (file && e->n > n)
-		snprintf(e->v[n].context, sizeof(e->v[n].context), "while writing %s", w->path);
+	err_sys(w->e, file ? file : w->path, "%s", msg);
+	if (file)
+		err_context(w->e, "while writing %s", w->path);
 	return -1;
 }
 

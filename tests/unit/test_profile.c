@@ -292,6 +292,100 @@ TEST(bibtex)
 	done(&r);
 }
 
+/* Each shape's smallest content, by MODEL_SECTIONS' shape name: a new
+ * shape does not compile here until it has one. */
+#define CONTENT_entries "entries: [{title: T}]"
+#define CONTENT_pubs "entries: [{title: T, authors: [A, B]}]"
+#define CONTENT_news "entries: [{date: 2020, text: T}]"
+#define CONTENT_items "items: [T]"
+#define CONTENT_text "text: T"
+#define SEC_CASE(e, name, shape) {e, name, CONTENT_##shape},
+static const struct { int type; const char *name, *content; } sec_cases[] = {
+	MODEL_SECTIONS(SEC_CASE)
+};
+#undef SEC_CASE
+
+/* Every section type of model.h loads, dumps under its name, has a key
+ * set, and an unknown type names them all. */
+TEST(section_types)
+{
+	EQ_INT((int)(sizeof(sec_cases) / sizeof(sec_cases[0])), SEC_NTYPES);
+	for (int i = 0; i < SEC_NTYPES; i++) {
+		char y[256], set[64];
+		snprintf(y, sizeof(y), "name: x\nsections: [{title: S, type: %s, %s}]\n",
+		         sec_cases[i].name, sec_cases[i].content);
+		run_t r;
+		load(&r, y, NULL);
+		EQ_INT(r.rc, 0);
+		if (!r.rc) {
+			EQ_INT(r.m->sections[0].type, sec_cases[i].type);
+			EQ_STR(model_section_name(r.m->sections[0].type), sec_cases[i].name);
+		}
+		done(&r);
+		snprintf(set, sizeof(set), "section.%s", sec_cases[i].name);
+		int found = 0;
+		for (const profile_keyset_t *k = profile_keysets(); k->object; k++)
+			found |= !strcmp(k->object, set);
+		CHECK(found);
+	}
+	EQ_STR(model_section_name(-1), "entries");
+	EQ_STR(model_section_name(SEC_NTYPES), "entries");
+	run_t r;
+	load(&r, "name: x\nsections: [{title: S, type: nonsense, items: [a]}]\n", NULL);
+	EQ_INT(r.rc, -1);
+	CHECK(r.e.n == 1 && strstr(r.e.v[0].msg, "one of: entries, education, experience, "
+	                           "awards, publications, news, list, text)"));
+	done(&r);
+}
+
+typedef struct wcount {
+	int nodes, texts, roles, stop_at, seen;
+	char roles_seen[512];
+} wcount_t;
+
+static int count_visit(const mvisit_t *v, void *ctx)
+{
+	wcount_t *w = ctx;
+	w->seen++;
+	w->nodes += v->kind == MV_NODE;
+	w->texts += v->kind == MV_TEXT;
+	if (v->role && !strstr(w->roles_seen, v->role) &&
+	    strlen(w->roles_seen) + strlen(v->role) + 2 < sizeof(w->roles_seen)) {
+		strcat(w->roles_seen, v->role);
+		strcat(w->roles_seen, "|");
+	}
+	return w->stop_at && w->seen == w->stop_at ? 7 : 0;
+}
+
+/* model_walk: every field once, with its role; a visitor can stop it. */
+TEST(walker)
+{
+	char y[1024];
+	int n = snprintf(y, sizeof(y), "name: x\nheadline: H\nsummary: S\nsections:\n");
+	for (int i = 0; i < SEC_NTYPES; i++)
+		n += snprintf(y + n, sizeof(y) - (size_t)n, "  - {title: S%d, type: %s, %s}\n", i,
+		              sec_cases[i].name, sec_cases[i].content);
+	run_t r;
+	load(&r, y, NULL);
+	EQ_INT(r.rc, 0);
+	if (!r.rc) {
+		wcount_t w = {0};
+		EQ_INT(model_walk(r.m, count_visit, &w), 0);
+		/* the model, 8 sections, 4 + 1 entries, 1 publication, 1 news item */
+		EQ_INT(w.nodes, 1 + SEC_NTYPES + 4 + 1 + 1);
+		/* summary; 4 entry titles, the publication's, the news text, the item, the text */
+		EQ_INT(w.texts, 1 + 4 + 1 + 1 + 1 + 1);
+		CHECK(strstr(w.roles_seen, "the name|the headline|the summary|a section title|"
+		             "an entry title|a publication title|an author|a news item|"
+		             "a list item|a text section|") != NULL);
+		wcount_t s = {0};
+		s.stop_at = 3;
+		EQ_INT(model_walk(r.m, count_visit, &s), 1);
+		EQ_INT(s.seen, 3);
+	}
+	done(&r);
+}
+
 int main(void)
 {
 	RUN(markup);
@@ -303,5 +397,7 @@ int main(void)
 	RUN(errors);
 	RUN(every_error_reported);
 	RUN(bibtex);
+	RUN(section_types);
+	RUN(walker);
 	return t_report();
 }

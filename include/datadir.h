@@ -32,6 +32,10 @@ void datadir_get(datadir_t *d, const char *sub, const char *profile_dir);
 int datadir_any(const datadir_t *d);
 /* The first existing FILE in the data roots, or NULL (static storage). */
 const char *datadir_find(const char *file);
+/* The data files in dir (`vita layouts`, `vita locales`): the names of its
+ * NAME.yaml files without ".yaml", sorted, at most max; each one malloc'ed
+ * (free it). Returns how many; 0 when dir cannot be read. */
+int datadir_names(const char *dir, char **names, int max);
 /* The directory compiled in. */
 const char *datadir_builtin(void);
 

@@ -1,5 +1,6 @@
 /* datadir: the search path for layouts, font chains and locales (see
  * include/datadir.h for the order and why). */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,4 +110,29 @@ const char *datadir_find(const char *file)
 		}
 	}
 	return NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int datadir_names(const char *dir, char **names, int max)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	int n = 0;
+	struct dirent *de;
+	while (n < max && (de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		if (l > 5 && !strcmp(de->d_name + l - 5, ".yaml")) {
+			names[n] = strdup(de->d_name);
+			if (names[n])
+				names[n++][l - 5] = '\0';
+		}
+	}
+	closedir(d);
+	qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
+	return n;
 }

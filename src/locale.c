@@ -7,13 +7,13 @@
  * files only when <code>.yaml itself is not there.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "arena.h"
+#include "datadir.h"
 #include "deps.h"
 #include "file.h"
 #include "locale.h"
@@ -349,17 +349,12 @@ typedef int (*visit_fn)(const char *path, const char *name, void *ctx);
 static int scan(const char *const *dirs, visit_fn fn, void *ctx)
 {
 	for (int i = 0; dirs && dirs[i]; i++) {
-		DIR *d = opendir(dirs[i]);
-		if (!d)
-			continue;
-		struct dirent *de;
+		char *names[256];
+		int n = datadir_names(dirs[i], names, 256);
 		int hit = 0;
-		while (!hit && (de = readdir(d))) {
-			size_t l = strlen(de->d_name);
-			if (l <= 5 || strcmp(de->d_name + l - 5, ".yaml"))
-				continue;
+		for (int j = 0; j < n && !hit; j++) {
 			char path[4096];
-			snprintf(path, sizeof(path), "%s/%s", dirs[i], de->d_name);
+			snprintf(path, sizeof(path), "%s/%s.yaml", dirs[i], names[j]);
 			arena_t *a = arena_new();
 			errs_t e;
 			errs_init(&e);
@@ -374,7 +369,8 @@ static int scan(const char *const *dirs, visit_fn fn, void *ctx)
 			errs_done(&e);
 			arena_free(a);
 		}
-		closedir(d);
+		for (int j = 0; j < n; j++)
+			free(names[j]);
 		if (hit)
 			return 1;
 	}
@@ -720,29 +716,12 @@ void locale_smart(const vlocale_t *l, const char *s, size_t n, uint32_t *prev, b
 		*prev = p;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 void locale_list(const char *const *dirs, FILE *out)
 {
 	for (int i = 0; dirs && dirs[i]; i++) {
-		DIR *d = opendir(dirs[i]);
-		if (!d)
-			continue;
 		char *names[256];
-		int n = 0;
-		struct dirent *de;
-		while ((de = readdir(d)) && n < 256) {
-			size_t l = strlen(de->d_name);
-			if (l > 5 && !strcmp(de->d_name + l - 5, ".yaml"))
-				names[n++] = xstrdup(de->d_name);
-		}
-		closedir(d);
-		qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
+		int n = datadir_names(dirs[i], names, 256);
 		for (int j = 0; j < n; j++) {
-			names[j][strlen(names[j]) - 5] = '\0';
 			errs_t e;
 			errs_init(&e);
 			vlocale_t *l = code_ok(names[j]) ? locale_load(names[j], dirs, NULL, 0, 0, &e) : NULL;

@@ -9,7 +9,6 @@
 #define _XOPEN_SOURCE 700   /* realpath */
 #include <ctype.h>
 #include <errno.h>
-#include <dirent.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 #include "arena.h"
 #include "buf.h"
+#include "datadir.h"
 #include "file.h"
 #include "style.h"
 #include "suggest.h"
@@ -612,23 +612,17 @@ static int layout_suggest(const char *name, const char *const *dirs, char *near,
 	if (strchr(name, '/'))
 		return 0;
 	for (int i = 0; dirs && dirs[i]; i++) {
-		DIR *d = opendir(dirs[i]);
-		if (!d)
-			continue;
-		struct dirent *de;
-		while ((de = readdir(d))) {
-			size_t l = strlen(de->d_name);
-			if (l <= 5 || l - 5 >= size || strcmp(de->d_name + l - 5, ".yaml"))
-				continue;
-			char base[256];
-			snprintf(base, sizeof(base), "%.*s", (int)(l - 5), de->d_name);
-			int dist = suggest_distance(name, base);
+		char *names[256];
+		int n = datadir_names(dirs[i], names, 256);
+		for (int j = 0; j < n; j++) {
+			const char *base = names[j];
+			int dist = strlen(base) < size ? suggest_distance(name, base) : best;
 			if (dist < best && dist <= (int)strlen(base) / 2) {
 				best = dist;
 				snprintf(near, size, "%s", base);
 			}
+			free(names[j]);
 		}
-		closedir(d);
 	}
 	return best < 3;
 }
@@ -924,52 +918,34 @@ void style_free(style_t *s)
 	free(b);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Every layout in every directory, with its file; one that an earlier
  * directory's layout of the same name hides is marked so. */
 void style_list(const char *const *dirs, FILE *out)
 {
 	for (int i = 0; dirs && dirs[i]; i++) {
-		DIR *d = opendir(dirs[i]);
-		if (!d)
-			continue;
 		char *names[256];
-		int n = 0;
-		struct dirent *de;
-		while ((de = readdir(d)) && n < 256) {
-			size_t l = strlen(de->d_name);
-			if (l > 5 && !strcmp(de->d_name + l - 5, ".yaml"))
-				names[n++] = xstrdup(de->d_name);
-		}
-		closedir(d);
-		qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
+		int n = datadir_names(dirs[i], names, 256);
 		for (int j = 0; j < n; j++) {
 			const char *hidden = NULL;
 			for (int k = 0; k < i && !hidden; k++) {
 				char p[4096];
-				snprintf(p, sizeof(p), "%s/%s", dirs[k], names[j]);
+				snprintf(p, sizeof(p), "%s/%s.yaml", dirs[k], names[j]);
 				if (access(p, R_OK) == 0)
 					hidden = dirs[k];
 			}
-			char base[256];
-			snprintf(base, sizeof(base), "%.*s", (int)strlen(names[j]) - 5, names[j]);
-			fprintf(out, "%-12s ", base);
+			fprintf(out, "%-12s ", names[j]);
 			if (hidden) {
 				fprintf(out, "(hidden by the one in %s)\n", hidden);
 			} else {
 				errs_t e;
 				errs_init(&e);
-				style_t *s = style_load(base, dirs, &e);
+				style_t *s = style_load(names[j], dirs, &e);
 				fprintf(out, "%s\n", s && s->description ? s->description
 				                                          : "(cannot be loaded)");
 				style_free(s);
 				errs_done(&e);
 			}
-			fprintf(out, "%12s %s/%s\n", "", dirs[i], names[j]);
+			fprintf(out, "%12s %s/%s.yaml\n", "", dirs[i], names[j]);
 			free(names[j]);
 		}
 	}

@@ -32,7 +32,7 @@ import sys
 # without .c/.h and without _int (font_int.h is the font module's); a
 # name covers its parts too (font: font_chain.c, font_int.h, ...).
 STAGES = [
-    ("base", "err arena buf utf8 unicode suggest file deps ofile version"),
+    ("base", "err arena buf utf8 unicode suggest file deps ofile version datadir"),
     ("read", "ydoc json image"),  # YAML/JSON trees, photo pixels
     ("profile", "profile model"),
     ("style", "style"),
@@ -43,7 +43,7 @@ STAGES = [
     ("text", "font sfnt hyph para bidi inline"),
     ("layout", "layout"),
     ("output", "pdf html"),
-    ("cli", "datadir watch starter"),
+    ("cli", "watch starter"),
     ("main", "main"),
 ]
 

@@ -106,6 +106,20 @@ void locale_smart(const vlocale_t *l, const char *s, size_t n, uint32_t *prev, b
 struct model;
 struct arena;
 void locale_smart_model(const vlocale_t *l, struct model *m, struct arena *a);
+/* The words a CV prints for parts of its model, the same in the PDF and in
+ * HTML (locale_model.c): a date ("Sep. 2021", "present", free text); an
+ * entry's date column (a range, an end or a single date; nothing when it
+ * has none); a contact's label ("ORCID 0000-...", "github.com/NAME", the
+ * locale's word for a Scholar profile). Each appends to b. */
+struct mdate;
+struct mentry;
+struct mcontact;
+void locale_date_text(const vlocale_t *l, const struct mdate *d, buf_t *b);
+void locale_entry_dates(const vlocale_t *l, const struct mentry *en, buf_t *b);
+void locale_contact_label(const vlocale_t *l, const struct mcontact *c, buf_t *b);
+/* The date of the footer's "updated" line: the profile's `updated`, else
+ * the month of epoch (seconds, UTC: SOURCE_DATE_EPOCH or now). */
+void locale_updated(const vlocale_t *l, const struct mdate *updated, long long epoch, buf_t *b);
 /* `vita locales`-style listing: code and name of every installed locale. */
 void locale_list(const char *const *dirs, FILE *out);
 

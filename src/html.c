@@ -15,7 +15,6 @@
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include "file.h"
 #include "html.h"
 
@@ -110,42 +109,6 @@ static void spans_plain(buf_t *b, const mtext_t *t)
 		buf_puts(b, t->spans[i].text);
 }
 
-/* A date as layout prints it. */
-static void date_text(const vlocale_t *l, const mdate_t *d, buf_t *b)
-{
-	switch (d->kind) {
-	case DATE_YEAR: locale_date(l, LOCALE_YEAR, d->y, 0, 0, b); break;
-	case DATE_MONTH: locale_date(l, LOCALE_MONTH, d->y, d->m, 0, b); break;
-	case DATE_DAY: locale_date(l, LOCALE_DAY, d->y, d->m, d->d, b); break;
-	case DATE_PRESENT: buf_puts(b, l->present); break;
-	case DATE_TEXT: buf_puts(b, d->text ? d->text : ""); break;
-	default: break;
-	}
-}
-
-/* An entry's date column: a range, an end, or a single date. */
-static void entry_dates(const vlocale_t *l, const mentry_t *en, buf_t *b)
-{
-	if (en->start.kind) {
-		buf_t s1, s2;
-		buf_init(&s1);
-		buf_init(&s2);
-		date_text(l, &en->start, &s1);
-		if (en->end.kind)
-			date_text(l, &en->end, &s2);
-		else
-			buf_puts(&s2, l->present);
-		locale_fill(b, l->range, "start", s1.s ? s1.s : "", "end", s2.s ? s2.s : "",
-		            (const char *)NULL);
-		buf_done(&s1);
-		buf_done(&s2);
-	} else if (en->end.kind) {
-		date_text(l, &en->end, b);
-	} else if (en->date.kind) {
-		date_text(l, &en->date, b);
-	}
-}
-
 /* "(2025)" or "(2025, preprint)" after the authors. */
 static void year_note(const vlocale_t *l, const mpub_t *p, buf_t *b)
 {
@@ -155,28 +118,6 @@ static void year_note(const vlocale_t *l, const mpub_t *p, buf_t *b)
 		locale_fill(b, l->year_status, "year", y, "status", p->status, (const char *)NULL);
 	else
 		locale_fill(b, l->year, "year", p->year ? y : p->status, (const char *)NULL);
-}
-
-/* The label of a contact, as in the PDF's header. */
-static void contact_label(const vlocale_t *l, const mcontact_t *c, buf_t *b)
-{
-	const char *v = c->value;
-	if (!strncmp(v, "https://", 8))
-		v += 8;
-	else if (!strncmp(v, "http://", 7))
-		v += 7;
-	if (!strcmp(c->kind, "orcid"))
-		buf_printf(b, "ORCID %s", v);
-	else if (!strcmp(c->kind, "github") && !strchr(v, '/'))
-		buf_printf(b, "github.com/%s", v);
-	else if (!strcmp(c->kind, "scholar") && !strchr(v, '/'))
-		buf_puts(b, l->scholar);
-	else if (!strcmp(c->kind, "linkedin") && !strchr(v, '/'))
-		buf_printf(b, "linkedin.com/in/%s", v);
-	else if (!strcmp(c->kind, "twitter") && v[0] != '@' && !strchr(v, '/'))
-		buf_printf(b, "@%s", v);
-	else
-		buf_puts(b, v);
 }
 
 static int is_owner(const model_t *m, const msection_t *sec, const char *author)
@@ -466,7 +407,7 @@ static void header(buf_t *b, const model_t *m, const style_t *s, const vlocale_t
 			buf_init(&lab);
 			const char *url;
 			if (i < m->ncontacts) {
-				contact_label(l, &m->contacts[i], &lab);
+				locale_contact_label(l, &m->contacts[i], &lab);
 				url = m->contacts[i].url;
 			} else {
 				buf_puts(&lab, m->links[i - m->ncontacts].label);
@@ -532,7 +473,7 @@ static void entry(buf_t *b, const msection_t *sec, const mentry_t *en, const vlo
 	buf_puts(b, "</span>");
 	buf_t d;
 	buf_init(&d);
-	entry_dates(l, en, &d);
+	locale_entry_dates(l, en, &d);
 	if (d.len) {
 		buf_puts(b, "<span class=\"vita-dates\">");
 		esc(b, d.s);
@@ -733,7 +674,7 @@ static void sec_news(buf_t *b, const model_t *m, const msection_t *sec, const vl
 	for (int i = 0; i < sec->nnews; i++) {
 		buf_t d;
 		buf_init(&d);
-		date_text(l, &sec->news[i].date, &d);
+		locale_date_text(l, &sec->news[i].date, &d);
 		buf_puts(b, "<li><span class=\"vita-dates\">");
 		esc(b, d.s);
 		buf_puts(b, "</span> ");
@@ -799,22 +740,10 @@ static void footer(buf_t *b, const model_t *m, const style_t *s, const vlocale_t
 {
 	if (!s->footer || !l->updated[0])
 		return;
-	mdate_t upd = m->updated;
-	if (!upd.kind) {
-		time_t t = (time_t)epoch;
-		struct tm tm;
-		if (!gmtime_r(&t, &tm)) {   /* main refuses such epochs; be safe */
-			t = 0;
-			gmtime_r(&t, &tm);
-		}
-		upd.kind = DATE_MONTH;
-		upd.y = tm.tm_year + 1900;
-		upd.m = tm.tm_mon + 1;
-	}
 	buf_t d, t;
 	buf_init(&d);
 	buf_init(&t);
-	date_text(l, &upd, &d);
+	locale_updated(l, &m->updated, epoch, &d);
 	locale_fill(&t, l->updated, "date", d.s ? d.s : "", (const char *)NULL);
 	buf_puts(b, "<footer class=\"vita-footer\"><p>");
 	esc(b, t.s);
@@ -908,7 +837,7 @@ static void j_date(buf_t *b, const mdate_t *d, const vlocale_t *l)
 	}
 	buf_t t;
 	buf_init(&t);
-	date_text(l, d, &t);
+	locale_date_text(l, d, &t);
 	buf_printf(b, "{\"kind\":\"%s\"", kinds[d->kind]);
 	if (d->kind >= DATE_YEAR && d->kind <= DATE_DAY)
 		buf_printf(b, ",\"year\":%d", d->y);
@@ -961,7 +890,7 @@ static void j_entry(buf_t *b, const mentry_t *en, const vlocale_t *l)
 	j_key(b, &f, "end"); j_date(b, &en->end, l);
 	buf_t d;
 	buf_init(&d);
-	entry_dates(l, en, &d);
+	locale_entry_dates(l, en, &d);
 	j_key(b, &f, "dates"); jstr(b, d.len ? d.s : NULL);
 	buf_done(&d);
 	j_key(b, &f, "details");
@@ -1114,7 +1043,7 @@ void html_json(const model_t *m, const vlocale_t *l, buf_t *b)
 		const mcontact_t *c = &m->contacts[i];
 		buf_t lab;
 		buf_init(&lab);
-		contact_label(l, c, &lab);
+		locale_contact_label(l, c, &lab);
 		buf_puts(b, i ? ",{\"kind\":" : "{\"kind\":");
 		jstr(b, c->kind);
 		buf_puts(b, ",\"value\":");

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "layout_int.h"
 
 #ifndef VITA_LAYOUT_VERSION
@@ -85,19 +84,7 @@ static void footers(lay_t *L, page_doc_t *d, long long epoch)
 		return;
 	buf_t b;
 	buf_init(&b);
-	mdate_t upd = L->m->updated;
-	if (!upd.kind) {
-		time_t t = (time_t)epoch;
-		struct tm tm;
-		if (!gmtime_r(&t, &tm)) {   /* main refuses such epochs; be safe */
-			t = 0;
-			gmtime_r(&t, &tm);
-		}
-		upd.kind = DATE_MONTH;
-		upd.y = tm.tm_year + 1900;
-		upd.m = tm.tm_mon + 1;
-	}
-	lay_date_text(L, &upd, &b);
+	locale_updated(L->loc, &L->m->updated, epoch, &b);
 	const char *date = arena_strdup(L->a, b.s ? b.s : "");
 	buf_done(&b);
 	int32_t baseline = s->page_h - s->margin_bottom + s->footer_offset;

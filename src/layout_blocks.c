@@ -623,7 +623,7 @@ static void sec_news(lay_t *L, const msection_t *sec)
 		int li = lay_tag(L, "LI");
 		buf_t b;
 		buf_init(&b);
-		lay_date_text(L, &n->date, &b);
+		locale_date_text(L->loc, &n->date, &b);
 		spans_t ds = {0};
 		if (b.len)
 			sp_str(L, &ds, arena_strdup(L->a, b.s), &dt);

@@ -10,22 +10,12 @@
 
 static const char *contact_label(lay_t *L, const mcontact_t *c)
 {
-	const char *v = c->value;
-	if (!strncmp(v, "https://", 8))
-		v += 8;
-	else if (!strncmp(v, "http://", 7))
-		v += 7;
-	if (!strcmp(c->kind, "orcid"))
-		return arena_printf(L->a, "ORCID %s", v);
-	if (!strcmp(c->kind, "github") && !strchr(v, '/'))
-		return arena_printf(L->a, "github.com/%s", v);
-	if (!strcmp(c->kind, "scholar") && !strchr(v, '/'))
-		return L->loc->scholar;
-	if (!strcmp(c->kind, "linkedin") && !strchr(v, '/'))
-		return arena_printf(L->a, "linkedin.com/in/%s", v);
-	if (!strcmp(c->kind, "twitter") && v[0] != '@' && !strchr(v, '/'))
-		return arena_printf(L->a, "@%s", v);
-	return v;
+	buf_t b;
+	buf_init(&b);
+	locale_contact_label(L->loc, c, &b);
+	const char *r = arena_strdup(L->a, b.s ? b.s : "");
+	buf_done(&b);
+	return r;
 }
 
 /* The language of a name in its native script, from its letters: it is

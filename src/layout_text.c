@@ -122,51 +122,12 @@ int32_t sp_width(lay_t *L, const spans_t *s)
 }
 /* ---- dates ---------------------------------------------------------- */
 
-void lay_date_text(lay_t *L, const mdate_t *d, buf_t *b)
-{
-	switch (d->kind) {
-	case DATE_YEAR:
-		locale_date(L->loc, LOCALE_YEAR, d->y, 0, 0, b);
-		break;
-	case DATE_MONTH:
-		locale_date(L->loc, LOCALE_MONTH, d->y, d->m, 0, b);
-		break;
-	case DATE_DAY:
-		locale_date(L->loc, LOCALE_DAY, d->y, d->m, d->d, b);
-		break;
-	case DATE_PRESENT:
-		buf_puts(b, L->loc->present);
-		break;
-	case DATE_TEXT:
-		buf_puts(b, d->text ? d->text : "");
-		break;
-	default:
-		break;
-	}
-}
-
 /* The text of an entry's date column ("" when it has none). */
 const char *lay_entry_dates(lay_t *L, const mentry_t *en)
 {
 	buf_t b;
 	buf_init(&b);
-	if (en->start.kind) {
-		buf_t s1, s2;
-		buf_init(&s1);
-		buf_init(&s2);
-		lay_date_text(L, &en->start, &s1);
-		if (en->end.kind)
-			lay_date_text(L, &en->end, &s2);
-		else
-			buf_puts(&s2, L->loc->present);
-		locale_fill(&b, L->loc->range, "start", s1.s, "end", s2.s, (const char *)NULL);
-		buf_done(&s1);
-		buf_done(&s2);
-	} else if (en->end.kind) {
-		lay_date_text(L, &en->end, &b);
-	} else if (en->date.kind) {
-		lay_date_text(L, &en->date, &b);
-	}
+	locale_entry_dates(L->loc, en, &b);
 	const char *r = b.len ? arena_strdup(L->a, b.s) : NULL;
 	buf_done(&b);
 	return r;

@@ -1,6 +1,9 @@
-/* locale_model: the locale's typographic punctuation over a whole model
- * (locale_smart_model, see locale.h). */
+/* locale_model: the locale applied to the model: its typographic
+ * punctuation over a whole model (locale_smart_model), and the words of
+ * dates, date columns and contact labels that the PDF and HTML share
+ * (see locale.h). */
 #include <string.h>
+#include <time.h>
 #include "arena.h"
 #include "locale.h"
 #include "model.h"
@@ -88,4 +91,76 @@ void locale_smart_model(const vlocale_t *l, struct model *m, struct arena *a)
 	for (int i = 0; i < m->nsections; i++)
 		sm_section(&x, &m->sections[i]);
 	buf_done(&x.b);
+}
+
+void locale_date_text(const vlocale_t *l, const mdate_t *d, buf_t *b)
+{
+	switch (d->kind) {
+	case DATE_YEAR: locale_date(l, LOCALE_YEAR, d->y, 0, 0, b); break;
+	case DATE_MONTH: locale_date(l, LOCALE_MONTH, d->y, d->m, 0, b); break;
+	case DATE_DAY: locale_date(l, LOCALE_DAY, d->y, d->m, d->d, b); break;
+	case DATE_PRESENT: buf_puts(b, l->present); break;
+	case DATE_TEXT: buf_puts(b, d->text ? d->text : ""); break;
+	default: break;
+	}
+}
+
+void locale_entry_dates(const vlocale_t *l, const mentry_t *en, buf_t *b)
+{
+	if (en->start.kind) {
+		buf_t s1, s2;
+		buf_init(&s1);
+		buf_init(&s2);
+		locale_date_text(l, &en->start, &s1);
+		if (en->end.kind)
+			locale_date_text(l, &en->end, &s2);
+		else
+			buf_puts(&s2, l->present);
+		locale_fill(b, l->range, "start", s1.s ? s1.s : "", "end", s2.s ? s2.s : "",
+		            (const char *)NULL);
+		buf_done(&s1);
+		buf_done(&s2);
+	} else if (en->end.kind) {
+		locale_date_text(l, &en->end, b);
+	} else if (en->date.kind) {
+		locale_date_text(l, &en->date, b);
+	}
+}
+
+void locale_contact_label(const vlocale_t *l, const mcontact_t *c, buf_t *b)
+{
+	const char *v = c->value;
+	if (!strncmp(v, "https://", 8))
+		v += 8;
+	else if (!strncmp(v, "http://", 7))
+		v += 7;
+	if (!strcmp(c->kind, "orcid"))
+		buf_printf(b, "ORCID %s", v);
+	else if (!strcmp(c->kind, "github") && !strchr(v, '/'))
+		buf_printf(b, "github.com/%s", v);
+	else if (!strcmp(c->kind, "scholar") && !strchr(v, '/'))
+		buf_puts(b, l->scholar);
+	else if (!strcmp(c->kind, "linkedin") && !strchr(v, '/'))
+		buf_printf(b, "linkedin.com/in/%s", v);
+	else if (!strcmp(c->kind, "twitter") && v[0] != '@' && !strchr(v, '/'))
+		buf_printf(b, "@%s", v);
+	else
+		buf_puts(b, v);
+}
+
+void locale_updated(const vlocale_t *l, const mdate_t *updated, long long epoch, buf_t *b)
+{
+	mdate_t upd = *updated;
+	if (!upd.kind) {
+		time_t t = (time_t)epoch;
+		struct tm tm;
+		if (!gmtime_r(&t, &tm)) {   /* main refuses such epochs; be safe */
+			t = 0;
+			gmtime_r(&t, &tm);
+		}
+		upd.kind = DATE_MONTH;
+		upd.y = tm.tm_year + 1900;
+		upd.m = tm.tm_mon + 1;
+	}
+	locale_date_text(l, &upd, b);
 }

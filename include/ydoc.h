@@ -40,5 +40,9 @@ int ydoc_parse(arena_t *a, const char *file, const char *data, size_t len,
 ynode_t *ydoc_get(const ynode_t *m, const char *key);
 /* Readable name of a node kind for messages: "a string", "a list", "a map". */
 const char *ydoc_kind_name(int kind);
+/* Sort keys (n scalar key nodes of one map, in place) and report each one
+ * that repeats an earlier key as a located error in file; -1 if any did.
+ * The YAML and the JSON readers both refuse duplicate keys this way. */
+int ydoc_dup_keys(ynode_t **keys, int n, const char *file, errs_t *e);
 
 #endif

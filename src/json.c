@@ -174,27 +174,12 @@ static int string(jp_t *p, char **out, size_t *len)
 
 static int value(jp_t *p, ynode_t **out);
 
-static int key_cmp(const void *pa, const void *pb)
-{
-	const ynode_t *a = *(ynode_t *const *)pa, *b = *(ynode_t *const *)pb;
-	int r = strcmp(a->str, b->str);
-	if (r)
-		return r;
-	return a->line != b->line ? (a->line > b->line) - (a->line < b->line)
-	                          : (a->col > b->col) - (a->col < b->col);
-}
-
 static int unique_keys(jp_t *p, ynode_t *m)
 {
-	int rc = 0;
 	ynode_t **k = xmalloc((size_t)(m->n ? m->n : 1) * sizeof(*k));
 	for (int i = 0; i < m->n; i++)
 		k[i] = m->kids[2 * i];
-	qsort(k, (size_t)m->n, sizeof(*k), key_cmp);
-	for (int i = 1; i < m->n; i++)
-		if (!strcmp(k[i]->str, k[i - 1]->str))
-			rc = err_at(p->e, p->file, k[i]->line, k[i]->col, "duplicate key '%s' "
-			            "(first at line %d)", k[i]->str, k[i - 1]->line);
+	int rc = ydoc_dup_keys(k, m->n, p->file, p->e);
 	free(k);
 	return rc;
 }

@@ -260,6 +260,18 @@ static int key_cmp(const void *pa, const void *pb)
 	                          : (a->col > b->col) - (a->col < b->col);
 }
 
+int ydoc_dup_keys(ynode_t **keys, int n, const char *file, errs_t *e)
+{
+	int rc = 0;
+	qsort(keys, (size_t)n, sizeof(*keys), key_cmp);
+	for (int i = 1; i < n; i++)
+		if (!strcmp(keys[i]->str, keys[i - 1]->str))
+			rc = err_at(e, file, keys[i]->line, keys[i]->col,
+			            "duplicate key '%s' (first at line %d)",
+			            keys[i]->str, keys[i - 1]->line);
+	return rc;
+}
+
 /* Keys must be scalars and unique; sorting keeps this O(n log n). */
 static int map_check_keys(yctx_t *c, ynode_t *m)
 {
@@ -277,12 +289,8 @@ static int map_check_keys(yctx_t *c, ynode_t *m)
 			            "a mapping key must be a plain value, not %s",
 			            ydoc_kind_name(k->kind));
 	}
-	qsort(keys, (size_t)nk, sizeof(*keys), key_cmp);
-	for (int i = 1; i < nk; i++)
-		if (!strcmp(keys[i]->str, keys[i - 1]->str))
-			rc = err_at(c->e, c->file, keys[i]->line, keys[i]->col,
-			            "duplicate key '%s' (first at line %d)",
-			            keys[i]->str, keys[i - 1]->line);
+	if (ydoc_dup_keys(keys, nk, c->file, c->e))
+		rc = -1;
 	free(keys);
 	return rc;
 }

@@ -288,6 +288,25 @@ static void dump_ind(FILE *f, int ind)
 		fputs("  ", f);
 }
 
+/* s with C escapes, without quotes; a tab is "\t" in strings, "\x09" in
+ * rich text (as the goldens have it). */
+static void dump_esc(FILE *f, const char *s, int tab)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t' && tab)
+			fputs("\\t", f);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+}
+
 static void dump_q(FILE *f, const char *s)
 {
 	if (!s) {   /* a link whose target was refused (profile_url.c) */
@@ -295,19 +314,7 @@ static void dump_q(FILE *f, const char *s)
 		return;
 	}
 	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\x%02x", c);
-		else
-			fputc(c, f);
-	}
+	dump_esc(f, s, 1);
 	fputc('"', f);
 }
 
@@ -322,18 +329,7 @@ static void dump_spans(FILE *f, const mtext_t *t)
 			fputs("[b]", f);
 		if (sp->flags & SPAN_ITALIC)
 			fputs("[i]", f);
-		/* the text without its quotes */
-		for (const char *s = sp->text; *s; s++) {
-			unsigned char c = (unsigned char)*s;
-			if (c == '"' || c == '\\')
-				fprintf(f, "\\%c", c);
-			else if (c == '\n')
-				fputs("\\n", f);
-			else if (c < 0x20 || c == 0x7f)
-				fprintf(f, "\\x%02x", c);
-			else
-				fputc(c, f);
-		}
+		dump_esc(f, sp->text, 0);
 		if (sp->flags & SPAN_ITALIC)
 			fputs("[/i]", f);
 		if (sp->flags & SPAN_BOLD)

@@ -2,26 +2,19 @@
  * the LaTeX decoder), from memory. The first byte picks options (--strict,
  * --tags selected), the rest is the .bib file. Every run uses a fresh arena
  * and error list and frees both. Run: make fuzz FUZZ_TARGETS=bibtex. */
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <string.h>
+#include "fuzz.h"
 #include "profile_int.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const tags[] = {"selected"};
-	profile_opts_t o = {NULL, NULL, 0, 0, 0};
-	if (size > 0) {
-		o.strict = data[0] & 1;
-		if (data[0] & 2) {
-			o.tags = tags;
-			o.ntags = 1;
-		}
-		data++;
-		size--;
+	profile_opts_t o = {0};
+	unsigned f = fuzz_flags(&data, &size);
+	o.strict = f & 1;
+	if (f & 2) {
+		o.tags = tags;
+		o.ntags = 1;
 	}
 	arena_t *a = arena_new();
 	errs_t e;

@@ -9,11 +9,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fuzz.h"
 #include "inline.h"
 #include "utf8.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 static font_lib_t *lib;
 static font_chain_t *serif;
@@ -23,12 +21,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	static const char *const dirs[] = {"fonts", NULL};
 	errs_t e;
 	errs_init(&e);
-	setenv("VITA_NO_FONT_CACHE", "1", 1);
-	lib = font_lib_new(dirs, &e);
-	serif = lib ? font_chain_get(lib, "serif", &e) : NULL;
+	lib = fuzz_fonts(&e);
+	serif = font_chain_get(lib, "serif", &e);
 	hy = hyph_open("en", &e);
 	if (!serif) {
 		errs_print(stderr, &e);

@@ -17,9 +17,7 @@
 #include "pdf.h"
 #include "profile.h"
 #include "style.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
+#include "fuzz.h"
 
 static font_lib_t *lib;
 static char dir[4096];
@@ -28,15 +26,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	static const char *const dirs[] = {"fonts", NULL};
 	errs_t e;
 	errs_init(&e);
-	setenv("VITA_NO_FONT_CACHE", "1", 1);
-	lib = font_lib_new(dirs, &e);
+	lib = fuzz_fonts(&e);
 	const char *t = getenv("TMPDIR");
 	snprintf(dir, sizeof(dir), "%s/vita-fuzz.XXXXXX", t && *t ? t : "/tmp");
-	if (!lib || !mkdtemp(dir)) {
-		errs_print(stderr, &e);
+	if (!mkdtemp(dir)) {
+		perror(dir);
 		abort();
 	}
 	errs_done(&e);

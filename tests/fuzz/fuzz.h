@@ -45,6 +45,18 @@ static inline void fuzz_load(const char *name, const uint8_t *data, size_t size,
 	arena_free(a);
 }
 
+/* An importer's target: the first byte's bit 0 selects --tags selected. */
+static inline void fuzz_import(const char *name, const uint8_t *data, size_t size)
+{
+	static const char *const tags[] = {"selected"};
+	profile_opts_t o = {0};
+	if (fuzz_flags(&data, &size) & 1) {
+		o.tags = tags;
+		o.ntags = 1;
+	}
+	fuzz_load(name, data, size, &o);
+}
+
 /* The bundled font chains (fonts/, through fontconfig, no family cache);
  * abort when they cannot be opened: the target would test nothing. */
 static inline font_lib_t *fuzz_fonts(errs_t *e)

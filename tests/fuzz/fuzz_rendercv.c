@@ -6,12 +6,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const tags[] = {"selected"};
-	profile_opts_t o = {0};
-	if (fuzz_flags(&data, &size) & 1) {
-		o.tags = tags;
-		o.ntags = 1;
-	}
-	fuzz_load("fuzz.yaml", data, size, &o);
+	fuzz_import("fuzz.yaml", data, size);
 	return 0;
 }

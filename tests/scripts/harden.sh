@@ -11,25 +11,8 @@ W=${BUILD:-build}/harden
 rm -rf "$W"
 mkdir -p "$W"
 W=$(cd "$W" && pwd)
-fail=0
-n=0
-no() { echo "FAIL: $*"; fail=1; }
-
-# run NAME WANT_EXIT [GREP_STDERR] -- ARGS...: one case.
-run() {
-	name=$1 want=$2 pat=$3
-	shift 4
-	n=$((n + 1))
-	timeout 20 "$VITA" "$@" >"$W/$name.out" 2>"$W/$name.err"
-	rc=$?
-	if grep -q -e 'Sanitizer' -e 'runtime error:' "$W/$name.err"; then
-		no "$name: sanitizer report"; head -20 "$W/$name.err"; return
-	fi
-	[ "$rc" = "$want" ] || { no "$name: exit $rc, want $want"; head -5 "$W/$name.err"; return; }
-	if [ -n "$pat" ] && ! grep -q -e "$pat" "$W/$name.err"; then
-		no "$name: stderr lacks '$pat'"; head -5 "$W/$name.err"
-	fi
-}
+CASE_SECS=20
+. "$(dirname "$0")/../tools/cases.sh"
 # lacks NAME TEXT: the case's stderr must not contain TEXT.
 lacks() {
 	if grep -q -e "$2" "$W/$1.err"; then no "$1: stderr shows '$2'"; head -5 "$W/$1.err"; fi

@@ -22,25 +22,8 @@ VITA=${VITA:-build/vita}
 W=${BUILD:-build}/hostile
 rm -rf "$W"
 mkdir -p "$W"
-fail=0
-n=0
-no() { echo "FAIL: $*"; fail=1; }
-
-# run NAME WANT_EXIT [GREP_STDERR] -- ARGS...: one case.
-run() {
-	name=$1 want=$2 pat=$3
-	shift 4
-	n=$((n + 1))
-	timeout 60 "$VITA" "$@" >"$W/$name.out" 2>"$W/$name.err"
-	rc=$?
-	if grep -q -e 'Sanitizer' -e 'runtime error:' "$W/$name.err"; then
-		no "$name: sanitizer report"; head -20 "$W/$name.err"; return
-	fi
-	[ "$rc" = "$want" ] || { no "$name: exit $rc, want $want"; head -5 "$W/$name.err"; return; }
-	if [ -n "$pat" ] && ! grep -q -e "$pat" "$W/$name.err"; then
-		no "$name: stderr lacks '$pat'"; head -5 "$W/$name.err"
-	fi
-}
+CASE_SECS=60
+. "$(dirname "$0")/../tools/cases.sh"
 
 B=$W/base.yaml
 printf 'name: Test Person\nsections:\n  - {title: T, type: text, text: hello world}\n' >"$B"

@@ -157,32 +157,43 @@ static void cjk_scan(const char *s, int *kana, int *hangul)
 	}
 }
 
-static void cjk_text(const mtext_t *t, int *kana, int *hangul)
+/* The fields whose script decides (model_walk keys under their node). */
+typedef struct cjk {
+	const char *node;   /* the key of the node being walked */
+	int kana, hangul;
+} cjk_t;
+
+static int cjk_visit(const mvisit_t *v, void *ctx)
 {
-	for (int i = 0; i < t->n; i++)
-		cjk_scan(t->spans[i].text, kana, hangul);
+	static const char *const fields[] = {
+		"model name", "model name_native", "model headline", "model affiliation",
+		"model summary", "section title", "section text", "section item",
+		"entry title", "entry org", NULL};
+	cjk_t *c = ctx;
+	if (v->kind == MV_NODE) {
+		c->node = v->key;
+		return 0;
+	}
+	if (v->kind != MV_STR && v->kind != MV_TEXT)
+		return 0;
+	char field[64];
+	snprintf(field, sizeof(field), "%s %s", c->node, v->key);
+	for (int i = 0; fields[i]; i++)
+		if (!strcmp(field, fields[i])) {
+			if (v->kind == MV_STR)
+				cjk_scan(v->u.str, &c->kana, &c->hangul);
+			else
+				for (int k = 0; k < v->u.text->n; k++)
+					cjk_scan(v->u.text->spans[k].text, &c->kana, &c->hangul);
+		}
+	return 0;
 }
 
 static const char *cjk_of(const model_t *m)
 {
-	int kana = 0, hangul = 0;
-	cjk_scan(m->name, &kana, &hangul);
-	cjk_scan(m->name_native, &kana, &hangul);
-	cjk_scan(m->headline, &kana, &hangul);
-	cjk_scan(m->affiliation, &kana, &hangul);
-	cjk_text(&m->summary, &kana, &hangul);
-	for (int i = 0; i < m->nsections; i++) {
-		const msection_t *s = &m->sections[i];
-		cjk_scan(s->title, &kana, &hangul);
-		cjk_text(&s->text, &kana, &hangul);
-		for (int k = 0; k < s->nentries; k++) {
-			cjk_text(&s->entries[k].title, &kana, &hangul);
-			cjk_text(&s->entries[k].org, &kana, &hangul);
-		}
-		for (int k = 0; k < s->nitems; k++)
-			cjk_text(&s->items[k], &kana, &hangul);
-	}
-	return kana && !hangul ? "ja" : hangul && !kana ? "ko" : NULL;
+	cjk_t c = {"model", 0, 0};
+	model_walk(m, cjk_visit, &c);
+	return c.kana && !c.hangul ? "ja" : c.hangul && !c.kana ? "ko" : NULL;
 }
 
 static int same_word(const char *a, size_t n, const char *b)

@@ -1,10 +1,12 @@
-/* sfnt: TrueType font programs in memory -- no library.
+/* sfnt: TrueType and OpenType/CFF font programs in memory -- no library.
  *
- * Reads what a PDF font needs from a glyf TrueType font (table directory,
- * Unicode cmap, PostScript name, advance widths, descriptor metrics) and
- * writes a cut-down font program: glyf/loca keep only the glyphs asked for
- * (with composite components), plus copies of glyphs appended after the
- * last one. Also the sanity checks libharu 2.3.0 lacks (it crashes on
+ * Reads what a PDF font needs from a glyf TrueType or a CFF OpenType font
+ * (table directory, Unicode cmap, PostScript name, advance widths,
+ * descriptor metrics) and writes a cut-down font program: for TrueType an
+ * sfnt whose glyf/loca keep only the glyphs asked for (with composite
+ * components), for CFF a bare CID-keyed CFF (FontFile3 /CIDFontType0C,
+ * CID = glyph id); either with copies of glyphs appended after the last
+ * one. Also the sanity checks libharu 2.3.0 lacks (it crashes on
  * numberOfHMetrics > numGlyphs, divides by unitsPerEm 0).
  *
  *   sfnt_t *f = sfnt_open(data, len, why, sizeof why);  (data outlives f)
@@ -30,8 +32,9 @@ typedef struct sfnt_metrics {
 	int slanted;            /* italic angle, or head.macStyle italic */
 } sfnt_metrics_t;
 
-/* 0 when face index of the font in p[0..n) is a glyf TrueType font whose
- * tables libharu and we can trust; else -1 with a reason in why. */
+/* 0 when face index of the font in p[0..n) is a glyf TrueType or a CFF
+ * (not CFF2) OpenType font whose tables we can trust; else -1 with a
+ * reason in why. */
 int sfnt_check(const unsigned char *p, size_t n, int index, char *why, size_t whysz);
 /* The same for a file (mapped, never read whole). */
 int sfnt_check_file(const char *path, int index, char *why, size_t whysz);
@@ -43,6 +46,7 @@ sfnt_t *sfnt_open(const unsigned char *p, size_t n, char *why, size_t whysz);
 void sfnt_free(sfnt_t *f);
 
 unsigned sfnt_nglyphs(const sfnt_t *f);       /* including copies */
+int sfnt_is_cff(const sfnt_t *f);             /* CFF outlines: the program is a CFF */
 const char *sfnt_psname(const sfnt_t *f);     /* PDF-name safe, not empty */
 /* The glyph of a code point (0 when none). */
 unsigned sfnt_gid(const sfnt_t *f, uint32_t cp);
@@ -54,10 +58,11 @@ unsigned sfnt_source(const sfnt_t *f, unsigned g);
 /* Append a copy of glyph g; its new id, or g when the font is full. */
 unsigned sfnt_copy(sfnt_t *f, unsigned g);
 void sfnt_get_metrics(const sfnt_t *f, sfnt_metrics_t *m);
-/* The font program: the tables a PDF viewer needs, glyf/loca cut to the
- * glyphs keep[g] != 0 (g < sfnt_nglyphs) and their components, copies
- * included, checksums recomputed. The bytes belong to f (valid until the
- * next call or sfnt_free). */
+/* The font program with the glyphs keep[g] != 0 (g < sfnt_nglyphs), copies
+ * included: TrueType, the tables a PDF viewer needs, glyf/loca cut to those
+ * glyphs and their components, checksums recomputed; CFF, a CID-keyed CFF
+ * whose CID g is glyph g (the others drawn empty). The bytes belong to f
+ * (valid until the next call or sfnt_free). */
 void sfnt_program(sfnt_t *f, const uint8_t *keep, const unsigned char **out, size_t *n);
 
 #endif

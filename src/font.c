@@ -177,12 +177,16 @@ static int chain_read(font_lib_t *lib, const char *name, buf_t *file, buf_t *dat
 /* A layout may name families instead of a chain file: "Noto Sans" or
  * "Noto Serif, DejaVu Serif". The chain is those families in that order,
  * then vita's CJK and symbol fallbacks, so that a CJK name still finds a
- * face. Written as chain YAML and parsed like a chain file. */
+ * face: Noto Sans CJK after a family list naming a sans, else Noto Serif
+ * CJK, a region face per language as in fonts/serif.yaml. Written as
+ * chain YAML and parsed like a chain file. */
 static int family_chain(const char *name, buf_t *file, buf_t *data)
 {
 	static const char *fallback[][3] = {
-		{"LXGW WenKai", "zh", "fonts-lxgw-wenkai"}, {"IPAMincho", "ja", "fonts-ipafont-mincho"},
-		{"NanumMyeongjo", "ko", "fonts-nanum"}, {"DejaVu Sans", NULL, "fonts-dejavu-core"}};
+		{"Noto %s CJK SC", "zh", "fonts-noto-cjk"}, {"Noto %s CJK TC", "zh-Hant", "fonts-noto-cjk"},
+		{"Noto %s CJK JP", "ja", "fonts-noto-cjk"}, {"Noto %s CJK KR", "ko", "fonts-noto-cjk"},
+		{"DejaVu Sans", NULL, "fonts-dejavu-core"}};
+	const char *kind = strstr(name, "Sans") ? "Sans" : "Serif";
 	if (!name[0] || strchr(name, '/') || strpbrk(name, "\"\n\\:#[]{}"))
 		return -1;
 	buf_reset(file);
@@ -201,9 +205,11 @@ static int family_chain(const char *name, buf_t *file, buf_t *data)
 			buf_printf(data, "  - family: \"%s\"\n", t), n++;
 	}
 	for (size_t i = 0; i < sizeof(fallback) / sizeof(fallback[0]); i++) {
-		if (strstr(name, fallback[i][0]))
+		char fam[64];
+		snprintf(fam, sizeof(fam), fallback[i][0], kind);
+		if (strstr(name, fam))
 			continue;
-		buf_printf(data, "  - family: \"%s\"\n    package: %s\n", fallback[i][0], fallback[i][2]);
+		buf_printf(data, "  - family: \"%s\"\n    package: %s\n", fam, fallback[i][2]);
 		if (fallback[i][1])
 			buf_printf(data, "    lang: [%s]\n", fallback[i][1]);
 	}
@@ -355,7 +361,7 @@ void font_chain_describe(font_chain_t *c, FILE *out)
 	for (int k = 0; k < c->nent; k++) {
 		font_entry_t *en = &c->ent[k];
 		char langs[32] = "";
-		static const char *ln[FONT_NLANG] = { "", "zh", "ja", "ko" };
+		static const char *ln[FONT_NLANG] = { "", "zh", "ja", "ko", "zh-Hant" };
 		for (int l = 1; l < FONT_NLANG; l++)
 			if (en->langs & (1u << l))
 				snprintf(langs + strlen(langs), sizeof(langs) - strlen(langs), "%s%s",

@@ -7,7 +7,7 @@
  *                                        # the chain file, then the search dirs)
  *                   index: int           # face index in a .ttc (default 0)
  *                   bold: path, italic: path, bold-italic: path   # with file:
- *                   lang: zh | ja | ko | [zh, ...]   # preferred for these
+ *                   lang: zh | zh-Hant | ja | ko | [zh, ...]   # preferred for these
  *                   package: str        # the Debian package providing it
  *                   italic-style: upright | synthetic }
  *
@@ -358,10 +358,15 @@ static font_face_t *file_face(chain_ctx_t *x, const ynode_t *v, int index)
 
 static int parse_lang_one(chain_ctx_t *x, font_entry_t *en, const ynode_t *v)
 {
-	int li = v->kind == YD_SCALAR ? font_lang_index(v->str) : FONT_LANG_NONE;
-	if (li == FONT_LANG_NONE || v->len != 2)
+	static const char *const ok[] = {"zh", "zh-Hans", "zh-Hant", "ja", "ko"};
+	int li = FONT_LANG_NONE;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]) && v->kind == YD_SCALAR; i++)
+		if (!strcmp(v->str, ok[i]))
+			li = font_lang_index(v->str);
+	if (li == FONT_LANG_NONE)
 		return err_at(x->e, x->file, v->line, v->col,
-		              "lang must be zh, ja or ko (the CJK languages a face is preferred for)");
+		              "lang must be zh (or zh-Hans), zh-Hant, ja or ko "
+		              "(the CJK languages a face is preferred for)");
 	en->langs |= 1u << li;
 	return 0;
 }
@@ -505,8 +510,13 @@ static void chain_orders(font_chain_t *c)
 		for (int k = 0; k < c->nent; k++)
 			if (c->ent[k].langs && (c->ent[k].langs & (1u << l)))
 				tagged[nt++] = k;
+		/* Traditional Chinese falls back on the Simplified faces first */
+		unsigned near = l == FONT_LANG_ZH_HANT ? 1u << FONT_LANG_ZH : 0;
 		for (int k = 0; k < c->nent; k++)
-			if (c->ent[k].langs && !(c->ent[k].langs & (1u << l)))
+			if (c->ent[k].langs & near && !(c->ent[k].langs & (1u << l)))
+				tagged[nt++] = k;
+		for (int k = 0; k < c->nent; k++)
+			if (c->ent[k].langs && !(c->ent[k].langs & ((1u << l) | near)))
 				tagged[nt++] = k;
 		int *cjk = xmalloc((size_t)(c->nent ? c->nent : 1) * sizeof(int));
 		int *other = xmalloc((size_t)(c->nent ? c->nent : 1) * sizeof(int));

@@ -6,7 +6,10 @@
 #include <hb.h>
 #include "font.h"
 
-enum { FONT_LANG_NONE, FONT_LANG_ZH, FONT_LANG_JA, FONT_LANG_KO, FONT_NLANG };
+/* The CJK languages a chain entry can be tagged with: zh is Simplified
+ * Chinese (zh, zh-Hans, zh-CN, zh-SG) and the Han of text with no
+ * language, zh-Hant Traditional (zh-Hant, zh-TW, zh-HK, zh-MO). */
+enum { FONT_LANG_NONE, FONT_LANG_ZH, FONT_LANG_JA, FONT_LANG_KO, FONT_LANG_ZH_HANT, FONT_NLANG };
 enum { FONT_NPLANS = 4, FONT_GID_CACHE = 0x2100 };
 /* styles as stored: FONT_REGULAR .. FONT_BOLD_ITALIC, FONT_LIGHT and
  * FONT_LIGHT_ITALIC (font_style_ok maps any FONT_* combination to one of

@@ -3,15 +3,35 @@
  * language, and the per-chain (code point, language, style) cache. Calls
  * only font_face.c (to load a face and ask its cmap).
  */
+#include <string.h>
+#include <strings.h>
 #include <hb.h>
 #include "font_int.h"
+
+/* 1 when a zh language tag means Traditional Chinese: a Hant script
+ * subtag, or a TW, HK or MO region with no Hans before it. */
+static int zh_hant(const char *lang)
+{
+	for (const char *s = lang + 2; *s;) {
+		s++; /* the '-' or '_' */
+		size_t n = strcspn(s, "-_");
+		if (n == 4 && !strncasecmp(s, "hans", 4))
+			return 0;
+		if ((n == 4 && !strncasecmp(s, "hant", 4)) ||
+		    (n == 2 && (!strncasecmp(s, "tw", 2) || !strncasecmp(s, "hk", 2) ||
+		                !strncasecmp(s, "mo", 2))))
+			return 1;
+		s += n;
+	}
+	return 0;
+}
 
 int font_lang_index(const char *lang)
 {
 	if (!lang || !lang[0] || !lang[1] || (lang[2] && lang[2] != '-' && lang[2] != '_'))
 		return FONT_LANG_NONE;
 	if (lang[0] == 'z' && lang[1] == 'h')
-		return FONT_LANG_ZH;
+		return zh_hant(lang) ? FONT_LANG_ZH_HANT : FONT_LANG_ZH;
 	if (lang[0] == 'j' && lang[1] == 'a')
 		return FONT_LANG_JA;
 	if (lang[0] == 'k' && lang[1] == 'o')
@@ -61,7 +81,8 @@ static int chain_pick(font_chain_t *c, int style, int li, uint32_t cp)
 	int sl = font_script_lang(cp), set = sl != FONT_LANG_NONE;
 	if (sl == FONT_LANG_KO || sl == FONT_LANG_JA || (sl == FONT_LANG_ZH && li == FONT_LANG_NONE))
 		li = sl;
-	uint32_t key = (cp << 5 | (uint32_t)li << 3 | (uint32_t)style) + 1;
+	/* cp: 16 bits, li: 3 (FONT_NLANG 5), style: 3 */
+	uint32_t key = (cp << 6 | (uint32_t)li << 3 | (uint32_t)style) + 1;
 	uint32_t h = (key * 2654435761u) >> 20;
 	if (c->ckey[h] == key)
 		return c->cval[h];

@@ -1,13 +1,13 @@
-/* font_subset: a small TrueType program with just the code points a
- * document uses, for the PDF writer to embed (kept in memory).
+/* font_subset: a small font program with just the code points a document
+ * uses, for the PDF writer to embed (kept in memory).
  *
- * hb-subset renumbers glyph ids (which sidesteps libharu 2.3's bug with
- * composite components above glyph 32767), drops hinting and the layout
- * tables libharu never reads, and writes a post table without glyph names.
- * It keeps cmap (3,1,4) for the BMP, which is the only cmap libharu reads,
- * and name ids 0-6 (libharu needs the PostScript name, id 6). The result is
- * checked with the same sfnt checks as any input font before it is
- * returned.
+ * hb-subset renumbers glyph ids, drops hinting (TrueType instructions, CFF
+ * hints) and the layout tables the PDF never needs, and writes a post table
+ * without glyph names. It keeps the Unicode cmap, name ids 0-6 (the
+ * PostScript name is id 6) and the outline kind: a CFF font stays CFF (a
+ * CID-keyed one keeps its font dicts and the subroutines its glyphs call,
+ * which keeps CJK subsets small). The result is checked with the same
+ * sfnt checks as any input font before it is returned.
  */
 #include <string.h>
 #include <hb-subset.h>

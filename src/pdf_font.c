@@ -1,6 +1,6 @@
-/* pdf_font: the Type0 / CIDFontType2 font objects, built with libharu's
- * low-level object API from the faces' font programs (sfnt.c reads and
- * cuts them) and the code points drawn.
+/* pdf_font: the Type0 / CIDFontType2 (TrueType) or CIDFontType0 (CFF)
+ * font objects, built with libharu's low-level object API from the faces'
+ * font programs (sfnt.c reads and cuts them) and the code points drawn.
  *
  *   pdf_font_t *f; pdf_font_get(w, run->face, &f);   (parsed on first use)
  *   unsigned cid = pdf_font_cid(f, cp);              (2 bytes in a Tj string)
@@ -10,7 +10,9 @@
  * font and a 128 KiB CIDToGIDMap (over half of our run time), and 2.3.0
  * loads fonts only from files. So: Type0 (Identity-H, CID = GID) ->
  * CIDFontType2 with /W by CID and /CIDToGIDMap /Identity -> descriptor ->
- * FontFile2. A code point is given its CID when first drawn: its glyph id,
+ * FontFile2; for CFF outlines CIDFontType0 -> FontFile3 /CIDFontType0C, a
+ * CID-keyed CFF that sfnt.c writes with the identity charset (CID = GID
+ * there too). A code point is given its CID when first drawn: its glyph id,
  * or, when that glyph already belongs to another code point (two code
  * points, one glyph; or no glyph: GID 0, never used as a CID), a copy of
  * the glyph appended to the program (sfnt_copy), so every CID maps back to
@@ -157,15 +159,19 @@ static void pf_finish(pw_t *w, pdf_font_t *f, int idx)
 	char name[80];
 	pf_tag(w, f, w->tags[idx]);
 	snprintf(name, sizeof(name), "%s%s", w->tags[idx], sfnt_psname(f->sf));
+	int cff = sfnt_is_cff(f->sf);
 	HPDF_Dict ff = pdf_stream(w, prog, plen);
-	pdf_ok(w, HPDF_Dict_AddNumber(ff, "Length1", (HPDF_INT32)plen));
+	if (cff)
+		pdf_ok(w, HPDF_Dict_AddName(ff, "Subtype", "CIDFontType0C"));
+	else
+		pdf_ok(w, HPDF_Dict_AddNumber(ff, "Length1", (HPDF_INT32)plen));
 	HPDF_Dict desc = pf_descriptor(w, f, name);
-	pdf_ok(w, HPDF_Dict_Add(desc, "FontFile2", ff));
+	pdf_ok(w, HPDF_Dict_Add(desc, cff ? "FontFile3" : "FontFile2", ff));
 
 	HPDF_Dict cid = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
 	pdf_ok(w, HPDF_Xref_Add(w->pdf->xref, cid));
 	pdf_ok(w, HPDF_Dict_AddName(cid, "Type", "Font"));
-	pdf_ok(w, HPDF_Dict_AddName(cid, "Subtype", "CIDFontType2"));
+	pdf_ok(w, HPDF_Dict_AddName(cid, "Subtype", cff ? "CIDFontType0" : "CIDFontType2"));
 	pdf_ok(w, HPDF_Dict_AddName(cid, "BaseFont", name));
 	HPDF_Dict si = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
 	pdf_ok(w, HPDF_Dict_Add(si, "Registry", pdf_obj(w, HPDF_String_New(w->pdf->mmgr, "Adobe", NULL))));
@@ -176,7 +182,8 @@ static void pf_finish(pw_t *w, pdf_font_t *f, int idx)
 	int dw = sfnt_width(f->sf, 0);
 	pdf_ok(w, HPDF_Dict_AddNumber(cid, "DW", dw));
 	pdf_ok(w, HPDF_Dict_Add(cid, "W", pf_widths(w, f, cps, n, dw)));
-	pdf_ok(w, HPDF_Dict_AddName(cid, "CIDToGIDMap", "Identity"));
+	if (!cff) /* a CFF's charset maps CIDs to glyphs (the identity here) */
+		pdf_ok(w, HPDF_Dict_AddName(cid, "CIDToGIDMap", "Identity"));
 
 	HPDF_Dict t = f->type0;
 	pdf_ok(w, HPDF_Dict_AddName(t, "BaseFont", name));

@@ -21,6 +21,7 @@
 #include "arena.h"
 #include "file.h"
 #include "sfnt.h"
+#include "sfnt_int.h"
 
 #define TAG(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
 
@@ -41,12 +42,13 @@ typedef struct sfnt_tab {
 	int have;
 } sfnt_tab_t;
 
-enum { C_HEAD, C_HHEA, C_MAXP, C_HMTX, C_GLYF, C_LOCA, C_CMAP, C_NAME, C_CFF, C_N };
+enum { C_HEAD, C_HHEA, C_MAXP, C_HMTX, C_GLYF, C_LOCA, C_CMAP, C_NAME, C_CFF, C_CFF2, C_N };
 
 static const uint32_t check_tags[C_N] = {
 	TAG('h', 'e', 'a', 'd'), TAG('h', 'h', 'e', 'a'), TAG('m', 'a', 'x', 'p'),
 	TAG('h', 'm', 't', 'x'), TAG('g', 'l', 'y', 'f'), TAG('l', 'o', 'c', 'a'),
 	TAG('c', 'm', 'a', 'p'), TAG('n', 'a', 'm', 'e'), TAG('C', 'F', 'F', ' '),
+	TAG('C', 'F', 'F', '2'),
 };
 
 /* Offset of the table directory of face index (following a ttcf header). */
@@ -89,12 +91,7 @@ static int check_directory(const unsigned char *p, size_t size, uint32_t off, sf
 	}
 	const unsigned char *h = p + off;
 	uint32_t ver = be32(h);
-	if (ver == TAG('O', 'T', 'T', 'O')) {
-		snprintf(why, whysz, "not a TrueType-outline font (CFF outlines); "
-		         "libharu can embed only glyf TrueType fonts");
-		return -1;
-	}
-	if (ver != 0x00010000 && ver != TAG('t', 'r', 'u', 'e')) {
+	if (ver != TAG('O', 'T', 'T', 'O') && ver != 0x00010000 && ver != TAG('t', 'r', 'u', 'e')) {
 		snprintf(why, whysz, "not a TrueType font (unknown sfnt version 0x%08x)", ver);
 		return -1;
 	}
@@ -107,7 +104,7 @@ static int check_directory(const unsigned char *p, size_t size, uint32_t off, sf
 		const unsigned char *r = h + 12 + 16 * (size_t)i;
 		uint32_t tag = be32(r), to = be32(r + 8), tl = be32(r + 12);
 		for (int k = 0; k < C_N; k++) {
-			if (tag != check_tags[k] && !(k == C_CFF && tag == TAG('C', 'F', 'F', '2')))
+			if (tag != check_tags[k])
 				continue;
 			if ((uint64_t)to + tl > size) {
 				snprintf(why, whysz, "corrupt font: table '%c%c%c%c' extends past the end of the file",
@@ -138,8 +135,9 @@ static int check_need(const sfnt_tab_t *t, int k, uint32_t minlen, char *why, si
 	return 0;
 }
 
-/* The fields libharu divides by or sizes buffers with. */
-static int check_fields(const unsigned char *p, const sfnt_tab_t *t, char *why, size_t whysz)
+/* The fields we divide by or size buffers with (cff: no loca). */
+static int check_fields(const unsigned char *p, const sfnt_tab_t *t, int cff, char *why,
+                        size_t whysz)
 {
 	const unsigned char *head = p + t[C_HEAD].off, *hhea = p + t[C_HHEA].off;
 	const unsigned char *maxp = p + t[C_MAXP].off;
@@ -156,6 +154,8 @@ static int check_fields(const unsigned char *p, const sfnt_tab_t *t, char *why, 
 		                "(expected 1..maxp.numGlyphs = %u)", nhm, nglyphs), -1;
 	if ((uint64_t)t[C_HMTX].len < 4 * (uint64_t)nhm + 2 * (uint64_t)(nglyphs - nhm))
 		return snprintf(why, whysz, "corrupt font: 'hmtx' too short for %u glyphs", nglyphs), -1;
+	if (cff)
+		return sfnt_cff_check(p + t[C_CFF].off, t[C_CFF].len, nglyphs, why, whysz);
 	if ((uint64_t)t[C_LOCA].len < (nglyphs + 1ull) * (locfmt ? 4 : 2))
 		return snprintf(why, whysz, "corrupt font: 'loca' too short for %u glyphs", nglyphs), -1;
 	return 0;
@@ -168,17 +168,20 @@ int sfnt_check(const unsigned char *p, size_t n, int index, char *why, size_t wh
 	uint32_t off = 0;
 	if (check_face_offset(p, n, index, &off, why, whysz) || check_directory(p, n, off, t, why, whysz))
 		return -1;
-	if (!t[C_GLYF].have || !t[C_LOCA].have) {
-		snprintf(why, whysz, "not a TrueType-outline font (%s); "
-		         "libharu can embed only glyf TrueType fonts",
-		         t[C_CFF].have ? "CFF outlines" : "no glyf/loca tables");
+	int cff = !t[C_GLYF].have && t[C_CFF].have;
+	if (!cff && t[C_CFF2].have && !t[C_GLYF].have) {
+		snprintf(why, whysz, "a variable CFF2 font (only TrueType and CFF outlines can be embedded)");
+		return -1;
+	}
+	if (!cff && (!t[C_GLYF].have || !t[C_LOCA].have)) {
+		snprintf(why, whysz, "not an outline font (no glyf/loca or CFF tables)");
 		return -1;
 	}
 	if (check_need(t, C_HEAD, 54, why, whysz) || check_need(t, C_HHEA, 36, why, whysz) ||
 	    check_need(t, C_MAXP, 6, why, whysz) || check_need(t, C_HMTX, 4, why, whysz) ||
 	    check_need(t, C_CMAP, 4, why, whysz) || check_need(t, C_NAME, 6, why, whysz))
 		return -1;
-	return check_fields(p, t, why, whysz);
+	return check_fields(p, t, cff, why, whysz);
 }
 
 int sfnt_check_file(const char *path, int index, char *why, size_t whysz)
@@ -208,17 +211,12 @@ int sfnt_check_file(const char *path, int index, char *why, size_t whysz)
 
 /* ---- reading a font for embedding ---- */
 
-enum { T_OS2, T_CMAP, T_CVT, T_FPGM, T_GLYF, T_HEAD, T_HHEA, T_HMTX, T_LOCA, T_MAXP,
+enum { T_CFF, T_OS2, T_CMAP, T_CVT, T_FPGM, T_GLYF, T_HEAD, T_HHEA, T_HMTX, T_LOCA, T_MAXP,
        T_NAME, T_POST, T_PREP, T_N };
-/* sorted, as an sfnt table directory must be */
-static const char tt_tags[T_N][5] = {"OS/2", "cmap", "cvt ", "fpgm", "glyf", "head",
+/* sorted, as an sfnt table directory must be (a TrueType program never
+ * has CFF: tt_program writes only the tables present) */
+static const char tt_tags[T_N][5] = {"CFF ", "OS/2", "cmap", "cvt ", "fpgm", "glyf", "head",
                                      "hhea", "hmtx", "loca", "maxp", "name", "post", "prep"};
-
-/* A growing byte buffer. */
-typedef struct bbuf {
-	unsigned char *p;
-	size_t n, cap;
-} bbuf_t;
 
 struct sfnt {
 	const unsigned char *p;     /* the caller's bytes */
@@ -231,6 +229,7 @@ struct sfnt {
 	char ps[64];                /* PostScript name */
 	uint16_t *dup;              /* glyph nglyphs + k draws a copy of glyph dup[k] */
 	unsigned ndup;
+	sfnt_cff_t *cff;            /* CFF outlines (no glyf): the program is a CFF */
 	bbuf_t prog;                /* the last program written */
 	uint8_t *keep;              /* scratch: per original glyph */
 	uint16_t *stack;
@@ -379,8 +378,9 @@ static const char *tt_parse(sfnt_t *f)
 			f->len[k] = l;
 		}
 	}
-	if (f->len[T_HEAD] < 54 || f->len[T_HHEA] < 36 || f->len[T_MAXP] < 6 || !f->len[T_GLYF])
-		return "a required TrueType table (head, hhea, maxp, glyf) is missing";
+	if (f->len[T_HEAD] < 54 || f->len[T_HHEA] < 36 || f->len[T_MAXP] < 6 ||
+	    (!f->len[T_GLYF] && !f->len[T_CFF]))
+		return "a required table (head, hhea, maxp, glyf or CFF) is missing";
 	if (!f->len[T_CMAP] || tt_cmap(f))
 		return "the font has no usable Unicode cmap";
 	if (!f->len[T_NAME] || tt_psname(f))
@@ -394,7 +394,7 @@ static const char *tt_parse(sfnt_t *f)
 	if (!f->nglyphs || !f->nmetrics || f->nmetrics > f->nglyphs ||
 	    f->len[T_HMTX] < 4 * f->nmetrics)
 		return "hhea.numberOfHMetrics does not fit maxp.numGlyphs or hmtx";
-	if (f->len[T_LOCA] < (f->nglyphs + 1) * (f->locfmt ? 4u : 2u))
+	if (f->len[T_GLYF] && f->len[T_LOCA] < (f->nglyphs + 1) * (f->locfmt ? 4u : 2u))
 		return "the loca table is too short";
 	if (f->len[T_OS2] >= 10 && be16(p + f->off[T_OS2] + 8) & (0x0002 | 0x0100 | 0x0200))
 		return "the font's licence forbids embedding or subsetting";
@@ -402,7 +402,7 @@ static const char *tt_parse(sfnt_t *f)
 }
 
 
-static unsigned char *bb_grow(bbuf_t *b, size_t k)
+unsigned char *sfnt_bb_grow(bbuf_t *b, size_t k)
 {
 	if (b->n + k > b->cap) {
 		while (b->n + k > b->cap)
@@ -487,7 +487,7 @@ static void tt_hmtx(const sfnt_t *f, bbuf_t *b)
 		unsigned g = i < f->nglyphs ? i : f->dup[i - f->nglyphs];
 		unsigned m = g < f->nmetrics ? g : f->nmetrics - 1;
 		uint32_t at = g < f->nmetrics ? 4 * g + 2 : 4 * f->nmetrics + 2 * (g - f->nmetrics);
-		unsigned char *o = bb_grow(b, 4);
+		unsigned char *o = sfnt_bb_grow(b, 4);
 		memcpy(o, h + 4 * m, 2); /* tt_parse checked 4 * nmetrics <= len */
 		o[2] = at + 2 <= len ? h[at] : 0;
 		o[3] = at + 2 <= len ? h[at + 1] : 0;
@@ -504,14 +504,14 @@ static void tt_table(const sfnt_t *f, int k, const uint8_t *keep, bbuf_t *b)
 		for (unsigned g = 0; g < total; g++) {
 			const unsigned char *d = tt_out_glyph(f, keep, g, &len);
 			if (d) {
-				memcpy(bb_grow(b, len), d, len);
-				memset(bb_grow(b, (4 - len % 4) % 4), 0, (4 - len % 4) % 4);
+				memcpy(sfnt_bb_grow(b, len), d, len);
+				memset(sfnt_bb_grow(b, (4 - len % 4) % 4), 0, (4 - len % 4) % 4);
 			}
 		}
 	} else if (k == T_LOCA) {
 		/* glyf comes first in tag order, so its layout is known */
 		uint32_t o = 0;
-		unsigned char *l = bb_grow(b, 4 * ((size_t)total + 1));
+		unsigned char *l = sfnt_bb_grow(b, 4 * ((size_t)total + 1));
 		for (unsigned g = 0; g < total; g++) {
 			put32(l + 4 * g, o);
 			if (tt_out_glyph(f, keep, g, &len))
@@ -522,10 +522,10 @@ static void tt_table(const sfnt_t *f, int k, const uint8_t *keep, bbuf_t *b)
 		tt_hmtx(f, b);
 	} else if (k == T_POST && f->ndup && f->len[k] >= 32) {
 		/* glyph names count the glyphs: keep none (format 3) */
-		memcpy(bb_grow(b, 32), f->p + f->off[k], 32);
+		memcpy(sfnt_bb_grow(b, 32), f->p + f->off[k], 32);
 		put32(b->p + at, 0x00030000);
 	} else {
-		memcpy(bb_grow(b, f->len[k]), f->p + f->off[k], f->len[k]);
+		memcpy(sfnt_bb_grow(b, f->len[k]), f->p + f->off[k], f->len[k]);
 		if (k == T_HEAD) {
 			put32(b->p + at + 8, 0);     /* checkSumAdjustment */
 			put16(b->p + at + 50, 1);    /* indexToLocFormat: long */
@@ -549,7 +549,7 @@ static void tt_program(const sfnt_t *f, const uint8_t *keep, bbuf_t *b)
 	while ((2u << es) <= (unsigned)nt)
 		es++;
 	b->n = 0;
-	unsigned char *h = bb_grow(b, 12 + 16 * (size_t)nt);
+	unsigned char *h = sfnt_bb_grow(b, 12 + 16 * (size_t)nt);
 	put32(h, 0x00010000);
 	put16(h + 4, (unsigned)nt);
 	put16(h + 6, 16u << es);
@@ -564,7 +564,7 @@ static void tt_program(const sfnt_t *f, const uint8_t *keep, bbuf_t *b)
 			head_at = at;
 		tt_table(f, k, keep, b);
 		size_t len = b->n - at;
-		memset(bb_grow(b, (4 - len % 4) % 4), 0, (4 - len % 4) % 4);
+		memset(sfnt_bb_grow(b, (4 - len % 4) % 4), 0, (4 - len % 4) % 4);
 		unsigned char *e = b->p + dir;
 		memcpy(e, tt_tags[k], 4);
 		put32(e + 4, tt_sum(b->p + at, len + 3 - (len + 3) % 4));
@@ -595,6 +595,13 @@ sfnt_t *sfnt_open(const unsigned char *p, size_t n, char *why, size_t whysz)
 		free(f);
 		return NULL;
 	}
+	if (!f->len[T_GLYF]) {
+		f->cff = sfnt_cff_open(p + f->off[T_CFF], f->len[T_CFF], f->nglyphs, why, whysz);
+		if (!f->cff) {
+			free(f);
+			return NULL;
+		}
+	}
 	return f;
 }
 
@@ -602,11 +609,17 @@ void sfnt_free(sfnt_t *f)
 {
 	if (!f)
 		return;
+	sfnt_cff_free(f->cff);
 	free(f->dup);
 	free(f->prog.p);
 	free(f->keep);
 	free(f->stack);
 	free(f);
+}
+
+int sfnt_is_cff(const sfnt_t *f)
+{
+	return f->cff != NULL;
 }
 
 unsigned sfnt_nglyphs(const sfnt_t *f)
@@ -673,9 +686,13 @@ void sfnt_program(sfnt_t *f, const uint8_t *keep, const unsigned char **out, siz
 	for (unsigned g = 0; g < f->nglyphs + f->ndup; g++)
 		if (keep[g])
 			k[sfnt_source(f, g)] = 1;
-	f->stack = xrealloc(f->stack, sizeof(uint16_t) * f->nglyphs);
-	tt_closure(f, k, f->stack);
-	tt_program(f, k, &f->prog);
+	if (f->cff) {
+		sfnt_cff_write(f->cff, f->nglyphs + f->ndup, f->nglyphs, f->dup, k, &f->prog);
+	} else {
+		f->stack = xrealloc(f->stack, sizeof(uint16_t) * f->nglyphs);
+		tt_closure(f, k, f->stack);
+		tt_program(f, k, &f->prog);
+	}
 	*out = f->prog.p;
 	*n = f->prog.n;
 }

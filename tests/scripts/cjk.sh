@@ -2,7 +2,8 @@
 # CJK typography (inline.c il_span_langs, il_cjk_spacing; layout leading_cjk):
 #  - a kanji-only name in a CV with kana is Japanese: every Han and kana
 #    character of the header comes from the Japanese face (mutool stext),
-#    the native name in the name's weight (bold);
+#    the native name in the name's weight: the real bold of that face
+#    (Noto Serif CJK JP Bold, not a synthetic one);
 #  - "）、" and "。「": the first mark takes about half an em (W3C jlreq 3.1.2);
 #  - Han next to Latin or a digit: a quarter em between them (clreq 3.4);
 #  - body text mostly in CJK gets the CJK leading (1.6 in academic);
@@ -38,17 +39,20 @@ def no(m):
     print("FAIL: " + m); bad = 1
 # the header (first two lines) is one face for Han and kana
 head = [c for c in chars if float(c[2]) < 95 and c[3] and ord(c[3][0]) >= 0x3040]
-faces = {c[0] for c in head}
-if len(faces) != 1 or not all("IPAMincho" in f for f in faces):
-    no("header Han/kana faces: %s (want IPAMincho only)" % sorted(faces))
+faces = {c[0].split("-")[0] for c in head}
+if faces != {"NotoSerifCJKjp"}:
+    no("header Han/kana faces: %s (want NotoSerifCJKjp only)" % sorted(faces))
+native = {c[0] for c in head if c[3] in "山田太郎"}
+if native != {"NotoSerifCJKjp-Bold"}:
+    no("native name faces: %s (want NotoSerifCJKjp-Bold)" % sorted(native))
 runs = []
 for l in open(sys.argv[2], encoding="utf-8"):
     m = re.match(r'run x=(\d+) y=(\d+) w=(\d+) size=(\d+) face=(\d+) synth=(\d+) .*?"(.*)"', l)
     if m:
         runs.append((int(m[1]), int(m[2]), int(m[3]), int(m[4]), int(m[6]), m[7]))
 name = [r for r in runs if "山田" in r[5]]
-if not name or name[0][4] != 1:
-    no("the native name is not bold (synth=%s)" % (name[0][4] if name else "?"))
+if not name or name[0][4] != 0:
+    no("the native name is synthetic bold (synth=%s), not the real bold face" % (name[0][4] if name else "?"))
 def after(a, b):
     """x of the run starting with b minus x of the run starting with a (same line)"""
     for i, r in enumerate(runs):

@@ -1,8 +1,8 @@
 #!/bin/sh
 # fonts_chain: `vita fonts` shows the chain and its files; chains are data
 # (a fonts/ dir beside the profile overrides the project's); a chain with a
-# family that is not installed, a CFF font or a corrupt font fails with
-# exit 3 and a message naming the family or the file.
+# family that is not installed or a corrupt font fails with exit 3 and a
+# message naming the family or the file; a CFF font renders.
 set -u
 : "${VITA:=build/vita}" "${BUILD:=build}"
 T="$BUILD/fonts_chain.tmp"
@@ -16,10 +16,13 @@ printf 'name: Ada Lovelace\nsections:\n  - title: Notes\n    type: text\n    tex
 # 1. the default chain, described
 out=$("$VITA" fonts 2>&1); rc=$?
 [ $rc -eq 0 ] || die "vita fonts exit $rc: $out"
-for s in NotoSerif-Regular.ttf NotoSerif-BoldItalic.ttf LXGWWenKai-Bold.ttf "lang=zh" \
-         "IPAMincho" "synthetic-bold" "NanumMyeongjo" "DejaVuSans.ttf"; do
+for s in NotoSerif-Regular.ttf NotoSerif-BoldItalic.ttf "NotoSerifCJK-Bold.ttc index=2 lang=zh" \
+         "NotoSerifCJK-Regular.ttc index=3 lang=zh-Hant" "Noto Serif CJK JP *bold *.*NotoSerifCJK-Bold.ttc lang=ja" \
+         "Noto Serif CJK KR" "DejaVuSans.ttf"; do
 	echo "$out" | grep -q -- "$s" || die "vita fonts output lacks '$s'"
 done
+# every CJK face has a real bold: no synthetic bold in the default chain
+echo "$out" | grep CJK | grep -q synthetic-bold && die "vita fonts: a synthetic CJK bold"
 # the second run reads the family cache and says the same
 out2=$("$VITA" fonts 2>&1)
 [ "$out" = "$out2" ] || die "vita fonts differs with the family cache"
@@ -35,14 +38,18 @@ echo "$out" | grep -q "ada.yaml:5:11: error: U+6731 '朱' in a text section need
 	die "missing family: message: $out"
 echo "$out" | grep -q "Missing Family 7 *not installed" || die "missing family: vita fonts: $out"
 
-# 3. a CFF font by file
-cff=$(ls /usr/share/fonts/opentype/urw-base35/*.otf 2>/dev/null | head -1)
+# 3. a name-keyed CFF font by file (URW's C059): embedded as a CID-keyed
+# CFF (FontFile3 /CIDFontType0C), which every reader takes
+cff=$(ls /usr/share/fonts/opentype/urw-base35/C059-Roman.otf 2>/dev/null | head -1)
 if [ -n "$cff" ]; then
 	printf 'name: serif\nfaces:\n  - file: %s\n' "$cff" >"$T/p/fonts/serif.yaml"
-	out=$("$VITA" fonts "$T/p/ada.yaml" 2>&1); rc=$?
-	[ $rc -eq 3 ] || die "CFF: exit $rc, expected 3: $out"
-	echo "$out" | grep -q "$cff: error: not a TrueType-outline font (CFF outlines)" ||
-		die "CFF: message: $out"
+	printf 'name: Ada Lovelace\nsections:\n  - {title: Notes, type: text, text: "Fiancée naïve — “quoted” 1234"}\n' >"$T/p/cff.yaml"
+	out=$("$VITA" render "$T/p/cff.yaml" -o "$T/cff.pdf" 2>&1) || die "CFF: exit $?: $out"
+	pdffonts "$T/cff.pdf" | grep -q 'C059-Roman *CID Type 0C *Identity-H *yes yes yes' ||
+		die "CFF: not embedded as CID Type 0C: $(pdffonts "$T/cff.pdf")"
+	[ "$(pdftotext "$T/cff.pdf" - | head -3 | tr -s '\n' ' ')" = "Ada Lovelace Notes Fiancée naïve — “quoted” 1234 " ] ||
+		die "CFF: text: $(pdftotext "$T/cff.pdf" - | head -3)"
+	sh tests/tools/pdf_check.sh "$T/cff.pdf" || die "CFF: pdf_check"
 fi
 
 # 4. a corrupt font beside the chain (numberOfHMetrics > numGlyphs: crashes libharu)

@@ -31,17 +31,17 @@ pdffonts "$OUT/en.pdf" | tail -n +3 | grep -v 'NotoSerif\|DejaVuSans' && no "Eng
 # a Chinese CV: exit 3, at the first character, naming the package; said once
 "$VITA" render tests/locale/cv.yaml --lang zh -o "$OUT/zh.pdf" 2>"$OUT/zh.err"; rc=$?
 [ $rc -eq 3 ] || no "zh CV: exit $rc, expected 3"
-grep -q "^tests/locale/cv.yaml:8:12: error: U+8C37 '谷' needs a font that is not installed: chain 'serif' names 'LXGW WenKai' (Debian package fonts-lxgw-wenkai)" "$OUT/zh.err" ||
+grep -q "^tests/locale/cv.yaml:8:12: error: U+8C37 '谷' needs a font that is not installed: chain 'serif' names 'Noto Serif CJK SC' (Debian package fonts-noto-cjk)" "$OUT/zh.err" ||
 	{ no "zh CV: message"; cat "$OUT/zh.err"; }
 [ "$(wc -l < "$OUT/zh.err")" -eq 1 ] || { no "zh CV: more than one message"; cat "$OUT/zh.err"; }
 [ -e "$OUT/zh.pdf" ] && no "zh CV: a PDF was written"
 # kana: the Japanese face is the one named
 printf 'name: 山田 たろう\nsections:\n  - {title: A, type: text, text: x}\n' > "$OUT/ja.yaml"
 "$VITA" render "$OUT/ja.yaml" -o "$OUT/ja.pdf" 2>"$OUT/ja.err"; rc=$?
-[ $rc -eq 3 ] && grep -q "IPAMincho' (Debian package fonts-ipafont-mincho)" "$OUT/ja.err" ||
+[ $rc -eq 3 ] && grep -q "Noto Serif CJK JP' (Debian package fonts-noto-cjk)" "$OUT/ja.err" ||
 	{ no "ja name: exit $rc"; cat "$OUT/ja.err"; }
 # vita fonts shows what is missing and where it comes from
-"$VITA" fonts | grep -q 'IPAMincho *not installed lang=ja; Debian package fonts-ipafont-mincho' ||
+"$VITA" fonts | grep -q 'Noto Serif CJK JP *not installed lang=ja; Debian package fonts-noto-cjk' ||
 	no "vita fonts: missing family not shown"
 # the first face of a chain is needed by every CV
 "$VITA" render tests/locale/cv.yaml -l compact -o "$OUT/c.pdf" 2>"$OUT/c.err"; rc=$?

@@ -5,8 +5,7 @@
  * hints) and the layout tables the PDF never needs, and writes a post table
  * without glyph names. It keeps the Unicode cmap, name ids 0-6 (the
  * PostScript name is id 6) and the outline kind: a CFF font stays CFF (a
- * CID-keyed one keeps its font dicts and the subroutines its glyphs call,
- * which keeps CJK subsets small). The result is checked with the same
+ * CID-keyed one keeps its font dicts), its charstrings desubroutinized. The result is checked with the same
  * sfnt checks as any input font before it is returned.
  */
 #include <string.h>
@@ -38,7 +37,10 @@ static hb_subset_input_t *subset_input(const uint32_t *cps, int ncps)
 	hb_set_t *names = hb_subset_input_set(in, HB_SUBSET_SETS_NAME_ID);
 	for (unsigned id = 0; id <= 6; id++)
 		hb_set_add(names, id);
-	hb_subset_input_set_flags(in, HB_SUBSET_FLAGS_NO_HINTING);
+	/* CFF: a CV's few hundred glyphs are smaller, and cut faster, with
+	   their subroutines inlined than with the subroutine closure kept
+	   (measured on the Chinese CV: 660 bytes and 3.8 M instructions less) */
+	hb_subset_input_set_flags(in, HB_SUBSET_FLAGS_NO_HINTING | HB_SUBSET_FLAGS_DESUBROUTINIZE);
 	return in;
 }
 

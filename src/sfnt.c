@@ -402,18 +402,6 @@ static const char *tt_parse(sfnt_t *f)
 }
 
 
-unsigned char *sfnt_bb_grow(bbuf_t *b, size_t k)
-{
-	if (b->n + k > b->cap) {
-		while (b->n + k > b->cap)
-			b->cap = b->cap ? 2 * b->cap : 65536;
-		b->p = xrealloc(b->p, b->cap);
-	}
-	unsigned char *o = b->p + b->n;
-	b->n += k;
-	return o;
-}
-
 static void put32(unsigned char *p, uint32_t v)
 {
 	p[0] = (unsigned char)(v >> 24);

@@ -4,6 +4,7 @@
 #define VITA_SFNT_INT_H
 #include <stddef.h>
 #include <stdint.h>
+#include "arena.h"
 
 /* A growing byte buffer. */
 typedef struct bbuf {
@@ -11,8 +12,19 @@ typedef struct bbuf {
 	size_t n, cap;
 } bbuf_t;
 
-/* k more bytes at the end of b (uninitialised); their address. */
-unsigned char *sfnt_bb_grow(bbuf_t *b, size_t k);
+/* k more bytes at the end of b (uninitialised); their address. (Inline:
+ * both files write programs, and sfnt.c calls sfnt_cff.c, not back.) */
+static inline unsigned char *sfnt_bb_grow(bbuf_t *b, size_t k)
+{
+	if (b->n + k > b->cap) {
+		while (b->n + k > b->cap)
+			b->cap = b->cap ? 2 * b->cap : 65536;
+		b->p = xrealloc(b->p, b->cap);
+	}
+	unsigned char *o = b->p + b->n;
+	b->n += k;
+	return o;
+}
 
 /* A parsed CFF table ('CFF ', version 1): CID-keyed or name-keyed. */
 typedef struct sfnt_cff sfnt_cff_t;

@@ -80,7 +80,7 @@ int font_chain_families(const font_chain_t *c, const char **out, int max);
  * needs them renders. For cp, which no installed face of c has (in text
  * of language lang): the missing families that could have drawn it (CJK
  * characters: the lang-tagged ones; others: the untagged ones), written
- * into out as "'IPAGothic' (Debian package fonts-ipafont-gothic)".
+ * into out as "'Noto Sans CJK JP' (Debian package fonts-noto-cjk)".
  * Returns their number, 0 when no missing family could have it, or -1 when
  * they were already reported for an earlier character (say it once). */
 int font_chain_missing(font_chain_t *c, uint32_t cp, const char *lang, char *out, size_t outsz);

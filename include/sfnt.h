@@ -65,4 +65,12 @@ void sfnt_get_metrics(const sfnt_t *f, sfnt_metrics_t *m);
  * (valid until the next call or sfnt_free). */
 void sfnt_program(sfnt_t *f, const uint8_t *keep, const unsigned char **out, size_t *n);
 
+/* The single-face font p[0..n), which has no cmap, with one added: a
+ * (3,1) format 4 subtable mapping code point cps[i] to glyph gids[i]
+ * (k pairs, BMP, code points ascending). *out is malloc'd. -1 when the
+ * font is a collection, has a cmap or is corrupt, or a pair is out of
+ * range. */
+int sfnt_with_cmap(const unsigned char *p, size_t n, const uint32_t *cps, const unsigned *gids,
+                   int k, unsigned char **out, size_t *outlen);
+
 #endif

@@ -684,3 +684,116 @@ void sfnt_program(sfnt_t *f, const uint8_t *keep, const unsigned char **out, siz
 	*out = f->prog.p;
 	*n = f->prog.n;
 }
+
+/* ---- a font with a cmap added ---- */
+
+/* A cmap with one (3,1) format 4 subtable: code point cps[i] -> gids[i]
+ * (BMP, ascending), a segment per run of consecutive code points and
+ * glyph ids. */
+static void cm_table(const uint32_t *cps, const unsigned *gids, int k, bbuf_t *b)
+{
+	int nseg = 1;
+	for (int i = 0; i < k; i++)
+		nseg += i == 0 || cps[i] != cps[i - 1] + 1 || gids[i] != gids[i - 1] + 1;
+	unsigned es = 0;
+	while ((2u << es) <= (unsigned)nseg)
+		es++;
+	size_t sublen = 16 + 8 * (size_t)nseg;
+	unsigned char *h = sfnt_bb_grow(b, 12 + sublen);
+	memset(h, 0, 12 + sublen);
+	put16(h + 2, 1);            /* one encoding record: (3,1) at 12 */
+	put16(h + 4, 3);
+	put16(h + 6, 1);
+	put32(h + 8, 12);
+	unsigned char *s = h + 12;
+	put16(s, 4);
+	put16(s + 2, (unsigned)sublen);
+	put16(s + 6, 2u * (unsigned)nseg);
+	put16(s + 8, 2u << es);
+	put16(s + 10, es);
+	put16(s + 12, 2u * (unsigned)nseg - (2u << es));
+	unsigned char *end = s + 14, *start = end + 2 * nseg + 2, *delta = start + 2 * nseg;
+	int g = 0;
+	for (int i = 0; i < k; i++) {
+		if (i > 0 && cps[i] == cps[i - 1] + 1 && gids[i] == gids[i - 1] + 1) {
+			put16(end + 2 * (g - 1), cps[i]);
+			continue;
+		}
+		put16(start + 2 * g, cps[i]);
+		put16(end + 2 * g, cps[i]);
+		put16(delta + 2 * g, (gids[i] - cps[i]) & 0xffff);
+		g++;
+	}
+	put16(start + 2 * g, 0xffff); /* the final segment maps 0xFFFF to 0 */
+	put16(end + 2 * g, 0xffff);
+	put16(delta + 2 * g, 1);
+}
+
+int sfnt_with_cmap(const unsigned char *p, size_t n, const uint32_t *cps, const unsigned *gids,
+                   int k, unsigned char **out, size_t *outlen)
+{
+	if (n < 12 || be32(p) == TAG('t', 't', 'c', 'f'))
+		return -1;
+	unsigned nt = be16(p + 4);
+	if (12 + 16 * (size_t)nt > n)
+		return -1;
+	for (int i = 0; i < k; i++)
+		if (cps[i] > 0xffff || gids[i] > 0xffff || (i && cps[i] <= cps[i - 1]))
+			return -1;
+	unsigned tot = nt + 1;
+	unsigned es = 0;
+	while ((2u << es) <= tot)
+		es++;
+	bbuf_t b = {0};
+	unsigned char *h = sfnt_bb_grow(&b, 12 + 16 * (size_t)tot);
+	memcpy(h, p, 4);
+	put16(h + 4, tot);
+	put16(h + 6, 16u << es);
+	put16(h + 8, es);
+	put16(h + 10, 16u * tot - (16u << es));
+	size_t dir = 12, head_at = 0;
+	int added = 0;
+	for (unsigned i = 0; i <= nt; i++) {
+		const unsigned char *r = i < nt ? p + 12 + 16 * i : NULL;
+		uint32_t tag = r ? be32(r) : 0xffffffffu;
+		if (tag == TAG('c', 'm', 'a', 'p')) {
+			free(b.p);
+			return -1; /* it has one */
+		}
+		for (int pass = 0; pass < 2; pass++) {
+			if (pass == 0 && (added || tag < TAG('c', 'm', 'a', 'p')))
+				continue; /* the cmap goes before the first tag after it */
+			if (pass == 1 && !r)
+				continue;
+			size_t at = b.n;
+			if (pass == 0) {
+				cm_table(cps, gids, k, &b);
+				added = 1;
+			} else {
+				uint32_t to = be32(r + 8), tl = be32(r + 12);
+				if (to > n || tl > n - to) {
+					free(b.p);
+					return -1;
+				}
+				memcpy(sfnt_bb_grow(&b, tl), p + to, tl);
+				if (tag == TAG('h', 'e', 'a', 'd') && tl >= 12) {
+					head_at = at;
+					put32(b.p + at + 8, 0);
+				}
+			}
+			size_t len = b.n - at;
+			memset(sfnt_bb_grow(&b, (4 - len % 4) % 4), 0, (4 - len % 4) % 4);
+			unsigned char *e = b.p + dir;
+			put32(e, pass == 0 ? TAG('c', 'm', 'a', 'p') : tag);
+			put32(e + 4, tt_sum(b.p + at, (len + 3) & ~(size_t)3));
+			put32(e + 8, (uint32_t)at);
+			put32(e + 12, (uint32_t)len);
+			dir += 16;
+		}
+	}
+	if (head_at)
+		put32(b.p + head_at + 8, 0xB1B0AFBAu - tt_sum(b.p, b.n));
+	*out = b.p;
+	*outlen = b.n;
+	return 0;
+}

@@ -80,7 +80,7 @@ out=$("$VITA" fonts profiles/zhanda-zhu.yaml --set 'fonts.body=No Such Face 7, D
 echo "$out" | grep -q "chain No Such Face 7, DejaVu Serif + serif (body)" || die "front: chain name: $out"
 echo "$out" | grep -q "'No Such Face 7' not installed: left out" || die "front: absent: $out"
 echo "$out" | grep -q "^  DejaVu Serif *regular" || die "front: DejaVu Serif: $out"
-echo "$out" | grep -q "^  LXGW WenKai *regular.*lang=zh" || die "front: the chain's zh face: $out"
+echo "$out" | grep -q "^  Noto Serif CJK SC *regular.*lang=zh" || die "front: the chain's zh face: $out"
 printf 'name: Ada\nlayout:\n  fonts:\n    body: "No Such Face 7 + serif"\nsections:\n  - title: T\n    type: text\n    text: Hello\n' >"$T/front.yaml"
 out=$("$VITA" render "$T/front.yaml" -o "$T/front.pdf" 2>&1); rc=$?
 [ $rc -eq 0 ] || die "front: render exit $rc: $out"

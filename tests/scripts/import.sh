@@ -84,7 +84,7 @@ for w in "rendercv-design.yaml:24:13: warning: font family 'No Such Family 9' is
 done
 if fc-list : family | grep -qx Lato; then
 	pdffonts "$OUT/des.pdf" | grep -q 'Lato-Regular' || no "rendercv-design: Lato not embedded"
-	pdffonts "$OUT/des.pdf" | grep -q 'LXGWWenKai' || no "rendercv-design: the CJK face of the chain is lost"
+	pdffonts "$OUT/des.pdf" | grep -q 'NotoSerifCJKsc' || no "rendercv-design: the CJK face of the chain is lost"
 fi
 pdftotext "$OUT/des.pdf" - | tr '\n' ' ' > "$OUT/des.txt"
 for s in "September 2019 to June" "July 2021 to ongoing" "Jane Roe – 1/1"; do

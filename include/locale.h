@@ -52,8 +52,12 @@ typedef struct locale {
 	const char *equal;         /* "* Equal contribution." */
 	const char *corresponding; /* "† Corresponding author." */
 	const char *et_al;         /* "et al." */
-	const char *editors;       /* "ed. {names}" (optional: NULL = the names alone) */
 	const char *comma;         /* between two parts of one line: ", " (optional: NULL = ", ") */
+	const char *editor;        /* one editor: "{names} (ed.)" (optional: NULL = editors) */
+	const char *editors;       /* "{names} (eds.)" (optional: NULL = the names alone) */
+	const char *phdthesis;     /* a doctoral thesis: "PhD thesis, {venue}" (optional) */
+	const char *mastersthesis; /* "Master’s thesis, {venue}" (optional) */
+	const char *techreport;    /* "Technical report, {venue}" (optional) */
 	const char *published;     /* heading of published papers when grouped by type */
 	const char *year;          /* after the authors: "({year})" */
 	const char *year_status;   /* "({year}, {status})" */
@@ -101,7 +105,8 @@ void locale_smart(const vlocale_t *l, const char *s, size_t n, uint32_t *prev, b
  * are replaced by copies in a): names, headline, affiliation, location,
  * summary, section titles, entries, publications (authors, equal and
  * highlight alike, so matching still works), news, lists and text.
- * Contacts, link targets and DOIs are left alone. Called once between
+ * Contacts, link targets and DOIs are left alone. A publication's genre
+ * (phdthesis...) puts the locale's phrase around its venue. Called once between
  * loading and layout, so the PDF, HTML and JSON show the same words. */
 struct model;
 struct arena;

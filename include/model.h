@@ -61,6 +61,9 @@ typedef struct mpub {
 	unsigned *aflags;            /* per author: AUTHOR_*; NULL when no authors */
 	int etal;                    /* the list was cut short ("and others") */
 	const char **editors; int neditors;
+	const char *genre;           /* a thesis or report the venue does not name:
+	                              * "phdthesis", "mastersthesis", "techreport" (the
+	                              * locale's phrase goes before the venue) or NULL */
 	const char **equal; int nequal;
 	const char *venue;           /* short tag */
 	mtext_t venue_full;

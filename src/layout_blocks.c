@@ -450,7 +450,8 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 			buf_printf(&eb, "%s%s", i ? ", " : "", p->editors[i]);
 		buf_t ed;
 		buf_init(&ed);
-		locale_fill(&ed, L->loc->editors ? L->loc->editors : "{names}", "names", eb.s,
+		const char *pat = p->neditors == 1 && L->loc->editor ? L->loc->editor : L->loc->editors;
+		locale_fill(&ed, pat ? pat : "{names}", "names", eb.s,
 		            (const char *)NULL);
 		sp_str(L, &vn, arena_printf(L->a, "%s%s", vn.n ? "; " : "", ed.s), &reg);
 		buf_done(&eb);

@@ -1,7 +1,7 @@
 /* locale_model: the locale applied to the model: its typographic
- * punctuation over a whole model (locale_smart_model), and the words of
- * dates, date columns and contact labels that the PDF and HTML share
- * (see locale.h). */
+ * punctuation over a whole model (locale_smart_model), the words the model
+ * only names (a thesis or report's genre), and the words of dates, date
+ * columns and contact labels that the PDF and HTML share (see locale.h). */
 #include <string.h>
 #include <time.h>
 #include "arena.h"
@@ -48,6 +48,61 @@ static void sm_list(sm_t *x, const char **v, int n)
 		sm_one(x, &v[i]);
 }
 
+/* A separator or space at an end of a phrase whose venue is empty. */
+static size_t sep_len(const char *s, size_t n, int end)
+{
+	static const char *const seps[] = {", ", ",", "\uff0c", "\u3001", "\u060c ", "\u060c", " "};
+	for (size_t i = 0; i < sizeof(seps) / sizeof(seps[0]); i++) {
+		size_t l = strlen(seps[i]);
+		if (l <= n && !strncmp(end ? s + n - l : s, seps[i], l))
+			return l;
+	}
+	return 0;
+}
+
+/* A thesis or report: the locale's phrase around the venue (en: PhD
+ * thesis, {venue}; zh-Hans: 博士学位论文，{venue}); alone when there is no
+ * venue. */
+static void sm_genre(sm_t *x, mpub_t *p)
+{
+	const vlocale_t *l = x->l;
+	const char *pat = !p->genre ? NULL : !strcmp(p->genre, "phdthesis") ? l->phdthesis
+	                  : !strcmp(p->genre, "mastersthesis") ? l->mastersthesis
+	                  : !strcmp(p->genre, "techreport") ? l->techreport : NULL;
+	if (!pat || !*pat)
+		return;
+	const char *at = strstr(pat, "{venue}");
+	size_t pre = at ? (size_t)(at - pat) : strlen(pat);
+	const char *post = at ? at + 7 : "";
+	mtext_t *t = &p->venue_full;
+	if (!t->n) {
+		/* no venue: the phrase, without the separator that led to it */
+		char *s = arena_printf(x->a, "%.*s%s", (int)pre, pat, post);
+		size_t n = strlen(s), k;
+		while ((k = sep_len(s, n, 1)) > 0)
+			n -= k;
+		while ((k = sep_len(s, n, 0)) > 0)
+			s += k, n -= k;
+		s[n] = '\0';
+		t->spans = arena_alloc(x->a, sizeof(*t->spans));
+		t->spans[0] = (mspan_t){s, 0, NULL};
+		t->n = 1;
+		t->line = p->line;
+		t->col = p->col;
+		return;
+	}
+	mspan_t *v = arena_alloc(x->a, (size_t)(t->n + 2) * sizeof(*v));
+	int n = 0;
+	if (pre)
+		v[n++] = (mspan_t){arena_strndup(x->a, pat, pre), 0, NULL};
+	memcpy(v + n, t->spans, (size_t)t->n * sizeof(*v));
+	n += t->n;
+	if (*post)
+		v[n++] = (mspan_t){post, 0, NULL};
+	t->spans = v;
+	t->n = n;
+}
+
 static void sm_section(sm_t *x, msection_t *sec)
 {
 	sm_one(x, &sec->title);
@@ -67,6 +122,7 @@ static void sm_section(sm_t *x, msection_t *sec)
 		sm_list(x, p->equal, p->nequal);
 		sm_one(x, &p->venue);
 		sm_text(x, &p->venue_full);
+		sm_genre(x, p);
 		sm_one(x, &p->status);
 		sm_text(x, &p->note);
 	}

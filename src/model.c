@@ -152,6 +152,7 @@ static int w_pub(walk_t *w, const mpub_t *p)
 	     w_strs(w, "editors", "an editor", p->editors, p->neditors, l, c) ||
 	     w_strs(w, "equal", NULL, p->equal, p->nequal, l, c) ||
 	     w_str(w, "venue", "a venue", p->venue, l, c, 0) ||
+	     w_str(w, "genre", NULL, p->genre, l, c, 0) ||
 	     w_text(w, "venue_full", "a venue", &p->venue_full) ||
 	     (p->year && w_num(w, "year", p->year)) ||
 	     w_str(w, "status", "a status", p->status, l, c, 0) ||

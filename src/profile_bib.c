@@ -18,6 +18,9 @@
  *   journal | booktitle | school | institution | howpublished, then
  *   volume(number):pages, type and number (reports), series,
  *   organization, publisher, address  -> venue_full, ", "-joined
+ *   @phdthesis, @mastersthesis, @techreport without `type` (or with
+ *   biblatex's phdthesis, mathesis, techreport) -> genre, which the locale
+ *   words around the venue ("PhD thesis, Stanford University")
  *   year (four digits; other text -> status), month -> the order
  *   doi, url, eprint + archivePrefix/eprinttype/primaryClass, arxiv,
  *   al-folio's pdf, code, html, slides, poster, video, website, supp,
@@ -711,6 +714,27 @@ static void join(buf_t *v, const char *s)
 	buf_puts(v, s);
 }
 
+/* The genre the locale words: @phdthesis, @mastersthesis, @techreport
+ * without a `type`, or a `type` that is biblatex's key for it (phdthesis,
+ * mathesis, techreport); NULL when the entry says it in its own words. */
+static const char *bib_genre(bib_t *b, const brec_t *r)
+{
+	static const char *const keys[][2] = {
+		{"phdthesis", "phdthesis"}, {"mastersthesis", "mastersthesis"},
+		{"mathesis", "mastersthesis"}, {"techreport", "techreport"}};
+	const bfield_t *ty = fld(r, "type");
+	const char *t = ty ? tex(b, ty, 0) : r->type;
+	int thesis = !strcmp(r->type, "phdthesis") || !strcmp(r->type, "mastersthesis") ||
+	             !strcmp(r->type, "thesis");
+	int report = !strcmp(r->type, "techreport") || !strcmp(r->type, "report");
+	if (!thesis && !report)
+		return NULL;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcasecmp(t, keys[i][0]) && (report == !strcmp(keys[i][1], "techreport")))
+			return keys[i][1];
+	return NULL;
+}
+
 /* volume(number):pages, the parts there are */
 static void bib_volume(bib_t *b, const brec_t *r, buf_t *v)
 {
@@ -721,7 +745,7 @@ static void bib_volume(bib_t *b, const brec_t *r, buf_t *v)
 	buf_init(&t);
 	if (report) {
 		const bfield_t *ty = fld(r, "type");
-		if (ty)
+		if (ty && !bib_genre(b, r))   /* "techreport": the locale words it */
 			buf_puts(&t, tex(b, ty, 1));
 		if (num)
 			buf_printf(&t, "%s%s", t.len ? " " : "", tex(b, num, 1));
@@ -763,10 +787,11 @@ static void bib_venue(bib_t *b, const brec_t *r, mpub_t *p)
 			join(&v, arena_strndup(b->c->a, t, n));
 		}
 	}
+	p->genre = bib_genre(b, r);
 	if (!strcmp(r->type, "phdthesis") || !strcmp(r->type, "mastersthesis") ||
 	    !strcmp(r->type, "thesis")) {
 		const bfield_t *ty = fld(r, "type");
-		if (ty)
+		if (ty && !p->genre)
 			join(&v, tex(b, ty, 1));
 	}
 	bib_volume(b, r, &v);

@@ -135,4 +135,60 @@ printf 'name: A\ncontact:\n  phone: "call me"\nsections: []\n' > "$OUT/tel2.yaml
 "$VITA" render "$OUT/tel2.yaml" --dump=model > "$OUT/tel2.model" || no "tel2: exit $?"
 grep -q 'tel:' "$OUT/tel2.model" && no "'call me' got a tel: link"
 "$VITA" render "$OUT/tel2.yaml" -o "$OUT/tel2.pdf" || no "tel2: render exit $?"
+# every locale words the genres and editors (phrases from locales/*.yaml,
+# none from C): @phdthesis and @mastersthesis without `type`, biblatex's
+# type = {phdthesis}, @techreport (with and without a venue), one editor
+# and two; a thesis in its own words keeps them
+cat > "$OUT/genre.bib" <<'BIB'
+@phdthesis{a, title={Deep Things}, author={Zhu, Zhen}, school={Stanford University}, year={2020}}
+@mastersthesis{b, title={Shallow Things}, author={Zhu, Zhen}, school={MIT}, year={2016}}
+@thesis{c, title={Biblatex Thesis}, author={Zhu, Zhen}, institution={ETH}, type={phdthesis}, year={2019}}
+@techreport{d, title={A Report}, author={Zhu, Zhen}, institution={CMU}, number={42}, year={2015}}
+@techreport{e, title={No Venue}, author={Zhu, Zhen}, year={2013}}
+@phdthesis{f, title={Own Words}, author={Zhu, Zhen}, school={Oxford}, type={DPhil thesis}, year={2014}}
+@incollection{g, title={One Chapter}, author={Zhu, Zhen}, editor={Doe, John}, booktitle={The Book}, year={2012}}
+@incollection{h, title={Two Chapter}, author={Zhu, Zhen}, editor={Doe, John and Poe, Ed}, booktitle={The Book}, year={2011}}
+BIB
+prof genre
+[ "$(dump genre)" = 0 ] || no "genre: exit"
+has "$OUT/genre.model" 'genre: "phdthesis"' 'genre: "mastersthesis"' 'genre: "techreport"'
+grep -rn -e '"PhD thesis' -e "Master's thesis" -e '"Technical report' src/ && no "genre phrases in C"
+for f in locales/*.yaml; do
+	code=$(basename "$f" .yaml)
+	"$VITA" render "$OUT/genre.yaml" --lang "$code" --format json -o "$OUT/genre-$code.json" 2>/dev/null ||
+		{ no "genre --lang $code: exit"; continue; }
+	SOURCE_DATE_EPOCH=1767225600 "$VITA" render "$OUT/genre.yaml" --lang "$code" -o "$OUT/genre-$code.pdf" 2>/dev/null ||
+		{ no "genre --lang $code: render"; continue; }
+	pdftotext -enc UTF-8 "$OUT/genre-$code.pdf" - | tr -s '\n ' '  ' > "$OUT/genre-$code.txt"
+	python3 - "$f" "$OUT/genre-$code.json" "$OUT/genre-$code.txt" <<'PY' || fail=1
+import json, sys, yaml
+loc = yaml.safe_load(open(sys.argv[1]))
+d = json.load(open(sys.argv[2]))
+txt = open(sys.argv[3]).read()
+code = loc["code"]
+ven = {p["title"]["text"]: (p["venue_full"] or {}).get("text") for p in d["sections"][0]["publications"]}
+def want(t, key, venue):
+    v = loc[key].replace("{venue}", venue)
+    if not venue:
+        v = v.strip(" ,，、،")
+    if ven.get(t) != v:
+        print(f"FAIL: genre {code}: {t}: {ven.get(t)!r}, expected {v!r} (locale key {key})")
+        return 1
+    return 0
+bad = want("Deep Things", "phdthesis", "Stanford University")
+bad |= want("Shallow Things", "mastersthesis", "MIT")
+bad |= want("Biblatex Thesis", "phdthesis", "ETH")
+bad |= want("A Report", "techreport", "CMU, 42")
+bad |= want("No Venue", "techreport", "")
+if ven.get("Own Words") != "Oxford, DPhil thesis":
+    print(f"FAIL: genre {code}: own words: {ven.get('Own Words')!r}"); bad = 1
+if not loc.get("rtl"):   # pdftotext's order is the logical one for LTR text
+    for key, names in (("editor", "John Doe"), ("editors", "John Doe, Ed Poe")):
+        e = loc[key].replace("{names}", names)
+        if e not in txt:
+            print(f"FAIL: genre {code}: no {key} phrase {e!r} in the PDF"); bad = 1
+sys.exit(bad)
+PY
+done
+
 exit $fail

@@ -20,7 +20,7 @@
  *   organization, publisher, address  -> venue_full, ", "-joined
  *   @phdthesis, @mastersthesis, @techreport without `type` (or with
  *   biblatex's phdthesis, mathesis, techreport) -> genre, which the locale
- *   words around the venue ("PhD thesis, Stanford University")
+ *   words around the venue (en: PhD thesis, {venue})
  *   year (four digits; other text -> status), month -> the order
  *   doi, url, eprint + archivePrefix/eprinttype/primaryClass, arxiv,
  *   al-folio's pdf, code, html, slides, poster, video, website, supp,
@@ -786,6 +786,10 @@ static void bib_venue(bib_t *b, const brec_t *r, mpub_t *p)
 				n--;
 			join(&v, arena_strndup(b->c->a, t, n));
 		}
+		/* biblatex: the event after the proceedings, "(EuroSys '24)" */
+		const bfield_t *ev = !strcmp(venue_keys[i], "booktitle") ? fld(r, "eventtitle") : NULL;
+		if (ev && *tex(b, ev, 1))
+			buf_printf(&v, "%s(%s)", v.len ? " " : "", tex(b, ev, 1));
 	}
 	p->genre = bib_genre(b, r);
 	if (!strcmp(r->type, "phdthesis") || !strcmp(r->type, "mastersthesis") ||
@@ -896,6 +900,8 @@ static void bib_links(bib_t *b, const brec_t *r, mpub_t *p, int *used)
 	}
 	if (id) {
 		const bfield_t *cl = fld(r, "primaryclass");
+		if (!cl)
+			cl = fld(r, "eprintclass");   /* biblatex */
 		if (!strncasecmp(id, "arxiv:", 6))
 			id += 6;
 		const char *lab = cl ? arena_printf(a, "arXiv:%s [%s]", id, cl->val)
@@ -1012,7 +1018,7 @@ static int bib_to_pub(bib_t *b, const brec_t *r, bpub_t *bp)
 		"title", "author", "editor", "journal", "journaltitle", "booktitle",
 		"school", "institution", "howpublished", "volume", "number", "issue",
 		"pages", "series", "organization", "publisher", "address",
-		"location", "note", "year", "date", "abbr", "selected", NULL};
+		"location", "note", "year", "date", "abbr", "selected", "eventtitle", NULL};
 	for (int i = 0; i < r->nf; i++) {
 		const bfield_t *f = &r->f[i];
 		if (used[i] || in_list(f->name, taken) || !f->val[0])

@@ -13,7 +13,7 @@
 
 int pjr_load(pctx_t *c, const ynode_t *root);     /* profile_jsonresume.c */
 int prcv_load(pctx_t *c, const ynode_t *root);    /* profile_rendercv.c */
-/* profile_rcdesign.c: RenderCV's design -> layout overrides; the words of
+/* profile_rendercv_design.c: RenderCV's design -> layout overrides; the words of
  * its locale (name: "locale" or "locale_catalog") -> locale overrides
  * when apply, else one "ignored" warning; prcv_set adds one override. */
 int prcv_design(pctx_t *c, const ynode_t *root);

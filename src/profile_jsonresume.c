@@ -247,6 +247,23 @@ static int jr_project_item(pctx_t *c, const ynode_t *n, mentry_t *en)
 	if (nroles)
 		pim_plain(c->a, jr_join(c, roles, nroles, ", "), ydoc_get(n, "roles"),
 		          &en->note);
+	/* keywords: a last detail line, "containers, HPC" */
+	const char **kws;
+	int nkw;
+	rc |= pim_strings(c, n, "keywords", &kws, &nkw);
+	if (nkw) {
+		mtext_t *d = arena_alloc(c->a, (size_t)(en->ndetails + 1) * sizeof(*d));
+		if (en->ndetails)
+			memcpy(d, en->details, (size_t)en->ndetails * sizeof(*d));
+		pim_plain(c->a, jr_join(c, kws, nkw, ", "), ydoc_get(n, "keywords"),
+		          &d[en->ndetails]);
+		en->details = d;
+		en->ndetails++;
+	}
+	const ynode_t *ty = ydoc_get(n, "type");
+	if (ty && ty->kind == YD_SCALAR && ty->len)
+		warn_at(c->e, c->file, ty->line, ty->col, "ignored: a project's type "
+		        "'%.40s' (vita has no place for it)", ty->str);
 	return rc;
 }
 

@@ -7,7 +7,7 @@
  *                 Scholar, X/Twitter -> contact; GitLab, Mastodon, ... ->
  *                 header links), sections {TITLE: [entry]}
  *   design, locale, locale_catalog   the layout and the locale's words
- *                 (profile_rcdesign.c)
+ *                 (profile_rendercv_design.c)
  *   settings, rendercv_settings      current_date, bold_keywords
  *
  * A section's entries are recognised by their keys, as RenderCV does, and
@@ -674,7 +674,7 @@ static void rc_prepass(pctx_t *c, ynode_t *n, int highlights, const ynode_t *kw,
 	}
 }
 
-/* ---- settings and locale (design: profile_rcdesign.c) ---- */
+/* ---- settings and locale (design: profile_rendercv_design.c) ---- */
 
 static const char *rc_scalar(const ynode_t *map, const char *key)
 {

@@ -88,7 +88,9 @@ LATEX = [(r"\&", "&"), ("---", "—"), ("--", "–"), ("~", " "), (r"\%", "%"),
 ACCENT = {"'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308",
           "~": "\u0303", "c": "\u0327", "v": "\u030c", "=": "\u0304",
           "u": "\u0306", ".": "\u0307", "H": "\u030b", "r": "\u030a"}
-SKIP_BIB = (SKIP_KEYS - {"type"}) | {"month", "eprint", "issn", "isbn"}
+SKIP_BIB = (SKIP_KEYS - {"type"}) | {"month", "eprint", "issn", "isbn", "langid"}
+# biblatex's type keys: the locale's phrase ("PhD thesis") stands for them
+BIBLATEX_TYPES = {"phdthesis", "mathesis", "mastersthesis", "techreport"}
 
 
 def delatex(s):
@@ -165,6 +167,10 @@ def walk_bib(path, out):
             continue
         if name == "journal" and val.startswith("\\"):
             continue          # an AAS macro: checked by unit tests
+        if name == "type" and val.strip().lower() in BIBLATEX_TYPES:
+            continue
+        if name == "date" and DATE_RE.match(val.strip()):
+            val = val.strip()[:4]   # biblatex's date: its year must show
         v = re.sub(r"(\d)-(\d)", "\\1–\\2", delatex(val).strip())
         if not v:
             continue

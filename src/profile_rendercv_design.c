@@ -1,4 +1,4 @@
-/* profile_rcdesign: a RenderCV file's `design` and `locale` (every 2.x
+/* profile_rendercv_design: a RenderCV file's `design` and `locale` (every 2.x
  * version; `locale_catalog` and the flat design keys of 1.x) -> layout
  * overrides and locale words, as a native profile's `layout:` map sets
  * them (model.layout_set, located at each RenderCV key).

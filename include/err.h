@@ -50,6 +50,8 @@ int warn_at(errs_t *e, const char *file, int line, int col, const char *fmt, ...
  * warn_at call recorded; nothing when it recorded none (past `max`). */
 void err_context(errs_t *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Record from's entries after e's, as if they had been recorded in e. */
+void errs_append(errs_t *e, const errs_t *from);
 /* The exit code of the worst error (0 if none). */
 int errs_code(const errs_t *e);
 /* Print as "file:line:col: error: msg" (fields omitted when unknown). */

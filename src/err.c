@@ -161,3 +161,17 @@ void errs_print(FILE *f, const errs_t *e)
 			err_print(f, &e->v[i]);
 	}
 }
+
+void errs_append(errs_t *e, const errs_t *from)
+{
+	int max = e->max ? e->max : 100;
+	e->nerrors += from->nerrors;
+	e->last = 0;   /* no err_context for a copied entry */
+	for (int i = 0; i < from->n && e->n < max; i++) {
+		if (e->n == e->cap) {
+			e->cap = e->cap ? e->cap * 2 : 8;
+			e->v = xrealloc(e->v, e->cap * sizeof(e->v[0]));
+		}
+		e->v[e->n++] = from->v[i];
+	}
+}

@@ -573,34 +573,40 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 	if (!s->fit_pages && !s->fit_no_short)
 		return lay_once(m, s, s, lib, o, e, &fill);
 	/* try the layout as written, then tighter steps, quietly; the chosen
-	   one is laid out again with its warnings */
+	   one is kept, its warnings passed on (laying it out again would give
+	   the same document: a compact CV that fits as written costs one
+	   layout, not two) */
 	int32_t avail = s->page_h - s->margin_top - s->margin_bottom;
 	style_t t;
 	int best = -1, pages0 = 0;
+	page_doc_t *d = NULL;
 	for (int k = 0; k <= 10; k++) {
 		errs_t q;
 		errs_init(&q);
+		q.max = e->max;
 		tighten(&t, s, k);
-		page_doc_t *d = lay_once(m, &t, s, lib, o, &q, &fill);
+		d = lay_once(m, &t, s, lib, o, &q, &fill);
 		int n = d ? d->npages : 0;
-		page_doc_free(d);
 		int failed = q.nerrors > 0;
-		errs_done(&q);
-		if (failed)
-			break;
 		if (k == 0)
 			pages0 = n;
 		int ok_pages = !s->fit_pages || n <= s->fit_pages;
 		int ok_short = !s->fit_no_short || n <= 1 || fill * 5 >= avail ||
 		               (k > 0 && n < pages0);
-		if (ok_pages && ok_short) {
+		if (!failed && d && ok_pages && ok_short) {
 			best = k;
-			break;
+			errs_append(e, &q);
+		} else {
+			page_doc_free(d);
+			d = NULL;
 		}
+		errs_done(&q);
+		if (failed || best >= 0)
+			break;
 	}
 	if (best < 0) {
 		tighten(&t, s, s->fit_pages ? 10 : 0);
-		page_doc_t *d = lay_once(m, &t, s, lib, o, e, &fill);
+		d = lay_once(m, &t, s, lib, o, e, &fill);
 		if (d && s->fit_pages && d->npages > s->fit_pages)
 			warn_at(e, ff, fl, fc,
 			        "fit: %d pages at the tightest this layout allows (leading %.2f, gaps and "
@@ -613,9 +619,7 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 			        "fit.min_scale does not remove it");
 		return d;
 	}
-	tighten(&t, s, best);
-	page_doc_t *d = lay_once(m, &t, s, lib, o, e, &fill);
-	if (d && best > 0)
+	if (best > 0)
 		warn_at(e, ff, fl, fc,
 		        "fit: tightened to %d page%s: leading %.2f (was %.2f), gaps %d%%, type %d%%",
 		        d->npages, d->npages == 1 ? "" : "s", t.leading / 1000.0, s->leading / 1000.0,

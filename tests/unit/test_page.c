@@ -19,7 +19,8 @@ TEST(test_dump)
 	d->title = "CV \"Zhu\"";
 	d->author = "Zhanda Zhu (朱展达)";
 	d->creator = "vita 1.0";
-	static page_face_t faces[] = {{(const unsigned char *)"x", 1, "/nonexistent/x/sub0.ttf"}};
+	static page_face_t faces[] = {{.data = (const unsigned char *)"x", .len = 1,
+	                               .name = "/nonexistent/x/sub0.ttf"}};
 	d->faces = faces;
 	d->nfaces = 1;
 	page_t *p = page_add(d);
@@ -29,7 +30,8 @@ TEST(test_dump)
 	text[0] = 'Q'; /* copied: the page list must not see this */
 	page_rect(p, &(page_rect_t){1, 2, 3, 4, 0xff0000, 500, 0});
 	page_link(p, &(page_link_t){5, 6, 7, 8, "https://a.b/\\q\"\n"});
-	page_image(p, &(page_image_t){9, 10, 11, 12, "/home/me/photo.png", 1, NULL, 0});
+	page_image(p, &(page_image_t){.x = 9, .y = 10, .w = 11, .h = 12, .path = "/home/me/photo.png",
+	                              .png = 1});
 	page_mark(d, "Publications", 0, 70000);
 	char *s = dump(d);
 	EQ_STR(s, "doc 595276x841890 pages=1 faces=1 marks=1\n"

@@ -368,7 +368,7 @@ TEST(test_failures)
 	}
 	set_faces(d, (const char *[]){SERIF, KAI, SERIF_B}, 3);
 	/* an image with no pixels (the profile loader decodes every photo) */
-	page_image(&d->pages[1], &(page_image_t){0, 0, 10000, 10000, junk, 1, NULL, 0});
+	page_image(&d->pages[1], &(page_image_t){.w = 10000, .h = 10000, .path = junk, .png = 1});
 	expect_fail(d, target, "junk.ttf", "not decoded");
 	CHECK(has("cat %s", target, "old contents"));
 	d->pages[1].n--;
@@ -487,8 +487,10 @@ TEST(test_image_and_empty)
 	image_t im;
 	const char *why = NULL;
 	EQ_INT(image_load(d->arena, path, &im, &why), 0);
-	page_image(p, &(page_image_t){10000, 10000, 50000, 70000, path, 1, &im, 0});
-	page_image(p, &(page_image_t){70000, 10000, 50000, 70000, path, 1, &im, 0});
+	page_image(p, &(page_image_t){.x = 10000, .y = 10000, .w = 50000, .h = 70000, .path = path,
+	                              .png = 1, .img = &im});
+	page_image(p, &(page_image_t){.x = 70000, .y = 10000, .w = 50000, .h = 70000, .path = path,
+	                              .png = 1, .img = &im});
 	errs_t e;
 	errs_init(&e);
 	const char *out = file_in("img.pdf");

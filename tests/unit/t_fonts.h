@@ -31,7 +31,7 @@ static const char *t_font(const char *chain, int style, const char *lang, uint32
 
 /* A file fontconfig matches for pattern (fc-match), for fonts no chain
  * may hold (a CFF font, which vita refuses): "/nonexistent/font" if none. */
-static const char *t_fc_file(const char *pattern)
+__attribute__((unused)) static const char *t_fc_file(const char *pattern)
 {
 	static char out[512];
 	char cmd[256];

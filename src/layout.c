@@ -134,7 +134,8 @@ static void doc_info(lay_t *L, page_doc_t *d)
 	if (m->headline)
 		buf_puts(&b, m->headline);
 	if (m->affiliation)
-		buf_printf(&b, "%s%s", b.len ? ", " : "", m->affiliation);
+		buf_printf(&b, "%s%s", b.len ? (L->loc->comma ? L->loc->comma : ", ") : "",
+		           m->affiliation);
 	d->subject = b.len ? arena_strdup(d->arena, b.s) : NULL;
 	buf_reset(&b);
 	kw_t kw = {&b, 0};

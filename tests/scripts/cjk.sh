@@ -19,7 +19,8 @@
 #    "2025年") fits its column on one line (the column is measured with the
 #    quarter em between Han and digits that the line gets); a degree and
 #    its note are joined by the locale's comma (，), as in the Japanese CV
-#    (tests/cjk/ja-cv.yaml: 、), not by ", ".
+#    (tests/cjk/ja-cv.yaml: 、), not by ", ", and so are the headline and
+#    affiliation in the PDF subject.
 set -u
 VITA=${VITA:-build/vita}
 OUT=${BUILD:-build}/cjk
@@ -133,6 +134,7 @@ sys.exit(bad)
 PY
 Z=tests/cjk/zh-cv.yaml
 "$VITA" render "$Z" --dump=layout > "$OUT/z.layout" 2>"$OUT/z.err" || { no "render zh-cv: exit $?"; cat "$OUT/z.err"; }
+grep -q '^subject "博士研究生，多伦多大学' "$OUT/z.layout" || no "zh-cv: the PDF subject joins headline and affiliation with ', ': $(grep ^subject "$OUT/z.layout")"
 python3 - "$OUT/z.layout" <<'PY' || fail=1
 import re, sys
 muted = {}

@@ -20,7 +20,8 @@
 #    quarter em between Han and digits that the line gets); a degree and
 #    its note are joined by the locale's comma (，), as in the Japanese CV
 #    (tests/cjk/ja-cv.yaml: 、), not by ", ", and so are the headline and
-#    affiliation in the PDF subject.
+#    affiliation in the PDF subject; a colon that IPA Mincho centres
+#    (jlreq) keeps its em at a line end.
 set -u
 VITA=${VITA:-build/vita}
 OUT=${BUILD:-build}/cjk
@@ -132,6 +133,7 @@ for src in re.findall(r'text: "(.*)"', open(sys.argv[3], encoding="utf-8").read(
         no("pdftotext does not read %r" % src[:20])
 sys.exit(bad)
 PY
+"$VITA" render tests/cjk/ja-cv.yaml --dump=layout > "$OUT/ja.layout" 2>"$OUT/ja.err" || { no "render ja-cv: exit $?"; cat "$OUT/ja.err"; }
 Z=tests/cjk/zh-cv.yaml
 "$VITA" render "$Z" --dump=layout > "$OUT/z.layout" 2>"$OUT/z.err" || { no "render zh-cv: exit $?"; cat "$OUT/z.err"; }
 grep -q '^subject "博士研究生，多伦多大学' "$OUT/z.layout" || no "zh-cv: the PDF subject joins headline and affiliation with ', ': $(grep ^subject "$OUT/z.layout")"
@@ -148,6 +150,19 @@ want = ["2023\u5e749\u6708 \u2013 \u81f3\u4eca", "2018\u5e749\u6708 \u2013 2022\
 for w in want:
     if w not in dates:
         print("FAIL: zh-cv: date %r is not whole on one line: %s" % (w, dates)); sys.exit(1)
+PY
+python3 - "$OUT/ja.layout" <<'PY' || fail=1
+import re, sys
+rows = {}
+for l in open(sys.argv[1], encoding="utf-8"):
+    m = re.match(r'run x=(-?\d+) y=(\d+) w=(\d+) size=9800 .*?"(.*)"', l)
+    if m:
+        rows.setdefault(int(m[2]), []).append((int(m[1]), m[4]))
+texts = [''.join(t for x, t in sorted(r)) for y, r in sorted(rows.items())]
+k = [i for i, t in enumerate(texts) if t.startswith("\u672c\u7814\u7a76\u5927")]
+if not k or len(texts[k[0]]) != 47 or not texts[k[0] + 1].startswith("\u8ab2\uff1a"):
+    print("FAIL: ja-cv: the centred colon was set half-width at a line end: %r" % texts[k[0]:k[0] + 2] if k else "FAIL: ja-cv: no 研究課題 text")
+    sys.exit(1)
 PY
 for cv in zh-cv:博士，计算机科学，导师 ja-cv:博士（情報理工学）、指導教員; do
 	f=${cv%%:*}; want=${cv#*:}

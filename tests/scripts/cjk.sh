@@ -20,7 +20,7 @@
 #    quarter em between Han and digits that the line gets); a degree and
 #    its note are joined by the locale's comma (，), as in the Japanese CV
 #    (tests/cjk/ja-cv.yaml: 、), not by ", ", and so are the headline and
-#    affiliation in the PDF subject; a colon that IPA Mincho centres
+#    affiliation in the PDF subject; a colon that the Japanese face centres
 #    (jlreq) keeps its em at a line end.
 set -u
 VITA=${VITA:-build/vita}

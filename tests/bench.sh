@@ -100,7 +100,7 @@ if [ -n "$BASE" ]; then
 	git worktree add --detach "$T/src" "$BASE" >/dev/null 2>&1
 	base=$(git -C "$T/src" rev-parse --short=12 HEAD)
 	echo "building $BASE ($base) in $T/src ..."
-	make -C "$T/src" -j2 >/dev/null
+	make -C "$T/src" -j2 BUILD=build >/dev/null
 fi
 # base and new take turns, input by input, so that both see about the same
 # load; the caches (fonts, hyphenation) are private and warm

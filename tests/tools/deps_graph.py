@@ -13,7 +13,8 @@ usage: deps_graph.py [--root DIR] [--print] [OBJECT.o ...]
 2. Libraries. Each library's headers are included only by the files that
    wrap it (LIBRARIES below).
 3. Prefixes. Every name an object exports starts with its module's
-   prefix, or one of the private prefixes PREFIXES lists.
+   prefix, or one of the private prefixes PREFIXES lists (each of which
+   the README's prefix tables must name).
 4. Calls. Given the objects, the call graph between .c files is read from
    `nm` (a file uses another when one of its undefined symbols is defined
    there): a call into a later stage is an error, and so is any cycle.
@@ -246,6 +247,18 @@ def check_calls(objs, bad, show):
                    f"other: {'; '.join(edges)}")
 
 
+def check_readme(root, bad):
+    """Every private prefix of PREFIXES is in the README's prefix tables."""
+    path = os.path.join(root, "README.md")
+    if not os.path.exists(path):
+        return
+    text = open(path, encoding="utf-8").read()
+    for mod, extra in PREFIXES.items():
+        for p in extra.split():
+            if f"`{p}" not in text:
+                bad.append(f"README.md: prefix: `{p}` ({mod}) is not in the prefix tables")
+
+
 def main(argv):
     root, show, objs = ".", False, []
     i = 0
@@ -260,6 +273,7 @@ def main(argv):
         i += 1
     bad = []
     check_sources(root, bad)
+    check_readme(root, bad)
     if objs:
         check_calls(objs, bad, show)
     for b in bad:

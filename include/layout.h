@@ -27,6 +27,10 @@ typedef struct layout_opts {
 /* Lay out m; NULL with errors in e on failure (warnings are kept in e). */
 page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
                           const layout_opts_t *o, errs_t *e);
+/* Record in deps the hyphenation patterns layout_render of m with s reads
+ * (from hyphs when given), without laying out: batch --changed compares
+ * them with the output before it renders. */
+void layout_hyph_deps(const model_t *m, const style_t *s, hyph_set_t *hyphs);
 /* Subset every face the document uses and fill d->faces (in d->arena). */
 int layout_subset(page_doc_t *d, font_lib_t *lib, errs_t *e);
 /* Report (as warnings, or errors when strict) every character of the

@@ -252,6 +252,27 @@ static int key_err(lay_t *L, const char *key, const char *fmt, ...)
 	return err_at(L->e, file, line, col, "%s", msg);
 }
 
+/* The language of the text: its hyphenation patterns, its CJK faces. */
+static const char *text_lang(const model_t *m, const style_t *s)
+{
+	return m->lang ? m->lang : s->lang;
+}
+
+void layout_hyph_deps(const model_t *m, const style_t *s, hyph_set_t *hyphs)
+{
+	const char *lang = text_lang(m, s);
+	if (!s->hyphenate || !lang)
+		return;
+	if (hyphs) {
+		hyph_set_get(hyphs, lang);   /* records the .dic it finds */
+		return;
+	}
+	errs_t he;
+	errs_init(&he);
+	hyph_close(hyph_open(lang, &he));   /* opens, records, parses nothing */
+	errs_done(&he);
+}
+
 /* "Lato + serif" with no Lato installed: said where the key was set, and
  * the chain's own face is used. */
 static void lay_absent(lay_t *L, const font_chain_t *c, const char *key)
@@ -473,7 +494,7 @@ static page_doc_t *lay_once(const model_t *m, const style_t *s, const style_t *o
 	L.cjk = cjk_of(m);
 	L.lib = lib;
 	L.e = e;
-	L.lang = m->lang ? m->lang : s->lang;
+	L.lang = text_lang(m, s);
 	int32_t width = s->page_w - s->margin_left - s->margin_right;
 	L.avail = s->page_h - s->margin_top - s->margin_bottom;
 	if (width < 72000 || L.avail < 144000) {

@@ -518,7 +518,8 @@ static int job_layout(job_t *j, const opts_t *o, errs_t *e)
 }
 
 /* --changed: out exists and is newer than every file read so far (the
- * fonts' chains are loaded first so that they are on the list). */
+ * fonts' chains and the hyphenation patterns are looked up first so that
+ * they are on the list). */
 static int up_to_date(const job_t *j, const char *out, errs_t *e)
 {
 	struct stat so, si;
@@ -528,6 +529,7 @@ static int up_to_date(const job_t *j, const char *out, errs_t *e)
 	for (int i = 0; i < 2; i++)
 		if (chains[i] && !font_chain_get(j->lib, chains[i], e))
 			return 0;
+	layout_hyph_deps(j->m, j->s, j->hyphs);   /* the .dic is an input too */
 	for (int i = 0; i < deps_count(); i++) {
 		if (stat(deps_get(i), &si))
 			return 0;

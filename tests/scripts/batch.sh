@@ -64,6 +64,30 @@ touch people/ada/layouts/mine.yaml
 grep -q '^  rendered  people/ada/cv.yaml' c4.err || no "--changed: a touched layout is not seen"
 mv people/ada/old.yaml people/ada/cv.yaml
 
+# --changed sees the hyphenation patterns: a CV whose every other input
+# (its own layout, locale, font chain and font, all beside it) is older
+# than its PDF is rendered again when the .dic is newer than the PDF
+dic=/usr/share/hyphen/hyph_en_US.dic
+if [ -f "$dic" ] && [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
+	mkdir -p hy/cv/layouts hy/cv/fonts hy/cv/locales
+	# batch shares one font library: the chain is named by its path
+	ch="$PWD/hy/cv/fonts/plain.yaml"
+	sed "s|^  body: serif|  body: $ch|; s|^  heading: serif|  heading: $ch|" "$OLDPWD/layouts/academic.yaml" > hy/cv/layouts/own.yaml
+	cp "$OLDPWD/locales/en.yaml" hy/cv/locales/en.yaml
+	cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf hy/cv/fonts/
+	printf 'name: plain\nfaces:\n  - file: DejaVuSans.ttf\n' > hy/cv/fonts/plain.yaml
+	printf 'name: Ada Lovelace\nlayout: own\nsections:\n  - title: Notes\n    type: text\n    text: On the analytical engine.\n' > hy/cv/cv.yaml
+	"$V" batch hy/cv/cv.yaml -d hy/out -o '{dir}.pdf' --trusted 2> hy1.err || no "hyph: render: $(cat hy1.err)"
+	find hy/cv -exec touch -d '2000-01-01 00:00' {} +
+	dic_day=$(date -u -r "$dic" +%Y-%m-%d)
+	touch -d "$dic_day 00:00 UTC - 1 day" hy/out/cv.pdf
+	"$V" batch hy/cv/cv.yaml -d hy/out -o '{dir}.pdf' --changed --trusted 2> hy2.err
+	grep -q '^  rendered  hy/cv/cv.yaml' hy2.err || no "--changed: a newer $dic is not seen: $(cat hy2.err)"
+	touch hy/out/cv.pdf
+	"$V" batch hy/cv/cv.yaml -d hy/out -o '{dir}.pdf' --changed --trusted 2> hy3.err
+	grep -q 'up to date' hy3.err || no "--changed: hyph: not up to date after a render: $(cat hy3.err)"
+fi
+
 # a system failure (the output is a directory) is exit 3; the others render
 mkdir -p sys/ada.pdf
 "$V" batch people/ada/cv.yaml people/bob/cv.yaml -d sys -o '{dir}.pdf' 2> sys.err; c=$?

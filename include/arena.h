@@ -16,7 +16,6 @@ void *arena_grow(arena_t *a, void *p, size_t old, size_t n); /* copy into a larg
 char *arena_strdup(arena_t *a, const char *s);
 char *arena_strndup(arena_t *a, const char *s, size_t n);
 char *arena_printf(arena_t *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-size_t arena_used(const arena_t *a);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);

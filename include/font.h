@@ -16,13 +16,14 @@
  * Each character is drawn from the first face in the chain that has it
  * (CJK faces whose language tag matches the text's language are tried
  * before other CJK faces). Characters that no face has are reported through
- * font_missing / the coverage callbacks, never drawn as tofu.
+ * font_chain_missing / the coverage callbacks, never drawn as tofu.
  *
- * Advances are those libharu will use when drawing: per glyph,
+ * Advances are those the PDF's widths give when drawing: per glyph,
  * trunc(advance * 1000 / units_per_em) in 1/1000 em, scaled by the size.
  * Kerning (HarfBuzz GPOS/kern) appears as a difference between a glyph's
  * shaped advance and its nominal one; font_shape marks those places so the
- * caller can start a new run there (libharu has no TJ kerning).
+ * caller starts a new run there (each run is placed with its own text
+ * matrix; the PDF's widths are the nominal advances).
  */
 #ifndef VITA_FONT_H
 #define VITA_FONT_H
@@ -99,9 +100,8 @@ const font_face_info_t *font_face_info(const font_lib_t *lib, int face);
 /* Vertical metrics of a chain's first face at size (u): ascender > 0,
  * descender < 0 (as in the font's hhea/OS2 typo metrics). */
 void font_metrics(font_chain_t *c, int style, int32_t size, int32_t *asc, int32_t *desc);
-/* Cap height and x-height (u) of the chain's first face at size. */
+/* Cap height (u) of the chain's first face at size. */
 int32_t font_cap_height(font_chain_t *c, int style, int32_t size);
-int32_t font_x_height(font_chain_t *c, int style, int32_t size);
 
 /* OpenType features a caller may ask font_shape_feat for (GSUB single
  * substitutions: one glyph per code point still, so the text stays the

@@ -15,8 +15,6 @@ int utf8_next(const char *s, size_t n, uint32_t *cp);
 int utf8_encode(uint32_t cp, char *out);
 /* Offset of the first invalid byte, or -1 when all of s[0..n) is valid. */
 long utf8_invalid_at(const char *s, size_t n);
-/* Number of code points (s must be valid). */
-size_t utf8_len(const char *s, size_t n);
 /* NFC and general categories need Unicode data: they live in unicode.h,
  * which takes them from HarfBuzz, the only library here that carries it. */
 

@@ -133,8 +133,3 @@ char *arena_printf(arena_t *a, const char *fmt, ...)
 	va_end(ap);
 	return p;
 }
-
-size_t arena_used(const arena_t *a)
-{
-	return a->total;
-}

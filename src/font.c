@@ -95,12 +95,6 @@ int32_t font_cap_height(font_chain_t *c, int style, int32_t size)
 	return f ? scale(f->cap, size, f->upem) : size * 7 / 10;
 }
 
-int32_t font_x_height(font_chain_t *c, int style, int32_t size)
-{
-	font_face_t *f = first_face(c, style);
-	return f && f->xh > 0 ? scale(f->xh, size, f->upem) : size / 2;
-}
-
 const char *font_chain_name(const font_chain_t *c)
 {
 	return c->name;

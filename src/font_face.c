@@ -89,7 +89,6 @@ static int face_load_ft(font_lib_t *lib, font_face_t *f)
 	TT_OS2 *os2 = FT_Get_Sfnt_Table(ft, FT_SFNT_OS2);
 	if (os2 && os2->version >= 2 && os2->version != 0xffff) {
 		f->cap = os2->sCapHeight;
-		f->xh = os2->sxHeight;
 	}
 	if (f->asc <= 0 && os2) {
 		f->asc = os2->sTypoAscender;
@@ -122,15 +121,12 @@ static int face_load_hb(font_lib_t *lib, font_face_t *f)
 	hb_blob_destroy(kern);
 	f->milli = xmalloc(f->nglyphs * sizeof(int32_t));
 	memset(f->milli, 0xff, f->nglyphs * sizeof(int32_t));
-	if (f->cap <= 0 || f->xh <= 0) {
+	if (f->cap <= 0) {
 		hb_codepoint_t g;
 		hb_glyph_extents_t ex;
-		if (f->cap <= 0 && hb_font_get_nominal_glyph(f->hbfont, 'H', &g) &&
+		if (hb_font_get_nominal_glyph(f->hbfont, 'H', &g) &&
 		    hb_font_get_glyph_extents(f->hbfont, g, &ex))
 			f->cap = ex.y_bearing;
-		if (f->xh <= 0 && hb_font_get_nominal_glyph(f->hbfont, 'x', &g) &&
-		    hb_font_get_glyph_extents(f->hbfont, g, &ex))
-			f->xh = ex.y_bearing;
 		if (f->cap <= 0)
 			f->cap = f->asc * 7 / 10;
 	}

@@ -31,7 +31,7 @@ struct font_face {
 	hb_face_t *hbface;
 	hb_font_t *hbfont;      /* scale = upem: positions in font units */
 	int upem;
-	int asc, desc, cap, xh; /* font units */
+	int asc, desc, cap; /* font units */
 	int kerns;              /* has GPOS or kern: worth shaping */
 	unsigned nglyphs;
 	int32_t *milli;         /* nominal advance per glyph (1/1000 em); -1 unknown */

@@ -1,4 +1,4 @@
-/* font_shape: text -> glyphs with advances as libharu will draw them.
+/* font_shape: text -> glyphs with the advances the PDF will draw them at.
  *
  * The text is itemised by face (font_pick.c per code point; a combining
  * mark stays with its base's face when that face has it). Each item is

@@ -87,11 +87,3 @@ long utf8_invalid_at(const char *s, size_t n)
 	return -1;
 }
 
-size_t utf8_len(const char *s, size_t n)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			k++;
-	return k;
-}

@@ -46,7 +46,6 @@
 #include "utf8.h"
 
 #define PDF_CHUNK 65000          /* string bytes per Tj (PDF strings: < 65,536) */
-#define PDF_SLANT 0.21255656f    /* tan(12 degrees): synthetic italic */
 
 /* ---- resources ---- */
 
@@ -131,26 +130,76 @@ static HPDF_REAL pdf_y(const pw_t *w, int32_t y)
 	return pt(w->doc->h - y);
 }
 
+/* Numbers as the content stream writes them, without printf: v / 10^d
+ * with up to d decimals, trailing zeros dropped. Returns the length. */
+static int put_fixed(char *o, int64_t v, int d)
+{
+	char t[32];
+	int n = 0, k = 0;
+	uint64_t a = v < 0 ? (uint64_t)-v : (uint64_t)v;
+	int started = 0;
+	for (int i = 0; i < d; i++, a /= 10) {
+		unsigned dig = (unsigned)(a % 10);
+		if (dig || started) {
+			t[n++] = (char)('0' + dig);
+			started = 1;
+		}
+	}
+	if (started)
+		t[n++] = '.';
+	do {
+		t[n++] = (char)('0' + a % 10);
+		a /= 10;
+	} while (a);
+	if (v < 0 && (n > 1 || t[0] != '0'))
+		o[k++] = '-';
+	while (n)
+		o[k++] = t[--n];
+	return k;
+}
+
+/* A length in u as points (exact: up to 3 decimals). */
+static int put_u(char *o, int64_t u)
+{
+	return put_fixed(o, u, 3);
+}
+
+/* "r g b" of colour c, each channel to 4 decimals (8-bit exact). */
+static int put_rgb(char *o, uint32_t c)
+{
+	int k = 0;
+	for (int sh = 16; sh >= 0; sh -= 8) {
+		k += put_fixed(o + k, ((int64_t)(c >> sh & 255) * 20000 + 255) / 510, 4);
+		o[k++] = ' ';
+	}
+	return k;
+}
+
 static void set_fill(pw_t *w, uint32_t c)
 {
 	if (w->fill == c)
 		return;
 	w->fill = c;
-	HPDF_Page_SetRGBFill(w->page, (HPDF_REAL)((c >> 16 & 255) / 255.0),
-	                     (HPDF_REAL)((c >> 8 & 255) / 255.0), (HPDF_REAL)((c & 255) / 255.0));
+	char b[48];
+	int k = put_rgb(b, c);
+	memcpy(b + k, "rg\n", 3);
+	pdf_put(w, b, (size_t)k + 3);
 }
 
 static void set_stroke(pw_t *w, uint32_t c, int32_t lw)
 {
+	char b[48];
 	if (w->stroke != c) {
 		w->stroke = c;
-		HPDF_Page_SetRGBStroke(w->page, (HPDF_REAL)((c >> 16 & 255) / 255.0),
-		                       (HPDF_REAL)((c >> 8 & 255) / 255.0),
-		                       (HPDF_REAL)((c & 255) / 255.0));
+		int k = put_rgb(b, c);
+		memcpy(b + k, "RG\n", 3);
+		pdf_put(w, b, (size_t)k + 3);
 	}
 	if (w->lw != lw) {
 		w->lw = lw;
-		HPDF_Page_SetLineWidth(w->page, pt(lw));
+		int k = put_u(b, lw);
+		memcpy(b + k, " w\n", 3);
+		pdf_put(w, b, (size_t)k + 3);
 	}
 }
 
@@ -158,10 +207,12 @@ static void text_begin(pw_t *w, int on)
 {
 	if (on != w->in_text)
 		pdf_mc_close(w); /* marked content never straddles BT or ET */
-	if (on && !w->in_text)
-		HPDF_Page_BeginText(w->page);
-	else if (!on && w->in_text)
-		HPDF_Page_EndText(w->page);
+	if (on && !w->in_text) {
+		pdf_put(w, "BT\n", 3);
+		w->lm = 0; /* the text matrix is the identity again */
+	} else if (!on && w->in_text) {
+		pdf_put(w, "ET\n", 3);
+	}
 	w->in_text = on;
 }
 
@@ -202,12 +253,16 @@ static void set_font(pw_t *w, pdf_font_t *f, int32_t size)
 	pdf_put(w, buf, (size_t)k);
 }
 
-/* Show text[0..n) (valid UTF-8, BMP) as (2-byte CIDs) Tj, one string per
- * PDF_CHUNK bytes of CIDs, escaping \\ ( ) CR and LF. */
-static void show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const uint16_t *gids)
+/* Append text[0..n) (valid UTF-8, BMP) to the open TJ array as strings
+ * of 2-byte CIDs (PDF_CHUNK bytes each at most), escaping \\ ( ) CR and
+ * LF; gids as in page_run_t. Returns how far the viewer moves the pen, in
+ * 1e-9 pt: the glyphs' /W widths at size, and track (Tc) after each. */
+static int64_t show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const uint16_t *gids,
+                         int32_t size, int32_t track)
 {
 	char *o = w->tb;
 	size_t cap = PDF_CHUNK - 8, k = 0, chunk = 0;
+	int64_t adv = 0;
 	o[k++] = '(';
 	for (size_t i = 0, ci = 0; i < n; ci++) {
 		uint32_t cp;
@@ -215,16 +270,15 @@ static void show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const uin
 		if (l <= 0 || cp > 0xFFFF)
 			break;
 		unsigned c = gids && gids[ci] ? pdf_font_cid_glyph(f, cp, gids[ci]) : pdf_font_cid(f, cp);
-		if (chunk + 2 > PDF_CHUNK) {
-			memcpy(o + k, ") Tj\n", 5);
-			pdf_put(w, o, k + 5);
+		adv += (int64_t)sfnt_width(f->sf, c) * size * 1000 + (int64_t)track * 1000000;
+		if (k + 6 > cap) {
+			pdf_put_raw(w, o, k);
 			k = 0;
+		}
+		if (chunk + 2 > PDF_CHUNK) {
+			o[k++] = ')';
 			o[k++] = '(';
 			chunk = 0;
-		}
-		if (k + 4 > cap) {
-			pdf_put(w, o, k);
-			k = 0;
 		}
 		unsigned char b[2] = {(unsigned char)(c >> 8), (unsigned char)c};
 		for (int j = 0; j < 2; j++) {
@@ -238,8 +292,53 @@ static void show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const uin
 		chunk += 2;
 		i += (size_t)l;
 	}
-	memcpy(o + k, ") Tj\n", 5);
-	pdf_put(w, o, k + 5);
+	o[k++] = ')';
+	pdf_put_raw(w, o, k);
+	return adv;
+}
+
+/* Put the pen at the run's start. On the baseline of the open TJ array
+ * (same font, size, colour, slant and marked content: any change closed
+ * it) that is a number in the array: the distance from where the viewer's
+ * pen is (w->pen, 1e-9 pt, from the /W widths), in 1/1000 em to 3
+ * decimals (off by at most size / 2 * 1e-9 pt, never accumulated).
+ * Otherwise a new array after Td (relative to the line matrix) or Tm. */
+static void text_at(pw_t *w, const page_run_t *r, int slant)
+{
+	char b[96];
+	int k = 0;
+	int64_t x = (int64_t)r->x * 1000000;
+	if (w->tj && r->y == w->ty && slant == w->lslant) {
+		int64_t gap = x - w->pen, t = (gap >= 0 ? gap + r->size / 2 : gap - r->size / 2) / r->size;
+		if (t) {
+			k = put_fixed(b, -t, 3);
+			pdf_put_raw(w, b, (size_t)k);
+			w->pen += t * r->size;
+		}
+		return;
+	}
+	int32_t y = w->doc->h - r->y;
+	if (w->lm && slant == w->lslant && (!slant || y == w->ly)) {
+		k += put_u(b + k, (int64_t)r->x - w->lx);
+		b[k++] = ' ';
+		k += put_u(b + k, (int64_t)y - w->ly);
+		memcpy(b + k, " Td\n[", 5);
+	} else {
+		memcpy(b, slant ? "1 0 0.21256 1 " : "1 0 0 1 ", slant ? 14 : 8);
+		k = slant ? 14 : 8;
+		k += put_u(b + k, r->x);
+		b[k++] = ' ';
+		k += put_u(b + k, y);
+		memcpy(b + k, " Tm\n[", 5);
+	}
+	pdf_put(w, b, (size_t)k + 5);
+	w->lm = 1;
+	w->lx = r->x;
+	w->ly = y;
+	w->lslant = slant;
+	w->tj = 1;
+	w->ty = r->y;
+	w->pen = x;
 }
 
 /* Marked content whose /ActualText (UTF-16BE) is what extraction reads
@@ -292,31 +391,46 @@ static int draw_run(pw_t *w, const page_run_t *r, int tag)
 		set_font(w, font, r->size);
 	}
 	set_fill(w, r->color & 0xFFFFFF);
-	int mode = r->synth & 1 ? HPDF_FILL_THEN_STROKE : HPDF_FILL;
-	if (mode == HPDF_FILL_THEN_STROKE)
+	int mode = r->synth & 1 ? 2 : 0; /* fill, then stroke: synthetic bold */
+	if (mode)
 		set_stroke(w, r->color & 0xFFFFFF, r->size * 3 / 100);
 	if (w->mode != mode) {
 		w->mode = mode;
-		HPDF_Page_SetTextRenderingMode(w->page, (HPDF_TextRenderingMode)mode);
+		pdf_put(w, mode ? "2 Tr\n" : "0 Tr\n", 5);
 	}
-	HPDF_REAL c = r->synth & 2 ? PDF_SLANT : 0;
-	HPDF_Page_SetTextMatrix(w->page, 1, 0, c, 1, pt(r->x), pdf_y(w, r->y));
 	pdf_mc_text(w, tag, r->lang);
 	if (r->actual)
 		actual_begin(w, r->actual, r->actual_len);
 	if (w->tc != r->track) {
-		/* tracking: Tc adds after every glyph; after the run's last it moves
-		   nothing, since every run is placed by its own matrix */
+		/* tracking: Tc adds after every glyph (also after a run's last:
+		   the pen in a TJ array counts it, and the next run's place in
+		   it is measured from there) */
 		char tc[40];
 		w->tc = r->track;
-		int k = snprintf(tc, sizeof(tc), "%s%d.%03d Tc\n", r->track < 0 ? "-" : "",
-		                 abs((int)r->track) / 1000, abs((int)r->track) % 1000);
-		pdf_put(w, tc, (size_t)k);
+		int k = pdf_num(tc, r->track, 3);
+		memcpy(tc + k, " Tc\n", 4);
+		pdf_put(w, tc, (size_t)k + 4);
 	}
-	show_text(w, font, r->text, (size_t)r->len, r->gids);
+	text_at(w, r, (r->synth & 2) != 0);
+	w->pen += show_text(w, font, r->text, (size_t)r->len, r->gids, r->size, r->track);
 	if (r->actual)
 		pdf_put(w, "EMC\n", 4);
 	return 0;
+}
+
+/* Path operators: n points (u, PDF y up) then op. */
+static void path_op(pw_t *w, const int32_t *v, int n, const char *op)
+{
+	char b[160];
+	int k = 0;
+	for (int i = 0; i < 2 * n; i++) {
+		k += put_u(b + k, v[i]);
+		b[k++] = ' ';
+	}
+	size_t l = strlen(op);
+	memcpy(b + k, op, l);
+	b[k + l] = '\n';
+	pdf_put(w, b, (size_t)k + l + 1);
 }
 
 /* The path of a rectangle (top-left x, y; u) with corners of radius rad. */
@@ -326,23 +440,23 @@ static void rect_path(pw_t *w, int32_t x, int32_t y, int32_t wd, int32_t ht, int
 		rad = wd / 2;
 	if (rad > ht / 2)
 		rad = ht / 2;
+	int32_t l = x, r = x + wd, t = w->doc->h - y, b = w->doc->h - (y + ht);
 	if (rad <= 0) {
-		HPDF_Page_Rectangle(w->page, pt(x), pdf_y(w, y + ht), pt(wd), pt(ht));
+		path_op(w, (int32_t[]){l, b, wd, ht}, 2, "re");
 		return;
 	}
 	/* four quarter circles as Bezier arcs (control points at 0.5523 r) */
-	HPDF_REAL l = pt(x), r = pt(x + wd), t = pdf_y(w, y), b = pdf_y(w, y + ht);
-	HPDF_REAL k = pt(rad), c = k * 0.5523f;
-	HPDF_Page_MoveTo(w->page, l + k, b);
-	HPDF_Page_LineTo(w->page, r - k, b);
-	HPDF_Page_CurveTo(w->page, r - k + c, b, r, b + k - c, r, b + k);
-	HPDF_Page_LineTo(w->page, r, t - k);
-	HPDF_Page_CurveTo(w->page, r, t - k + c, r - k + c, t, r - k, t);
-	HPDF_Page_LineTo(w->page, l + k, t);
-	HPDF_Page_CurveTo(w->page, l + k - c, t, l, t - k + c, l, t - k);
-	HPDF_Page_LineTo(w->page, l, b + k);
-	HPDF_Page_CurveTo(w->page, l, b + k - c, l + k - c, b, l + k, b);
-	HPDF_Page_ClosePath(w->page);
+	int32_t k = rad, c = (int32_t)(((int64_t)rad * 5523 + 5000) / 10000);
+	path_op(w, (int32_t[]){l + k, b}, 1, "m");
+	path_op(w, (int32_t[]){r - k, b}, 1, "l");
+	path_op(w, (int32_t[]){r - k + c, b, r, b + k - c, r, b + k}, 3, "c");
+	path_op(w, (int32_t[]){r, t - k}, 1, "l");
+	path_op(w, (int32_t[]){r, t - k + c, r - k + c, t, r - k, t}, 3, "c");
+	path_op(w, (int32_t[]){l + k, t}, 1, "l");
+	path_op(w, (int32_t[]){l + k - c, t, l, t - k + c, l, t - k}, 3, "c");
+	path_op(w, (int32_t[]){l, b + k}, 1, "l");
+	path_op(w, (int32_t[]){l, b + k - c, l + k - c, b, l + k, b}, 3, "c");
+	pdf_put(w, "h\n", 2);
 }
 
 static void draw_rect(pw_t *w, const page_rect_t *r)
@@ -364,10 +478,7 @@ static void draw_rect(pw_t *w, const page_rect_t *r)
 	else
 		set_fill(w, c);
 	rect_path(w, r->x, r->y, r->w, r->h, r->radius);
-	if (r->stroke > 0)
-		HPDF_Page_Stroke(w->page);
-	else
-		HPDF_Page_Fill(w->page);
+	pdf_put(w, r->stroke > 0 ? "S\n" : "f\n", 2);
 }
 
 /* PDF URIs are 7-bit: percent-encode bytes >= 0x80, controls and spaces. */
@@ -415,17 +526,27 @@ static int draw_image(pw_t *w, const page_image_t *im, int tag)
 	text_begin(w, 0);
 	if (im->radius > 0) {
 		/* the photo's shape: a clip around the image only */
-		HPDF_Page_GSave(w->page);
+		pdf_put(w, "q\n", 2);
 		rect_path(w, im->x, im->y, im->w, im->h, im->radius);
-		HPDF_Page_Clip(w->page);
-		HPDF_Page_EndPath(w->page);
+		pdf_put(w, "W n\n", 4);
 	}
 	pdf_mc_figure(w, tag);
-	HPDF_Page_DrawImage(w->page, img, pt(im->x), pdf_y(w, im->y + im->h), pt(im->w),
-	                    pt(im->h));
+	const char *name = HPDF_Page_GetXObjectName(w->page, img);
+	if (!name)
+		pdf_ok(w, HPDF_FAILD_TO_ALLOC_MEM);
+	char b[160];
+	int k = 2;
+	memcpy(b, "q\n", 2);
+	int32_t v[] = {im->w, 0, 0, im->h, im->x, w->doc->h - (im->y + im->h)};
+	for (int i = 0; i < 6; i++) {
+		k += put_u(b + k, v[i]);
+		b[k++] = ' ';
+	}
+	k += snprintf(b + k, sizeof(b) - (size_t)k, "cm\n/%s Do\nQ\n", name);
+	pdf_put(w, b, (size_t)k);
 	pdf_mc_close(w);
 	if (im->radius > 0)
-		HPDF_Page_GRestore(w->page);
+		pdf_put(w, "Q\n", 2);
 	return 0;
 }
 
@@ -441,7 +562,8 @@ static int draw_page(pw_t *w, int i)
 	w->in_text = 0;
 	w->face = -1;
 	w->size = 0;
-	w->mode = HPDF_FILL;
+	w->mode = 0;
+	w->tj = w->lm = 0;
 	w->fill = w->stroke = 0;
 	w->lw = 1000;
 	w->tc = 0;
@@ -474,24 +596,6 @@ static int utf8_ok(pw_t *w, const char *what, const char *s)
 	return 0;
 }
 
-/* libharu refuses strings of 65,535 bytes or more (and counts them again
- * as UTF-16): metadata and outline titles longer than META_MAX bytes are
- * cut at a character boundary into tmp (w->tb: no heap memory to lose
- * when libharu's error handler jumps out). */
-#define META_MAX 16000
-static const char *meta_clip(const char *s, char tmp[META_MAX + 1])
-{
-	size_t n = strlen(s);
-	if (n <= META_MAX)
-		return s;
-	n = META_MAX;
-	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-		n--;
-	memcpy(tmp, s, n);
-	tmp[n] = '\0';
-	return tmp;
-}
-
 /* The text metadata shows for s: control characters become spaces (XML,
  * where the XMP copy lives, has none but tab and newline, and turns CR
  * into LF), cut at META_MAX bytes on a character boundary. Malloc'd. */
@@ -511,33 +615,10 @@ static char *meta_text(const char *s)
 }
 
 /* An Info text string in UTF-16BE (libharu's own drops characters beyond
- * the BMP), built in w->tb: META_MAX bytes of UTF-8 take at most 32,002. */
+ * the BMP). */
 static void info_put(pw_t *w, const char *key, const char *s)
 {
-	unsigned char *o = (unsigned char *)w->tb;
-	size_t k = 0, n = strlen(s);
-	o[k++] = 0xFE;
-	o[k++] = 0xFF;
-	for (size_t i = 0; i < n;) {
-		uint32_t cp;
-		int l = utf8_decode(s + i, n - i, &cp);
-		if (l <= 0)
-			break;
-		i += (size_t)l;
-		uint32_t u[2] = {cp, 0};
-		int nu = 1;
-		if (cp > 0xFFFF) {
-			u[0] = 0xD800 + ((cp - 0x10000) >> 10);
-			u[1] = 0xDC00 + ((cp - 0x10000) & 0x3FF);
-			nu = 2;
-		}
-		for (int j = 0; j < nu; j++) {
-			o[k++] = (unsigned char)(u[j] >> 8);
-			o[k++] = (unsigned char)u[j];
-		}
-	}
-	pdf_ok(w, HPDF_Dict_Add(w->pdf->info, key,
-	                        pdf_obj(w, HPDF_Binary_New(w->pdf->mmgr, o, (HPDF_UINT)k))));
+	pdf_ok(w, HPDF_Dict_Add(w->pdf->info, key, pdf_utf16(w, s)));
 }
 
 static void set_info(pw_t *w)
@@ -594,7 +675,6 @@ static void add_marks(pw_t *w)
 {
 	const page_doc_t *d = w->doc;
 	w->what = "add the outline";
-	HPDF_Encoder enc = HPDF_GetEncoder(w->pdf, "UTF-8");
 	HPDF_Outline top = NULL; /* the last level-0 entry: the parent of level 1 */
 	int n = 0;
 	for (int i = 0; i < d->nmarks; i++) {
@@ -602,8 +682,8 @@ static void add_marks(pw_t *w)
 		if (m->page < 0 || m->page >= d->npages || !utf8_ok(w, "an outline title", m->title))
 			continue;
 		int32_t y = m->y < 0 ? 0 : m->y > d->h ? d->h : m->y;
-		HPDF_Outline ol = HPDF_CreateOutline(w->pdf, m->level > 0 ? top : NULL,
-		                                     meta_clip(m->title, w->tb), enc);
+		HPDF_Outline ol = HPDF_CreateOutline(w->pdf, m->level > 0 ? top : NULL, "", NULL);
+		pdf_ok(w, HPDF_Dict_Add(ol, "Title", pdf_text(w, m->title)));
 		if (m->level == 0)
 			top = ol;
 		HPDF_Outline_SetDestination(ol, mark_dest(w, w->pages[m->page], pdf_y(w, y)));
@@ -628,8 +708,6 @@ static int pw_build(pw_t *w)
 		return pdf_fail(w, NULL, "cannot create the PDF: out of memory");
 	HPDF_SetCompressionMode(w->pdf, HPDF_COMP_ALL);
 	w->pdf->pdf_version = HPDF_VER_17; /* pdf_save writes the header */
-	HPDF_UseUTFEncodings(w->pdf);
-	HPDF_SetCurrentEncoder(w->pdf, "UTF-8");
 	set_info(w);
 	pdf_tags_start(w);
 	for (int i = 0; i < d->npages; i++)

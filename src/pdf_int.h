@@ -65,6 +65,11 @@ typedef struct pw {
 	HPDF_Page page;
 	int pageno;              /* 0-based index of page */
 	int in_text, face, mode;
+	int tj;                  /* a TJ array is open (pdf_put closes it) */
+	int32_t ty;              /* its baseline (u, from the top) */
+	int64_t pen;             /* where the viewer's pen is in it, 1e-9 pt */
+	int lm, lslant;          /* the line matrix is set (Tm/Td), slanted */
+	int32_t lx, ly;          /* its origin (u, PDF y up) */
 	int32_t size, lw;
 	int32_t tc;              /* character spacing (Tc), u */
 	uint32_t fill, stroke;
@@ -87,9 +92,17 @@ void pdf_ok(pw_t *w, HPDF_STATUS rc);
 void *pdf_obj(pw_t *w, void *obj);
 HPDF_Dict pdf_stream(pw_t *w, const void *data, size_t n);
 HPDF_Array pdf_array(pw_t *w);
+/* A text string object for UTF-8 s: a literal when ASCII, else UTF-16BE. */
+void *pdf_text(pw_t *w, const char *s);
+/* s (UTF-8, at most META_MAX bytes) as a UTF-16BE string object (BOM). */
+void *pdf_utf16(pw_t *w, const char *s);
+/* metadata and outline titles are cut to this many bytes of UTF-8 */
+#define META_MAX 16000
 
 /* pdf_obj.c: append to the current page's content stream. */
 void pdf_put(pw_t *w, const char *s, size_t n);
+/* The same without closing an open TJ array (pdf.c's text). */
+void pdf_put_raw(pw_t *w, const char *s, size_t n);
 
 /* pdf_tags.c: marked content and the structure tree (nothing when plain). */
 void pdf_tags_start(pw_t *w);

@@ -7,7 +7,9 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include "pdf_int.h"
+#include "utf8.h"
 
 static const struct {
 	HPDF_STATUS code;
@@ -112,8 +114,83 @@ HPDF_Array pdf_array(pw_t *w)
 /* Append to the page's content stream (libharu's operators write there
  * too; text goes straight in, as CIDs, since our fonts are not libharu
  * fonts). */
-void pdf_put(pw_t *w, const char *s, size_t n)
+void pdf_put_raw(pw_t *w, const char *s, size_t n)
 {
 	HPDF_PageAttr a = (HPDF_PageAttr)w->page->attr;
 	pdf_ok(w, HPDF_Stream_Write(a->stream, (const HPDF_BYTE *)s, (HPDF_UINT)n));
 }
+
+/* Anything else written to the page ends pdf.c's open TJ array first, so
+ * a state change, marked content or ET never lands inside one. */
+void pdf_put(pw_t *w, const char *s, size_t n)
+{
+	if (w->tj) {
+		w->tj = 0;
+		pdf_put_raw(w, "]TJ\n", 4);
+	}
+	pdf_put_raw(w, s, n);
+}
+
+/* libharu refuses strings of 65,535 bytes or more (and counts them again
+ * as UTF-16): metadata and outline titles longer than META_MAX bytes are
+ * cut at a character boundary into tmp (w->tb: no heap memory to lose
+ * when libharu's error handler jumps out). */
+static const char *meta_clip(const char *s, char tmp[META_MAX + 1])
+{
+	size_t n = strlen(s);
+	if (n <= META_MAX)
+		return s;
+	n = META_MAX;
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	return tmp;
+}
+
+/* s (UTF-8, at most META_MAX bytes) as a UTF-16BE string with its byte
+ * order mark, built in w->tb: META_MAX bytes take at most 32,002. */
+void *pdf_utf16(pw_t *w, const char *s)
+{
+	unsigned char *o = (unsigned char *)w->tb;
+	size_t k = 0, n = strlen(s);
+	o[k++] = 0xFE;
+	o[k++] = 0xFF;
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		int l = utf8_decode(s + i, n - i, &cp);
+		if (l <= 0)
+			break;
+		i += (size_t)l;
+		uint32_t u[2] = {cp, 0};
+		int nu = 1;
+		if (cp > 0xFFFF) {
+			u[0] = 0xD800 + ((cp - 0x10000) >> 10);
+			u[1] = 0xDC00 + ((cp - 0x10000) & 0x3FF);
+			nu = 2;
+		}
+		for (int j = 0; j < nu; j++) {
+			o[k++] = (unsigned char)(u[j] >> 8);
+			o[k++] = (unsigned char)u[j];
+		}
+	}
+	return pdf_obj(w, HPDF_Binary_New(w->pdf->mmgr, o, (HPDF_UINT)k));
+}
+
+/* A text string (outline titles, /Alt, /Contents): a literal when s is
+ * printable ASCII (the same in PDFDocEncoding, a quarter of the size),
+ * else UTF-16BE (ours: libharu's UTF-8 encoder costs 1.4 M instructions
+ * to set up and drops characters beyond the BMP). Over META_MAX bytes,
+ * cut at a character boundary. */
+void *pdf_text(pw_t *w, const char *s)
+{
+	int ascii = 1;
+	for (const char *p = s; *p && ascii; p++)
+		ascii = *p >= 0x20 && *p < 0x7f;
+	/* the cut copy lies beyond the 32,002 bytes pdf_utf16 writes */
+	s = meta_clip(s, w->tb + 33000);
+	if (ascii)
+		return pdf_obj(w, HPDF_String_New(w->pdf->mmgr, s, NULL));
+	return pdf_utf16(w, s);
+}
+

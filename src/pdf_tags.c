@@ -196,17 +196,6 @@ void pdf_mc_figure(pw_t *w, int tag)
 		mc_open(w, tag);
 }
 
-/* A UTF-8 text string: a literal one when it is printable ASCII (the
- * same in PDFDocEncoding, and a quarter of the size), else UTF-16BE. */
-static void *text_string(pw_t *w, const char *s)
-{
-	int ascii = 1;
-	for (const char *p = s; *p && ascii; p++)
-		ascii = *p >= 0x20 && *p < 0x7f;
-	return pdf_obj(w, HPDF_String_New(w->pdf->mmgr, s,
-	                                  ascii ? NULL : HPDF_GetEncoder(w->pdf, "UTF-8")));
-}
-
 void pdf_tag_annot(pw_t *w, int tag, HPDF_Annotation a, const char *url)
 {
 	/* PDF/A: printable; PDF/UA: a description */
@@ -216,7 +205,7 @@ void pdf_tag_annot(pw_t *w, int tag, HPDF_Annotation a, const char *url)
 		return;
 	tag = valid_tag(w, tag);
 	const char *alt = t->el[tag].alt && *t->el[tag].alt ? t->el[tag].alt : url;
-	pdf_ok(w, HPDF_Dict_Add(a, "Contents", text_string(w, alt)));
+	pdf_ok(w, HPDF_Dict_Add(a, "Contents", pdf_text(w, alt)));
 	if (t->el[tag].artifact)
 		return;
 	/* an annotation belongs to a Link element: one of its own if the page
@@ -283,9 +272,9 @@ static void el_fill(pw_t *w, int i, const kid_t *kids, int n, HPDF_Dict root)
 	if (e->page >= 0)
 		pdf_ok(w, HPDF_Dict_Add(d, "Pg", w->pages[e->page]));
 	if (e->lang)
-		pdf_ok(w, HPDF_Dict_Add(d, "Lang", text_string(w, e->lang)));
+		pdf_ok(w, HPDF_Dict_Add(d, "Lang", pdf_text(w, e->lang)));
 	if (e->alt && !strcmp(e->role, "Figure"))
-		pdf_ok(w, HPDF_Dict_Add(d, "Alt", text_string(w, e->alt)));
+		pdf_ok(w, HPDF_Dict_Add(d, "Alt", pdf_text(w, e->alt)));
 	if (n == 1) {
 		pdf_ok(w, HPDF_Dict_Add(d, "K", kid_obj(w, &kids[0], e)));
 	} else if (n > 1) {

@@ -525,14 +525,25 @@ static void tt_table(const sfnt_t *f, int k, const uint8_t *keep, bbuf_t *b)
 	}
 }
 
-/* The font program: libharu's table set, glyf/loca cut to the kept glyphs
- * (long loca) plus the copies, checksums and head.checkSumAdjustment
- * recomputed. */
+/* Whether table k goes into the embedded program: what a CIDFontType2
+ * program needs (ISO 32000-1 9.9: head, hhea, loca, maxp, glyf, hmtx and
+ * the hinting tables). The CIDs are glyph ids (/CIDToGIDMap /Identity)
+ * and text extracts through ToUnicode, so cmap, name, OS/2 and post are
+ * never read: leaving them out saves about 2 KB per CV. */
+static int tt_embedded(const sfnt_t *f, int k)
+{
+	if (k == T_OS2 || k == T_CMAP || k == T_NAME || k == T_POST)
+		return 0;
+	return f->len[k] > 0 || k == T_LOCA;
+}
+
+/* The font program: glyf/loca cut to the kept glyphs (long loca) plus
+ * the copies, checksums and head.checkSumAdjustment recomputed. */
 static void tt_program(const sfnt_t *f, const uint8_t *keep, bbuf_t *b)
 {
 	int nt = 0;
 	for (int k = 0; k < T_N; k++)
-		nt += f->len[k] > 0 || k == T_LOCA;
+		nt += tt_embedded(f, k);
 	unsigned es = 0;
 	while ((2u << es) <= (unsigned)nt)
 		es++;
@@ -545,7 +556,7 @@ static void tt_program(const sfnt_t *f, const uint8_t *keep, bbuf_t *b)
 	put16(h + 10, 16u * (unsigned)nt - (16u << es));
 	size_t dir = 12, head_at = 0;
 	for (int k = 0; k < T_N; k++) {
-		if (!f->len[k] && k != T_LOCA)
+		if (!tt_embedded(f, k))
 			continue;
 		size_t at = b->n;
 		if (k == T_HEAD)

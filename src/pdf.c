@@ -12,10 +12,16 @@
  *   so no other module's frame is ever skipped. After a libharu error the
  *   document is in a sticky error state and its handles may be NULL, so
  *   nothing is called on it any more except HPDF_Free.
- * - Each page is one text object as long as only runs follow each other;
- *   a run sets font/size, colour, render mode only when they change, and is
- *   placed with an absolute text matrix (italic = slanted matrix), so no
- *   error accumulates. Synthetic bold is fill+stroke at 3% of the size.
+ * - Content operators are written here, not by libharu's page calls (a
+ *   third of our run time went into them): numbers exactly from the
+ *   integer units. Each page is one text object as long as only runs
+ *   follow each other; a run sets font/size, colour, render mode only when
+ *   they change. Runs on one baseline in one state share a TJ array, the
+ *   gap between them (kerning, justified spaces) a number in it computed
+ *   from where the viewer's pen is by the /W widths, so each run starts
+ *   where layout put it and no error accumulates; a new baseline is a Td
+ *   (Tm when slanted: synthetic italic). Synthetic bold is fill+stroke at
+ *   3% of the size.
  * - Fonts are our own objects built from the faces' programs in memory
  *   (pdf_font.c, on sfnt.c): text goes into the content stream as literal
  *   strings of 2-byte CIDs, (...) with \\ ( ) CR LF escaped.

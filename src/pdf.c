@@ -136,38 +136,10 @@ static HPDF_REAL pdf_y(const pw_t *w, int32_t y)
 	return pt(w->doc->h - y);
 }
 
-/* Numbers as the content stream writes them, without printf: v / 10^d
- * with up to d decimals, trailing zeros dropped. Returns the length. */
-static int put_fixed(char *o, int64_t v, int d)
-{
-	char t[32];
-	int n = 0, k = 0;
-	uint64_t a = v < 0 ? (uint64_t)-v : (uint64_t)v;
-	int started = 0;
-	for (int i = 0; i < d; i++, a /= 10) {
-		unsigned dig = (unsigned)(a % 10);
-		if (dig || started) {
-			t[n++] = (char)('0' + dig);
-			started = 1;
-		}
-	}
-	if (started)
-		t[n++] = '.';
-	do {
-		t[n++] = (char)('0' + a % 10);
-		a /= 10;
-	} while (a);
-	if (v < 0 && (n > 1 || t[0] != '0'))
-		o[k++] = '-';
-	while (n)
-		o[k++] = t[--n];
-	return k;
-}
-
 /* A length in u as points (exact: up to 3 decimals). */
 static int put_u(char *o, int64_t u)
 {
-	return put_fixed(o, u, 3);
+	return pdf_num(o, u, 3);
 }
 
 /* "r g b" of colour c, each channel to 4 decimals (8-bit exact). */
@@ -175,7 +147,7 @@ static int put_rgb(char *o, uint32_t c)
 {
 	int k = 0;
 	for (int sh = 16; sh >= 0; sh -= 8) {
-		k += put_fixed(o + k, ((int64_t)(c >> sh & 255) * 20000 + 255) / 510, 4);
+		k += pdf_num(o + k, ((int64_t)(c >> sh & 255) * 20000 + 255) / 510, 4);
 		o[k++] = ' ';
 	}
 	return k;
@@ -317,7 +289,7 @@ static void text_at(pw_t *w, const page_run_t *r, int slant)
 	if (w->tj && r->y == w->ty && slant == w->lslant) {
 		int64_t gap = x - w->pen, t = (gap >= 0 ? gap + r->size / 2 : gap - r->size / 2) / r->size;
 		if (t) {
-			k = put_fixed(b, -t, 3);
+			k = pdf_num(b, -t, 3);
 			pdf_put_raw(w, b, (size_t)k);
 			w->pen += t * r->size;
 		}
@@ -793,6 +765,8 @@ int pdf_write_opts(const page_doc_t *doc, const char *path, const pdf_opts_t *o,
 		free(w->info[i]);
 	free(w->offsets);
 	free(w->types);
+	buf_done(&w->sbuf[0]);
+	buf_done(&w->sbuf[1]);
 	free(w);
 	return rc;
 }

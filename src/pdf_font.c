@@ -35,8 +35,12 @@ static void pf_tag(pw_t *w, const pdf_font_t *f, char tag[8])
 	uint64_t h = 1469598103934665603u;
 	for (const char *s = sfnt_psname(f->sf); *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	for (int i = 0; i < 8192; i++)
-		h = (h ^ f->used[i]) * 1099511628211u;
+	for (int i = 0; i < 8192; i += 8) {
+		uint64_t v;
+		memcpy(&v, f->used + i, 8);
+		if (v) /* the set is tiny: skip 64 code points at a time */
+			h = ((h ^ v) * 1099511628211u ^ (uint64_t)i) * 1099511628211u;
+	}
 	for (int i = 0; i < f->nalts; i++)
 		h = (h ^ ((uint64_t)f->alts[i].g << 16 | f->alts[i].cp)) * 1099511628211u;
 	for (;;) {
@@ -75,6 +79,22 @@ static HPDF_Array pf_widths(pw_t *w, const pdf_font_t *f, const uint16_t *cps, u
 	return a;
 }
 
+/* "<CCCC> <UUUU>\n" (14 bytes) */
+static void bfchar(char *o, unsigned cid, unsigned cp)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	o[0] = '<';
+	o[5] = '>';
+	o[6] = ' ';
+	o[7] = '<';
+	o[12] = '>';
+	o[13] = '\n';
+	for (int i = 0; i < 4; i++) {
+		o[1 + i] = hex[cid >> (12 - 4 * i) & 15];
+		o[8 + i] = hex[cp >> (12 - 4 * i) & 15];
+	}
+}
+
 /* ToUnicode: each CID drawn to its code point (bfchar, 100 per block;
  * libharu 2.3's own map used the invalid "begincidrange"). */
 static HPDF_Dict pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n)
@@ -97,12 +117,15 @@ static HPDF_Dict pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n)
 			break;
 		snprintf(line, sizeof(line), "%u beginbfchar\n", k);
 		pdf_ok(w, HPDF_Stream_WriteStr(st, line));
+		char blk[100 * 14 + 16];
+		size_t bn = 0;
 		for (; c < end; c++)
 			if (cps[c]) {
-				snprintf(line, sizeof(line), "<%04X> <%04X>\n", c, cps[c]);
-				pdf_ok(w, HPDF_Stream_WriteStr(st, line));
+				bfchar(blk + bn, c, cps[c]);
+				bn += 14;
 			}
-		pdf_ok(w, HPDF_Stream_WriteStr(st, "endbfchar\n"));
+		memcpy(blk + bn, "endbfchar\n", 10);
+		pdf_ok(w, HPDF_Stream_Write(st, (const HPDF_BYTE *)blk, (HPDF_UINT)(bn + 10)));
 	}
 	pdf_ok(w, HPDF_Stream_WriteStr(st, "endcmap\nCMapName currentdict /CMap defineresource pop\n"
 	                                  "end\nend\n"));
@@ -140,8 +163,13 @@ static void pf_finish(pw_t *w, pdf_font_t *f, int idx)
 	unsigned n = sfnt_nglyphs(f->sf);
 	memset(cps, 0, n * sizeof(uint16_t));
 	for (uint32_t byte = 0; byte < 8192; byte++) {
+		uint64_t v;
+		if (!(byte & 7) && (memcpy(&v, f->used + byte, 8), !v)) {
+			byte += 7;  /* the set is tiny: skip 64 code points at a time */
+			continue;
+		}
 		if (!f->used[byte])
-			continue;   /* the set is tiny: skip 8 code points at a time */
+			continue;
 		for (uint32_t cp = byte << 3; cp < (byte + 1) << 3; cp++)
 			if (cp && f->used[cp >> 3] >> (cp & 7) & 1 && !cps[f->cid[cp]])
 				cps[f->cid[cp]] = (uint16_t)cp;

@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <hpdf.h>
+#include "buf.h"
 #include "err.h"
 #include "page.h"
 #include "sfnt.h"
@@ -78,6 +79,7 @@ typedef struct pw {
 	                            written to Info (and the XMP), or NULL */
 	pdf_tags_t *tg;          /* the structure being built; NULL when plain */
 	HPDF_Stream scratch[3];  /* pdf_save's buffers (freed with pw) */
+	buf_t sbuf[2];           /* pdf_save's object stream (freed with pw) */
 	uint64_t *offsets;       /* pdf_save: per object */
 	unsigned char *types;
 } pw_t;
@@ -103,6 +105,9 @@ void *pdf_utf16(pw_t *w, const char *s);
 void pdf_put(pw_t *w, const char *s, size_t n);
 /* The same without closing an open TJ array (pdf.c's text). */
 void pdf_put_raw(pw_t *w, const char *s, size_t n);
+/* v / 10^d in decimal into o, at most d decimals, trailing zeros dropped
+ * (no printf: content streams are mostly numbers); its length. */
+int pdf_num(char *o, int64_t v, int d);
 
 /* pdf_tags.c: marked content and the structure tree (nothing when plain). */
 void pdf_tags_start(pw_t *w);

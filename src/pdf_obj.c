@@ -194,3 +194,30 @@ void *pdf_text(pw_t *w, const char *s)
 	return pdf_utf16(w, s);
 }
 
+/* v / 10^d with up to d decimals, trailing zeros dropped (pdf_int.h). */
+int pdf_num(char *o, int64_t v, int d)
+{
+	char t[32];
+	int n = 0, k = 0;
+	uint64_t a = v < 0 ? (uint64_t)-v : (uint64_t)v;
+	int started = 0;
+	for (int i = 0; i < d; i++, a /= 10) {
+		unsigned dig = (unsigned)(a % 10);
+		if (dig || started) {
+			t[n++] = (char)('0' + dig);
+			started = 1;
+		}
+	}
+	if (started)
+		t[n++] = '.';
+	do {
+		t[n++] = (char)('0' + a % 10);
+		a /= 10;
+	} while (a);
+	if (v < 0 && (n > 1 || t[0] != '0'))
+		o[k++] = '-';
+	while (n)
+		o[k++] = t[--n];
+	return k;
+}
+

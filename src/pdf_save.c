@@ -12,7 +12,7 @@
  *   one object stream (FlateDecode) holding every other object -- the
  *   many small dictionaries of fonts, pages, outline and structure tree;
  *   a cross-reference stream (FlateDecode) with /Root, /Info and /ID.
- * /ID is the MD5 of every byte before the cross-reference stream, so it
+ * /ID is a 128-bit hash of every byte before the cross-reference stream, so it
  * follows the content and the same page list gives the same file.
  * Streams never go into the object stream, and the object stream's own
  * /Length is direct, as 7.5.7 requires.
@@ -33,18 +33,6 @@ static int is_stream(void *obj)
 static void put(pw_t *w, HPDF_Stream s, const char *str)
 {
 	pdf_ok(w, HPDF_Stream_WriteStr(s, str));
-}
-
-/* Append the bytes of memory stream src to dst. */
-static void append(pw_t *w, HPDF_Stream dst, HPDF_Stream src)
-{
-	HPDF_UINT n = HPDF_MemStream_GetBufCount(src);
-	for (HPDF_UINT i = 0; i < n; i++) {
-		HPDF_UINT len = 0;
-		HPDF_BYTE *p = HPDF_MemStream_GetBufPtr(src, i, &len);
-		if (p && len)
-			pdf_ok(w, HPDF_Stream_Write(dst, p, len));
-	}
 }
 
 /* The bytes of memory stream src in one piece (valid until the next call). */
@@ -75,23 +63,233 @@ static const unsigned char *gather(HPDF_Stream src, size_t *n)
 }
 
 /* src deflated (libdeflate, pdf_deflate.c) */
-static const unsigned char *deflated(pw_t *w, HPDF_Stream src, size_t *zn)
+static const unsigned char *deflate_bytes(pw_t *w, const void *in, size_t n, size_t *zn)
 {
-	size_t n;
-	const unsigned char *in = gather(src, &n), *z = NULL;
-	*zn = pdf_deflate(in ? in : (const unsigned char *)"", in ? n : 0, &z);
+	const unsigned char *z = NULL;
+	*zn = pdf_deflate(in ? in : "", in ? n : 0, &z);
 	if (!*zn)
 		pdf_fail(w, NULL, "cannot compress a stream");
 	return z;
 }
 
+static const unsigned char *deflated(pw_t *w, HPDF_Stream src, size_t *zn)
+{
+	size_t n;
+	const unsigned char *in = gather(src, &n);
+	return deflate_bytes(w, in, n, zn);
+}
+
+/* ---- libharu's objects, serialized here ----
+ *
+ * HPDF_Obj_WriteValue costs about 9,000 instructions per object (a
+ * stream call per token, a pretty-printed layout): a 250-publication CV
+ * has 2,000 objects. This writes the same values compactly into a buf_t:
+ * a space only between two tokens that need one ("/Type/Page/Count 3").
+ * Anything it does not know (a string with an encoder, a dictionary with
+ * write hooks or a stream) goes through libharu's writer. */
+
+typedef struct ser {
+	pw_t *w;
+	buf_t *b;
+	int reg;                /* the last byte written is a regular character */
+} ser_t;
+
+static void ser_tok(ser_t *o, const char *t, size_t n, int starts_reg, int ends_reg)
+{
+	if (o->reg && starts_reg)
+		buf_add(o->b, " ", 1);
+	buf_add(o->b, t, n);
+	o->reg = ends_reg;
+}
+
+static void ser_int(ser_t *o, long long v)
+{
+	char t[32];
+	int k = pdf_num(t, v, 0);
+	ser_tok(o, t, (size_t)k, 1, 1);
+}
+
+static void ser_name(ser_t *o, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char t[3 * HPDF_LIMIT_MAX_NAME_LEN + 2];
+	size_t k = 0;
+	t[k++] = '/';
+	for (; *s && k + 3 < sizeof(t); s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x21 || c > 0x7e || strchr("#()<>[]{}/%", c)) {
+			t[k++] = '#';
+			t[k++] = hex[c >> 4];
+			t[k++] = hex[c & 15];
+		} else {
+			t[k++] = (char)c;
+		}
+	}
+	ser_tok(o, t, k, 0, 1);
+}
+
+/* A literal string: \ ( ) escaped, other bytes outside printable ASCII
+ * in octal. */
+static void ser_string(ser_t *o, const unsigned char *v, size_t n)
+{
+	char t[64];
+	size_t k = 0;
+	ser_tok(o, "(", 1, 0, 0);
+	for (size_t i = 0; i < n; i++) {
+		unsigned c = v[i];
+		if (k + 4 > sizeof(t)) {
+			buf_add(o->b, t, k);
+			k = 0;
+		}
+		if (c == '(' || c == ')' || c == '\\') {
+			t[k++] = '\\';
+			t[k++] = (char)c;
+		} else if (c < 0x20 || c >= 0x7f) {
+			t[k++] = '\\';
+			t[k++] = (char)('0' + (c >> 6));
+			t[k++] = (char)('0' + (c >> 3 & 7));
+			t[k++] = (char)('0' + (c & 7));
+		} else {
+			t[k++] = (char)c;
+		}
+	}
+	t[k++] = ')';
+	buf_add(o->b, t, k);
+}
+
+static void ser_binary(ser_t *o, const unsigned char *v, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	char t[66];
+	size_t k = 0;
+	ser_tok(o, "<", 1, 0, 0);
+	for (size_t i = 0; i < n; i++) {
+		if (k + 2 > sizeof(t)) {
+			buf_add(o->b, t, k);
+			k = 0;
+		}
+		t[k++] = hex[v[i] >> 4];
+		t[k++] = hex[v[i] & 15];
+	}
+	t[k++] = '>';
+	buf_add(o->b, t, k);
+}
+
+/* libharu writes obj (as a value) into scratch stream 2; copied into b. */
+static void ser_libharu(ser_t *o, void *obj)
+{
+	HPDF_Stream st = o->w->scratch[2];
+	HPDF_MemStream_FreeData(st);
+	pdf_ok(o->w, HPDF_Obj_WriteValue(obj, st, NULL));
+	if (o->reg)
+		buf_add(o->b, " ", 1);
+	HPDF_UINT nb = HPDF_MemStream_GetBufCount(st);
+	for (HPDF_UINT i = 0; i < nb; i++) {
+		HPDF_UINT len = 0;
+		HPDF_BYTE *p = HPDF_MemStream_GetBufPtr(st, i, &len);
+		if (p && len)
+			buf_add(o->b, (const char *)p, len);
+	}
+	o->reg = 1; /* a space after it, to be safe */
+}
+
+static void ser_value(ser_t *o, void *obj);
+
+/* obj inside a container: a reference when it is (a proxy of) an
+ * indirect object, else its value. */
+static void ser_item(ser_t *o, void *obj)
+{
+	HPDF_Obj_Header *h = obj;
+	if ((h->obj_class & HPDF_OCLASS_ANY) == HPDF_OCLASS_PROXY)
+		h = ((HPDF_Proxy)obj)->obj;
+	if (h->obj_id & HPDF_OTYPE_INDIRECT) {
+		ser_int(o, h->obj_id & 0x00FFFFFF);
+		ser_int(o, h->gen_no);
+		ser_tok(o, "R", 1, 1, 1);
+	} else {
+		ser_value(o, h);
+	}
+}
+
+static void ser_value(ser_t *o, void *obj)
+{
+	HPDF_Obj_Header *h = obj;
+	switch (h->obj_class & HPDF_OCLASS_ANY) {
+	case HPDF_OCLASS_NULL: ser_tok(o, "null", 4, 1, 1); return;
+	case HPDF_OCLASS_BOOLEAN:
+		if (((HPDF_Boolean)obj)->value)
+			ser_tok(o, "true", 4, 1, 1);
+		else
+			ser_tok(o, "false", 5, 1, 1);
+		return;
+	case HPDF_OCLASS_NUMBER: ser_int(o, ((HPDF_Number)obj)->value); return;
+	case HPDF_OCLASS_REAL: {
+		char t[48];
+		double v = ((HPDF_Real)obj)->value * 100000.0;
+		int k = pdf_num(t, (long long)(v < 0 ? v - 0.5 : v + 0.5), 5);
+		ser_tok(o, t, (size_t)k, 1, 1);
+		return;
+	}
+	case HPDF_OCLASS_NAME: ser_name(o, ((HPDF_Name)obj)->value); return;
+	case HPDF_OCLASS_STRING: {
+		HPDF_String str = obj;
+		if (str->encoder)
+			ser_libharu(o, obj);
+		else
+			ser_string(o, str->value, str->len);
+		return;
+	}
+	case HPDF_OCLASS_BINARY:
+		ser_binary(o, ((HPDF_Binary)obj)->value, ((HPDF_Binary)obj)->len);
+		return;
+	case HPDF_OCLASS_ARRAY: {
+		HPDF_List l = ((HPDF_Array)obj)->list;
+		ser_tok(o, "[", 1, 0, 0);
+		for (HPDF_UINT i = 0; i < l->count; i++)
+			ser_item(o, l->obj[i]);
+		ser_tok(o, "]", 1, 0, 0);
+		return;
+	}
+	case HPDF_OCLASS_DICT: {
+		HPDF_Dict d = obj;
+		if (d->stream || d->write_fn || d->after_write_fn) {
+			ser_libharu(o, obj);
+			return;
+		}
+		if (d->before_write_fn)
+			pdf_ok(o->w, d->before_write_fn(d));
+		ser_tok(o, "<<", 2, 0, 0);
+		for (HPDF_UINT i = 0; i < d->list->count; i++) {
+			HPDF_DictElement e = d->list->obj[i];
+			HPDF_Obj_Header *v = e->value;
+			if (!v)
+				pdf_ok(o->w, HPDF_INVALID_OBJECT);
+			if (v->obj_id & HPDF_OTYPE_HIDDEN)
+				continue;
+			ser_name(o, e->key);
+			ser_item(o, v);
+		}
+		ser_tok(o, ">>", 2, 0, 0);
+		return;
+	}
+	default: ser_libharu(o, obj); return;
+	}
+}
+
+/* The value of object obj appended to b. */
+static void ser_object(pw_t *w, buf_t *b, void *obj)
+{
+	ser_t o = {w, b, 0};
+	ser_value(&o, obj);
+}
+
 /* "N 0 obj <<dict /Filter /FlateDecode /Length L>> stream ... endstream
  * endobj" with data deflated from memory stream src. */
 static void flate_object(pw_t *w, HPDF_Stream out, unsigned num, const char *dict,
-                         HPDF_Stream src)
+                         const void *data, size_t n)
 {
 	size_t zn;
-	const unsigned char *z = deflated(w, src, &zn);
+	const unsigned char *z = deflate_bytes(w, data, n, &zn);
 	char buf[64];
 	snprintf(buf, sizeof(buf), "%u 0 obj\n<<", num);
 	put(w, out, buf);
@@ -102,9 +300,9 @@ static void flate_object(pw_t *w, HPDF_Stream out, unsigned num, const char *dic
 	put(w, out, "\nendstream\nendobj\n");
 }
 
-/* A FlateDecode stream dictionary written as libharu's HPDF_Dict_Write
- * writes it (the same /Filter array, the indirect /Length, the same
- * separators), with the data deflated by pdf_deflate instead of zlib.
+/* A FlateDecode stream dictionary (the same /Filter array and indirect
+ * /Length libharu writes; our serializer), with the data deflated by
+ * pdf_deflate instead of zlib.
  * 0 when it did; -1 for a stream libharu must write (other filters,
  * parameters, write hooks). */
 static int flate_stream(pw_t *w, HPDF_Stream out, HPDF_Dict d)
@@ -125,15 +323,82 @@ static int flate_stream(pw_t *w, HPDF_Stream out, HPDF_Dict d)
 	size_t zn;
 	const unsigned char *z = deflated(w, d->stream, &zn);
 	HPDF_Stream data = d->stream;
+	buf_t *b = &w->sbuf[0];
+	buf_reset(b);
 	d->stream = NULL;   /* the dictionary alone */
-	HPDF_STATUS st = HPDF_Dict_Write(d, out, NULL);
+	ser_object(w, b, d);
 	d->stream = data;
-	pdf_ok(w, st);
-	put(w, out, "\nstream\r\n");
+	buf_add(b, "\nstream\r\n", 9);
+	pdf_ok(w, HPDF_Stream_Write(out, (const HPDF_BYTE *)b->s, (HPDF_UINT)b->len));
 	pdf_ok(w, HPDF_Stream_Write(out, z, (HPDF_UINT)zn));
 	HPDF_Number_SetValue(length, (HPDF_INT32)zn);
 	put(w, out, "\nendstream");
 	return 0;
+}
+
+/* The /ID: a 128-bit hash of the bytes (two multiply-rotate lanes over
+ * 8-byte words, then mixed with the length). MD5 cost ten times as much
+ * and an identifier needs no cryptographic strength. */
+typedef struct id_hash {
+	uint64_t h[2];
+	unsigned char tail[8];
+	unsigned ntail;
+	uint64_t len;
+} id_hash_t;
+
+static uint64_t id_rotl(uint64_t x, int r)
+{
+	return x << r | x >> (64 - r);
+}
+
+static void id_word(id_hash_t *s, uint64_t v)
+{
+	s->h[0] = id_rotl((s->h[0] ^ v) * 0x87C37B91114253D5u, 31);
+	s->h[1] = id_rotl((s->h[1] + v) * 0x4CF5AD432745937Fu, 29) ^ s->h[0];
+}
+
+static uint64_t id_le64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void id_update(id_hash_t *s, const unsigned char *p, size_t n)
+{
+	s->len += n;
+	while (n && s->ntail) {
+		s->tail[s->ntail++] = *p++;
+		n--;
+		if (s->ntail == 8) {
+			id_word(s, id_le64(s->tail));
+			s->ntail = 0;
+		}
+	}
+	for (; n >= 8; p += 8, n -= 8)
+		id_word(s, id_le64(p));
+	while (n--)
+		s->tail[s->ntail++] = *p++;
+}
+
+static uint64_t id_mix(uint64_t x)
+{
+	x = (x ^ x >> 33) * 0xFF51AFD7ED558CCDu;
+	x = (x ^ x >> 33) * 0xC4CEB9FE1A85EC53u;
+	return x ^ x >> 33;
+}
+
+static void id_final(id_hash_t *s, unsigned char out[16])
+{
+	memset(s->tail + s->ntail, 0, 8 - s->ntail);
+	id_word(s, id_le64(s->tail) ^ (uint64_t)s->ntail << 59);
+	uint64_t a = id_mix(s->h[0] ^ s->len), b = id_mix(s->h[1] + a);
+	a = id_mix(a + b);
+	for (int i = 0; i < 8; i++) {
+		out[i] = (unsigned char)(a >> 8 * i);
+		out[8 + i] = (unsigned char)(b >> 8 * i);
+	}
 }
 
 static unsigned width_of(uint64_t v)
@@ -160,12 +425,11 @@ int pdf_save(pw_t *w)
 	w->what = "save the PDF";
 	HPDF_Doc pdf = w->pdf;
 	HPDF_Xref x = pdf->xref;
-	for (int i = 0; i < 3; i++)
-		w->scratch[i] = pdf_obj(w, HPDF_MemStream_New(pdf->mmgr, 32768));
+	w->scratch[2] = pdf_obj(w, HPDF_MemStream_New(pdf->mmgr, 4096)); /* ser_libharu */
 	/* pdf->stream is freed with the document, even after a jump */
 	if (!pdf->stream)
 		pdf->stream = pdf_obj(w, HPDF_MemStream_New(pdf->mmgr, 65536));
-	HPDF_Stream out = pdf->stream, body = w->scratch[0], head = w->scratch[1];
+	HPDF_Stream out = pdf->stream;
 	HPDF_MemStream_FreeData(out);
 	unsigned n = x->entries->count; /* objects 1..n-1, then ours */
 	unsigned objstm = n, xrefno = n + 1;
@@ -189,47 +453,48 @@ int pdf_save(pw_t *w)
 		put(w, out, "\nendobj\n");
 	}
 	/* the others, after the streams: their /Length numbers are known now */
+	buf_t *head = &w->sbuf[0], *body = &w->sbuf[1];
+	buf_reset(head);
+	buf_reset(body);
 	unsigned count = 0;
 	for (unsigned i = 1; i < n; i++) {
 		HPDF_XrefEntry e = HPDF_Xref_GetEntry(x, i);
 		if (is_stream(e->obj))
 			continue;
 		char buf[32];
-		snprintf(buf, sizeof(buf), "%s%u %u", count ? " " : "", i,
-		         (unsigned)HPDF_Stream_Size(body));
-		put(w, head, buf);
-		pdf_ok(w, HPDF_Obj_WriteValue(e->obj, body, NULL));
-		put(w, body, "\n");
+		int k = snprintf(buf, sizeof(buf), "%s%u %u", count ? " " : "", i, (unsigned)body->len);
+		buf_add(head, buf, (size_t)k);
+		ser_object(w, body, e->obj);
+		buf_add(body, "\n", 1);
 		type[i] = 2;
 		off[i] = count++;
 	}
-	put(w, head, "\n");
-	unsigned first = (unsigned)HPDF_Stream_Size(head);
-	append(w, head, body);
+	buf_add(head, "\n", 1);
+	unsigned first = (unsigned)head->len;
+	buf_add(head, body->s ? body->s : "", body->len);
 	char dict[96];
 	snprintf(dict, sizeof(dict), "/Type/ObjStm/N %u/First %u", count, first);
 	type[objstm] = 1;
 	off[objstm] = HPDF_Stream_Size(out);
-	flate_object(w, out, objstm, dict, head);
+	flate_object(w, out, objstm, dict, head->s, head->len);
 
 	/* the cross-reference stream */
 	uint64_t at = HPDF_Stream_Size(out);
 	type[xrefno] = 1;
 	off[xrefno] = at;
-	HPDF_MD5_CTX md5;
-	HPDF_MD5Init(&md5);
+	id_hash_t ih = {{0x9E3779B97F4A7C15u, 0xC2B2AE3D27D4EB4Fu}, {0}, 0, 0};
 	HPDF_UINT nb = HPDF_MemStream_GetBufCount(out);
 	for (HPDF_UINT i = 0; i < nb; i++) {
 		HPDF_UINT len = 0;
 		HPDF_BYTE *p = HPDF_MemStream_GetBufPtr(out, i, &len);
 		if (p && len)
-			HPDF_MD5Update(&md5, p, len);
+			id_update(&ih, p, len);
 	}
 	HPDF_BYTE id[16];
-	HPDF_MD5Final(id, &md5);
+	id_final(&ih, id);
 	unsigned w2 = width_of(at > n + 1 ? at : n + 1), w3 = 2, cols = 1 + w2 + w3;
-	HPDF_Stream xs = w->scratch[0];
-	HPDF_MemStream_FreeData(xs);
+	buf_t *xs = &w->sbuf[0];
+	buf_reset(xs);
 	/* rows through the PNG "Up" predictor: each byte minus the one above,
 	   so the runs of type-2 entries and close offsets deflate to little */
 	unsigned char prev[16] = {0};
@@ -242,7 +507,7 @@ int pdf_save(pw_t *w)
 		for (unsigned k = 0; k < cols; k++)
 			row[1 + k] = (unsigned char)(rec[k] - prev[k]);
 		memcpy(prev, rec, cols);
-		pdf_ok(w, HPDF_Stream_Write(xs, row, 1 + cols));
+		buf_add(xs, (const char *)row, 1 + cols);
 	}
 	char xd[256], hex[33];
 	for (int i = 0; i < 16; i++)
@@ -252,7 +517,7 @@ int pdf_save(pw_t *w)
 	if (pdf->info)
 		k += snprintf(xd + k, sizeof(xd) - (size_t)k, "/Info %u 0 R", obj_num(pdf->info));
 	snprintf(xd + k, sizeof(xd) - (size_t)k, "/ID[<%s><%s>]", hex, hex);
-	flate_object(w, out, xrefno, xd, xs);
+	flate_object(w, out, xrefno, xd, xs->s, xs->len);
 	char tail[48];
 	snprintf(tail, sizeof(tail), "startxref\n%llu\n%%%%EOF\n", (unsigned long long)at);
 	put(w, out, tail);

@@ -95,6 +95,17 @@ static void bfchar(char *o, unsigned cid, unsigned cp)
 	}
 }
 
+/* "k beginbfchar" (or bfrange), the k entries in blk[0..bn), the end. */
+static void pf_cmap_block(pw_t *w, HPDF_Stream st, const char *kw, char *blk, size_t bn,
+                          unsigned k)
+{
+	char line[40];
+	int l = snprintf(line, sizeof(line), "%u begin%s\n", k, kw);
+	pdf_ok(w, HPDF_Stream_Write(st, (const HPDF_BYTE *)line, (HPDF_UINT)l));
+	l = snprintf(blk + bn, 16, "end%s\n", kw);
+	pdf_ok(w, HPDF_Stream_Write(st, (const HPDF_BYTE *)blk, (HPDF_UINT)(bn + (size_t)l)));
+}
+
 /* ToUnicode: each CID drawn to its code point (bfchar, 100 per block;
  * libharu 2.3's own map used the invalid "begincidrange"). */
 static HPDF_Dict pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n)
@@ -107,25 +118,45 @@ static HPDF_Dict pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n)
 	                                  "/Adobe-Identity-UCS def\n/CMapType 2 def\n1 "
 	                                  "begincodespacerange\n<0000> <FFFF>\n"
 	                                  "endcodespacerange\n"));
-	char line[40];
-	unsigned c = 1;
-	for (;;) {
-		unsigned k = 0, end = c;
-		while (end < n && k < 100)
-			k += cps[end++] != 0;
-		if (k == 0)
-			break;
-		snprintf(line, sizeof(line), "%u beginbfchar\n", k);
-		pdf_ok(w, HPDF_Stream_WriteStr(st, line));
-		char blk[100 * 14 + 16];
+	/* runs of consecutive CIDs drawing consecutive code points (a-z in
+	   most fonts) as bfrange, the rest as bfchar: a range may not cross a
+	   256 boundary of its CIDs or of the code points' last byte */
+	char blk[100 * 21 + 16];
+	for (int pass = 0; pass < 2; pass++) {
+		const char *kw = pass ? "bfchar" : "bfrange";
+		unsigned c = 1, k = 0;
 		size_t bn = 0;
-		for (; c < end; c++)
-			if (cps[c]) {
-				bfchar(blk + bn, c, cps[c]);
-				bn += 14;
+		while (c < n) {
+			if (!cps[c]) {
+				c++;
+				continue;
 			}
-		memcpy(blk + bn, "endbfchar\n", 10);
-		pdf_ok(w, HPDF_Stream_Write(st, (const HPDF_BYTE *)blk, (HPDF_UINT)(bn + 10)));
+			unsigned e = c + 1;
+			while (e < n && cps[e] == cps[c] + (e - c) && (e & 0xFF) && (cps[e] & 0xFF))
+				e++;
+			if ((e - c > 1) == !pass) {
+				if (pass) {
+					bfchar(blk + bn, c, cps[c]);
+					bn += 14;
+				} else {
+					/* "<first> <last> <code point>\n", 21 bytes */
+					bfchar(blk + bn, c, e - 1);
+					blk[bn + 13] = ' ';
+					bfchar(blk + bn + 14, cps[c], 0); /* its tail is overwritten */
+					blk[bn + 20] = '\n';
+					bn += 21;
+				}
+				k++;
+			}
+			c = e;
+			if (k == 100) {
+				pf_cmap_block(w, st, kw, blk, bn, k);
+				k = 0;
+				bn = 0;
+			}
+		}
+		if (k)
+			pf_cmap_block(w, st, kw, blk, bn, k);
 	}
 	pdf_ok(w, HPDF_Stream_WriteStr(st, "endcmap\nCMapName currentdict /CMap defineresource pop\n"
 	                                  "end\nend\n"));

@@ -147,7 +147,7 @@ static void mc_open(pw_t *w, int e)
 	pdf_tags_t *t = w->tg;
 	char buf[96];
 	int mcid = t->nmcid[w->pageno]++;
-	int n = snprintf(buf, sizeof(buf), "/%s <</MCID %d>> BDC\n", t->el[e].role, mcid);
+	int n = snprintf(buf, sizeof(buf), "/%s<</MCID %d>>BDC\n", t->el[e].role, mcid);
 	pdf_put(w, buf, (size_t)n);
 	rec_add(t, e, w->pageno, mcid, NULL);
 	t->mc = MC_TAGGED;

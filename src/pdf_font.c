@@ -132,7 +132,10 @@ static HPDF_Dict pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n)
 				continue;
 			}
 			unsigned e = c + 1;
-			while (e < n && cps[e] == cps[c] + (e - c) && (e & 0xFF) && (cps[e] & 0xFF))
+			/* Ghostscript (10.0) reads a range's destination as one byte:
+			   ranges only of Latin-1 code points */
+			while (e < n && cps[c] < 0x100 && cps[e] == cps[c] + (e - c) && (e & 0xFF) &&
+			       (cps[e] & 0xFF))
 				e++;
 			if ((e - c > 1) == !pass) {
 				if (pass) {

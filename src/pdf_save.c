@@ -137,7 +137,7 @@ static void ser_string(ser_t *o, const unsigned char *v, size_t n)
 	ser_tok(o, "(", 1, 0, 0);
 	for (size_t i = 0; i < n; i++) {
 		unsigned c = v[i];
-		if (k + 4 > sizeof(t)) {
+		if (k + 5 > sizeof(t)) { /* an escape, and room for the ')' */
 			buf_add(o->b, t, k);
 			k = 0;
 		}
@@ -164,7 +164,7 @@ static void ser_binary(ser_t *o, const unsigned char *v, size_t n)
 	size_t k = 0;
 	ser_tok(o, "<", 1, 0, 0);
 	for (size_t i = 0; i < n; i++) {
-		if (k + 2 > sizeof(t)) {
+		if (k + 3 > sizeof(t)) { /* two digits, and room for the '>' */
 			buf_add(o->b, t, k);
 			k = 0;
 		}

@@ -86,10 +86,13 @@ typedef struct mnews {
  * profile's `type:`; the shape is the member of msection_t that holds the
  * content (entries, pubs, news, items, text). Every stage expands this list
  * into its own table of per-shape functions (profile.c: keys and parser,
- * model.c: the walk, layout_blocks.c: the layout, html.c: HTML and JSON),
- * so a type whose shape lacks a function in some stage does not compile.
- * A new type of an existing shape is one line here; a new shape is one line
- * plus one function per stage (and the key descriptions in profile_schema.c). */
+ * model.c: the walk that --dump=model, coverage and the document info
+ * follow, layout_blocks.c: the layout, html.c: HTML and JSON; the unit test
+ * test_profile.c: a smallest content), so a type whose shape lacks a
+ * function in some stage does not compile. A new type of an existing shape
+ * is one line here plus its keys' descriptions for `vita schema`
+ * (section.NAME rows in profile_schema.c); a new shape is also one function
+ * per stage and its member of msection_t. */
 #define MODEL_SECTIONS(X) \
 	X(SEC_ENTRIES, "entries", entries) \
 	X(SEC_EDUCATION, "education", entries) \

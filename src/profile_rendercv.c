@@ -8,7 +8,7 @@
  *                 header links), sections {TITLE: [entry]}
  *   design, locale, locale_catalog   the layout and the locale's words
  *                 (profile_rendercv_design.c)
- *   settings, rendercv_settings      current_date, bold_keywords
+ *   settings, rendercv_settings      current_date, bold_keywords, pdf_title
  *
  * A section's entries are recognised by their keys, as RenderCV does, and
  * must all be of one kind:
@@ -682,6 +682,41 @@ static const char *rc_scalar(const ynode_t *map, const char *key)
 	return n && n->kind == YD_SCALAR && n->len ? n->str : NULL;
 }
 
+/* settings.pdf_title ("NAME - CV", "{{ cv.name }}'s CV") -> the locale's
+ * document title pattern; other placeholders cannot be kept. */
+static void rc_pdf_title(pctx_t *c, const ynode_t *v)
+{
+	buf_t b;
+	buf_init(&b);
+	int bad = 0;
+	for (const char *q = v->str; *q;) {
+		if (!strncmp(q, "NAME", 4)) {
+			buf_puts(&b, "{name}");
+			q += 4;
+		} else if (!strncmp(q, "{{", 2)) {
+			const char *e = strstr(q, "}}");
+			size_t l = e ? (size_t)(e - q) : 0;
+			if (e && l >= 9 && strstr(q, "cv.name") && strstr(q, "cv.name") < e) {
+				buf_puts(&b, "{name}");
+				q = e + 2;
+			} else {
+				bad = 1;
+				break;
+			}
+		} else {
+			if (*q == '{' || *q == '}' || (*q >= 'A' && *q <= 'Z' && q[1] == '_'))
+				bad = 1;
+			buf_putc(&b, *q++);
+		}
+	}
+	if (bad || !b.s)
+		warn_at(c->e, c->file, v->line, v->col, "ignored: settings.pdf_title '%.60s' "
+		        "(vita's document title has only the name)", v->str);
+	else
+		prcv_set(c, "locale.title", b.s, v);
+	buf_done(&b);
+}
+
 /* settings (2.4+) / rendercv_settings: current_date -> the "updated"
  * date; bold_keywords were applied to the text; the rest is RenderCV's
  * command line. */
@@ -693,14 +728,20 @@ static int rc_settings(pctx_t *c, const ynode_t *set)
 	int rc = 0;
 	if (cd && strcmp(cd, "today"))
 		rc = pv_date(c, set, "current_date", &c->m->updated);
-	const ynode_t *rcmd = ydoc_get(set, "render_command");
-	if (rcmd && rcmd->kind == YD_MAP && rcmd->n) {
-		const ynode_t *k = NULL;
-		for (int i = 0; i < set->n; i++)
-			if (!strcmp(set->kids[2 * i]->str, "render_command"))
-				k = set->kids[2 * i];
-		warn_at(c->e, c->file, k->line, k->col, "ignored: 'render_command' "
-		        "(RenderCV's output files; vita writes one PDF)");
+	for (int i = 0; i < set->n; i++) {
+		const ynode_t *k = set->kids[2 * i], *v = set->kids[2 * i + 1];
+		if (!strcmp(k->str, "current_date") || !strcmp(k->str, "bold_keywords"))
+			continue;
+		if (!strcmp(k->str, "render_command")) {
+			if (v->kind == YD_MAP && v->n)
+				warn_at(c->e, c->file, k->line, k->col, "ignored: 'render_command' "
+				        "(RenderCV's output files; vita writes one PDF)");
+		} else if (!strcmp(k->str, "pdf_title") && v->kind == YD_SCALAR) {
+			rc_pdf_title(c, v);
+		} else if (v->kind != YD_SCALAR || v->len) {
+			warn_at(c->e, c->file, k->line, k->col, "ignored: 'settings.%s' "
+			        "(a RenderCV option vita has no equivalent for)", k->str);
+		}
 	}
 	return rc;
 }

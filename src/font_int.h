@@ -149,6 +149,7 @@ int font_script_lang(uint32_t cp);
 /* style if it is a FONT_* style, else FONT_REGULAR. */
 int font_style_ok(int style);
 int font_chain_entry_for(font_chain_t *c, int style, int li, uint32_t cp);
+int font_chain_entry_cjk(font_chain_t *c, int style, int li, uint32_t cp);
 int font_entry_has(font_chain_t *c, int k, int style, uint32_t cp);
 
 /* font_chain.c (calls font_face.c, font_pick.c, font_fccache.c) */

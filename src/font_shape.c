@@ -386,6 +386,34 @@ static void shape_item(font_chain_t *c, emit_t *st, int k, int style, unsigned f
 	free(tmp.text);
 }
 
+/* Quotes and the ellipsis are full-width in Chinese and Japanese text
+ * (clreq 3.1, jlreq 3.1): beside a Han or kana character (before or after
+ * it), they come from the CJK face of the text's language, or of the
+ * neighbour's script when the text has none. An apostrophe inside a Latin
+ * word ("NVIDIA's") keeps the Latin face; so does the em dash, whose
+ * Latin form joins into the unbroken two-em dash Chinese wants (the CJK
+ * faces leave a gap between two). */
+static int cjk_context(const char *s, uint32_t n, uint32_t i, int l, int li, uint32_t cp)
+{
+	if (!(cp == 0x2018 || cp == 0x2019 || cp == 0x201C || cp == 0x201D || cp == 0x2026))
+		return FONT_LANG_NONE;
+	uint32_t prev = 0, next = 0;
+	if (i > 0) {
+		uint32_t j = i - 1;
+		while (j > 0 && ((unsigned char)s[j] & 0xc0) == 0x80)
+			j--;
+		utf8_next(s + j, n - j, &prev);
+	}
+	if (i + (uint32_t)l < n)
+		utf8_next(s + i + l, n - i - (uint32_t)l, &next);
+	int sp = font_script_lang(prev), sn = font_script_lang(next);
+	int sl = sp != FONT_LANG_NONE ? sp : sn;
+	if (sl == FONT_LANG_NONE || sl == FONT_LANG_KO)
+		return FONT_LANG_NONE;
+	return li == FONT_LANG_ZH || li == FONT_LANG_ZH_HANT || li == FONT_LANG_JA ? li :
+	       li == FONT_LANG_KO ? FONT_LANG_NONE : sl;
+}
+
 static void shape_text(font_chain_t *c, int style, int32_t size, const char *lang,
                        unsigned feats, const char *s, size_t n, font_shaped_t *out)
 {
@@ -397,9 +425,11 @@ static void shape_text(font_chain_t *c, int style, int32_t size, const char *lan
 	for (uint32_t i = 0; i < n;) {
 		uint32_t cp;
 		int l = utf8_next(s + i, n - i, &cp);
-		int k;
+		int k, cl;
 		if (cur >= 0 && is_mark(cp) && font_entry_has(c, cur, style, cp))
 			k = cur;
+		else if (cp >= 0x2018 && (cl = cjk_context(s, (uint32_t)n, i, l, li, cp)) != FONT_LANG_NONE)
+			k = font_chain_entry_cjk(c, style, cl, cp);
 		else
 			k = font_chain_entry_for(c, style, li, cp);
 		if (k != cur && cur >= 0)

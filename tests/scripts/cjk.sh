@@ -21,7 +21,11 @@
 #    its note are joined by the locale's comma (，), as in the Japanese CV
 #    (tests/cjk/ja-cv.yaml: 、), not by ", ", and so are the headline and
 #    affiliation in the PDF subject; a colon that the Japanese face centres
-#    (jlreq) keeps its em at a line end.
+#    (jlreq) keeps its em at a line end;
+#  - quotes and the ellipsis in Chinese text (tests/cjk/quotes.yaml) are
+#    the CJK face's full-width forms (clreq 3.1), "：“" and "。”" close up
+#    by the blank between their inks, an apostrophe inside a Latin word
+#    and the em dash keep the Latin face; the text extracts as written.
 set -u
 VITA=${VITA:-build/vita}
 OUT=${BUILD:-build}/cjk
@@ -169,5 +173,37 @@ for cv in zh-cv:博士，计算机科学，导师 ja-cv:博士（情報理工学
 	"$VITA" render "tests/cjk/$f.yaml" -o "$OUT/$f.pdf" 2>"$OUT/$f.err" || { no "render $f: exit $?"; cat "$OUT/$f.err"; }
 	pdftotext -enc UTF-8 "$OUT/$f.pdf" - | grep -q "$want" || no "$f: '$want' not in the text"
 done
+Q=tests/cjk/quotes.yaml
+"$VITA" render "$Q" -o "$OUT/q.pdf" 2>"$OUT/q.err" || { no "render quotes: exit $?"; cat "$OUT/q.err"; }
+"$VITA" render "$Q" --dump=layout > "$OUT/q.layout" || no "dump quotes"
+mutool draw -F stext -o - "$OUT/q.pdf" 2>/dev/null | python3 tests/tools/stext_chars.py > "$OUT/q.chars"
+pdftotext -enc UTF-8 "$OUT/q.pdf" - | grep -qF '我在“NVIDIA”工作了三年……他说：“这是一个‘分布式’系统——非常好。”NVIDIA’s GPU 很快。' ||
+	no "quotes: the paragraph does not extract as written"
+python3 - "$OUT/q.chars" "$OUT/q.layout" <<'PY' || fail=1
+import re, sys
+bad = 0
+chars = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+body = [c for c in chars if float(c[2]) > 110]
+def fonts(ch):
+    return [c[0] for c in body if c[3] == ch]
+for ch in "“”‘…":
+    f = fonts(ch)
+    if not f or any("CJKsc" not in x for x in f):
+        print("FAIL: quotes: %s drawn in %s, not the Chinese face" % (ch, f)); bad = 1
+# the apostrophe of NVIDIA's is the last ’; the em dash stays Latin
+ap = [c for c in body if c[3] == "’"][-1]
+if "CJK" in ap[0]:
+    print("FAIL: quotes: the apostrophe in NVIDIA's is drawn in %s" % ap[0]); bad = 1
+if any("CJK" in x for x in fonts("—")):
+    print("FAIL: quotes: the em dash is drawn in the CJK face"); bad = 1
+# "：“" closes up: the quote starts less than 1.5 em after the colon
+xs = {}
+for c in body:
+    xs.setdefault(c[3], []).append(float(c[1]))
+colon, q = xs["："][0], [x for x in xs["“"] if x > xs["："][0]][0]
+if q - colon > 1.5 * 9.8:
+    print("FAIL: quotes: '：“' not closed up (%.2f pt apart)" % (q - colon)); bad = 1
+sys.exit(bad)
+PY
 [ $fail -eq 0 ] && echo "cjk: ok"
 exit $fail

@@ -25,7 +25,9 @@
 #  - quotes and the ellipsis in Chinese text (tests/cjk/quotes.yaml) are
 #    the CJK face's full-width forms (clreq 3.1), "：“" and "。”" close up
 #    by the blank between their inks, an apostrophe inside a Latin word
-#    and the em dash keep the Latin face; the text extracts as written.
+#    and the em dash keep the Latin face; the text extracts as written;
+#  - Han and kana are set solid (jlreq 3.1): a run of them is exactly
+#    one em per character, the faces' 'kern' (デ, ー at 0.93 em) unused.
 set -u
 VITA=${VITA:-build/vita}
 OUT=${BUILD:-build}/cjk
@@ -173,6 +175,25 @@ for cv in zh-cv:博士，计算机科学，导师 ja-cv:博士（情報理工学
 	"$VITA" render "tests/cjk/$f.yaml" -o "$OUT/$f.pdf" 2>"$OUT/$f.err" || { no "render $f: exit $?"; cat "$OUT/$f.err"; }
 	pdftotext -enc UTF-8 "$OUT/$f.pdf" - | grep -q "$want" || no "$f: '$want' not in the text"
 done
+# the golden CJK page has kana the faces kern (デ, ー)
+"$VITA" render tests/golden/layout/cjk.yaml --dump=layout > "$OUT/g.layout" 2>/dev/null || no "dump golden cjk"
+python3 - "$OUT/g.layout" <<'PY' || fail=1
+import re, sys
+bad = n = 0
+def solid(ch):
+    o = ord(ch)
+    return 0x3041 <= o <= 0x30fa or 0x4e00 <= o <= 0x9fff
+for l in open(sys.argv[1]):
+    m = re.match(r'run .* w=(\d+) size=(\d+) .*"(.*)" @', l)
+    if not m or not m.group(3) or not all(solid(c) for c in m.group(3)):
+        continue
+    n += 1
+    if int(m.group(1)) != int(m.group(2)) * len(m.group(3)):
+        print("FAIL: solid setting: run %r is %s u wide, not %d em" % (m.group(3), m.group(1), len(m.group(3)))); bad = 1
+if n < 20:
+    print("FAIL: solid setting: only %d Han/kana runs in the dump" % n); bad = 1
+sys.exit(bad)
+PY
 Q=tests/cjk/quotes.yaml
 "$VITA" render "$Q" -o "$OUT/q.pdf" 2>"$OUT/q.err" || { no "render quotes: exit $?"; cat "$OUT/q.err"; }
 "$VITA" render "$Q" --dump=layout > "$OUT/q.layout" || no "dump quotes"

@@ -168,6 +168,28 @@ static int chain_read(font_lib_t *lib, const char *name, buf_t *file, buf_t *dat
 	return -1;
 }
 
+/* The comma-separated families of s[0..len) as chain YAML face entries
+ * ("  - family: ..."), trimmed; a name YAML would misread is left out.
+ * Returns how many were written. */
+static int put_families(buf_t *data, const char *s, size_t len)
+{
+	char *list = xmalloc(len + 1);
+	memcpy(list, s, len);
+	list[len] = '\0';
+	int n = 0;
+	for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
+		while (*t == ' ')
+			t++;
+		size_t l = strlen(t);
+		while (l && t[l - 1] == ' ')
+			t[--l] = '\0';
+		if (l && !strpbrk(t, "\"\n\\:#[]{}/"))
+			buf_printf(data, "  - family: \"%s\"\n", t), n++;
+	}
+	free(list);
+	return n;
+}
+
 /* A layout may name families instead of a chain file: "Noto Sans" or
  * "Noto Serif, DejaVu Serif". The chain is those families in that order,
  * then vita's CJK and symbol fallbacks, so that a CJK name still finds a
@@ -187,17 +209,7 @@ static int family_chain(const char *name, buf_t *file, buf_t *data)
 	buf_printf(file, "font families '%s'", name);
 	buf_reset(data);
 	buf_printf(data, "name: \"%s\"\nfaces:\n", name);
-	char *list = xstrdup(name);
-	int n = 0;
-	for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
-		while (*t == ' ')
-			t++;
-		size_t l = strlen(t);
-		while (l && t[l - 1] == ' ')
-			t[--l] = '\0';
-		if (l)
-			buf_printf(data, "  - family: \"%s\"\n", t), n++;
-	}
+	int n = put_families(data, name, strlen(name));
 	for (size_t i = 0; i < sizeof(fallback) / sizeof(fallback[0]); i++) {
 		char fam[64];
 		snprintf(fam, sizeof(fam), fallback[i][0], kind);
@@ -207,7 +219,6 @@ static int family_chain(const char *name, buf_t *file, buf_t *data)
 		if (fallback[i][1])
 			buf_printf(data, "    lang: [%s]\n", fallback[i][1]);
 	}
-	free(list);
 	return n ? 0 : -1;
 }
 
@@ -240,20 +251,7 @@ static font_chain_t *front_chain(font_lib_t *lib, const char *name, const char *
 	buf_init(&data);
 	buf_printf(&file, "font families '%.*s'", (int)(plus - name), name);
 	buf_printf(&data, "faces:\n");
-	int n = 0;
-	char *list = xmalloc((size_t)(plus - name) + 1);
-	memcpy(list, name, (size_t)(plus - name));
-	list[plus - name] = '\0';
-	for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
-		while (*t == ' ')
-			t++;
-		size_t l = strlen(t);
-		while (l && t[l - 1] == ' ')
-			t[--l] = '\0';
-		if (l && !strpbrk(t, "\"\n\\:#[]{}/"))
-			buf_printf(&data, "  - family: \"%s\"\n", t), n++;
-	}
-	free(list);
+	int n = put_families(&data, name, (size_t)(plus - name));
 	font_chain_t *c = xcalloc(1, sizeof(*c));
 	c->lib = lib;
 	c->front = 1;

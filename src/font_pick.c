@@ -122,14 +122,13 @@ int font_chain_entry_for(font_chain_t *c, int style, int li, uint32_t cp)
 	return chain_pick(c, font_style_ok(style), li, cp);
 }
 
-/* Chain entry for a quote, dash or ellipsis set in CJK text (li a CJK
- * language): the CJK faces' full-width forms first, as clreq 3.1 and
- * jlreq 3.1 want them; not cached (few such characters). */
+/* Chain entry for a quote or ellipsis set in Chinese or Japanese text (li
+ * FONT_LANG_ZH, _ZH_HANT or _JA): the faces tagged for li first, for their
+ * full-width forms (clreq 3.1, jlreq 3.1), else the usual choice; not
+ * cached (few such characters). */
 int font_chain_entry_cjk(font_chain_t *c, int style, int li, uint32_t cp)
 {
 	style = font_style_ok(style);
-	if (li == FONT_LANG_NONE || li == FONT_LANG_KO)
-		return chain_pick(c, style, li, cp);
 	for (int k = 0; k < c->nent; k++)
 		if ((c->ent[k].langs & (1u << li)) && font_entry_has(c, k, style, cp))
 			return k;

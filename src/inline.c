@@ -617,20 +617,6 @@ static int32_t il_pair_cut(const il_t *f, const fcp_t *a, const fcp_t *b, int32_
 	return blank * 9 / 10;
 }
 
-/* Marks that close up with a neighbouring mark: the closing brackets and
- * stops, the colon, semicolon, ! and ? (full-width forms), and the
- * quotes (only when full-width: il_cjk_spacing checks the advance). */
-static int is_pair_close(uint32_t c)
-{
-	return is_cjk_close(c) || c == 0xFF1A || c == 0xFF1B || c == 0xFF01 || c == 0xFF1F ||
-	       c == 0x201D || c == 0x2019;
-}
-
-static int is_pair_open(uint32_t c)
-{
-	return is_cjk_open(c) || c == 0x201C || c == 0x2018;
-}
-
 /* CJK spacing after shaping (W3C clreq 3.4, jlreq 3.1.2 and 3.8):
  *  - two full-width punctuation marks in a row, the first closing or the
  *    second opening ("）、", "。」", "、「"): they come closer by the blank
@@ -648,8 +634,11 @@ static void il_cjk_spacing(il_t *f)
 		    !a->draw || !b->draw)
 			continue;
 		int32_t em = f->sp[a->span].s->size;
-		if ((is_pair_close(a->cp) && (is_pair_close(b->cp) || is_pair_open(b->cp))) ||
-		    (is_pair_open(b->cp) && (is_pair_open(a->cp) || is_pair_close(a->cp)))) {
+		/* the marks that may lose half an em at a line edge are the
+		   ones that close up with a neighbouring mark (quotes only
+		   when full-width: a's advance is checked below) */
+		if ((is_line_end_mark(a->cp) && (is_line_end_mark(b->cp) || is_line_start_mark(b->cp))) ||
+		    (is_line_start_mark(b->cp) && (is_line_start_mark(a->cp) || is_line_end_mark(a->cp)))) {
 			int32_t cut = il_pair_cut(f, a, b, em);
 			if (cut > 0 && a->adv > em * 3 / 4) {
 				a->adv -= cut;

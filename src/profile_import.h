@@ -19,6 +19,9 @@ int prcv_load(pctx_t *c, const ynode_t *root);    /* profile_rendercv.c */
 int prcv_design(pctx_t *c, const ynode_t *root);
 void prcv_words(pctx_t *c, const ynode_t *loc, const char *name, int apply);
 void prcv_set(pctx_t *c, const char *key, const char *value, const ynode_t *n);
+/* A RenderCV template's placeholders (NAME, MONTH_NAME, PAGE_NUMBER...) as
+ * vita's {name}, {month}, {page}...; *bad when one is unknown. */
+const char *prcv_pattern(arena_t *a, const char *v, int *bad);
 /* profile_alfolio.c: al-folio's _data/cv.yml, a list of {title, type,
  * contents}; pal_is tells it by its shape. */
 int pal_is(const ynode_t *root);

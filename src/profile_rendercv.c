@@ -682,39 +682,19 @@ static const char *rc_scalar(const ynode_t *map, const char *key)
 	return n && n->kind == YD_SCALAR && n->len ? n->str : NULL;
 }
 
-/* settings.pdf_title ("NAME - CV", "{{ cv.name }}'s CV") -> the locale's
- * document title pattern; other placeholders cannot be kept. */
+/* settings.pdf_title ("NAME - CV") -> the locale's document title
+ * pattern, which has only the name. */
 static void rc_pdf_title(pctx_t *c, const ynode_t *v)
 {
-	buf_t b;
-	buf_init(&b);
 	int bad = 0;
-	for (const char *q = v->str; *q;) {
-		if (!strncmp(q, "NAME", 4)) {
-			buf_puts(&b, "{name}");
-			q += 4;
-		} else if (!strncmp(q, "{{", 2)) {
-			const char *e = strstr(q, "}}");
-			size_t l = e ? (size_t)(e - q) : 0;
-			if (e && l >= 9 && strstr(q, "cv.name") && strstr(q, "cv.name") < e) {
-				buf_puts(&b, "{name}");
-				q = e + 2;
-			} else {
-				bad = 1;
-				break;
-			}
-		} else {
-			if (*q == '{' || *q == '}' || (*q >= 'A' && *q <= 'Z' && q[1] == '_'))
-				bad = 1;
-			buf_putc(&b, *q++);
-		}
-	}
-	if (bad || !b.s)
+	const char *p = prcv_pattern(c->a, v->str, &bad);
+	for (const char *q = strchr(p, '{'); q && !bad; q = strchr(q + 1, '{'))
+		bad = strncmp(q, "{name}", 6) != 0;
+	if (bad || !p[0])
 		warn_at(c->e, c->file, v->line, v->col, "ignored: settings.pdf_title '%.60s' "
-		        "(vita's document title has only the name)", v->str);
+		        "(vita's document title has only NAME)", v->str);
 	else
-		prcv_set(c, "locale.title", b.s, v);
-	buf_done(&b);
+		prcv_set(c, "locale.title", p, v);
 }
 
 /* settings (2.4+) / rendercv_settings: current_date -> the "updated"

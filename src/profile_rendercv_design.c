@@ -229,7 +229,7 @@ static const char *rc_color(arena_t *a, const char *v)
 }
 
 /* RenderCV's placeholders -> vita's {names}; longest names first. */
-static const char *rc_pattern(arena_t *a, const char *v, int *bad)
+const char *prcv_pattern(arena_t *a, const char *v, int *bad)
 {
 	static const char *const ph[][2] = {
 		{"FULL_MONTH_NAME", "{month}"}, {"MONTH_NAME", "{month}"},
@@ -412,7 +412,7 @@ static int rc_conv(rcd_t *x, const rc_map_t *r, const char *path, const ynode_t 
 		rc_page(c, v);
 		return 0;
 	case V_DATE: {
-		const char *p = rc_pattern(a, s, &bad);
+		const char *p = prcv_pattern(a, s, &bad);
 		if (bad || !has(p, year) || !has(p, month))
 			ignored_value(x, v, path, "vita's date pattern needs a year and a month");
 		else
@@ -420,7 +420,7 @@ static int rc_conv(rcd_t *x, const rc_map_t *r, const char *path, const ynode_t 
 		break;
 	}
 	case V_RANGE: {
-		const char *p = rc_pattern(a, s, &bad);
+		const char *p = prcv_pattern(a, s, &bad);
 		if (bad || !strstr(p, "{start}") || !strstr(p, "{end}"))
 			ignored_value(x, v, path, "a date range has START_DATE and END_DATE");
 		else
@@ -432,7 +432,7 @@ static int rc_conv(rcd_t *x, const rc_map_t *r, const char *path, const ynode_t 
 		break;
 	case V_FOOTER: {
 		static const char *const ok[] = {"{name}", "{page}", "{pages}", "{date}", NULL};
-		const char *p = rc_pattern(a, s, &bad);
+		const char *p = prcv_pattern(a, s, &bad);
 		for (const char *q = strchr(p, '{'); q && !bad; q = strchr(q + 1, '{')) {
 			int known = 0;
 			for (int i = 0; ok[i]; i++)
@@ -468,7 +468,7 @@ static int rc_conv(rcd_t *x, const rc_map_t *r, const char *path, const ynode_t 
 			t = arena_strdup(a, b.s);
 			buf_done(&b);
 		}
-		const char *p = rc_pattern(a, t, &bad);
+		const char *p = prcv_pattern(a, t, &bad);
 		const char *q = strchr(p, '{');
 		if (bad || (q && strncmp(q, "{date}", 6)) || (q && strchr(q + 1, '{')))
 			ignored_value(x, v, path, "vita's \"updated\" line has the date alone");

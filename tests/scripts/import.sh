@@ -167,7 +167,7 @@ printf 'cv:\n  name: N\n  sections:\n    about:\n      - Hello.\ndesign:\n  them
 check "$OUT/min.yaml" 0
 # settings.pdf_title becomes the document title; a settings key vita has
 # nothing for is a located "ignored", never silence
-printf 'cv:\n  name: Jane Doe\n  sections:\n    about:\n      - Hello.\nsettings:\n  pdf_title: "{{ cv.name }} - CV"\n  sort_entries: none\n' > "$OUT/title.yaml"
+printf 'cv:\n  name: Jane Doe\n  sections:\n    about:\n      - Hello.\nsettings:\n  pdf_title: "NAME - CV"\n  sort_entries: none\n' > "$OUT/title.yaml"
 "$VITA" render "$OUT/title.yaml" -o "$OUT/title.pdf" 2>"$OUT/title.err" || no "pdf_title: render"
 pdfinfo "$OUT/title.pdf" | grep -q '^Title: *Jane Doe - CV$' || no "pdf_title: not the PDF title"
 grep -qF "title.yaml:8:3: warning: ignored: 'settings.sort_entries'" "$OUT/title.err" || no "settings.sort_entries: no warning"

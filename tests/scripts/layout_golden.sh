@@ -9,47 +9,36 @@ set -u
 VITA=${VITA:-build/vita}
 export SOURCE_DATE_EPOCH=1767225600
 fail=0
-for p in profiles/*.yaml tests/golden/layout/*.yaml; do
-	[ -f "$p" ] || continue
-	n=$(basename "$p" .yaml)
-	exp=tests/golden/layout/$n.layout
-	got=$(timeout 30 "$VITA" render "$p" --dump=layout 2>"${TMPDIR:-/tmp}/layout_golden.$$")
+# compare NAME EXPECTED ARGS...: the layout dump of vita render ARGS
+# against EXPECTED (rewritten instead with UPDATE=1)
+compare() {
+	what=$1 exp=$2
+	shift 2
+	got=$(timeout 30 "$VITA" render "$@" --dump=layout 2>"${TMPDIR:-/tmp}/layout_golden.$$")
 	rc=$?
 	if [ $rc != 0 ]; then
-		echo "FAIL: $p: vita exited with status $rc:"; head -5 "${TMPDIR:-/tmp}/layout_golden.$$"
+		echo "FAIL: $what: vita exited with status $rc:"; head -5 "${TMPDIR:-/tmp}/layout_golden.$$"
 		fail=1
-		continue
+		return
 	fi
 	if [ "${UPDATE:-0}" = 1 ]; then
 		printf '%s\n' "$got" > "$exp"
-		continue
+		return
 	fi
 	if ! printf '%s\n' "$got" | diff -u "$exp" - > /dev/null 2>&1; then
-		echo "FAIL: $p differs from $exp:"
+		echo "FAIL: $what differs from $exp:"
 		printf '%s\n' "$got" | diff -u "$exp" - | head -30
 		fail=1
 	fi
+}
+for p in profiles/*.yaml tests/golden/layout/*.yaml; do
+	[ -f "$p" ] || continue
+	compare "$p" "tests/golden/layout/$(basename "$p" .yaml).layout" "$p"
 done
 for lay in layouts/*.yaml; do
 	l=$(basename "$lay" .yaml)
 	[ "$l" = academic ] && continue
-	exp=tests/golden/layout/zhanda-zhu.$l.layout
-	got=$(timeout 30 "$VITA" render profiles/zhanda-zhu.yaml -l "$l" --dump=layout 2>"${TMPDIR:-/tmp}/layout_golden.$$")
-	rc=$?
-	if [ $rc != 0 ]; then
-		echo "FAIL: zhanda-zhu -l $l: vita exited with status $rc:"; head -5 "${TMPDIR:-/tmp}/layout_golden.$$"
-		fail=1
-		continue
-	fi
-	if [ "${UPDATE:-0}" = 1 ]; then
-		printf '%s\n' "$got" > "$exp"
-		continue
-	fi
-	if ! printf '%s\n' "$got" | diff -u "$exp" - > /dev/null 2>&1; then
-		echo "FAIL: zhanda-zhu -l $l differs from $exp:"
-		printf '%s\n' "$got" | diff -u "$exp" - | head -30
-		fail=1
-	fi
+	compare "zhanda-zhu -l $l" "tests/golden/layout/zhanda-zhu.$l.layout" profiles/zhanda-zhu.yaml -l "$l"
 done
 rm -f "${TMPDIR:-/tmp}/layout_golden.$$"
 exit $fail

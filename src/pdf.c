@@ -221,13 +221,16 @@ static void set_font(pw_t *w, pdf_font_t *f, int32_t size)
 	if (!local)
 		pdf_ok(w, HPDF_FAILD_TO_ALLOC_MEM);
 	char buf[160];
-	int k = snprintf(buf, sizeof(buf), "/%s %d", local, (int)(size / 1000));
-	if (size % 1000) {
-		k += snprintf(buf + k, sizeof(buf) - (size_t)k, ".%03d", (int)(size % 1000));
-		while (buf[k - 1] == '0')
-			k--;
-	}
-	k += snprintf(buf + k, sizeof(buf) - (size_t)k, " Tf\n");
+	size_t l = strlen(local);
+	if (l > 120)
+		l = 120; /* libharu's names are short ("F12") */
+	buf[0] = '/';
+	memcpy(buf + 1, local, l);
+	int k = (int)l + 1;
+	buf[k++] = ' ';
+	k += put_u(buf + k, size);
+	memcpy(buf + k, " Tf\n", 4);
+	k += 4;
 	pdf_put(w, buf, (size_t)k);
 }
 
@@ -563,6 +566,8 @@ static int draw_page(pw_t *w, int i)
 	}
 	text_begin(w, 0);
 	pdf_mc_close(w);
+	HPDF_PageAttr a = (HPDF_PageAttr)w->page->attr;
+	pdf_hold(w, a->contents, w->content[i].s, w->content[i].len);
 	return 0;
 }
 
@@ -740,6 +745,7 @@ int pdf_write_opts(const page_doc_t *doc, const char *path, const pdf_opts_t *o,
 		w->tags = xcalloc((size_t)(doc->nfaces > 0 ? doc->nfaces : 1), sizeof(w->tags[0]));
 		w->cps = xmalloc(65536 * sizeof(uint16_t));
 		w->pages = xcalloc((size_t)(doc->npages > 0 ? doc->npages : 1), sizeof(HPDF_Page));
+		w->content = xcalloc((size_t)(doc->npages > 0 ? doc->npages : 1), sizeof(buf_t));
 		w->tb = xmalloc(PDF_CHUNK + 1);
 		if (setjmp(w->jb) == 0) {
 			rc = pw_build(w);
@@ -761,6 +767,16 @@ int pdf_write_opts(const page_doc_t *doc, const char *path, const pdf_opts_t *o,
 	free(w->cps);
 	free(w->keep);
 	free(w->pages);
+	for (int i = 0; w->content && i < doc->npages; i++)
+		buf_done(&w->content[i]);
+	free(w->content);
+	for (int i = 0; i < w->nbufs; i++) {
+		buf_done(w->bufs[i]);
+		free(w->bufs[i]);
+	}
+	free(w->bufs);
+	free(w->held);
+	buf_done(&w->file);
 	free(w->imgs);
 	free(w->tb);
 	pdf_tags_free(w);

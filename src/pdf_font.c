@@ -96,28 +96,31 @@ static void bfchar(char *o, unsigned cid, unsigned cp)
 }
 
 /* "k beginbfchar" (or bfrange), the k entries in blk[0..bn), the end. */
-static void pf_cmap_block(pw_t *w, HPDF_Stream st, const char *kw, char *blk, size_t bn,
-                          unsigned k)
+static void pf_cmap_block(buf_t *st, const char *kw, char *blk, size_t bn, unsigned k)
 {
 	char line[40];
-	int l = snprintf(line, sizeof(line), "%u begin%s\n", k, kw);
-	pdf_ok(w, HPDF_Stream_Write(st, (const HPDF_BYTE *)line, (HPDF_UINT)l));
-	l = snprintf(blk + bn, 16, "end%s\n", kw);
-	pdf_ok(w, HPDF_Stream_Write(st, (const HPDF_BYTE *)blk, (HPDF_UINT)(bn + (size_t)l)));
+	int l = pdf_num(line, k, 0);
+	buf_add(st, line, (size_t)l);
+	buf_add(st, " begin", 6);
+	buf_puts(st, kw);
+	buf_add(st, "\n", 1);
+	buf_add(st, blk, bn);
+	buf_add(st, "end", 3);
+	buf_puts(st, kw);
+	buf_add(st, "\n", 1);
 }
 
 /* ToUnicode: each CID drawn to its code point (bfchar, 100 per block;
  * libharu 2.3's own map used the invalid "begincidrange"). */
 static HPDF_Dict pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n)
 {
-	HPDF_Dict d = pdf_stream(w, NULL, 0);
-	HPDF_Stream st = d->stream;
-	pdf_ok(w, HPDF_Stream_WriteStr(st, "/CIDInit /ProcSet findresource begin\n12 dict begin\n"
+	buf_t *st = pdf_buf(w);
+	buf_puts(st, "/CIDInit /ProcSet findresource begin\n12 dict begin\n"
 	                                  "begincmap\n/CIDSystemInfo << /Registry (Adobe) "
 	                                  "/Ordering (UCS) /Supplement 0 >> def\n/CMapName "
 	                                  "/Adobe-Identity-UCS def\n/CMapType 2 def\n1 "
 	                                  "begincodespacerange\n<0000> <FFFF>\n"
-	                                  "endcodespacerange\n"));
+	                                  "endcodespacerange\n");
 	/* runs of consecutive CIDs drawing consecutive code points (a-z in
 	   most fonts) as bfrange, the rest as bfchar: a range may not cross a
 	   256 boundary of its CIDs or of the code points' last byte */
@@ -153,17 +156,17 @@ static HPDF_Dict pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n)
 			}
 			c = e;
 			if (k == 100) {
-				pf_cmap_block(w, st, kw, blk, bn, k);
+				pf_cmap_block(st, kw, blk, bn, k);
 				k = 0;
 				bn = 0;
 			}
 		}
 		if (k)
-			pf_cmap_block(w, st, kw, blk, bn, k);
+			pf_cmap_block(st, kw, blk, bn, k);
 	}
-	pdf_ok(w, HPDF_Stream_WriteStr(st, "endcmap\nCMapName currentdict /CMap defineresource pop\n"
-	                                  "end\nend\n"));
-	return d;
+	buf_puts(st, "endcmap\nCMapName currentdict /CMap defineresource pop\n"
+	             "end\nend\n");
+	return pdf_stream_held(w, st->s, st->len);
 }
 
 static HPDF_Dict pf_descriptor(pw_t *w, const pdf_font_t *f, const char *name)
@@ -222,7 +225,7 @@ static void pf_finish(pw_t *w, pdf_font_t *f, int idx)
 	pf_tag(w, f, w->tags[idx]);
 	snprintf(name, sizeof(name), "%s%s", w->tags[idx], sfnt_psname(f->sf));
 	int cff = sfnt_is_cff(f->sf);
-	HPDF_Dict ff = pdf_stream(w, prog, plen);
+	HPDF_Dict ff = pdf_stream_held(w, prog, plen); /* f->sf owns prog */
 	if (cff)
 		pdf_ok(w, HPDF_Dict_AddName(ff, "Subtype", "CIDFontType0C"));
 	else

@@ -41,6 +41,14 @@ typedef struct pdf_img {
 
 typedef struct pdf_tags pdf_tags_t; /* pdf_tags.c */
 
+/* Stream data the pdf module holds itself (pdf_hold), by object number:
+ * pdf_save deflates it from there instead of from a libharu stream. */
+typedef struct pdf_held {
+	const void *p;
+	size_t n;
+	int set;
+} pdf_held_t;
+
 typedef struct pw {
 	const page_doc_t *doc;
 	errs_t *e;
@@ -80,6 +88,12 @@ typedef struct pw {
 	pdf_tags_t *tg;          /* the structure being built; NULL when plain */
 	HPDF_Stream scratch[3];  /* pdf_save's buffers (freed with pw) */
 	buf_t sbuf[2];           /* pdf_save's object stream (freed with pw) */
+	buf_t file;              /* pdf_save: the whole file */
+	buf_t *content;          /* per page: its content stream */
+	pdf_held_t *held;        /* per object number (pdf_hold) */
+	unsigned nheld;
+	buf_t **bufs;            /* buffers held for the document (pdf_buf) */
+	int nbufs;
 	uint64_t *offsets;       /* pdf_save: per object */
 	unsigned char *types;
 } pw_t;
@@ -93,6 +107,15 @@ int pdf_fail(pw_t *w, const char *file, const char *fmt, ...)
 void pdf_ok(pw_t *w, HPDF_STATUS rc);
 void *pdf_obj(pw_t *w, void *obj);
 HPDF_Dict pdf_stream(pw_t *w, const void *data, size_t n);
+/* A FlateDecode stream whose data p[0..n) is not copied: it must stay
+ * valid until pdf_save (pdf_hold). */
+HPDF_Dict pdf_stream_held(pw_t *w, const void *p, size_t n);
+/* Stream dictionary d's data is p[0..n), held by the caller until the
+ * document is saved; d's own libharu stream stays empty. */
+void pdf_hold(pw_t *w, HPDF_Dict d, const void *p, size_t n);
+const pdf_held_t *pdf_held(const pw_t *w, void *obj);
+/* An empty buffer that lives as long as the document (for pdf_hold). */
+buf_t *pdf_buf(pw_t *w);
 HPDF_Array pdf_array(pw_t *w);
 /* A text string object for UTF-8 s: a literal when ASCII, else UTF-16BE. */
 void *pdf_text(pw_t *w, const char *s);

@@ -119,33 +119,29 @@ static void xmp_build(pw_t *w, buf_t *b, int pdfa)
 /* The sRGB output intent; 0 without a profile. */
 static int output_intent(pw_t *w)
 {
-	buf_t icc;
-	buf_init(&icc);
+	buf_t *icc = pdf_buf(w); /* freed with w, even after a jump */
 	const char *env = getenv("VITA_ICC_PROFILE"), *why;
 	int ok = 0;
 	const char *used = NULL;
 	if (env && *env) {
-		ok = file_read(&icc, used = env, FILE_MAX_BINARY, &why) == 0 && icc.len > 128;
+		ok = file_read(icc, used = env, FILE_MAX_BINARY, &why) == 0 && icc->len > 128;
 	} else {
 		for (size_t i = 0; !ok && i < sizeof(icc_paths) / sizeof(icc_paths[0]); i++) {
-			buf_reset(&icc);
+			buf_reset(icc);
 			used = icc_paths[i];
-			ok = file_read(&icc, used, FILE_MAX_BINARY, &why) == 0 && icc.len > 128;
+			ok = file_read(icc, used, FILE_MAX_BINARY, &why) == 0 && icc->len > 128;
 		}
 	}
 	if (ok)
 		deps_add(used); /* an input of the render, like the fonts */
 	/* an ICC profile: 'acsp' at 36, an RGB data colour space at 16 */
-	ok = ok && !memcmp(icc.s + 36, "acsp", 4) && !memcmp(icc.s + 16, "RGB ", 4);
+	ok = ok && !memcmp(icc->s + 36, "acsp", 4) && !memcmp(icc->s + 16, "RGB ", 4);
 	if (!ok) {
-		buf_done(&icc);
 		warn_at(w->e, w->path, 0, 0, "no sRGB ICC profile found (install libgs-common, or set "
 		        "VITA_ICC_PROFILE): the PDF is tagged but does not claim PDF/A-2");
 		return 0;
 	}
-	/* copied into the stream before anything can jump out */
-	HPDF_Dict prof = pdf_stream(w, icc.s, icc.len);
-	buf_done(&icc);
+	HPDF_Dict prof = pdf_stream_held(w, icc->s, icc->len);
 	pdf_ok(w, HPDF_Dict_AddNumber(prof, "N", 3));
 	HPDF_Dict oi = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
 	pdf_ok(w, HPDF_Dict_AddName(oi, "Type", "OutputIntent"));

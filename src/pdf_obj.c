@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "arena.h"
 #include "pdf_int.h"
 #include "utf8.h"
 
@@ -106,18 +107,52 @@ HPDF_Dict pdf_stream(pw_t *w, const void *data, size_t n)
 	return d;
 }
 
+void pdf_hold(pw_t *w, HPDF_Dict d, const void *p, size_t n)
+{
+	unsigned id = d->header.obj_id & 0x00FFFFFF;
+	if (id >= w->nheld) {
+		unsigned cap = w->nheld ? w->nheld : 64;
+		while (cap <= id)
+			cap *= 2;
+		w->held = xrealloc(w->held, cap * sizeof(pdf_held_t));
+		memset(w->held + w->nheld, 0, (cap - w->nheld) * sizeof(pdf_held_t));
+		w->nheld = cap;
+	}
+	w->held[id] = (pdf_held_t){p, n, 1};
+}
+
+const pdf_held_t *pdf_held(const pw_t *w, void *obj)
+{
+	unsigned id = ((HPDF_Obj_Header *)obj)->obj_id & 0x00FFFFFF;
+	return id < w->nheld && w->held[id].set ? &w->held[id] : NULL;
+}
+
+HPDF_Dict pdf_stream_held(pw_t *w, const void *p, size_t n)
+{
+	HPDF_Dict d = pdf_stream(w, NULL, 0);
+	pdf_hold(w, d, p, n);
+	return d;
+}
+
+buf_t *pdf_buf(pw_t *w)
+{
+	w->bufs = xrealloc(w->bufs, sizeof(buf_t *) * (size_t)(w->nbufs + 1));
+	buf_t *b = w->bufs[w->nbufs++] = xmalloc(sizeof(buf_t));
+	buf_init(b);
+	return b;
+}
+
 HPDF_Array pdf_array(pw_t *w)
 {
 	return pdf_obj(w, HPDF_Array_New(w->pdf->mmgr));
 }
 
-/* Append to the page's content stream (libharu's operators write there
- * too; text goes straight in, as CIDs, since our fonts are not libharu
- * fonts). */
+/* Append to the page's content stream: our buffer (w->content), held
+ * for the page's /Contents when the page is done; libharu's own stream for
+ * it stays empty (no libharu page operator is used). */
 void pdf_put_raw(pw_t *w, const char *s, size_t n)
 {
-	HPDF_PageAttr a = (HPDF_PageAttr)w->page->attr;
-	pdf_ok(w, HPDF_Stream_Write(a->stream, (const HPDF_BYTE *)s, (HPDF_UINT)n));
+	buf_add(&w->content[w->pageno], s, n);
 }
 
 /* Anything else written to the page ends pdf.c's open TJ array first, so
@@ -194,30 +229,60 @@ void *pdf_text(pw_t *w, const char *s)
 	return pdf_utf16(w, s);
 }
 
-/* v / 10^d with up to d decimals, trailing zeros dropped (pdf_int.h). */
-int pdf_num(char *o, int64_t v, int d)
+/* v / 10^d with up to d decimals, trailing zeros dropped (pdf_int.h):
+ * what printf("%.*f") then stripping zeros gives for an exact decimal,
+ * without printf (content streams and objects are mostly numbers). Digits
+ * are written backwards from the end of t, two at a time. */
+static const char digits2[] = "00010203040506070809101112131415161718192021222324"
+                              "25262728293031323334353637383940414243444546474849"
+                              "50515253545556575859606162636465666768697071727374"
+                              "75767778798081828384858687888990919293949596979899";
+
+static char *put_digits(char *e, uint64_t a)
 {
-	char t[32];
-	int n = 0, k = 0;
-	uint64_t a = v < 0 ? (uint64_t)-v : (uint64_t)v;
-	int started = 0;
-	for (int i = 0; i < d; i++, a /= 10) {
-		unsigned dig = (unsigned)(a % 10);
-		if (dig || started) {
-			t[n++] = (char)('0' + dig);
-			started = 1;
-		}
+	while (a >= 100) {
+		unsigned r = (unsigned)(a % 100);
+		a /= 100;
+		e -= 2;
+		memcpy(e, digits2 + 2 * r, 2);
 	}
-	if (started)
-		t[n++] = '.';
-	do {
-		t[n++] = (char)('0' + a % 10);
-		a /= 10;
-	} while (a);
-	if (v < 0 && (n > 1 || t[0] != '0'))
-		o[k++] = '-';
-	while (n)
-		o[k++] = t[--n];
-	return k;
+	if (a >= 10) {
+		e -= 2;
+		memcpy(e, digits2 + 2 * a, 2);
+	} else {
+		*--e = (char)('0' + a);
+	}
+	return e;
 }
 
+int pdf_num(char *o, int64_t v, int d)
+{
+	static const uint64_t pow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+	                                 100000000, 1000000000};
+	char t[48], *e = t + sizeof(t), *b;
+	uint64_t a = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	if (d > 9)
+		d = 9;
+	if (d > 0) {
+		uint64_t p = pow10[d], f = a % p;
+		a /= p;
+		if (f) {
+			while (f % 10 == 0) { /* trailing zeros dropped */
+				f /= 10;
+				d--;
+			}
+			b = put_digits(e, f);
+			while (e - b < d) /* leading zeros kept */
+				*--b = '0';
+			*--b = '.';
+			e = b;
+		}
+	}
+	b = put_digits(e, a);
+	int k = 0;
+	if (v < 0 && (t + sizeof(t) - b > 1 || *b != '0'))
+		o[k++] = '-';
+	size_t n = (size_t)(t + sizeof(t) - b);
+	memcpy(o + k, b, n);
+	return k + (int)n;
+}

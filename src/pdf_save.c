@@ -30,9 +30,30 @@ static int is_stream(void *obj)
 	return (h->obj_class & HPDF_OCLASS_ANY) == HPDF_OCLASS_DICT && ((HPDF_Dict)obj)->stream;
 }
 
-static void put(pw_t *w, HPDF_Stream s, const char *str)
+static void put(buf_t *b, const char *str)
 {
-	pdf_ok(w, HPDF_Stream_WriteStr(s, str));
+	buf_puts(b, str);
+}
+
+static void put_uint(buf_t *b, uint64_t v)
+{
+	char t[24];
+	buf_add(b, t, (size_t)pdf_num(t, (int64_t)v, 0));
+}
+
+/* libharu writes obj (as a value) into scratch stream 2; appended to b. */
+static void libharu_write(pw_t *w, void *obj, buf_t *b)
+{
+	HPDF_Stream st = w->scratch[2];
+	HPDF_MemStream_FreeData(st);
+	pdf_ok(w, HPDF_Obj_WriteValue(obj, st, NULL));
+	HPDF_UINT nb = HPDF_MemStream_GetBufCount(st);
+	for (HPDF_UINT i = 0; i < nb; i++) {
+		HPDF_UINT len = 0;
+		HPDF_BYTE *p = HPDF_MemStream_GetBufPtr(st, i, &len);
+		if (p && len)
+			buf_add(b, (const char *)p, len);
+	}
 }
 
 /* The bytes of memory stream src in one piece (valid until the next call). */
@@ -109,6 +130,11 @@ static void ser_int(ser_t *o, long long v)
 	ser_tok(o, t, (size_t)k, 1, 1);
 }
 
+/* the delimiters a name escapes, "#()<>[]{}/%", as a bit set */
+static const uint32_t name_delim[8] = {0, 1u << ('#' - 32) | 1u << ('(' - 32) |
+	1u << (')' - 32) | 1u << ('<' - 32) | 1u << ('>' - 32) | 1u << ('/' - 32) | 1u << ('%' - 32),
+	1u << ('[' - 64) | 1u << (']' - 64), 1u << ('{' - 96) | 1u << ('}' - 96), 0, 0, 0, 0};
+
 static void ser_name(ser_t *o, const char *s)
 {
 	static const char hex[] = "0123456789ABCDEF";
@@ -117,7 +143,7 @@ static void ser_name(ser_t *o, const char *s)
 	t[k++] = '/';
 	for (; *s && k + 3 < sizeof(t); s++) {
 		unsigned char c = (unsigned char)*s;
-		if (c < 0x21 || c > 0x7e || strchr("#()<>[]{}/%", c)) {
+		if (c < 0x21 || c > 0x7e || (name_delim[c >> 5] >> (c & 31) & 1)) {
 			t[k++] = '#';
 			t[k++] = hex[c >> 4];
 			t[k++] = hex[c & 15];
@@ -175,21 +201,12 @@ static void ser_binary(ser_t *o, const unsigned char *v, size_t n)
 	buf_add(o->b, t, k);
 }
 
-/* libharu writes obj (as a value) into scratch stream 2; copied into b. */
+/* libharu's writer for what ser_value does not know. */
 static void ser_libharu(ser_t *o, void *obj)
 {
-	HPDF_Stream st = o->w->scratch[2];
-	HPDF_MemStream_FreeData(st);
-	pdf_ok(o->w, HPDF_Obj_WriteValue(obj, st, NULL));
 	if (o->reg)
 		buf_add(o->b, " ", 1);
-	HPDF_UINT nb = HPDF_MemStream_GetBufCount(st);
-	for (HPDF_UINT i = 0; i < nb; i++) {
-		HPDF_UINT len = 0;
-		HPDF_BYTE *p = HPDF_MemStream_GetBufPtr(st, i, &len);
-		if (p && len)
-			buf_add(o->b, (const char *)p, len);
-	}
+	libharu_write(o->w, obj, o->b);
 	o->reg = 1; /* a space after it, to be safe */
 }
 
@@ -284,28 +301,29 @@ static void ser_object(pw_t *w, buf_t *b, void *obj)
 }
 
 /* "N 0 obj <<dict /Filter /FlateDecode /Length L>> stream ... endstream
- * endobj" with data deflated from memory stream src. */
-static void flate_object(pw_t *w, HPDF_Stream out, unsigned num, const char *dict,
+ * endobj" with data deflated. */
+static void flate_object(pw_t *w, buf_t *out, unsigned num, const char *dict,
                          const void *data, size_t n)
 {
 	size_t zn;
 	const unsigned char *z = deflate_bytes(w, data, n, &zn);
-	char buf[64];
-	snprintf(buf, sizeof(buf), "%u 0 obj\n<<", num);
-	put(w, out, buf);
-	put(w, out, dict);
-	snprintf(buf, sizeof(buf), "/Filter/FlateDecode/Length %u>>\nstream\r\n", (unsigned)zn);
-	put(w, out, buf);
-	pdf_ok(w, HPDF_Stream_Write(out, z, (HPDF_UINT)zn));
-	put(w, out, "\nendstream\nendobj\n");
+	put_uint(out, num);
+	buf_add(out, " 0 obj\n<<", 9);
+	put(out, dict);
+	buf_add(out, "/Filter/FlateDecode/Length ", 27);
+	put_uint(out, zn);
+	buf_add(out, ">>\nstream\r\n", 11);
+	buf_add(out, (const char *)z, zn);
+	buf_add(out, "\nendstream\nendobj\n", 18);
 }
 
 /* A FlateDecode stream dictionary (the same /Filter array and indirect
  * /Length libharu writes; our serializer), with the data deflated by
- * pdf_deflate instead of zlib.
+ * pdf_deflate instead of zlib: the data pdf_hold gave, else the dict's
+ * libharu stream.
  * 0 when it did; -1 for a stream libharu must write (other filters,
  * parameters, write hooks). */
-static int flate_stream(pw_t *w, HPDF_Stream out, HPDF_Dict d)
+static int flate_stream(pw_t *w, buf_t *out, HPDF_Dict d)
 {
 	if (d->filter != HPDF_STREAM_FILTER_FLATE_DECODE || d->filterParams ||
 	    d->before_write_fn || d->write_fn || d->after_write_fn)
@@ -321,18 +339,16 @@ static int flate_stream(pw_t *w, HPDF_Stream out, HPDF_Dict d)
 	HPDF_Array_Clear(f);
 	pdf_ok(w, HPDF_Array_AddName(f, "FlateDecode"));
 	size_t zn;
-	const unsigned char *z = deflated(w, d->stream, &zn);
+	const pdf_held_t *h = pdf_held(w, d);
+	const unsigned char *z = h ? deflate_bytes(w, h->p, h->n, &zn) : deflated(w, d->stream, &zn);
 	HPDF_Stream data = d->stream;
-	buf_t *b = &w->sbuf[0];
-	buf_reset(b);
 	d->stream = NULL;   /* the dictionary alone */
-	ser_object(w, b, d);
+	ser_object(w, out, d);
 	d->stream = data;
-	buf_add(b, "\nstream\r\n", 9);
-	pdf_ok(w, HPDF_Stream_Write(out, (const HPDF_BYTE *)b->s, (HPDF_UINT)b->len));
-	pdf_ok(w, HPDF_Stream_Write(out, z, (HPDF_UINT)zn));
+	buf_add(out, "\nstream\r\n", 9);
+	buf_add(out, (const char *)z, zn);
 	HPDF_Number_SetValue(length, (HPDF_INT32)zn);
-	put(w, out, "\nendstream");
+	buf_add(out, "\nendstream", 10);
 	return 0;
 }
 
@@ -420,17 +436,16 @@ static unsigned obj_num(void *obj)
 	return obj ? ((HPDF_Obj_Header *)obj)->obj_id & 0x00FFFFFF : 0;
 }
 
+static const char hexdig[] = "0123456789abcdef";
+
 int pdf_save(pw_t *w)
 {
 	w->what = "save the PDF";
 	HPDF_Doc pdf = w->pdf;
 	HPDF_Xref x = pdf->xref;
-	w->scratch[2] = pdf_obj(w, HPDF_MemStream_New(pdf->mmgr, 4096)); /* ser_libharu */
-	/* pdf->stream is freed with the document, even after a jump */
-	if (!pdf->stream)
-		pdf->stream = pdf_obj(w, HPDF_MemStream_New(pdf->mmgr, 65536));
-	HPDF_Stream out = pdf->stream;
-	HPDF_MemStream_FreeData(out);
+	w->scratch[2] = pdf_obj(w, HPDF_MemStream_New(pdf->mmgr, 4096)); /* libharu_write */
+	buf_t *out = &w->file;
+	buf_reset(out);
 	unsigned n = x->entries->count; /* objects 1..n-1, then ours */
 	unsigned objstm = n, xrefno = n + 1;
 	/* per object: 1 = at offset off[i]; 2 = index off[i] in the object stream */
@@ -438,19 +453,18 @@ int pdf_save(pw_t *w)
 	unsigned char *type = w->types = xrealloc(w->types, n + 2);
 	memset(type, 0, n + 2);
 
-	put(w, out, "%PDF-1.7\n%\xb7\xbe\xad\xaa\n");
+	put(out, "%PDF-1.7\n%\xb7\xbe\xad\xaa\n");
 	for (unsigned i = 1; i < n; i++) {
 		HPDF_XrefEntry e = HPDF_Xref_GetEntry(x, i);
 		if (!is_stream(e->obj))
 			continue;
-		char buf[32];
 		type[i] = 1;
-		off[i] = HPDF_Stream_Size(out);
-		snprintf(buf, sizeof(buf), "%u 0 obj\n", i);
-		put(w, out, buf);
+		off[i] = out->len;
+		put_uint(out, i);
+		buf_add(out, " 0 obj\n", 7);
 		if (flate_stream(w, out, e->obj) < 0)
-			pdf_ok(w, HPDF_Obj_WriteValue(e->obj, out, NULL));
-		put(w, out, "\nendobj\n");
+			libharu_write(w, e->obj, out);
+		buf_add(out, "\nendobj\n", 8);
 	}
 	/* the others, after the streams: their /Length numbers are known now */
 	buf_t *head = &w->sbuf[0], *body = &w->sbuf[1];
@@ -461,9 +475,11 @@ int pdf_save(pw_t *w)
 		HPDF_XrefEntry e = HPDF_Xref_GetEntry(x, i);
 		if (is_stream(e->obj))
 			continue;
-		char buf[32];
-		int k = snprintf(buf, sizeof(buf), "%s%u %u", count ? " " : "", i, (unsigned)body->len);
-		buf_add(head, buf, (size_t)k);
+		if (count)
+			buf_add(head, " ", 1);
+		put_uint(head, i);
+		buf_add(head, " ", 1);
+		put_uint(head, body->len);
 		ser_object(w, body, e->obj);
 		buf_add(body, "\n", 1);
 		type[i] = 2;
@@ -475,21 +491,15 @@ int pdf_save(pw_t *w)
 	char dict[96];
 	snprintf(dict, sizeof(dict), "/Type/ObjStm/N %u/First %u", count, first);
 	type[objstm] = 1;
-	off[objstm] = HPDF_Stream_Size(out);
+	off[objstm] = out->len;
 	flate_object(w, out, objstm, dict, head->s, head->len);
 
 	/* the cross-reference stream */
-	uint64_t at = HPDF_Stream_Size(out);
+	uint64_t at = out->len;
 	type[xrefno] = 1;
 	off[xrefno] = at;
 	id_hash_t ih = {{0x9E3779B97F4A7C15u, 0xC2B2AE3D27D4EB4Fu}, {0}, 0, 0};
-	HPDF_UINT nb = HPDF_MemStream_GetBufCount(out);
-	for (HPDF_UINT i = 0; i < nb; i++) {
-		HPDF_UINT len = 0;
-		HPDF_BYTE *p = HPDF_MemStream_GetBufPtr(out, i, &len);
-		if (p && len)
-			id_update(&ih, p, len);
-	}
+	id_update(&ih, (const unsigned char *)out->s, out->len);
 	HPDF_BYTE id[16];
 	id_final(&ih, id);
 	unsigned w2 = width_of(at > n + 1 ? at : n + 1), w3 = 2, cols = 1 + w2 + w3;
@@ -510,24 +520,21 @@ int pdf_save(pw_t *w)
 		buf_add(xs, (const char *)row, 1 + cols);
 	}
 	char xd[256], hex[33];
-	for (int i = 0; i < 16; i++)
-		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	for (int i = 0; i < 16; i++) {
+		hex[2 * i] = hexdig[id[i] >> 4];
+		hex[2 * i + 1] = hexdig[id[i] & 15];
+	}
+	hex[32] = '\0';
 	int k = snprintf(xd, sizeof(xd), "/Type/XRef/Size %u/W[1 %u %u]/DecodeParms<</Predictor 12"
 	                 "/Columns %u>>/Root %u 0 R", n + 2, w2, w3, cols, obj_num(pdf->catalog));
 	if (pdf->info)
 		k += snprintf(xd + k, sizeof(xd) - (size_t)k, "/Info %u 0 R", obj_num(pdf->info));
 	snprintf(xd + k, sizeof(xd) - (size_t)k, "/ID[<%s><%s>]", hex, hex);
 	flate_object(w, out, xrefno, xd, xs->s, xs->len);
-	char tail[48];
-	snprintf(tail, sizeof(tail), "startxref\n%llu\n%%%%EOF\n", (unsigned long long)at);
-	put(w, out, tail);
-
-	nb = HPDF_MemStream_GetBufCount(out);
-	for (HPDF_UINT i = 0; i < nb; i++) {
-		HPDF_UINT len = 0;
-		HPDF_BYTE *p = HPDF_MemStream_GetBufPtr(out, i, &len);
-		if (p && len && buf_write_fd(w->fd, p, len) < 0)
-			return pdf_fail(w, NULL, "cannot write the PDF: %s", strerror(errno));
-	}
+	buf_add(out, "startxref\n", 10);
+	put_uint(out, at);
+	buf_add(out, "\n%%EOF\n", 7);
+	if (buf_write_fd(w->fd, out->s, out->len) < 0)
+		return pdf_fail(w, NULL, "cannot write the PDF: %s", strerror(errno));
 	return 0;
 }

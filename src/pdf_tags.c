@@ -145,10 +145,14 @@ static const char *el_lang(const pw_t *w, int e)
 static void mc_open(pw_t *w, int e)
 {
 	pdf_tags_t *t = w->tg;
-	char buf[96];
+	char buf[32];
 	int mcid = t->nmcid[w->pageno]++;
-	int n = snprintf(buf, sizeof(buf), "/%s<</MCID %d>>BDC\n", t->el[e].role, mcid);
-	pdf_put(w, buf, (size_t)n);
+	pdf_put(w, "/", 1);
+	pdf_put(w, t->el[e].role, strlen(t->el[e].role));
+	memcpy(buf, "<</MCID ", 8);
+	int n = 8 + pdf_num(buf + 8, mcid, 0);
+	memcpy(buf + n, ">>BDC\n", 6);
+	pdf_put(w, buf, (size_t)n + 6);
 	rec_add(t, e, w->pageno, mcid, NULL);
 	t->mc = MC_TAGGED;
 	t->mc_el = e;

@@ -2,6 +2,7 @@
  * checked with the real tools (pdftotext, pdffonts, pdfinfo, qpdf, mutool),
  * reproducibility (cmp), stdout, failure paths, and speed. */
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -555,10 +556,68 @@ TEST(test_readers)
 	EQ_INT(system(cmd), 0);
 }
 
+/* pdf_num (src/pdf_obj.c, declared in src/pdf_int.h): v / 10^d as the
+ * shortest exact decimal, against snprintf. */
+int pdf_num(char *o, int64_t v, int d);
+
+static void ref_num(char *o, int64_t v, int d)
+{
+	uint64_t p = 1, a = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	for (int i = 0; i < d; i++)
+		p *= 10;
+	int k = sprintf(o, "%s%llu", v < 0 ? "-" : "", (unsigned long long)(a / p));
+	if (d && a % p) {
+		k += sprintf(o + k, ".%0*llu", d, (unsigned long long)(a % p));
+		while (o[k - 1] == '0')
+			o[--k] = '\0';
+	}
+	if (!strcmp(o, "-0"))
+		strcpy(o, "0");
+}
+
+TEST(test_num)
+{
+	static const int64_t vals[] = {0, 1, -1, 5, -5, 9, 10, 11, 99, 100, 101, 999, 1000, 1001,
+	                               -999, -1000, -1001, 12345, -12345, 100000, 123456789,
+	                               -123456789, 841890, 595276, 4294967295LL, 4294967296LL,
+	                               -4294967296LL, 9999999999LL, 1000000000000LL,
+	                               INT64_MAX, INT64_MIN + 1, INT64_MIN, 500, -500, 50, 20000};
+	char got[64], want[64];
+	for (int d = 0; d <= 5; d++)
+		for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+			int n = pdf_num(got, vals[i], d);
+			got[n] = '\0';
+			ref_num(want, vals[i], d);
+			EQ_STR(got, want);
+			EQ_INT(n, (long long)strlen(want));
+		}
+	/* the same as printf's fixed point for exact decimals */
+	for (int64_t v = -20000; v <= 20000; v += 7) {
+		int n = pdf_num(got, v, 3);
+		got[n] = '\0';
+		int k = snprintf(want, sizeof(want), "%.3f", (double)v / 1000.0);
+		while (strchr(want, '.') && (want[k - 1] == '0' || want[k - 1] == '.'))
+			want[--k] = '\0';
+		if (!strcmp(want, "-0"))
+			strcpy(want, "0");
+		EQ_STR(got, want);
+	}
+	int n = pdf_num(got, -5, 3);
+	got[n] = '\0';
+	EQ_STR(got, "-0.005");
+	n = pdf_num(got, 841890010, 6);
+	got[n] = '\0';
+	EQ_STR(got, "841.89001");
+	n = pdf_num(got, 0, 5);
+	got[n] = '\0';
+	EQ_STR(got, "0");
+}
+
 int main(void)
 {
 	if (t_tmpdir(dir, sizeof(dir), "vita-pdf") != 0)
 		return 1;
+	RUN(test_num);
 	RUN(test_write_and_check);
 	RUN(test_stdout);
 	RUN(test_failures);

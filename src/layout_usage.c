@@ -10,6 +10,46 @@
 #include "layout.h"
 #include "utf8.h"
 
+/* A set of 16-bit values (BMP code points, glyph ids): a bit each, and a
+ * bit per 64-bit word that has any, so that listing a CV's few hundred
+ * values ascending skips the empty words (a batch worker's library holds
+ * every face its CVs used: sweeping 8 KB per face per CV added up). */
+typedef struct bits16 {
+	uint64_t sum[16];
+	uint64_t w[1024];
+	int n;
+} bits16_t;
+
+static void bits_add(bits16_t **bp, uint32_t v)
+{
+	if (!*bp)
+		*bp = xcalloc(1, sizeof(bits16_t));
+	bits16_t *b = *bp;
+	uint64_t bit = (uint64_t)1 << (v & 63);
+	if (b->w[v >> 6] & bit)
+		return;
+	b->w[v >> 6] |= bit;
+	b->sum[v >> 12] |= (uint64_t)1 << (v >> 6 & 63);
+	b->n++;
+}
+
+/* The values ascending into out (b->n of them). */
+static void bits_list(const bits16_t *b, uint32_t *out32, uint16_t *out16)
+{
+	int n = 0;
+	for (int s = 0; s < 16; s++)
+		for (uint64_t sw = b->sum[s]; sw; sw &= sw - 1) {
+			uint32_t wi = (uint32_t)s * 64 + (uint32_t)__builtin_ctzll(sw);
+			for (uint64_t w = b->w[wi]; w; w &= w - 1) {
+				uint32_t v = wi * 64 + (uint32_t)__builtin_ctzll(w);
+				if (out32)
+					out32[n++] = v;
+				else
+					out16[n++] = (uint16_t)v;
+			}
+		}
+}
+
 int layout_subset(page_doc_t *d, font_lib_t *lib, errs_t *e)
 {
 	int nf = font_face_count(lib);
@@ -17,9 +57,8 @@ int layout_subset(page_doc_t *d, font_lib_t *lib, errs_t *e)
 	d->faces = arena_alloc(d->arena, sizeof(page_face_t) * (size_t)(nf ? nf : 1));
 	if (!nf)
 		return 0;
-	/* one bit per BMP code point per face, and per feature glyph id */
-	uint8_t *used = xcalloc((size_t)nf, 8192);
-	uint8_t *galt = NULL;
+	/* per face drawn: its code points, and its feature glyph ids */
+	bits16_t **used = xcalloc((size_t)nf * 2, sizeof(*used)), **galt = used + nf;
 	int *any = xcalloc((size_t)nf, sizeof(int));
 	for (int p = 0; p < d->npages; p++)
 		for (int i = 0; i < d->pages[p].n; i++) {
@@ -27,7 +66,6 @@ int layout_subset(page_doc_t *d, font_lib_t *lib, errs_t *e)
 			if (it->kind != PAGE_RUN || it->u.run.face < 0 || it->u.run.face >= nf)
 				continue;
 			const page_run_t *r = &it->u.run;
-			uint8_t *bits = used + (size_t)r->face * 8192;
 			any[r->face] = 1;
 			for (int k = 0, j = 0; k < r->len; j++) {
 				uint32_t cp;
@@ -35,56 +73,40 @@ int layout_subset(page_doc_t *d, font_lib_t *lib, errs_t *e)
 				if (!l)
 					break;
 				if (cp < 0x10000)
-					bits[cp >> 3] |= (uint8_t)(1u << (cp & 7));
-				if (r->gids && r->gids[j]) {
-					if (!galt)
-						galt = xcalloc((size_t)nf, 8192);
-					uint16_t g = r->gids[j];
-					galt[(size_t)r->face * 8192 + (g >> 3)] |= (uint8_t)(1u << (g & 7));
-				}
+					bits_add(&used[r->face], cp);
+				if (r->gids && r->gids[j])
+					bits_add(&galt[r->face], r->gids[j]);
 				k += l;
 			}
 		}
 	int rc = 0;
-	uint32_t *cps = xmalloc(sizeof(uint32_t) * 65536);
-	uint16_t *gids = xmalloc(sizeof(uint16_t) * 65536);
 	for (int f = 0; f < nf && !rc; f++) {
 		if (!any[f])
 			continue;
-		int n = 0;
-		const uint8_t *bits = used + (size_t)f * 8192;
-		for (uint32_t byte = 0; byte < 8192; byte++) {
-			if (!bits[byte])
-				continue;   /* few code points are used: skip 8 at a time */
-			for (uint32_t cp = byte << 3; cp < (byte + 1) << 3; cp++)
-				if (bits[cp >> 3] & (1u << (cp & 7)))
-					cps[n++] = cp;
-		}
-		int ng = 0;
-		const uint8_t *gb = galt ? galt + (size_t)f * 8192 : NULL;
-		for (uint32_t byte = 0; gb && byte < 8192; byte++)
-			for (uint32_t g = byte << 3; gb[byte] && g < (byte + 1) << 3; g++)
-				if (gb[g >> 3] & (1u << (g & 7)))
-					gids[ng++] = (uint16_t)g;
+		int n = used[f] ? used[f]->n : 0, ng = galt[f] ? galt[f]->n : 0;
+		uint32_t *cps = xmalloc(sizeof(uint32_t) * (size_t)(n ? n : 1));
+		if (n)
+			bits_list(used[f], cps, NULL);
 		page_face_t *pf = &d->faces[f];
+		uint16_t *from = ng ? arena_alloc(d->arena, sizeof(uint16_t) * (size_t)ng) : NULL;
 		uint16_t *to = ng ? arena_alloc(d->arena, sizeof(uint16_t) * (size_t)ng) : NULL;
-		if (font_subset_glyphs(lib, f, cps, n, gids, ng, to, d->arena, &pf->data, &pf->len, e))
+		if (ng)
+			bits_list(galt[f], NULL, from);
+		if (font_subset_glyphs(lib, f, cps, n, from, ng, to, d->arena, &pf->data, &pf->len, e))
 			rc = -1;
 		if (ng) {
-			uint16_t *from = arena_alloc(d->arena, sizeof(uint16_t) * (size_t)ng);
-			memcpy(from, gids, sizeof(uint16_t) * (size_t)ng);
 			pf->alt_from = from;
 			pf->alt_to = to;
 			pf->nalt = ng;
 		}
 		else
 			pf->name = arena_strdup(d->arena, font_face_info(lib, f)->path);
+		free(cps);
 	}
-	free(cps);
-	free(gids);
-	free(galt);
-	free(any);
+	for (int f = 0; f < nf * 2; f++)
+		free(used[f]);
 	free(used);
+	free(any);
 	return rc;
 }
 

@@ -13,6 +13,7 @@
  * 2 usage, 3 system resource.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
+#define _DEFAULT_SOURCE   /* MAP_ANONYMOUS */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -1095,14 +1097,25 @@ static void put_record(int fd, int index, int code, const char *msg, size_t len,
 		_exit(3);
 }
 
-/* A worker: CVs w, w + jobs, ... with one keep_t. */
-static void batch_worker(bcv_t *cv, int n, int w, int jobs, const opts_t *bo, int fd)
+/* The next CV for a worker: from the counter the workers share (each
+ * takes the next one not taken, so that a worker on a busier core, or
+ * with longer CVs, takes fewer), else w, w + jobs, ...; n when done. */
+static int next_cv(int *shared, int *mine, int jobs, int n)
+{
+	int i = shared ? __atomic_fetch_add(shared, 1, __ATOMIC_RELAXED) : *mine;
+	*mine += jobs;
+	return i < n ? i : n;
+}
+
+/* A worker: its CVs (next_cv) with one keep_t. */
+static void batch_worker(bcv_t *cv, int n, int w, int jobs, int *shared, const opts_t *bo,
+                         int fd)
 {
 	opts_t one = *bo;
 	one.deps = NULL;   /* the parent writes every CV's rule into one file */
 	const opts_t *o = &one;
 	keep_t k = {.hyphs = hyph_set_new()};
-	for (int i = w; i < n; i += jobs) {
+	for (int i, mine = w; (i = next_cv(shared, &mine, jobs, n)) < n;) {
 		if (!cv[i].out)
 			continue;
 		errs_t e;
@@ -1112,14 +1125,14 @@ static void batch_worker(bcv_t *cv, int n, int w, int jobs, const opts_t *bo, in
 		int code = k.lib ? render_one(cv[i].profile, cv[i].out, o, &k, &e) : errs_code(&e);
 		char *msg = NULL;
 		size_t len = 0;
-		FILE *f = open_memstream(&msg, &len);
+		FILE *f = e.n ? open_memstream(&msg, &len) : NULL;
 		if (f) {
 			errs_print(f, &e);
 			fclose(f);
 		}
-		buf_t rule;
+		buf_t rule;   /* only --deps writes the rules */
 		buf_init(&rule);
-		if (code == 0 || code == RENDER_SKIPPED)
+		if (bo->deps && (code == 0 || code == RENDER_SKIPPED))
 			deps_make_text(&rule, cv[i].out);
 		put_record(fd, i, code, msg ? msg : "", len, rule.s ? rule.s : "", rule.len);
 		free(msg);
@@ -1212,6 +1225,15 @@ static int batch_run(bcv_t *cv, int n, int jobs, const opts_t *o)
 	for (int i = 0; i < n; i++)
 		b.done += cv[i].state == B_FAILED;
 	fflush(NULL);
+	int *shared = NULL;   /* NULL: the workers split the CVs in turn */
+#ifdef MAP_ANONYMOUS
+	if (jobs > 1) {
+		void *m = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		shared = m == MAP_FAILED ? NULL : m;
+		if (shared)
+			*shared = 0;
+	}
+#endif
 	int started = 0;
 	for (int w = 0; w < jobs; w++) {
 		int fds[2];
@@ -1230,7 +1252,7 @@ static int batch_run(bcv_t *cv, int n, int jobs, const opts_t *o)
 			for (int k = 0; k < started; k++)
 				close(p[k].fd);
 			close(fds[0]);
-			batch_worker(cv, n, w, jobs, o, fds[1]);
+			batch_worker(cv, n, w, jobs, shared, o, fds[1]);
 			_exit(0);
 		}
 		close(fds[1]);
@@ -1273,6 +1295,8 @@ static int batch_run(bcv_t *cv, int n, int jobs, const opts_t *o)
 	}
 	while (wait(NULL) > 0)
 		;
+	if (shared)
+		munmap(shared, sizeof(int));
 	bar_clear(&b);
 	for (int w = 0; w < started; w++)
 		buf_done(&p[w].in);

@@ -18,6 +18,7 @@
  */
 #ifndef VITA_FLOW_H
 #define VITA_FLOW_H
+#include <stddef.h>
 #include <stdint.h>
 #include "arena.h"
 #include "err.h"
@@ -103,6 +104,12 @@ typedef struct inline_result {
  * loads its patterns) and the paragraph broken again with tolerance. */
 int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_t *o,
              inline_result_t *out, errs_t *e);
+/* UAX #14 break opportunities of s[0..len) in language lang (NULL: none),
+ * one per byte, as libunibreak 1.1's set_linebreaks_utf8 gives them
+ * (brks[i]: 0 a break after byte i is mandatory, 1 allowed, 2 not, 3 byte
+ * i is inside a character), but for flags (regional indicator pairs),
+ * which break as UAX #14 says. What inline_set starts from. */
+void inline_breaks(const char *s, size_t len, const char *lang, char *brks);
 /* Natural width (u) of spans set on one line with no breaking. */
 int32_t inline_width(const inline_span_t *spans, int n, const char *lang);
 

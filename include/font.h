@@ -167,10 +167,11 @@ unsigned font_features(font_chain_t *c, int style, unsigned feats);
 enum { FONT_HALT_GPOS = 1, FONT_HALT_BOX = 2 };
 int font_halt(font_chain_t *c, int face, uint32_t cp, int32_t size, int32_t *cut, int32_t *dx);
 
-/* Subset face to exactly the code points given (plus .notdef), with
- * hb-subset, into a TrueType program allocated in arena a (*data, *len).
- * The subset keeps the code points' cmap entries and glyf/loca with
- * renumbered glyph ids, and passes the same sfnt checks as any input font.
+/* Subset face to exactly the code points given (plus .notdef), into a
+ * TrueType or OpenType/CFF program allocated in arena a (*data, *len):
+ * TrueType by sfnt_subset, CFF by hb-subset. The subset keeps the code
+ * points' cmap entries and the glyphs with renumbered ids (in the order of
+ * the face's), and passes the same sfnt checks as any input font.
  * Returns 0 or -1 (exit 3 error). */
 int font_subset(font_lib_t *lib, int face, const uint32_t *cps, int ncps, arena_t *a,
                 const unsigned char **data, size_t *len, errs_t *e);

@@ -14,6 +14,7 @@
  *   unsigned c = sfnt_copy(f, g);              (a new glyph drawing g)
  *   sfnt_program(f, keep, &prog, &n);          (owned by f)
  *   sfnt_free(f);
+ * and cuts a document's TrueType subset from a font file (sfnt_subset).
  */
 #ifndef VITA_SFNT_H
 #define VITA_SFNT_H
@@ -64,6 +65,18 @@ void sfnt_get_metrics(const sfnt_t *f, sfnt_metrics_t *m);
  * whose CID g is glyph g (the others drawn empty). The bytes belong to f
  * (valid until the next call or sfnt_free). */
 void sfnt_program(sfnt_t *f, const uint8_t *keep, const unsigned char **out, size_t *n);
+
+/* A TrueType subset of face index of the glyf font p[0..n) (sfnt_glyf.c):
+ * the glyphs of code points cps[0..ncps) (BMP) and of glyph ids
+ * gids[0..ngids), with their composite components, renumbered in the
+ * order of their ids (.notdef stays 0, drawn empty); no hinting; a (3,1)
+ * format 4 cmap of the code points kept; hmtx, maxp, loca, head, hhea,
+ * post (format 3), OS/2 and name, checksums set. The gids' new ids go to
+ * newids[0..ngids) (0: none). *out is malloc'd. 0 when made, 1 when the
+ * face has CFF outlines (nothing made), -1 when it is corrupt (why). */
+int sfnt_subset(const unsigned char *p, size_t n, int index, const uint32_t *cps, int ncps,
+                const uint16_t *gids, int ngids, uint16_t *newids, unsigned char **out,
+                size_t *outlen, char *why, size_t whysz);
 
 /* The single-face font p[0..n), which has no cmap, with one added: a
  * (3,1) format 4 subtable mapping code point cps[i] to glyph gids[i]

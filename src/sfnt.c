@@ -211,29 +211,10 @@ int sfnt_check_file(const char *path, int index, char *why, size_t whysz)
 
 /* ---- reading a font for embedding ---- */
 
-enum { T_CFF, T_OS2, T_CMAP, T_CVT, T_FPGM, T_GLYF, T_HEAD, T_HHEA, T_HMTX, T_LOCA, T_MAXP,
-       T_NAME, T_POST, T_PREP, T_N };
 /* sorted, as an sfnt table directory must be (a TrueType program never
  * has CFF: tt_program writes only the tables present) */
 static const char tt_tags[T_N][5] = {"CFF ", "OS/2", "cmap", "cvt ", "fpgm", "glyf", "head",
                                      "hhea", "hmtx", "loca", "maxp", "name", "post", "prep"};
-
-struct sfnt {
-	const unsigned char *p;     /* the caller's bytes */
-	size_t n;
-	uint32_t off[T_N], len[T_N]; /* len 0: absent */
-	unsigned upem, nglyphs, nmetrics, locfmt;
-	const unsigned char *cmap;  /* the Unicode subtable used */
-	uint32_t cmaplen;
-	int cmapfmt;                /* 4 or 12 */
-	char ps[64];                /* PostScript name */
-	uint16_t *dup;              /* glyph nglyphs + k draws a copy of glyph dup[k] */
-	unsigned ndup;
-	sfnt_cff_t *cff;            /* CFF outlines (no glyf): the program is a CFF */
-	bbuf_t prog;                /* the last program written */
-	uint8_t *keep;              /* scratch: per original glyph */
-	uint16_t *stack;
-};
 
 static int16_t s16(const unsigned char *p)
 {
@@ -295,40 +276,59 @@ static int tt_cmap(sfnt_t *f)
 	return best ? 0 : -1;
 }
 
-static unsigned tt_gid(const sfnt_t *f, uint32_t cp)
+/* Binary searches, as every cmap reader does: a subtable's segments and
+ * groups are sorted (a CJK face's format 12 has 15,000 groups). */
+static unsigned tt_gid12(const sfnt_t *f, uint32_t cp)
 {
 	const unsigned char *c = f->cmap;
-	unsigned g = 0;
-	if (f->cmapfmt == 12) {
-		uint32_t ng = be32(c + 12);
-		for (uint32_t i = 0; i < ng && 16 + 12 * (uint64_t)(i + 1) <= f->cmaplen; i++) {
-			const unsigned char *r = c + 16 + 12 * i;
-			if (cp >= be32(r) && cp <= be32(r + 4)) {
-				g = (unsigned)(be32(r + 8) + (cp - be32(r)));
-				break;
-			}
-		}
-	} else {
-		unsigned segx2 = be16(c + 6);
-		if (16 + 4 * (uint32_t)segx2 > f->cmaplen)
-			return 0;
-		for (unsigned i = 0; i < segx2; i += 2) {
-			if (cp > be16(c + 14 + i))
-				continue;
-			unsigned start = be16(c + 16 + segx2 + i), delta = be16(c + 16 + 2 * segx2 + i);
-			uint32_t ro_at = 16 + 3 * (uint32_t)segx2 + i, ro = be16(c + ro_at);
-			if (cp < start)
-				break;
-			if (ro == 0) {
-				g = (cp + delta) & 0xFFFF;
-			} else {
-				uint32_t at = ro_at + ro + 2 * (cp - start);
-				unsigned v = at + 2 <= f->cmaplen ? be16(c + at) : 0;
-				g = v ? (v + delta) & 0xFFFF : 0;
-			}
-			break;
-		}
+	uint32_t ng = be32(c + 12);
+	if (ng > (f->cmaplen - 16) / 12)
+		ng = (f->cmaplen - 16) / 12;
+	uint32_t lo = 0, hi = ng;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const unsigned char *r = c + 16 + 12 * (size_t)mid;
+		if (cp < be32(r))
+			hi = mid;
+		else if (cp > be32(r + 4))
+			lo = mid + 1;
+		else
+			return (unsigned)(be32(r + 8) + (cp - be32(r)));
 	}
+	return 0;
+}
+
+static unsigned tt_gid4(const sfnt_t *f, uint32_t cp)
+{
+	const unsigned char *c = f->cmap;
+	unsigned nseg = be16(c + 6) / 2;
+	if (16 + 8 * (uint32_t)nseg > f->cmaplen)
+		return 0;
+	unsigned lo = 0, hi = nseg; /* the first segment whose end >= cp */
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+		if (be16(c + 14 + 2 * mid) < cp)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == nseg)
+		return 0;
+	unsigned i = 2 * lo, segx2 = 2 * nseg;
+	unsigned start = be16(c + 16 + segx2 + i), delta = be16(c + 16 + 2 * segx2 + i);
+	uint32_t ro_at = 16 + 3 * (uint32_t)segx2 + i, ro = be16(c + ro_at);
+	if (cp < start)
+		return 0;
+	if (ro == 0)
+		return (cp + delta) & 0xFFFF;
+	uint32_t at = ro_at + ro + 2 * (cp - start);
+	unsigned v = at + 2 <= f->cmaplen ? be16(c + at) : 0;
+	return v ? (v + delta) & 0xFFFF : 0;
+}
+
+static unsigned tt_gid(const sfnt_t *f, uint32_t cp)
+{
+	unsigned g = f->cmapfmt == 12 ? tt_gid12(f, cp) : cp <= 0xffff ? tt_gid4(f, cp) : 0;
 	return g < f->nglyphs ? g : 0;
 }
 
@@ -340,7 +340,7 @@ static int tt_width(const sfnt_t *f, unsigned g)
 }
 
 /* Glyph g's bytes in glyf; 0 and *len 0 when empty or out of bounds. */
-static const unsigned char *tt_glyph(const sfnt_t *f, unsigned g, uint32_t *len)
+const unsigned char *sfnt_glyph_data(const sfnt_t *f, unsigned g, uint32_t *len)
 {
 	const unsigned char *l = f->p + f->off[T_LOCA];
 	uint32_t a, b;
@@ -358,16 +358,18 @@ static const unsigned char *tt_glyph(const sfnt_t *f, unsigned g, uint32_t *len)
 	return f->p + f->off[T_GLYF] + a;
 }
 
-static const char *tt_parse(sfnt_t *f)
+/* The face whose table directory is at dir; embed: it is to be embedded
+ * as it is (a PostScript name and a licence that allows it). */
+static const char *tt_parse(sfnt_t *f, uint32_t dir, int embed)
 {
 	const unsigned char *p = f->p;
-	if (f->n < 12)
+	if (f->n < 12 || f->n - 12 < dir)
 		return "too short for a TrueType font";
-	unsigned nt = be16(p + 4);
-	if (12 + 16 * (size_t)nt > f->n)
+	unsigned nt = be16(p + dir + 4);
+	if (dir + 12 + 16 * (size_t)nt > f->n)
 		return "corrupt TrueType table directory";
 	for (unsigned i = 0; i < nt; i++) {
-		const unsigned char *d = p + 12 + 16 * i;
+		const unsigned char *d = p + dir + 12 + 16 * i;
 		for (int k = 0; k < T_N; k++) {
 			if (memcmp(d, tt_tags[k], 4))
 				continue;
@@ -383,7 +385,7 @@ static const char *tt_parse(sfnt_t *f)
 		return "a required table (head, hhea, maxp, glyf or CFF) is missing";
 	if (!f->len[T_CMAP] || tt_cmap(f))
 		return "the font has no usable Unicode cmap";
-	if (!f->len[T_NAME] || tt_psname(f))
+	if (embed && (!f->len[T_NAME] || tt_psname(f)))
 		return "the font has no PostScript name (name ID 6)";
 	f->upem = be16(p + f->off[T_HEAD] + 18);
 	f->locfmt = be16(p + f->off[T_HEAD] + 50) != 0;
@@ -396,7 +398,7 @@ static const char *tt_parse(sfnt_t *f)
 		return "hhea.numberOfHMetrics does not fit maxp.numGlyphs or hmtx";
 	if (f->len[T_GLYF] && f->len[T_LOCA] < (f->nglyphs + 1) * (f->locfmt ? 4u : 2u))
 		return "the loca table is too short";
-	if (f->len[T_OS2] >= 10 && be16(p + f->off[T_OS2] + 8) & (0x0002 | 0x0100 | 0x0200))
+	if (embed && f->len[T_OS2] >= 10 && be16(p + f->off[T_OS2] + 8) & (0x0002 | 0x0100 | 0x0200))
 		return "the font's licence forbids embedding or subsetting";
 	return NULL;
 }
@@ -416,7 +418,7 @@ static void put16(unsigned char *p, unsigned v)
 	p[1] = (unsigned char)v;
 }
 
-static uint32_t tt_sum(const unsigned char *p, size_t n)
+uint32_t sfnt_sum(const unsigned char *p, size_t n)
 {
 	uint32_t s = 0;
 	for (size_t i = 0; i < n; i += 4)
@@ -433,7 +435,7 @@ static void tt_closure(const sfnt_t *f, uint8_t *keep, uint16_t *stack)
 			stack[sp++] = (uint16_t)g;
 	while (sp > 0) {
 		uint32_t len;
-		const unsigned char *d = tt_glyph(f, stack[--sp], &len);
+		const unsigned char *d = sfnt_glyph_data(f, stack[--sp], &len);
 		if (len < 10 || s16(d) >= 0)
 			continue;
 		uint32_t at = 10;
@@ -459,8 +461,8 @@ static const unsigned char *tt_out_glyph(const sfnt_t *f, const uint8_t *keep, u
 {
 	*len = 0;
 	if (g >= f->nglyphs)
-		return tt_glyph(f, f->dup[g - f->nglyphs], len);
-	return keep[g] ? tt_glyph(f, g, len) : NULL;
+		return sfnt_glyph_data(f, f->dup[g - f->nglyphs], len);
+	return keep[g] ? sfnt_glyph_data(f, g, len) : NULL;
 }
 
 /* hmtx with a full metric for every glyph, the copies' taken from the
@@ -566,12 +568,12 @@ static void tt_program(const sfnt_t *f, const uint8_t *keep, bbuf_t *b)
 		memset(sfnt_bb_grow(b, (4 - len % 4) % 4), 0, (4 - len % 4) % 4);
 		unsigned char *e = b->p + dir;
 		memcpy(e, tt_tags[k], 4);
-		put32(e + 4, tt_sum(b->p + at, len + 3 - (len + 3) % 4));
+		put32(e + 4, sfnt_sum(b->p + at, len + 3 - (len + 3) % 4));
 		put32(e + 8, (uint32_t)at);
 		put32(e + 12, (uint32_t)len);
 		dir += 16;
 	}
-	put32(b->p + head_at + 8, 0xB1B0AFBAu - tt_sum(b->p, b->n));
+	put32(b->p + head_at + 8, 0xB1B0AFBAu - sfnt_sum(b->p, b->n));
 }
 
 
@@ -588,7 +590,7 @@ sfnt_t *sfnt_open(const unsigned char *p, size_t n, char *why, size_t whysz)
 	sfnt_t *f = xcalloc(1, sizeof(*f));
 	f->p = p;
 	f->n = n;
-	const char *bad = tt_parse(f);
+	const char *bad = tt_parse(f, 0, 1);
 	if (bad) {
 		snprintf(why, whysz, "%s", bad);
 		free(f);
@@ -600,6 +602,23 @@ sfnt_t *sfnt_open(const unsigned char *p, size_t n, char *why, size_t whysz)
 			free(f);
 			return NULL;
 		}
+	}
+	return f;
+}
+
+sfnt_t *sfnt_open_face(const unsigned char *p, size_t n, int index, char *why, size_t whysz)
+{
+	uint32_t dir = 0;
+	if (sfnt_check(p, n, index, why, whysz) || check_face_offset(p, n, index, &dir, why, whysz))
+		return NULL;
+	sfnt_t *f = xcalloc(1, sizeof(*f));
+	f->p = p;
+	f->n = n;
+	const char *bad = tt_parse(f, dir, 0);
+	if (bad) {
+		snprintf(why, whysz, "%s", bad);
+		free(f);
+		return NULL;
 	}
 	return f;
 }
@@ -701,7 +720,7 @@ void sfnt_program(sfnt_t *f, const uint8_t *keep, const unsigned char **out, siz
 /* A cmap with one (3,1) format 4 subtable: code point cps[i] -> gids[i]
  * (BMP, ascending), a segment per run of consecutive code points and
  * glyph ids. */
-static void cm_table(const uint32_t *cps, const unsigned *gids, int k, bbuf_t *b)
+void sfnt_cmap_table(const uint32_t *cps, const unsigned *gids, int k, bbuf_t *b)
 {
 	int nseg = 1;
 	for (int i = 0; i < k; i++)
@@ -778,7 +797,7 @@ int sfnt_with_cmap(const unsigned char *p, size_t n, const uint32_t *cps, const 
 				continue;
 			size_t at = b.n;
 			if (pass == 0) {
-				cm_table(cps, gids, k, &b);
+				sfnt_cmap_table(cps, gids, k, &b);
 				added = 1;
 			} else {
 				uint32_t to = be32(r + 8), tl = be32(r + 12);
@@ -796,14 +815,14 @@ int sfnt_with_cmap(const unsigned char *p, size_t n, const uint32_t *cps, const 
 			memset(sfnt_bb_grow(&b, (4 - len % 4) % 4), 0, (4 - len % 4) % 4);
 			unsigned char *e = b.p + dir;
 			put32(e, pass == 0 ? TAG('c', 'm', 'a', 'p') : tag);
-			put32(e + 4, tt_sum(b.p + at, (len + 3) & ~(size_t)3));
+			put32(e + 4, sfnt_sum(b.p + at, (len + 3) & ~(size_t)3));
 			put32(e + 8, (uint32_t)at);
 			put32(e + 12, (uint32_t)len);
 			dir += 16;
 		}
 	}
 	if (head_at)
-		put32(b.p + head_at + 8, 0xB1B0AFBAu - tt_sum(b.p, b.n));
+		put32(b.p + head_at + 8, 0xB1B0AFBAu - sfnt_sum(b.p, b.n));
 	*out = b.p;
 	*outlen = b.n;
 	return 0;

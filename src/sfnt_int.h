@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "arena.h"
+#include "sfnt.h"
 
 /* A growing byte buffer. */
 typedef struct bbuf {
@@ -48,5 +49,41 @@ void sfnt_cff_free(sfnt_cff_t *c);
  * one font dict. */
 void sfnt_cff_write(const sfnt_cff_t *c, unsigned total, unsigned nglyphs, const uint16_t *dup,
                     const uint8_t *keep, bbuf_t *out);
+
+/* ---- sfnt.c's reader, for sfnt_glyf.c ---- */
+
+/* The tables sfnt.c reads, in tag order. */
+enum { T_CFF, T_OS2, T_CMAP, T_CVT, T_FPGM, T_GLYF, T_HEAD, T_HHEA, T_HMTX, T_LOCA, T_MAXP,
+       T_NAME, T_POST, T_PREP, T_N };
+
+struct sfnt {
+	const unsigned char *p;     /* the caller's bytes (a collection: the whole file) */
+	size_t n;
+	uint32_t off[T_N], len[T_N]; /* len 0: absent */
+	unsigned upem, nglyphs, nmetrics, locfmt;
+	const unsigned char *cmap;  /* the Unicode subtable used */
+	uint32_t cmaplen;
+	int cmapfmt;                /* 4 or 12 */
+	char ps[64];                /* PostScript name */
+	uint16_t *dup;              /* glyph nglyphs + k draws a copy of glyph dup[k] */
+	unsigned ndup;
+	sfnt_cff_t *cff;            /* CFF outlines (no glyf): the program is a CFF */
+	bbuf_t prog;                /* the last program written */
+	uint8_t *keep;              /* scratch: per original glyph */
+	uint16_t *stack;
+};
+
+/* Face index of p[0..n) (a collection or not) as sfnt_open reads it, but
+ * for cutting a subset: no PostScript name or embedding licence needed,
+ * and a CFF face is not parsed (f->cff NULL, f->len[T_GLYF] 0). */
+sfnt_t *sfnt_open_face(const unsigned char *p, size_t n, int index, char *why, size_t whysz);
+/* Glyph g's bytes in glyf (g < nglyphs); NULL and *len 0 when empty or
+ * out of bounds. */
+const unsigned char *sfnt_glyph_data(const sfnt_t *f, unsigned g, uint32_t *len);
+/* The sum of the big-endian 32-bit words of p[0..n) (n a multiple of 4). */
+uint32_t sfnt_sum(const unsigned char *p, size_t n);
+/* A cmap table with one (3,1) format 4 subtable mapping cps[i] to gids[i]
+ * (k pairs, BMP, code points ascending) at the end of b. */
+void sfnt_cmap_table(const uint32_t *cps, const unsigned *gids, int k, bbuf_t *b);
 
 #endif

@@ -1,10 +1,11 @@
-/* fuzz_sfnt: libFuzzer target for sfnt.c and sfnt_cff.c, the font program
- * reader and writer that see every face a chain names (sfnt_check) and
- * every subset the PDF embeds (sfnt_open, sfnt_copy, sfnt_program). The
- * fonts are the installed ones, never files of the project: at start the
- * serif chain's Chinese face (Noto Serif CJK SC, CID-keyed CFF) and its
- * Latin face (Noto Serif, TrueType) are cut by hb-subset to a few
- * characters. An input is byte 0 (which of the two), then patches of 3
+/* fuzz_sfnt: libFuzzer target for sfnt.c, sfnt_cff.c and sfnt_glyf.c, the
+ * font program reader and writers that see every face a chain names
+ * (sfnt_check), every face a document uses (sfnt_subset) and every subset
+ * the PDF embeds (sfnt_open, sfnt_copy, sfnt_program). The fonts are the
+ * installed ones, never files of the project: at start the serif chain's
+ * Chinese face (Noto Serif CJK SC, CID-keyed CFF, cut by hb-subset) and
+ * its Latin face (Noto Serif, TrueType, cut by sfnt_subset) are cut to a
+ * few characters; a TrueType subset is a font sfnt_subset cuts again. An input is byte 0 (which of the two), then patches of 3
  * bytes (a 16-bit offset into the font's first 64 KiB, a byte to put
  * there): structure stays mostly intact, so the parsers are reached. */
 #include <stddef.h>
@@ -58,6 +59,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 1; i + 3 <= size; i += 3)
 		w[((size_t)data[i] << 8 | data[i + 1]) % n] = data[i + 2];
 	char why[300];
+	static const uint32_t cut[] = {'a', '-', 0x2011, 0x6731};
+	static const uint16_t gids[] = {1, 2, 3, 40000};
+	uint16_t to[4];
+	unsigned char *sub = NULL;
+	size_t sublen = 0;
+	if (sfnt_subset(w, n, 0, cut, 4, gids, 4, to, &sub, &sublen, why, sizeof(why)) == 0 &&
+	    sfnt_check(sub, sublen, 0, why, sizeof(why)) != 0)
+		abort(); /* a subset the sfnt checks refuse */
+	free(sub);
 	sfnt_t *f = sfnt_check(w, n, 0, why, sizeof(why)) == 0 ? sfnt_open(w, n, why, sizeof(why)) : NULL;
 	if (f) {
 		unsigned ng = sfnt_nglyphs(f);

@@ -574,6 +574,214 @@ TEST(subset)
 	errs_done(&e);
 }
 
+/* ---- the TrueType subset, table by table ---- */
+
+static uint32_t rd32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* 1 when the sfnt p[0..n) is well formed: tags ascending, tables 4-byte
+ * aligned and inside the file, zero padding, every table's checksum (head
+ * summed with checkSumAdjustment 0) and the whole file's sum 0xB1B0AFBA. */
+static int sfnt_sums_ok(const unsigned char *p, size_t n)
+{
+	if (n < 12)
+		return 0;
+	unsigned nt = (unsigned)p[4] << 8 | p[5], es = 0;
+	while ((2u << es) <= nt)
+		es++;
+	if (12 + 16 * (size_t)nt > n || rd32(p + 4) << 16 >> 16 != 16u << es || rd32(p + 8) >> 16 != es)
+		return 0;
+	uint32_t total = 0;
+	for (size_t i = 0; i < 12 + 16 * (size_t)nt; i += 4)
+		total += rd32(p + i);
+	for (unsigned i = 0; i < nt; i++) {
+		const unsigned char *r = p + 12 + 16 * i;
+		uint32_t off = rd32(r + 8), len = rd32(r + 12), sum = 0;
+		if ((i && memcmp(r - 16, r, 4) >= 0) || off % 4 || off > n || len > n - off)
+			return 0;
+		size_t padded = (len + 3) & ~(size_t)3;
+		if (padded > n - off)
+			return 0;
+		for (size_t k = len; k < padded; k++)
+			if (p[off + k])
+				return 0;
+		for (size_t k = 0; k < padded; k += 4)
+			sum += rd32(p + off + k);
+		total += sum;
+		if (!memcmp(r, "head", 4))
+			sum -= rd32(p + off + 8);
+		if (sum != rd32(r + 4)) {
+			fprintf(stderr, "  table %.4s: checksum %08x, directory says %08x\n", (const char *)r,
+			        sum, rd32(r + 4));
+			return 0;
+		}
+	}
+	return total == 0xB1B0AFBAu;
+}
+
+/* Glyph ga of face a and gb of face b draw the same outline, unhinted, in
+ * font units, with the same advance. */
+static int same_outline(FT_Face a, unsigned ga, FT_Face b, unsigned gb)
+{
+	const FT_Int32 fl = FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP;
+	if (FT_Load_Glyph(a, ga, fl) || a->glyph->format != FT_GLYPH_FORMAT_OUTLINE)
+		return 0;
+	FT_Outline oa = a->glyph->outline;
+	long adv = a->glyph->metrics.horiAdvance;
+	FT_Vector *pa = malloc(sizeof(FT_Vector) * (size_t)(oa.n_points ? oa.n_points : 1));
+	char *ta = malloc((size_t)(oa.n_points ? oa.n_points : 1));
+	short *ca = malloc(sizeof(short) * (size_t)(oa.n_contours ? oa.n_contours : 1));
+	memcpy(pa, oa.points, sizeof(FT_Vector) * (size_t)oa.n_points);
+	memcpy(ta, oa.tags, (size_t)oa.n_points);
+	memcpy(ca, oa.contours, sizeof(short) * (size_t)oa.n_contours);
+	int ok = FT_Load_Glyph(b, gb, fl) == 0 && b->glyph->format == FT_GLYPH_FORMAT_OUTLINE;
+	FT_Outline ob = b->glyph->outline;
+	ok = ok && ob.n_points == oa.n_points && ob.n_contours == oa.n_contours &&
+	     b->glyph->metrics.horiAdvance == adv;
+	for (int i = 0; ok && i < oa.n_points; i++)
+		ok = pa[i].x == ob.points[i].x && pa[i].y == ob.points[i].y &&
+		     (ta[i] & 1) == (ob.tags[i] & 1);
+	for (int i = 0; ok && i < oa.n_contours; i++)
+		ok = ca[i] == ob.contours[i];
+	free(pa);
+	free(ta);
+	free(ca);
+	return ok;
+}
+
+/* Glyph g of f is a composite (in the font's glyf: not flattened); its
+ * number of components. */
+static int components(FT_Face f, unsigned g)
+{
+	if (FT_Load_Glyph(f, g, FT_LOAD_NO_SCALE | FT_LOAD_NO_RECURSE) ||
+	    f->glyph->format != FT_GLYPH_FORMAT_COMPOSITE)
+		return 0;
+	return (int)f->glyph->num_subglyphs;
+}
+
+/* Noto Serif's é (U+00E9) is a composite of e and an acute; ŵ (U+0175)
+ * too (w and a circumflex). Asking for é alone, the subset must keep its
+ * components (renumbered), draw é as the font does, and its tables must be
+ * valid; so must the program the PDF writer cuts from it. Every code
+ * point of a line draws as in the font, with the font's advance. */
+TEST(subset_composite)
+{
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	font_chain_t *c = font_chain_get(lib, "serif", &e);
+	if (!c) {
+		CHECK(c != NULL);
+		font_lib_free(lib);
+		errs_done(&e);
+		return;
+	}
+	int face = font_face_for(c, FONT_REGULAR, "en", 0xe9);
+	const char *path = font_face_info(lib, face)->path;
+	FT_Library ft;
+	FT_Face orig = NULL, sub = NULL, prog = NULL;
+	FT_Init_FreeType(&ft);
+	CHECK(FT_New_Face(ft, path, 0, &orig) == 0);
+	unsigned oe = FT_Get_Char_Index(orig, 0xe9);
+	int ncomp = components(orig, oe);
+	CHECK(ncomp >= 2); /* the font this test was written for */
+
+	arena_t *a = arena_new();
+	const unsigned char *data = NULL;
+	size_t len = 0;
+	uint32_t one[] = { 0xe9 };
+	CHECK(font_subset(lib, face, one, 1, a, &data, &len, &e) == 0);
+	CHECK(sfnt_sums_ok(data, len));
+	CHECK(FT_New_Memory_Face(ft, data, (FT_Long)len, 0, &sub) == 0);
+	if (sub) {
+		unsigned se = FT_Get_Char_Index(sub, 0xe9);
+		CHECK(se != 0);
+		EQ_INT(sub->num_glyphs, 1 + 1 + ncomp); /* .notdef, é, its components */
+		EQ_INT(components(sub, se), ncomp);
+		for (int i = 0; i < ncomp; i++) {
+			FT_Int sg = -1, so = -1;
+			FT_UInt fl;
+			FT_Int a1, a2;
+			FT_Matrix m;
+			CHECK(components(orig, oe) == ncomp &&
+			      FT_Get_SubGlyph_Info(orig->glyph, (FT_UInt)i, &so, &fl, &a1, &a2, &m) == 0);
+			CHECK(components(sub, se) == ncomp &&
+			      FT_Get_SubGlyph_Info(sub->glyph, (FT_UInt)i, &sg, &fl, &a1, &a2, &m) == 0);
+			CHECK(sg > 0 && sg < sub->num_glyphs && sg != (FT_Int)se);
+			CHECK(same_outline(orig, (unsigned)so, sub, (unsigned)sg));
+		}
+		CHECK(same_outline(orig, oe, sub, se));
+		/* .notdef draws nothing; no hinting is left */
+		CHECK(FT_Load_Glyph(sub, 0, FT_LOAD_NO_SCALE) == 0 && sub->glyph->outline.n_points == 0);
+		TT_MaxProfile *mp = FT_Get_Sfnt_Table(sub, FT_SFNT_MAXP);
+		/* (FreeType raises maxFunctionDefs to 64 itself) */
+		CHECK(mp && mp->maxSizeOfInstructions == 0 && mp->maxStackElements == 0);
+		FT_ULong tl = 0;
+		CHECK(FT_Load_Sfnt_Table(sub, FT_MAKE_TAG('f', 'p', 'g', 'm'), 0, NULL, &tl) != 0);
+		FT_Done_Face(sub);
+	}
+	/* the program the PDF embeds (CID = glyph id of the subset) */
+	char why[300] = "";
+	sfnt_t *sf = sfnt_open(data, len, why, sizeof(why));
+	CHECK(sf != NULL);
+	if (sf) {
+		unsigned g = sfnt_gid(sf, 0xe9), n = sfnt_nglyphs(sf);
+		uint8_t keep[16] = {0};
+		CHECK(n <= 16);
+		keep[0] = keep[g] = 1; /* the components come by the closure */
+		const unsigned char *pp;
+		size_t pn;
+		sfnt_program(sf, keep, &pp, &pn);
+		CHECK(sfnt_sums_ok(pp, pn));
+		CHECK(FT_New_Memory_Face(ft, pp, (FT_Long)pn, 0, &prog) == 0);
+		if (prog) {
+			CHECK(same_outline(orig, oe, prog, g));
+			FT_Done_Face(prog);
+		}
+		sfnt_free(sf);
+	}
+
+	/* a line of text, with glyph ids asked for too (a feature's glyphs) */
+	const char *line = "Zhanda Zhu, Université de Montréal: Ŵ ŵ Ǻ — “AI/ML” & systems (2024)!";
+	uint32_t cps[128];
+	int n = 0;
+	for (size_t i = 0; line[i];) {
+		uint32_t cp;
+		i += (size_t)utf8_decode(line + i, strlen(line) - i, &cp);
+		int dup = 0;
+		for (int k = 0; k < n; k++)
+			dup |= cps[k] == cp;
+		if (!dup)
+			cps[n++] = cp;
+	}
+	uint16_t gids[2] = { (uint16_t)FT_Get_Char_Index(orig, 'q'), 60000 }, to[2] = { 9, 9 };
+	CHECK(font_subset_glyphs(lib, face, cps, n, gids, 2, to, a, &data, &len, &e) == 0);
+	CHECK(sfnt_sums_ok(data, len));
+	CHECK(FT_New_Memory_Face(ft, data, (FT_Long)len, 0, &sub) == 0);
+	if (sub) {
+		for (int k = 0; k < n; k++) {
+			unsigned go = FT_Get_Char_Index(orig, cps[k]), gs = FT_Get_Char_Index(sub, cps[k]);
+			CHECK(go != 0 && gs != 0);
+			if (!same_outline(orig, go, sub, gs)) {
+				fprintf(stderr, "  U+%04X draws differently in the subset\n", cps[k]);
+				CHECK(0);
+			}
+		}
+		CHECK(FT_Get_Char_Index(sub, 'q') == 0); /* not a code point asked for */
+		CHECK(to[0] > 0 && to[0] < sub->num_glyphs && same_outline(orig, gids[0], sub, to[0]));
+		EQ_INT(to[1], 0); /* no such glyph */
+		FT_Done_Face(sub);
+	}
+	FT_Done_Face(orig);
+	FT_Done_FreeType(ft);
+	arena_free(a);
+	EQ_INT(e.n, 0);
+	errs_print(stderr, &e);
+	font_lib_free(lib);
+	errs_done(&e);
+}
+
 /* ---- corrupt-font corpus, generated from Noto Serif ---- */
 
 static unsigned char *slurp(const char *p, size_t *n)
@@ -827,6 +1035,7 @@ int main(void)
 	RUN(plans);
 	RUN(nfc);
 	RUN(subset);
+	RUN(subset_composite);
 	RUN(corrupt);
 	RUN(chain_errors);
 	RUN(file_chain);

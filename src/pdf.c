@@ -492,9 +492,36 @@ static void draw_link(pw_t *w, const page_link_t *l, int tag)
 		        "the link is left out", w->pageno + 1, strlen(l->url));
 		return;
 	}
-	HPDF_Annotation a = HPDF_Page_CreateURILinkAnnot(w->page, rc, uri_escape(l->url, w->tb));
-	HPDF_LinkAnnot_SetBorderStyle(a, 0, 0, 0);
-	pdf_tag_annot(w, tag, a, l->url);
+	/* the annotation as libharu's URI link with a border of 0 0 0 was,
+	   written as a raw object (its dictionaries cost more than the rest) */
+	void *a = pdf_raw_new(w);
+	HPDF_Array annots = HPDF_Dict_GetItem(w->page, "Annots", HPDF_OCLASS_ARRAY);
+	if (!annots) {
+		annots = pdf_array(w);
+		pdf_ok(w, HPDF_Dict_Add(w->page, "Annots", annots));
+	}
+	pdf_ok(w, HPDF_Array_Add(annots, a));
+	if (rc.top < rc.bottom) {
+		HPDF_REAL t = rc.top;
+		rc.top = rc.bottom;
+		rc.bottom = t;
+	}
+	pdf_ser_t o;
+	pdf_raw_begin(w, &o);
+	pdf_ser_lit(&o, "<</Rect[");
+	pdf_ser_real(&o, rc.left);
+	pdf_ser_real(&o, rc.bottom);
+	pdf_ser_real(&o, rc.right);
+	pdf_ser_real(&o, rc.top);
+	pdf_ser_lit(&o, "]/Type/Annot/Subtype/Link/A<</Type/Action/S/URI/URI");
+	const char *uri = uri_escape(l->url, w->tb);
+	pdf_ser_string(&o, (const unsigned char *)uri, strlen(uri));
+	pdf_ser_lit(&o, ">>/P");
+	pdf_ser_ref(&o, pdf_obj_id(w->page));
+	pdf_ser_lit(&o, "/Border[0 0 0]/F 4"); /* PDF/A: printable */
+	pdf_tag_annot(w, tag, a, l->url, &o);
+	pdf_ser_lit(&o, ">>");
+	pdf_raw_end(w, &o, a);
 	if (!w->plain) /* PDF/UA: annotations in structure order */
 		pdf_ok(w, HPDF_Dict_AddName(w->page, "Tabs", "S"));
 }
@@ -777,6 +804,7 @@ int pdf_write_opts(const page_doc_t *doc, const char *path, const pdf_opts_t *o,
 	free(w->bufs);
 	free(w->held);
 	buf_done(&w->file);
+	buf_done(&w->raw);
 	free(w->imgs);
 	free(w->tb);
 	pdf_tags_free(w);

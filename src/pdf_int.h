@@ -40,6 +40,14 @@ typedef struct pdf_img {
 } pdf_img_t;
 
 typedef struct pdf_tags pdf_tags_t; /* pdf_tags.c */
+typedef struct pw pw_t;
+
+/* A value being written (pdf_save.c's serializer, pdf_ser_*). */
+typedef struct pdf_ser {
+	pw_t *w;
+	buf_t *b;
+	int reg;                /* the last byte written is a regular character */
+} pdf_ser_t;
 
 /* Stream data the pdf module holds itself (pdf_hold), by object number:
  * pdf_save deflates it from there instead of from a libharu stream. */
@@ -47,9 +55,11 @@ typedef struct pdf_held {
 	const void *p;
 	size_t n;
 	int set;
+	int raw;         /* the object's whole value is w->raw.s[off..off+n) */
+	size_t off;
 } pdf_held_t;
 
-typedef struct pw {
+struct pw {
 	const page_doc_t *doc;
 	errs_t *e;
 	const char *path;        /* the target, "-" for stdout */
@@ -86,17 +96,20 @@ typedef struct pw {
 	char *info[5];           /* Title, Author, Subject, Keywords, Creator as
 	                            written to Info (and the XMP), or NULL */
 	pdf_tags_t *tg;          /* the structure being built; NULL when plain */
+	void *tg_kids, **tg_objs; /* pdf_tags_finish's (freed with pw) */
 	HPDF_Stream scratch[3];  /* pdf_save's buffers (freed with pw) */
 	buf_t sbuf[2];           /* pdf_save's object stream (freed with pw) */
 	buf_t file;              /* pdf_save: the whole file */
 	buf_t *content;          /* per page: its content stream */
 	pdf_held_t *held;        /* per object number (pdf_hold) */
 	unsigned nheld;
+	buf_t raw;               /* the values of raw objects (pdf_raw_begin) */
+	size_t raw_start;        /* where the one being written starts */
 	buf_t **bufs;            /* buffers held for the document (pdf_buf) */
 	int nbufs;
 	uint64_t *offsets;       /* pdf_save: per object */
 	unsigned char *types;
-} pw_t;
+};
 
 /* pdf_obj.c: errors and libharu objects (each longjmps on failure). */
 void pdf_handler(HPDF_STATUS code, HPDF_STATUS detail, void *user);
@@ -138,7 +151,9 @@ void pdf_mc_text(pw_t *w, int tag, const char *lang);
 void pdf_mc_artifact(pw_t *w);
 void pdf_mc_figure(pw_t *w, int tag);
 void pdf_mc_close(pw_t *w);
-void pdf_tag_annot(pw_t *w, int tag, HPDF_Annotation a, const char *url);
+/* The tagged part of link annotation a (a raw object) being written to o:
+ * /Contents, /StructParent; its place in the structure tree. */
+void pdf_tag_annot(pw_t *w, int tag, void *a, const char *url, pdf_ser_t *o);
 void pdf_tags_finish(pw_t *w);
 void pdf_tags_free(pw_t *w);
 
@@ -147,6 +162,29 @@ void pdf_meta_finish(pw_t *w);
 
 /* pdf_save.c: the file, with an object stream and an xref stream. */
 int pdf_save(pw_t *w);
+
+/* pdf_save.c: values written as pdf_save writes libharu's objects (a
+ * space only between two tokens that need one), for raw objects: the
+ * many small dictionaries (structure elements, link annotations) written
+ * directly instead of built as libharu objects. */
+void pdf_ser_tok(pdf_ser_t *o, const char *t, size_t n, int starts_reg, int ends_reg);
+void pdf_ser_int(pdf_ser_t *o, long long v);
+void pdf_ser_ref(pdf_ser_t *o, unsigned id);          /* "N 0 R" */
+void pdf_ser_real(pdf_ser_t *o, float r);             /* as a libharu real */
+void pdf_ser_name(pdf_ser_t *o, const char *s);
+void pdf_ser_string(pdf_ser_t *o, const unsigned char *v, size_t n);
+void pdf_ser_binary(pdf_ser_t *o, const unsigned char *v, size_t n);
+void pdf_ser_lit(pdf_ser_t *o, const char *s);       /* tokens: "/Type/Annot" */
+
+/* pdf_obj.c: a raw object: an indirect object (a libharu null in the
+ * xref, which other objects refer to as usual) whose value is the text
+ * written between pdf_raw_begin and pdf_raw_end. */
+void *pdf_raw_new(pw_t *w);
+unsigned pdf_obj_id(const void *obj);
+void pdf_raw_begin(pw_t *w, pdf_ser_t *o);
+void pdf_raw_end(pw_t *w, pdf_ser_t *o, void *obj);
+/* s as pdf_text's object would be written (a literal or UTF-16BE hex). */
+void pdf_ser_text(pdf_ser_t *o, const char *s);
 
 /* pdf_font.c: fonts built from the faces' programs. */
 int pdf_font_get(pw_t *w, int face, pdf_font_t **out);

@@ -118,7 +118,35 @@ void pdf_hold(pw_t *w, HPDF_Dict d, const void *p, size_t n)
 		memset(w->held + w->nheld, 0, (cap - w->nheld) * sizeof(pdf_held_t));
 		w->nheld = cap;
 	}
-	w->held[id] = (pdf_held_t){p, n, 1};
+	w->held[id] = (pdf_held_t){p, n, 1, 0, 0};
+}
+
+unsigned pdf_obj_id(const void *obj)
+{
+	return obj ? ((const HPDF_Obj_Header *)obj)->obj_id & 0x00FFFFFF : 0;
+}
+
+void *pdf_raw_new(pw_t *w)
+{
+	void *obj = pdf_obj(w, HPDF_Null_New(w->pdf->mmgr));
+	pdf_ok(w, HPDF_Xref_Add(w->pdf->xref, obj));
+	return obj;
+}
+
+void pdf_raw_begin(pw_t *w, pdf_ser_t *o)
+{
+	*o = (pdf_ser_t){w, &w->raw, 0};
+	w->raw_start = w->raw.len;
+}
+
+void pdf_raw_end(pw_t *w, pdf_ser_t *o, void *obj)
+{
+	(void)o;
+	size_t start = w->raw_start;
+	pdf_hold(w, obj, NULL, w->raw.len - start);
+	pdf_held_t *h = &w->held[pdf_obj_id(obj)];
+	h->raw = 1;
+	h->off = start;
 }
 
 const pdf_held_t *pdf_held(const pw_t *w, void *obj)
@@ -185,7 +213,7 @@ static const char *meta_clip(const char *s, char tmp[META_MAX + 1])
 
 /* s (UTF-8, at most META_MAX bytes) as a UTF-16BE string with its byte
  * order mark, built in w->tb: META_MAX bytes take at most 32,002. */
-void *pdf_utf16(pw_t *w, const char *s)
+static size_t utf16_bytes(pw_t *w, const char *s)
 {
 	unsigned char *o = (unsigned char *)w->tb;
 	size_t k = 0, n = strlen(s);
@@ -209,7 +237,13 @@ void *pdf_utf16(pw_t *w, const char *s)
 			o[k++] = (unsigned char)u[j];
 		}
 	}
-	return pdf_obj(w, HPDF_Binary_New(w->pdf->mmgr, o, (HPDF_UINT)k));
+	return k;
+}
+
+void *pdf_utf16(pw_t *w, const char *s)
+{
+	size_t k = utf16_bytes(w, s);
+	return pdf_obj(w, HPDF_Binary_New(w->pdf->mmgr, (HPDF_BYTE *)w->tb, (HPDF_UINT)k));
 }
 
 /* A text string (outline titles, /Alt, /Contents): a literal when s is
@@ -227,6 +261,21 @@ void *pdf_text(pw_t *w, const char *s)
 	if (ascii)
 		return pdf_obj(w, HPDF_String_New(w->pdf->mmgr, s, NULL));
 	return pdf_utf16(w, s);
+}
+
+void pdf_ser_text(pdf_ser_t *o, const char *s)
+{
+	pw_t *w = o->w;
+	int ascii = 1;
+	for (const char *p = s; *p && ascii; p++)
+		ascii = *p >= 0x20 && *p < 0x7f;
+	s = meta_clip(s, w->tb + 33000);
+	if (ascii) {
+		pdf_ser_string(o, (const unsigned char *)s, strlen(s));
+		return;
+	}
+	size_t k = utf16_bytes(w, s);
+	pdf_ser_binary(o, (const unsigned char *)w->tb, k);
 }
 
 /* v / 10^d with up to d decimals, trailing zeros dropped (pdf_int.h):

@@ -109,13 +109,8 @@ static const unsigned char *deflated(pw_t *w, HPDF_Stream src, size_t *zn)
  * Anything it does not know (a string with an encoder, a dictionary with
  * write hooks or a stream) goes through libharu's writer. */
 
-typedef struct ser {
-	pw_t *w;
-	buf_t *b;
-	int reg;                /* the last byte written is a regular character */
-} ser_t;
 
-static void ser_tok(ser_t *o, const char *t, size_t n, int starts_reg, int ends_reg)
+void pdf_ser_tok(pdf_ser_t *o, const char *t, size_t n, int starts_reg, int ends_reg)
 {
 	if (o->reg && starts_reg)
 		buf_add(o->b, " ", 1);
@@ -123,11 +118,39 @@ static void ser_tok(ser_t *o, const char *t, size_t n, int starts_reg, int ends_
 	o->reg = ends_reg;
 }
 
-static void ser_int(ser_t *o, long long v)
+void pdf_ser_int(pdf_ser_t *o, long long v)
 {
 	char t[32];
 	int k = pdf_num(t, v, 0);
-	ser_tok(o, t, (size_t)k, 1, 1);
+	pdf_ser_tok(o, t, (size_t)k, 1, 1);
+}
+
+/* A literal run of tokens ("/Type/Annot", "]/F 4"): spaced by its first
+ * and last characters. */
+void pdf_ser_lit(pdf_ser_t *o, const char *s)
+{
+	size_t n = strlen(s);
+	if (!n)
+		return;
+	pdf_ser_tok(o, s, n, !strchr("()<>[]{}/% \n", s[0]), !strchr("()<>[]{}/% \n", s[n - 1]));
+}
+
+/* "N 0 R" */
+void pdf_ser_ref(pdf_ser_t *o, unsigned id)
+{
+	char t[32];
+	int k = pdf_num(t, id, 0);
+	memcpy(t + k, " 0 R", 4);
+	pdf_ser_tok(o, t, (size_t)k + 4, 1, 1);
+}
+
+/* A real as libharu keeps it (a float), to 5 decimals. */
+void pdf_ser_real(pdf_ser_t *o, float r)
+{
+	char t[48];
+	double v = r * 100000.0;
+	int k = pdf_num(t, (long long)(v < 0 ? v - 0.5 : v + 0.5), 5);
+	pdf_ser_tok(o, t, (size_t)k, 1, 1);
 }
 
 /* the delimiters a name escapes, "#()<>[]{}/%", as a bit set */
@@ -135,7 +158,7 @@ static const uint32_t name_delim[8] = {0, 1u << ('#' - 32) | 1u << ('(' - 32) |
 	1u << (')' - 32) | 1u << ('<' - 32) | 1u << ('>' - 32) | 1u << ('/' - 32) | 1u << ('%' - 32),
 	1u << ('[' - 64) | 1u << (']' - 64), 1u << ('{' - 96) | 1u << ('}' - 96), 0, 0, 0, 0};
 
-static void ser_name(ser_t *o, const char *s)
+void pdf_ser_name(pdf_ser_t *o, const char *s)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	char t[3 * HPDF_LIMIT_MAX_NAME_LEN + 2];
@@ -151,16 +174,16 @@ static void ser_name(ser_t *o, const char *s)
 			t[k++] = (char)c;
 		}
 	}
-	ser_tok(o, t, k, 0, 1);
+	pdf_ser_tok(o, t, k, 0, 1);
 }
 
 /* A literal string: \ ( ) escaped, other bytes outside printable ASCII
  * in octal. */
-static void ser_string(ser_t *o, const unsigned char *v, size_t n)
+void pdf_ser_string(pdf_ser_t *o, const unsigned char *v, size_t n)
 {
 	char t[64];
 	size_t k = 0;
-	ser_tok(o, "(", 1, 0, 0);
+	pdf_ser_tok(o, "(", 1, 0, 0);
 	for (size_t i = 0; i < n; i++) {
 		unsigned c = v[i];
 		if (k + 5 > sizeof(t)) { /* an escape, and room for the ')' */
@@ -183,12 +206,12 @@ static void ser_string(ser_t *o, const unsigned char *v, size_t n)
 	buf_add(o->b, t, k);
 }
 
-static void ser_binary(ser_t *o, const unsigned char *v, size_t n)
+void pdf_ser_binary(pdf_ser_t *o, const unsigned char *v, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	char t[66];
 	size_t k = 0;
-	ser_tok(o, "<", 1, 0, 0);
+	pdf_ser_tok(o, "<", 1, 0, 0);
 	for (size_t i = 0; i < n; i++) {
 		if (k + 3 > sizeof(t)) { /* two digits, and room for the '>' */
 			buf_add(o->b, t, k);
@@ -202,7 +225,7 @@ static void ser_binary(ser_t *o, const unsigned char *v, size_t n)
 }
 
 /* libharu's writer for what ser_value does not know. */
-static void ser_libharu(ser_t *o, void *obj)
+static void ser_libharu(pdf_ser_t *o, void *obj)
 {
 	if (o->reg)
 		buf_add(o->b, " ", 1);
@@ -210,61 +233,57 @@ static void ser_libharu(ser_t *o, void *obj)
 	o->reg = 1; /* a space after it, to be safe */
 }
 
-static void ser_value(ser_t *o, void *obj);
+static void ser_value(pdf_ser_t *o, void *obj);
 
 /* obj inside a container: a reference when it is (a proxy of) an
  * indirect object, else its value. */
-static void ser_item(ser_t *o, void *obj)
+static void ser_item(pdf_ser_t *o, void *obj)
 {
 	HPDF_Obj_Header *h = obj;
 	if ((h->obj_class & HPDF_OCLASS_ANY) == HPDF_OCLASS_PROXY)
 		h = ((HPDF_Proxy)obj)->obj;
-	if (h->obj_id & HPDF_OTYPE_INDIRECT) {
-		ser_int(o, h->obj_id & 0x00FFFFFF);
-		ser_int(o, h->gen_no);
-		ser_tok(o, "R", 1, 1, 1);
+	if (h->obj_id & HPDF_OTYPE_INDIRECT && !h->gen_no) {
+		pdf_ser_ref(o, h->obj_id & 0x00FFFFFF);
+	} else if (h->obj_id & HPDF_OTYPE_INDIRECT) {
+		pdf_ser_int(o, h->obj_id & 0x00FFFFFF);
+		pdf_ser_int(o, h->gen_no);
+		pdf_ser_tok(o, "R", 1, 1, 1);
 	} else {
 		ser_value(o, h);
 	}
 }
 
-static void ser_value(ser_t *o, void *obj)
+static void ser_value(pdf_ser_t *o, void *obj)
 {
 	HPDF_Obj_Header *h = obj;
 	switch (h->obj_class & HPDF_OCLASS_ANY) {
-	case HPDF_OCLASS_NULL: ser_tok(o, "null", 4, 1, 1); return;
+	case HPDF_OCLASS_NULL: pdf_ser_tok(o, "null", 4, 1, 1); return;
 	case HPDF_OCLASS_BOOLEAN:
 		if (((HPDF_Boolean)obj)->value)
-			ser_tok(o, "true", 4, 1, 1);
+			pdf_ser_tok(o, "true", 4, 1, 1);
 		else
-			ser_tok(o, "false", 5, 1, 1);
+			pdf_ser_tok(o, "false", 5, 1, 1);
 		return;
-	case HPDF_OCLASS_NUMBER: ser_int(o, ((HPDF_Number)obj)->value); return;
-	case HPDF_OCLASS_REAL: {
-		char t[48];
-		double v = ((HPDF_Real)obj)->value * 100000.0;
-		int k = pdf_num(t, (long long)(v < 0 ? v - 0.5 : v + 0.5), 5);
-		ser_tok(o, t, (size_t)k, 1, 1);
-		return;
-	}
-	case HPDF_OCLASS_NAME: ser_name(o, ((HPDF_Name)obj)->value); return;
+	case HPDF_OCLASS_NUMBER: pdf_ser_int(o, ((HPDF_Number)obj)->value); return;
+	case HPDF_OCLASS_REAL: pdf_ser_real(o, ((HPDF_Real)obj)->value); return;
+	case HPDF_OCLASS_NAME: pdf_ser_name(o, ((HPDF_Name)obj)->value); return;
 	case HPDF_OCLASS_STRING: {
 		HPDF_String str = obj;
 		if (str->encoder)
 			ser_libharu(o, obj);
 		else
-			ser_string(o, str->value, str->len);
+			pdf_ser_string(o, str->value, str->len);
 		return;
 	}
 	case HPDF_OCLASS_BINARY:
-		ser_binary(o, ((HPDF_Binary)obj)->value, ((HPDF_Binary)obj)->len);
+		pdf_ser_binary(o, ((HPDF_Binary)obj)->value, ((HPDF_Binary)obj)->len);
 		return;
 	case HPDF_OCLASS_ARRAY: {
 		HPDF_List l = ((HPDF_Array)obj)->list;
-		ser_tok(o, "[", 1, 0, 0);
+		pdf_ser_tok(o, "[", 1, 0, 0);
 		for (HPDF_UINT i = 0; i < l->count; i++)
 			ser_item(o, l->obj[i]);
-		ser_tok(o, "]", 1, 0, 0);
+		pdf_ser_tok(o, "]", 1, 0, 0);
 		return;
 	}
 	case HPDF_OCLASS_DICT: {
@@ -275,7 +294,7 @@ static void ser_value(ser_t *o, void *obj)
 		}
 		if (d->before_write_fn)
 			pdf_ok(o->w, d->before_write_fn(d));
-		ser_tok(o, "<<", 2, 0, 0);
+		pdf_ser_tok(o, "<<", 2, 0, 0);
 		for (HPDF_UINT i = 0; i < d->list->count; i++) {
 			HPDF_DictElement e = d->list->obj[i];
 			HPDF_Obj_Header *v = e->value;
@@ -283,10 +302,10 @@ static void ser_value(ser_t *o, void *obj)
 				pdf_ok(o->w, HPDF_INVALID_OBJECT);
 			if (v->obj_id & HPDF_OTYPE_HIDDEN)
 				continue;
-			ser_name(o, e->key);
+			pdf_ser_name(o, e->key);
 			ser_item(o, v);
 		}
-		ser_tok(o, ">>", 2, 0, 0);
+		pdf_ser_tok(o, ">>", 2, 0, 0);
 		return;
 	}
 	default: ser_libharu(o, obj); return;
@@ -296,7 +315,12 @@ static void ser_value(ser_t *o, void *obj)
 /* The value of object obj appended to b. */
 static void ser_object(pw_t *w, buf_t *b, void *obj)
 {
-	ser_t o = {w, b, 0};
+	pdf_ser_t o = {w, b, 0};
+	const pdf_held_t *h = pdf_held(w, obj);
+	if (h && h->raw) {
+		buf_add(b, w->raw.s + h->off, h->n);
+		return;
+	}
 	ser_value(&o, obj);
 }
 

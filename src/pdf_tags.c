@@ -39,12 +39,12 @@ typedef struct pdf_el {
 	int artifact;
 	int first;          /* first record in its subtree; -1: no content */
 	int page;           /* /Pg: page of its first own record, -1 none */
-	HPDF_Dict dict;
+	unsigned id;        /* its object number, 0: not in the tree */
 } pdf_el_t;
 
 typedef struct pdf_rec {
 	int el, page, mcid; /* mcid -1: an annotation */
-	HPDF_Dict annot;
+	void *annot;
 } pdf_rec_t;
 
 struct pdf_tags {
@@ -74,7 +74,7 @@ static int el_add(pdf_tags_t *t, int parent, const char *role, const char *lang,
 	return t->nel++;
 }
 
-static void rec_add(pdf_tags_t *t, int el, int page, int mcid, HPDF_Dict annot)
+static void rec_add(pdf_tags_t *t, int el, int page, int mcid, void *annot)
 {
 	if (t->nrec == t->caprec) {
 		t->caprec = t->caprec ? 2 * t->caprec : 256;
@@ -110,6 +110,8 @@ void pdf_tags_free(pw_t *w)
 	free(t->nmcid);
 	free(t);
 	w->tg = NULL;
+	free(w->tg_kids);
+	free(w->tg_objs);
 }
 
 void pdf_mc_close(pw_t *w)
@@ -200,93 +202,133 @@ void pdf_mc_figure(pw_t *w, int tag)
 		mc_open(w, tag);
 }
 
-void pdf_tag_annot(pw_t *w, int tag, HPDF_Annotation a, const char *url)
+void pdf_tag_annot(pw_t *w, int tag, void *a, const char *url, pdf_ser_t *o)
 {
-	/* PDF/A: printable; PDF/UA: a description */
-	pdf_ok(w, HPDF_Dict_AddNumber(a, "F", 4));
 	pdf_tags_t *t = w->tg;
 	if (!t)
 		return;
 	tag = valid_tag(w, tag);
+	/* PDF/UA: a description */
 	const char *alt = t->el[tag].alt && *t->el[tag].alt ? t->el[tag].alt : url;
-	pdf_ok(w, HPDF_Dict_Add(a, "Contents", pdf_text(w, alt)));
+	pdf_ser_lit(o, "/Contents");
+	pdf_ser_text(o, alt);
 	if (t->el[tag].artifact)
 		return;
 	/* an annotation belongs to a Link element: one of its own if the page
 	   list put it elsewhere */
 	if (strcmp(t->el[tag].role, "Link"))
 		tag = el_add(t, tag, "Link", NULL, alt);
-	pdf_ok(w, HPDF_Dict_AddNumber(a, "StructParent", w->doc->npages + t->nannots++));
+	pdf_ser_lit(o, "/StructParent");
+	pdf_ser_int(o, w->doc->npages + t->nannots++);
 	rec_add(t, tag, w->pageno, -1, a);
 }
 
-/* ---- the tree ---- */
+/* ---- the tree ----
+ *
+ * Every object of the tree is a raw object (pdf_raw_new): the root, then
+ * the elements in tree order; their values are written here. */
 
 typedef struct kid {
 	int parent, key, kind, idx;
 } kid_t;
 
-static int kid_cmp(const void *a, const void *b)
+/* kids[0..n) ordered by (parent, key): a counting sort by key, then a
+ * stable one by parent (keys are record indices, unique per parent). */
+static void kids_sort(kid_t *kids, int n, int nkeys, int nparents)
 {
-	const kid_t *x = a, *y = b;
-	if (x->parent != y->parent)
-		return x->parent < y->parent ? -1 : 1;
-	return x->key < y->key ? -1 : x->key > y->key;
+	kid_t *tmp = xmalloc(sizeof(kid_t) * (size_t)(n > 0 ? n : 1));
+	int m = (nkeys > nparents ? nkeys : nparents) + 1;
+	int *count = xcalloc((size_t)m, sizeof(int));
+	for (int i = 0; i < n; i++)
+		count[kids[i].key + 1]++;
+	for (int i = 1; i < m; i++)
+		count[i] += count[i - 1];
+	for (int i = 0; i < n; i++)
+		tmp[count[kids[i].key]++] = kids[i];
+	memset(count, 0, sizeof(int) * (size_t)m);
+	for (int i = 0; i < n; i++)
+		count[tmp[i].parent + 1]++;
+	for (int i = 1; i < m; i++)
+		count[i] += count[i - 1];
+	for (int i = 0; i < n; i++)
+		kids[count[tmp[i].parent]++] = tmp[i];
+	free(count);
+	free(tmp);
 }
 
-static HPDF_Dict new_dict(pw_t *w)
+/* A reference to element i (which must be in the tree). */
+static void el_ref(pw_t *w, pdf_ser_t *o, int i)
 {
-	HPDF_Dict d = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
-	pdf_ok(w, HPDF_Xref_Add(w->pdf->xref, d));
-	return d;
+	unsigned id = w->tg->el[i].id;
+	if (!id)
+		pdf_ok(w, HPDF_INVALID_OBJECT);
+	pdf_ser_ref(o, id);
 }
 
-static HPDF_Dict small_dict(pw_t *w)
-{
-	return pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
-}
-
-/* The kid object for k (of element e). */
-static void *kid_obj(pw_t *w, const kid_t *k, const pdf_el_t *e)
+/* The kid k of element e. */
+static void kid_put(pw_t *w, pdf_ser_t *o, const kid_t *k, const pdf_el_t *e)
 {
 	pdf_tags_t *t = w->tg;
-	if (k->kind == KID_ELEM)
-		return t->el[k->idx].dict;
+	if (k->kind == KID_ELEM) {
+		el_ref(w, o, k->idx);
+		return;
+	}
 	const pdf_rec_t *r = &t->rec[k->idx];
-	if (k->kind == KID_MC && r->page == e->page)
-		return pdf_obj(w, HPDF_Number_New(w->pdf->mmgr, r->mcid));
-	HPDF_Dict d = small_dict(w);
-	pdf_ok(w, HPDF_Dict_AddName(d, "Type", k->kind == KID_MC ? "MCR" : "OBJR"));
-	if (r->page != e->page)
-		pdf_ok(w, HPDF_Dict_Add(d, "Pg", w->pages[r->page]));
-	if (k->kind == KID_MC)
-		pdf_ok(w, HPDF_Dict_AddNumber(d, "MCID", r->mcid));
-	else
-		pdf_ok(w, HPDF_Dict_Add(d, "Obj", r->annot));
-	return d;
+	if (k->kind == KID_MC && r->page == e->page) {
+		pdf_ser_int(o, r->mcid);
+		return;
+	}
+	pdf_ser_lit(o, k->kind == KID_MC ? "<</Type/MCR" : "<</Type/OBJR");
+	if (r->page != e->page) {
+		pdf_ser_lit(o, "/Pg");
+		pdf_ser_ref(o, pdf_obj_id(w->pages[r->page]));
+	}
+	if (k->kind == KID_MC) {
+		pdf_ser_lit(o, "/MCID");
+		pdf_ser_int(o, r->mcid);
+	} else {
+		pdf_ser_lit(o, "/Obj");
+		pdf_ser_ref(o, pdf_obj_id(r->annot));
+	}
+	pdf_ser_lit(o, ">>");
 }
 
-static void el_fill(pw_t *w, int i, const kid_t *kids, int n, HPDF_Dict root)
+static void el_fill(pw_t *w, int i, const kid_t *kids, int n, unsigned root)
 {
 	pdf_tags_t *t = w->tg;
 	pdf_el_t *e = &t->el[i];
-	HPDF_Dict d = e->dict;
-	pdf_ok(w, HPDF_Dict_AddName(d, "S", e->role));
-	pdf_ok(w, HPDF_Dict_Add(d, "P", e->parent >= 0 ? t->el[e->parent].dict : root));
-	if (e->page >= 0)
-		pdf_ok(w, HPDF_Dict_Add(d, "Pg", w->pages[e->page]));
-	if (e->lang)
-		pdf_ok(w, HPDF_Dict_Add(d, "Lang", pdf_text(w, e->lang)));
-	if (e->alt && !strcmp(e->role, "Figure"))
-		pdf_ok(w, HPDF_Dict_Add(d, "Alt", pdf_text(w, e->alt)));
-	if (n == 1) {
-		pdf_ok(w, HPDF_Dict_Add(d, "K", kid_obj(w, &kids[0], e)));
-	} else if (n > 1) {
-		HPDF_Array a = pdf_array(w);
-		for (int k = 0; k < n; k++)
-			pdf_ok(w, HPDF_Array_Add(a, kid_obj(w, &kids[k], e)));
-		pdf_ok(w, HPDF_Dict_Add(d, "K", a));
+	pdf_ser_t o;
+	pdf_raw_begin(w, &o);
+	pdf_ser_lit(&o, "<</S");
+	pdf_ser_name(&o, e->role);
+	pdf_ser_lit(&o, "/P");
+	if (e->parent >= 0)
+		el_ref(w, &o, e->parent);
+	else
+		pdf_ser_ref(&o, root);
+	if (e->page >= 0) {
+		pdf_ser_lit(&o, "/Pg");
+		pdf_ser_ref(&o, pdf_obj_id(w->pages[e->page]));
 	}
+	if (e->lang) {
+		pdf_ser_lit(&o, "/Lang");
+		pdf_ser_text(&o, e->lang);
+	}
+	if (e->alt && !strcmp(e->role, "Figure")) {
+		pdf_ser_lit(&o, "/Alt");
+		pdf_ser_text(&o, e->alt);
+	}
+	if (n == 1) {
+		pdf_ser_lit(&o, "/K");
+		kid_put(w, &o, &kids[0], e);
+	} else if (n > 1) {
+		pdf_ser_lit(&o, "/K[");
+		for (int k = 0; k < n; k++)
+			kid_put(w, &o, &kids[k], e);
+		pdf_ser_lit(&o, "]");
+	}
+	pdf_ser_lit(&o, ">>");
+	pdf_raw_end(w, &o, w->tg_objs[i]);
 }
 
 void pdf_tags_finish(pw_t *w)
@@ -311,60 +353,59 @@ void pdf_tags_finish(pw_t *w)
 	for (int i = 1; i < t->nel; i++)
 		if (t->el[i].first >= 0 && !t->el[i].artifact && t->el[i].parent >= 0)
 			kids[nk++] = (kid_t){t->el[i].parent, t->el[i].first, KID_ELEM, i};
-	qsort(kids, (size_t)nk, sizeof(kid_t), kid_cmp);
+	kids_sort(kids, nk, t->nrec, t->nel);
+	w->tg_kids = kids; /* freed with w, even after a jump */
 
-	HPDF_Dict root = new_dict(w);
-	for (int i = 0; i < t->nel; i++)
-		if (t->el[i].first >= 0 && !t->el[i].artifact)
-			t->el[i].dict = small_dict(w);
 	/* the elements are indirect objects in tree order (a reader walks it so) */
+	void *root = pdf_raw_new(w);
+	unsigned rootid = pdf_obj_id(root);
+	w->tg_objs = xcalloc((size_t)t->nel, sizeof(void *));
 	for (int i = 0; i < t->nel; i++)
-		if (t->el[i].dict)
-			pdf_ok(w, HPDF_Xref_Add(w->pdf->xref, t->el[i].dict));
+		if (t->el[i].first >= 0 && !t->el[i].artifact) {
+			w->tg_objs[i] = pdf_raw_new(w);
+			t->el[i].id = pdf_obj_id(w->tg_objs[i]);
+		}
 	for (int i = 0, k = 0; i < t->nel; i++) {
 		while (k < nk && kids[k].parent < i)
 			k++;
 		int k0 = k;
 		while (k < nk && kids[k].parent == i)
 			k++;
-		if (t->el[i].dict)
-			el_fill(w, i, kids + k0, k - k0, root);
+		if (t->el[i].id)
+			el_fill(w, i, kids + k0, k - k0, rootid);
 	}
-	free(kids);
 
-	pdf_ok(w, HPDF_Dict_AddName(root, "Type", "StructTreeRoot"));
-	pdf_ok(w, HPDF_Dict_Add(root, "K", t->el[0].dict));
 	int np = w->doc->npages;
-	HPDF_Dict ptree = small_dict(w);
-	HPDF_Array nums = pdf_array(w);
-	pdf_ok(w, HPDF_Dict_Add(ptree, "Nums", nums));
-	HPDF_Array *per = xcalloc((size_t)(np > 0 ? np : 1), sizeof(HPDF_Array));
-	for (int p = 0; p < np; p++) {
-		pdf_ok(w, HPDF_Array_AddNumber(nums, p));
-		per[p] = pdf_array(w);
-		pdf_ok(w, HPDF_Array_Add(nums, per[p]));
-		pdf_ok(w, HPDF_Dict_AddNumber(w->pages[p], "StructParents", p));
-	}
+	pdf_ser_t o;
+	pdf_raw_begin(w, &o);
+	pdf_ser_lit(&o, "<</Type/StructTreeRoot/K");
+	el_ref(w, &o, 0);
+	pdf_ser_lit(&o, "/ParentTree<</Nums[");
 	/* records are in drawing order, so a page's MCIDs come 0, 1, 2, ... */
-	for (int i = 0; i < t->nrec; i++) {
-		const pdf_rec_t *r = &t->rec[i];
-		if (r->mcid >= 0)
-			pdf_ok(w, HPDF_Array_Add(per[r->page], t->el[r->el].dict));
+	for (int p = 0, i = 0; p < np; p++) {
+		pdf_ser_int(&o, p);
+		pdf_ser_lit(&o, "[");
+		for (; i < t->nrec && t->rec[i].page <= p; i++)
+			if (t->rec[i].mcid >= 0 && t->rec[i].page == p)
+				el_ref(w, &o, t->rec[i].el);
+		pdf_ser_lit(&o, "]");
+		pdf_ok(w, HPDF_Dict_AddNumber(w->pages[p], "StructParents", p));
 	}
 	for (int i = 0, key = np; i < t->nrec; i++) {
 		const pdf_rec_t *r = &t->rec[i];
 		if (r->mcid >= 0)
 			continue;
-		pdf_ok(w, HPDF_Array_AddNumber(nums, key++));
-		pdf_ok(w, HPDF_Array_Add(nums, t->el[r->el].dict));
+		pdf_ser_int(&o, key++);
+		el_ref(w, &o, r->el);
 	}
-	free(per);
-	pdf_ok(w, HPDF_Dict_Add(root, "ParentTree", ptree));
-	pdf_ok(w, HPDF_Dict_AddNumber(root, "ParentTreeNextKey", np + t->nannots));
+	pdf_ser_lit(&o, "]>>/ParentTreeNextKey");
+	pdf_ser_int(&o, np + t->nannots);
+	pdf_ser_lit(&o, ">>");
+	pdf_raw_end(w, &o, root);
 
 	HPDF_Dict cat = w->pdf->catalog;
 	pdf_ok(w, HPDF_Dict_Add(cat, "StructTreeRoot", root));
-	HPDF_Dict mi = small_dict(w);
+	HPDF_Dict mi = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
 	pdf_ok(w, HPDF_Dict_AddBoolean(mi, "Marked", HPDF_TRUE));
 	pdf_ok(w, HPDF_Dict_Add(cat, "MarkInfo", mi));
 }

@@ -132,10 +132,15 @@ buf_t *pdf_buf(pw_t *w);
 HPDF_Array pdf_array(pw_t *w);
 /* A text string object for UTF-8 s: a literal when ASCII, else UTF-16BE. */
 void *pdf_text(pw_t *w, const char *s);
-/* s (UTF-8, at most META_MAX bytes) as a UTF-16BE string object (BOM). */
-void *pdf_utf16(pw_t *w, const char *s);
 /* metadata and outline titles are cut to this many bytes of UTF-8 */
 #define META_MAX 16000
+/* s cut to META_MAX bytes at a character boundary (into tmp when cut). */
+const char *pdf_meta_clip(const char *s, char tmp[META_MAX + 1]);
+/* s (UTF-8, at most META_MAX bytes) as UTF-16BE with a BOM into w->tb;
+ * its length. */
+size_t pdf_utf16_bytes(pw_t *w, const char *s);
+/* s (UTF-8, at most META_MAX bytes) as a UTF-16BE string object (BOM). */
+void *pdf_utf16(pw_t *w, const char *s);
 
 /* pdf_obj.c: append to the current page's content stream. */
 void pdf_put(pw_t *w, const char *s, size_t n);
@@ -163,7 +168,7 @@ void pdf_meta_finish(pw_t *w);
 /* pdf_save.c: the file, with an object stream and an xref stream. */
 int pdf_save(pw_t *w);
 
-/* pdf_save.c: values written as pdf_save writes libharu's objects (a
+/* pdf_ser.c: values written as pdf_save writes libharu's objects (a
  * space only between two tokens that need one), for raw objects: the
  * many small dictionaries (structure elements, link annotations) written
  * directly instead of built as libharu objects. */
@@ -183,7 +188,8 @@ void *pdf_raw_new(pw_t *w);
 unsigned pdf_obj_id(const void *obj);
 void pdf_raw_begin(pw_t *w, pdf_ser_t *o);
 void pdf_raw_end(pw_t *w, pdf_ser_t *o, void *obj);
-/* s as pdf_text's object would be written (a literal or UTF-16BE hex). */
+/* pdf_ser.c: s as pdf_text's object would be written (a literal or
+ * UTF-16BE hex). */
 void pdf_ser_text(pdf_ser_t *o, const char *s);
 
 /* pdf_font.c: fonts built from the faces' programs. */

@@ -198,7 +198,7 @@ void pdf_put(pw_t *w, const char *s, size_t n)
  * as UTF-16): metadata and outline titles longer than META_MAX bytes are
  * cut at a character boundary into tmp (w->tb: no heap memory to lose
  * when libharu's error handler jumps out). */
-static const char *meta_clip(const char *s, char tmp[META_MAX + 1])
+const char *pdf_meta_clip(const char *s, char tmp[META_MAX + 1])
 {
 	size_t n = strlen(s);
 	if (n <= META_MAX)
@@ -213,7 +213,7 @@ static const char *meta_clip(const char *s, char tmp[META_MAX + 1])
 
 /* s (UTF-8, at most META_MAX bytes) as a UTF-16BE string with its byte
  * order mark, built in w->tb: META_MAX bytes take at most 32,002. */
-static size_t utf16_bytes(pw_t *w, const char *s)
+size_t pdf_utf16_bytes(pw_t *w, const char *s)
 {
 	unsigned char *o = (unsigned char *)w->tb;
 	size_t k = 0, n = strlen(s);
@@ -242,7 +242,7 @@ static size_t utf16_bytes(pw_t *w, const char *s)
 
 void *pdf_utf16(pw_t *w, const char *s)
 {
-	size_t k = utf16_bytes(w, s);
+	size_t k = pdf_utf16_bytes(w, s);
 	return pdf_obj(w, HPDF_Binary_New(w->pdf->mmgr, (HPDF_BYTE *)w->tb, (HPDF_UINT)k));
 }
 
@@ -257,25 +257,10 @@ void *pdf_text(pw_t *w, const char *s)
 	for (const char *p = s; *p && ascii; p++)
 		ascii = *p >= 0x20 && *p < 0x7f;
 	/* the cut copy lies beyond the 32,002 bytes pdf_utf16 writes */
-	s = meta_clip(s, w->tb + 33000);
+	s = pdf_meta_clip(s, w->tb + 33000);
 	if (ascii)
 		return pdf_obj(w, HPDF_String_New(w->pdf->mmgr, s, NULL));
 	return pdf_utf16(w, s);
-}
-
-void pdf_ser_text(pdf_ser_t *o, const char *s)
-{
-	pw_t *w = o->w;
-	int ascii = 1;
-	for (const char *p = s; *p && ascii; p++)
-		ascii = *p >= 0x20 && *p < 0x7f;
-	s = meta_clip(s, w->tb + 33000);
-	if (ascii) {
-		pdf_ser_string(o, (const unsigned char *)s, strlen(s));
-		return;
-	}
-	size_t k = utf16_bytes(w, s);
-	pdf_ser_binary(o, (const unsigned char *)w->tb, k);
 }
 
 /* v / 10^d with up to d decimals, trailing zeros dropped (pdf_int.h):

@@ -107,7 +107,7 @@ apt-install:
 # build/config holds every flag that goes into an object; it is rewritten
 # only when they change, and every object depends on it.
 $(BUILD)/config: FORCE | $(BUILD)
-	@printf '%s\n' '$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) $(LIBS)' > $@.tmp
+	@printf '%s\n' '$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) $(BIND_FIRST) $(LIBS)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 $(BUILD)/commit: FORCE | $(BUILD)
 	@printf '%s\n' '$(VITA_COMMIT) $(VERSION_DEFS)' > $@.tmp
@@ -125,8 +125,19 @@ VERSION_DEFS = -DVITA_COMMIT=\"$(VITA_COMMIT)\" \
 HPDF_VERSION = $(shell echo HPDF_VERSION_TEXT | \
 	$(CC) $(CPPFLAGS) -include hpdf_version.h -E -P -x c - 2>/dev/null | tail -1 | tr -d '"')
 
+# BIND_FIRST: the libraries most symbols bind to, first in the binary's
+# DT_NEEDED list (and so first in the dynamic linker's search scope).
+# Debian builds its libraries with BIND_NOW, so at start-up ld.so looks up
+# every symbol every library imports (about 1,700) by walking that scope
+# in order; libc, libharu (which binds its own 370 symbols through it),
+# HarfBuzz, libpng and FreeType take most of them. First in the list, a
+# lookup stops after 2 to 6 objects instead of 10 to 20: ld.so does 1.72 M
+# instructions instead of 2.26 M on every run. Only the order changes: the
+# same libraries are loaded and no two of them define the same symbol.
+BIND_FIRST = -lc -lhpdf -lharfbuzz -lpng16 -lfreetype -ljpeg
+
 $(BUILD)/vita: $(OBJ)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(BIND_FIRST) $(LIBS)
 
 # make static: $(BUILD)/vita-static, the same objects with every library
 # Debian ships as a .a file linked in, and not the default. Debian 12 has

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <yaml.h>
 #include "utf8.h"
-#include "ydoc.h"
+#include "ydoc_int.h"
 
 /* A node plus what the alias checks need; ynode is the first member. */
 typedef struct ynodex {
@@ -361,6 +361,14 @@ static void ydoc_cleanup(yctx_t *c)
 
 int ydoc_parse(arena_t *a, const char *file, const char *data, size_t len,
                ynode_t **root, errs_t *e)
+{
+	if (ydoc_fast(a, data, len, root) == 0)
+		return 0;
+	return ydoc_libyaml(a, file, data, len, root, e);
+}
+
+int ydoc_libyaml(arena_t *a, const char *file, const char *data, size_t len,
+                 ynode_t **root, errs_t *e)
 {
 	static const yaml_mark_t start = {0, 0, 0};
 	yctx_t *c = xcalloc(1, sizeof(*c));

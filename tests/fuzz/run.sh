@@ -47,6 +47,8 @@ seed() {   # seed NAME DIR: fill a fresh corpus the first time
 	render) for f in tests/errors/*.yaml tests/golden/markup.yaml tests/pathological/*.yaml; do
 	          [ "$(wc -c <"$f")" -lt 8000 ] && { printf '\0'; cat "$f"; } >"$2/$(basename "$f")"
 	        done ;;
+	ydoc) find profiles layouts locales fonts examples tests -name '*.yaml' -size -8k \
+	        -exec sh -c 'for f; do cp "$f" "$0/$(echo "$f" | tr / _)"; done' "$2" {} + ;;
 	sfnt) printf '\0' >"$2/cff"; printf '\1' >"$2/ttf"; printf '\0\0\4\0' >"$2/cff1" ;;
 	image) if [ -x build/tests/test_image ]; then   # every PNG and JPEG kind (make first)
 	         build/tests/test_image --write "$2" && rm -f "$2/huge.png"

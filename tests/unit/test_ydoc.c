@@ -1,7 +1,9 @@
 /* test_ydoc: YAML -> ynode tree, positions, and the refusals. */
+#include <dirent.h>
 #include <stdlib.h>
 #include "t.h"
-#include "ydoc.h"
+#include "ydoc_same.h"
+#include "../../src/ydoc_int.h"
 
 static int parse(const char *s, ynode_t **root, errs_t *e, arena_t *a)
 {
@@ -154,6 +156,117 @@ TEST(alias_bomb)
 	EQ_INT(line, 4);
 }
 
+/* ydoc_fast reads s (it must: s is in its subset) into libyaml's tree. */
+static void fast_same(const char *what, const char *s, size_t n)
+{
+	arena_t *a = arena_new();
+	errs_t e;
+	ynode_t *f = NULL, *l = NULL;
+	char why[512] = "";
+	errs_init(&e);
+	int fr = ydoc_fast(a, s, n, &f);
+	int lr = ydoc_libyaml(a, "t.yaml", s, n, &l, &e);
+	if (fr != 0 || lr != 0 || !ydoc_same(f, l, why, sizeof(why)))
+		fprintf(stderr, "%s: fast %d, libyaml %d (%s) %s\n", what, fr, lr,
+		        e.n ? e.v[0].msg : "", why);
+	CHECK(fr == 0 && lr == 0 && why[0] == '\0');
+	errs_done(&e);
+	arena_free(a);
+}
+
+/* What ydoc_fast reads, each the very tree libyaml gives. */
+TEST(fast_subset)
+{
+	static const char *const cases[] = {
+		"", "\n\n", "# c\n", "~\n", "hello\n", "a: 1", "a: 1\nb: 2\n", "  a: 1\n  b:  x  \n",
+		"a:\nb: 2\n", "a:\n", "a:   # c\nb:\n", "a: ~\nb: null\nc: Null\nd: NULL\ne: nulls\n",
+		"a:\n  b:\n    c: 1\n  d: 2\ne: 3\n", "a:\n- 1\n- 2\nb: 3\n", "a:\n  - 1\n  -\n  - 3\n",
+		"- a\n- b: 1\n  c: 2\n-   d: 3\n    e:\n- x\n", "-\n- \n-  # c\n  x\n",
+		"- a: 1\n  b:\n  - x\n  - y\n  c: 2\n- z\n", "x:\n  - a:\n    - 1\n",
+		"a: [1, 'two', \"three\", [4, [5]], {k: v}]\nb: []\nc: {}\nd: [ ]\n",
+		"links: [{label: Paper, url: \"https://a.b/c.pdf\"}, {label: Code, url: https://g.h/x}]\n",
+		"a: [x:y, a b  c , d]\n", "a: {k: v, k2: 'w''x'}\n",
+		"a: 'it''s'\nb: \"q \\\" \\\\ \\/ \\t \\n \\u00e9 \\U0001F600 \\x41 \\_ \\N \\e \\a\"\n",
+		"a: '  spaced  '\nb: \"\"\nc: ''\n", "a: 'x'# c\nb: \"y\"  # c\n",
+		"url: https://example.org/a#b\nc: C# and F#\nd: a #comment\n", "a: b:c\n",
+		"a: this is\n  continued\n\n  and a paragraph\n\n\n  more\nb: 1\n",
+		"- one\n  two\n  - three\n- x\n", "a: x\n  # not a continuation\nb: y\n",
+		"plain\nscalar\n", "a: >\n  folded\n  text\n\n  para\n",
+		"a: |\n  literal\n  text\n\n  para\n", "a: |-\n  strip\n\n", "a: |+\n  keep\n\n\nb: 1\n",
+		"a: >-\n  x\n   more indented\n  y\n", "a: >\n\n\n  leading\nb: >\n  eof", "a: |\n  eof",
+		"a: |\n  x\n  \n   \n  y\n", "a: > # c\n  x\n# c\nb: |\n    deep\n      deeper\n",
+		"- |\n  in a list\n- >\n  folded\n  item\n", "a:\n  - b: |\n      x\n    c: 1\n",
+		"名前: 朱展达\n住所: [東京, 'é']\nx: {é: \"ü\"}\n", "é: 1\n  # c\n\xc3\xa9\xc3\xa9: 2\n",
+		"a: -1\nb: --x\n-c: 3\n", "a: x\n\n\nb: y\n\n",
+		"k1: 1\nk2: 2\nk3: 3\nk4: 4\nk5: 5\nk6: 6\nk7: 7\nk8: 8\nk9: 9\nk10: 10\n"
+		"k11: 11\nk12: 12\nk13: 13\nk14: 14\nk15: 15\nk16: 16\nk17: 17\nk18: 18\n",
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char what[32];
+		snprintf(what, sizeof(what), "case %zu", i);
+		fast_same(what, cases[i], strlen(cases[i]));
+	}
+}
+
+/* What ydoc_fast leaves to libyaml (which reads or refuses it as before). */
+TEST(fast_declines)
+{
+	static const char *const cases[] = {
+		"a:\tb\n", "a: 1\r\nb: 2\r\n", "\xef\xbb\xbf" "a: 1\n", "a: \xc2\x85\n", "a: &x 1\nb: *x\n",
+		"a: !!str 1\n", "--- \na: 1\n", "%YAML 1.1\n---\na: 1\n", "a: 1\n...\n", "? a\n: b\n",
+		"'a': 1\n", "[a]: 1\n", "a: [1,\n  2]\n", "a: 'x\n  y'\n", "a: \"x\\\n  y\"\n",
+		"a: \"\\0\"\n", "a: \"\\L\"\n", "a: \"\\q\"\n", "a: |2\n   x\n", "a: |\nb: 1\n",
+		"a: 1\na: 2\n", "~: 1\n", "- - x\n", "a: [a, ]\n", "a: {k}\n", "a: {k: }\n",
+		"a: b: c\n", "a: 1\n b: 2\n", "a:\n    b: 1\n  c: 2\n", "a: 1\n- b\n", "- a\nb: 1\n",
+		"a: [x:]\n", "a: [-1]\n", "a: [b # c]\n", "a: 'x' y\n", "a: x\n  y: z\n",
+		"a: |\n   \n  x\n",
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		arena_t *a = arena_new();
+		ynode_t *r;
+		if (ydoc_fast(a, cases[i], strlen(cases[i]), &r) != 1)
+			fprintf(stderr, "declines case %zu: read\n", i);
+		CHECK(ydoc_fast(a, cases[i], strlen(cases[i]), &r) == 1);
+		arena_free(a);
+	}
+	int line, col;
+	char buf[512];
+	first_err("a: [1,\n  2]\nb: \"x\\\n  y\"\n", buf, sizeof(buf), &line, &col);
+	EQ_STR(buf, "");   /* over lines: libyaml reads it */
+}
+
+/* Every file vita ships (profiles, layouts, locales, font chains,
+ * examples) is in the subset, and read as libyaml reads it. */
+TEST(fast_bundled)
+{
+	static const char *const dirs[] = {"profiles", "layouts", "locales", "fonts", "examples"};
+	int files = 0;
+	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+		DIR *dir = opendir(dirs[d]);
+		CHECK(dir != NULL);
+		struct dirent *de;
+		while (dir && (de = readdir(dir))) {
+			size_t n = strlen(de->d_name);
+			if (n < 6 || strcmp(de->d_name + n - 5, ".yaml"))
+				continue;
+			char path[512];
+			snprintf(path, sizeof(path), "%s/%s", dirs[d], de->d_name);
+			FILE *f = fopen(path, "rb");
+			CHECK(f != NULL);
+			if (!f)
+				continue;
+			static char text[1 << 20];
+			size_t len = fread(text, 1, sizeof(text), f);
+			fclose(f);
+			fast_same(path, text, len);
+			files++;
+		}
+		if (dir)
+			closedir(dir);
+	}
+	CHECK(files >= 20);
+}
+
 int main(void)
 {
 	RUN(tree_and_positions);
@@ -163,5 +276,8 @@ int main(void)
 	RUN(nul_byte);
 	RUN(depth_limit);
 	RUN(alias_bomb);
+	RUN(fast_subset);
+	RUN(fast_declines);
+	RUN(fast_bundled);
 	return t_report();
 }

@@ -2,6 +2,7 @@
 #ifndef VITA_BUF_H
 #define VITA_BUF_H
 #include <stddef.h>
+#include <string.h>
 
 typedef struct buf {
 	char *s;        /* owned; NUL-terminated; NULL until first append */
@@ -11,9 +12,25 @@ typedef struct buf {
 void buf_init(buf_t *b);
 void buf_done(buf_t *b);
 void buf_reset(buf_t *b);
-void buf_add(buf_t *b, const char *s, size_t n);
+/* Make room for n more bytes (and the NUL). */
+void buf_grow(buf_t *b, size_t n);
+/* Appending is inline: most calls add a few bytes to a buffer with room. */
+static inline void buf_add(buf_t *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+		buf_grow(b, n);
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+static inline void buf_putc(buf_t *b, int c)
+{
+	if (b->len + 2 > b->cap)
+		buf_grow(b, 1);
+	b->s[b->len++] = (char)c;
+	b->s[b->len] = '\0';
+}
 void buf_puts(buf_t *b, const char *s);
-void buf_putc(buf_t *b, int c);
 void buf_printf(buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Write all of p[0..n) to fd, retrying short writes and EINTR; -1 with
  * errno set on failure. */

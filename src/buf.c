@@ -29,7 +29,7 @@ void buf_reset(buf_t *b)
 		b->s[0] = '\0';
 }
 
-static void buf_room(buf_t *b, size_t n)
+void buf_grow(buf_t *b, size_t n)
 {
 	if (b->len + n + 1 <= b->cap)
 		return;
@@ -40,23 +40,9 @@ static void buf_room(buf_t *b, size_t n)
 	b->cap = cap;
 }
 
-void buf_add(buf_t *b, const char *s, size_t n)
-{
-	buf_room(b, n);
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
 void buf_puts(buf_t *b, const char *s)
 {
 	buf_add(b, s, strlen(s));
-}
-
-void buf_putc(buf_t *b, int c)
-{
-	char ch = (char)c;
-	buf_add(b, &ch, 1);
 }
 
 void buf_printf(buf_t *b, const char *fmt, ...)
@@ -65,7 +51,7 @@ void buf_printf(buf_t *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	buf_room(b, (size_t)n);
+	buf_grow(b, (size_t)n);
 	va_start(ap, fmt);
 	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);

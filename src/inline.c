@@ -1201,6 +1201,8 @@ typedef struct lset {       /* one line being turned into runs */
 	uint16_t *gval;         /* and glyph id */
 	int ng, capg;
 	int sealed;             /* the open run's last glyph has no tracking after it */
+	int last_si;            /* the span of the open run's last glyph, or -1 */
+	int met_si;             /* a span whose metrics the line has, or -1 */
 } lset_t;
 
 static int is_rtl_mark(uint32_t c)
@@ -1272,6 +1274,7 @@ static void ls_close(il_t *f, lset_t *L, int trailing_space)
 	}
 	L->ng = 0;
 	L->sealed = 0;
+	L->last_si = -1;
 	L->rlv[L->nruns] = L->lv;
 	L->glv[L->nruns] = L->gap_lv;
 	L->runs[L->nruns++] = L->cur;
@@ -1307,6 +1310,9 @@ static void ls_frame_flush(lset_t *L)
 static void ls_metrics(il_t *f, lset_t *L, int si)
 {
 	fspan_t *s = &f->sp[si];
+	if (L->metrics && L->met_si == si)
+		return;
+	L->met_si = si;
 	if (!s->have_met) {
 		if (s->s->chain)
 			font_metrics(s->s->chain, s->s->style, s->s->size, &s->asc, &s->desc);
@@ -1355,8 +1361,10 @@ static void ls_glyph(il_t *f, lset_t *L, int si, int face, int synth, int brk,
 	/* Tc would add the tracking after this glyph too: the next glyph
 	   starts a run of its own */
 	L->sealed = s->track && !(c && c->trk);
+	L->last_si = si;
 	buf_add(&L->rt, t, (size_t)n);
-	buf_add(&L->lt, src, (size_t)sn);
+	if (lv % 2)   /* the logical text is only read for RTL runs */
+		buf_add(&L->lt, src, (size_t)sn);
 	L->cur.w = sat32((int64_t)x + adv - L->cur.x);
 	ls_metrics(f, L, si);
 	if (s->url && L->url && !strcmp(s->url, L->url)) {
@@ -1382,10 +1390,43 @@ static void ls_glyph(il_t *f, lset_t *L, int si, int face, int synth, int brk,
 	}
 }
 
+/* Can c go on the open run as ls_glyph would put it there, with nothing
+ * to do but add its bytes and its width? The common case: the glyph
+ * before it came from the same span (so size, colour, language, tracking
+ * and frame agree), same face, no run break, left to right, plain text. */
+static int ls_plain(const il_t *f, const lset_t *L, const fcp_t *c, size_t pend)
+{
+	const inline_span_t *s = f->sp[c->span].s;
+	return L->open && c->span == L->last_si && !c->brk && c->face == L->cur.face &&
+	       c->synth == L->cur.synth && c->lv == L->lv && !(c->lv % 2) && !c->shaped &&
+	       !c->gid && !L->sealed && !s->track && !(s->flags & INLINE_FRAME) &&
+	       (!s->url || L->url == s->url) && L->rt.len + pend + c->len <= RUN_MAX;
+}
+
 static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 {
+	int32_t p0 = 0;
+	size_t pend = 0;        /* bytes f->text.s[p0..) of plain glyphs not yet in L->rt */
 	for (int k = ax->c0; k < ax->c1; k++) {
 		const fcp_t *c = &f->c[k];
+		if (c->face >= 0 && c->draw && ls_plain(f, L, c, pend)) {
+			if (pend && p0 + (int32_t)pend != c->off) {
+				buf_add(&L->rt, f->text.s + p0, pend);
+				pend = 0;
+			}
+			if (!pend)
+				p0 = c->off;
+			pend += c->len;
+			L->cur.w = sat32((int64_t)x + c->adv - L->cur.x);
+			if (f->sp[c->span].s->url)
+				L->lx1 = add32(x, c->adv);
+			x = add32(x, c->adv);
+			continue;
+		}
+		if (pend) {
+			buf_add(&L->rt, f->text.s + p0, pend);
+			pend = 0;
+		}
 		if (c->face < 0 || !c->draw) {
 			if (c->face < 0 && c->draw && f->c[k].kind == K_CHAR) {
 				ls_link_flush(L);
@@ -1400,6 +1441,8 @@ static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 		         ul ? ul : c->len, f->text.s + c->off, c->len, c->lv, x, c->adv, c);
 		x = add32(x, c->adv);
 	}
+	if (pend)
+		buf_add(&L->rt, f->text.s + p0, pend);
 	return x;
 }
 
@@ -1416,7 +1459,6 @@ static void ls_glue(il_t *f, lset_t *L, const faux_t *ax, int32_t gw)
 	    gframe == L->runframe && gs->track == L->cur.track && !L->sealed &&
 	    !(c->lv % 2) && L->rt.len + 1 < RUN_MAX) {
 		buf_putc(&L->rt, ' ');       /* natural space: stays in the run */
-		buf_putc(&L->lt, ' ');
 		L->cur.w = add32(L->cur.w, gw);
 		return;
 	}
@@ -1565,6 +1607,7 @@ static int ls_line(il_t *f, lset_t *L, const para_line_t *pl, int first, inline_
 	L->url = NULL;
 	L->fspan = 0;
 	L->metrics = 0;
+	L->last_si = L->met_si = -1;
 	buf_reset(&L->rt);
 	for (int i = pl->start; i < pl->end; i++) {
 		const para_item_t *p = &f->it[i];

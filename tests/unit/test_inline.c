@@ -319,6 +319,55 @@ TEST(url)
 	errs_done(&e);
 }
 
+/* The same text as one span or cut into spans with the same properties
+ * (mid-word too) sets the same runs: a glyph from another span takes
+ * ls_glyph's full path, one from the span before it the short one. A
+ * link span in the middle keeps its own extent either way. */
+static void set_runs(const inline_span_t *s, int n, char *out, size_t cap)
+{
+	inline_opts_t o = opts(150000, INLINE_JUSTIFY);
+	inline_result_t r;
+	errs_t e;
+	size_t k = 0;
+	o.hyph = NULL;
+	errs_init(&e);
+	EQ_INT(inline_set(A, s, n, &o, &r, &e), 0);
+	for (int i = 0; i < r.nlines; i++) {
+		const inline_line_t *l = &r.lines[i];
+		for (int j = 0; j < l->nruns; j++)
+			k += (size_t)snprintf(out + k, cap - k, "%d:%d+%d/%d[%.*s]", i, l->runs[j].x,
+			                      l->runs[j].w, l->runs[j].face, l->runs[j].len,
+			                      l->runs[j].text);
+		for (int j = 0; j < l->nlinks; j++)
+			k += (size_t)snprintf(out + k, cap - k, "<%d+%d %s>", l->links[j].x,
+			                      l->links[j].w, l->links[j].url);
+		k += (size_t)snprintf(out + k, cap - k, "|");
+	}
+	errs_done(&e);
+}
+
+TEST(runs_across_spans)
+{
+	static char a[8192], b[8192];
+	const char *u = "https://example.org/x";
+	inline_span_t one[3], cut[7];
+	one[0] = span("Sparse attention for long context models and the ", FONT_REGULAR, 0, NULL);
+	one[1] = span("mixture of experts", FONT_REGULAR, 0, u);
+	one[2] = span(" systems that serve them at scale, with measured results.",
+	              FONT_REGULAR, 0, NULL);
+	cut[0] = span("Sparse attention for lo", FONT_REGULAR, 0, NULL);
+	cut[1] = span("ng context models and the ", FONT_REGULAR, 0, NULL);
+	cut[2] = span("mixture of ex", FONT_REGULAR, 0, u);
+	cut[3] = span("perts", FONT_REGULAR, 0, u);
+	cut[4] = span(" systems that serve them at sc", FONT_REGULAR, 0, NULL);
+	cut[5] = span("ale, with measured res", FONT_REGULAR, 0, NULL);
+	cut[6] = span("ults.", FONT_REGULAR, 0, NULL);
+	set_runs(one, 3, a, sizeof(a));
+	set_runs(cut, 7, b, sizeof(b));
+	EQ_STR(b, a);
+	CHECK(strstr(a, "<") != NULL);   /* the link is there */
+}
+
 TEST(overflow)
 {
 	inline_span_t s[3];
@@ -589,6 +638,7 @@ int main(void)
 	RUN(hyphen_drawn);
 	RUN(soft_hyphen);
 	RUN(url);
+	RUN(runs_across_spans);
 	RUN(overflow);
 	RUN(missing);
 	RUN(flags);

@@ -112,6 +112,8 @@ typedef struct fl {         /* the paragraph being set */
 	int bidi;               /* some code point has an odd level */
 	int trail_box;          /* the box whose trail waits for the glue of the
 	                           spaces after it (il_items), or -1 */
+	uint32_t maxcp;         /* the largest code point: the passes for RTL, CJK
+	                           and kana text skip text without any */
 } il_t;
 
 /* Widths and positions are int32 u (±21,000 km of paper), but one word
@@ -124,6 +126,33 @@ static int32_t sat32(int64_t v)
 static int32_t add32(int32_t a, int64_t b)
 {
 	return sat32((int64_t)a + b);
+}
+
+/* Scratch memory of the paragraph being set, kept from one paragraph to
+ * the next (a CV sets thousands; malloc and free per paragraph cost more
+ * than setting short ones), grown on demand, let go after one that was
+ * very long. */
+static struct {
+	buf_t text;
+	fspan_t *sp;
+	size_t capsp;
+	fcp_t *c;
+	size_t capc;
+	char *brks;
+	size_t capb;
+	para_item_t *it;
+	faux_t *aux;
+	int capit;
+} il_keep;
+#define KEEP_MAX (1 << 20)      /* bytes of fcp_t kept at most */
+
+/* p (cap elements of size sz) with room for n */
+static void *room(void *p, size_t *cap, size_t n, size_t sz)
+{
+	if (n <= *cap)
+		return p;
+	*cap = n + n / 2 + 16;
+	return xrealloc(p, *cap * sz);
 }
 
 /* ---- code point classes ---- */
@@ -171,6 +200,8 @@ static int is_letter(uint32_t c)
 static int kind_of(uint32_t c, int *draw)
 {
 	*draw = 1;
+	if (c > ' ' && c < 0x7F)
+		return K_CHAR;
 	if (c == ' ' || c == '\t')
 		return K_SPACE;
 	if (c == '\n' || c == 0x2028 || c == 0x2029 || c == '\v' || c == '\f')
@@ -190,9 +221,11 @@ static int kind_of(uint32_t c, int *draw)
 
 static void il_text(il_t *f, const inline_span_t *spans, int n)
 {
-	f->sp = xcalloc((size_t)(n ? n : 1), sizeof(*f->sp));
+	f->sp = il_keep.sp = room(il_keep.sp, &il_keep.capsp, (size_t)(n ? n : 1), sizeof(*f->sp));
+	memset(f->sp, 0, (size_t)n * sizeof(*f->sp));
 	f->nsp = n;
-	buf_init(&f->text);
+	f->text = il_keep.text;
+	buf_reset(&f->text);
 	for (int i = 0; i < n; i++) {
 		size_t nl = 0;
 		const char *s = spans[i].text ? spans[i].text : "";
@@ -467,19 +500,25 @@ void inline_breaks(const char *str, size_t len, const char *lang, char *brks)
 static void il_decode(il_t *f, int n)
 {
 	size_t len = f->text.len, pos = 0;
-	char *brks = xmalloc(len ? len : 1);
+	uint32_t maxcp = 0;
+	char *brks = il_keep.brks = room(il_keep.brks, &il_keep.capb, len + 1, 1);
 	if (len)
 		inline_breaks(f->text.s, len, f->o->lang, brks);
-	f->c = xcalloc(len ? len : 1, sizeof(*f->c));
+	f->c = il_keep.c = room(il_keep.c, &il_keep.capc, len + 1, sizeof(*f->c));
 	for (int si = 0; si < n; si++) {
 		size_t end = pos + f->sp[si].nb;
 		f->sp[si].c0 = f->nc;
 		while (pos < end) {
 			fcp_t *c = &f->c[f->nc];
-			int l = utf8_decode(f->text.s + pos, end - pos, &c->cp), draw;
-			c->off = (int32_t)pos;
-			c->span = si;
-			c->face = -1;
+			unsigned char b0 = (unsigned char)f->text.s[pos];
+			int l, draw;
+			*c = (fcp_t){.off = (int32_t)pos, .span = si, .face = -1};
+			if (b0 < 0x80) {
+				c->cp = b0;
+				l = 1;
+			} else {
+				l = utf8_decode(f->text.s + pos, end - pos, &c->cp);
+			}
 			c->kind = (uint8_t)kind_of(l ? c->cp : 0xFFFD, &draw);
 			c->draw = (uint8_t)(l ? draw : 0);   /* a stray byte: never drawn */
 			if (!l) {
@@ -492,12 +531,15 @@ static void il_decode(il_t *f, int n)
 			        b == LINEBREAK_ALLOWBREAK || b == LINEBREAK_MUSTBREAK ? BK_ALLOW : BK_NONE;
 			if (c->cp == 0xAD)
 				c->bk = BK_HYPH;
+			if (c->cp > maxcp)
+				maxcp = c->cp;
 			pos += (size_t)l;
 			f->nc++;
 		}
 		f->sp[si].c1 = f->nc;
 	}
-	free(brks);
+	f->c[f->nc] = (fcp_t){0};
+	f->maxcp = maxcp;
 }
 
 /* 2b: levels and Arabic forms, only when the paragraph has RTL text (or
@@ -505,8 +547,8 @@ static void il_decode(il_t *f, int n)
 static void il_bidi(il_t *f)
 {
 	int any = f->o->rtl;
-	for (int i = 0; i < f->nc && !any; i++)
-		any = bidi_is_rtl(f->c[i].cp);
+	for (int i = 0; i < f->nc && !any && f->maxcp >= 0x80; i++)
+		any = f->c[i].cp >= 0x80 && bidi_is_rtl(f->c[i].cp);   /* ASCII never is */
 	if (!any || !f->nc)
 		return;
 	uint32_t *cp = xmalloc((size_t)f->nc * sizeof(*cp));
@@ -718,7 +760,7 @@ static void il_span_langs(il_t *f)
 	for (int si = 0; si < f->nsp; si++) {
 		fspan_t *s = &f->sp[si];
 		int kana = 0, hangul = 0;
-		for (int i = s->c0; i < s->c1; i++) {
+		for (int i = s->c0; i < s->c1 && f->maxcp >= 0x1100; i++) {
 			uint32_t c = f->c[i].cp;
 			kana |= (c >= 0x3040 && c <= 0x30FF) || (c >= 0x31F0 && c <= 0x31FF);
 			hangul |= (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0x1100 && c <= 0x11FF) ||
@@ -792,6 +834,8 @@ static int is_line_end_mark(uint32_t c)
  * mark keep their place. */
 static void il_cjk_edges(il_t *f)
 {
+	if (f->maxcp < 0x2018)    /* no marks (the first: U+2018) */
+		return;
 	for (int i = 0; i < f->nc; i++) {
 		fcp_t *c = &f->c[i];
 		const inline_span_t *s = f->sp[c->span].s;
@@ -840,6 +884,8 @@ static int32_t il_pair_cut(const il_t *f, const fcp_t *a, const fcp_t *b, int32_
  * A glyph whose place changed starts a new run (brk). */
 static void il_cjk_spacing(il_t *f)
 {
+	if (f->maxcp < 0x2018)    /* no marks (from U+2018), no Han or kana */
+		return;
 	for (int i = 0; i + 1 < f->nc; i++) {
 		fcp_t *a = &f->c[i], *b = &f->c[i + 1];
 		if (a->kind != K_CHAR || b->kind != K_CHAR || a->face < 0 || b->face < 0 ||
@@ -947,8 +993,9 @@ static void il_item(il_t *f, int type, int32_t w, int32_t st, int32_t sh, int32_
 {
 	if (f->nit == f->capit) {
 		f->capit = f->capit ? f->capit * 2 : 256;
-		f->it = xrealloc(f->it, (size_t)f->capit * sizeof(*f->it));
-		f->aux = xrealloc(f->aux, (size_t)f->capit * sizeof(*f->aux));
+		f->it = il_keep.it = xrealloc(f->it, (size_t)f->capit * sizeof(*f->it));
+		f->aux = il_keep.aux = xrealloc(f->aux, (size_t)f->capit * sizeof(*f->aux));
+		il_keep.capit = f->capit;
 	}
 	f->it[f->nit] = (para_item_t){type, w, st, sh, pen, flagged};
 	f->aux[f->nit] = (faux_t){.c0 = c0, .c1 = c1};
@@ -1724,9 +1771,24 @@ static int ends_in_own_hyphen(const il_t *f, const para_line_t *pl)
 
 static void il_lines(il_t *f, const para_line_t *pl, int n, inline_result_t *out)
 {
+	static lset_t keep;     /* its arrays, from one paragraph to the next */
 	lset_t L;
 	memset(&L, 0, sizeof(L));
-	buf_init(&L.rt);
+	L.runs = keep.runs;
+	L.rlv = keep.rlv;
+	L.glv = keep.glv;
+	L.caprun = keep.caprun;
+	L.links = keep.links;
+	L.caplink = keep.caplink;
+	L.frames = keep.frames;
+	L.capframe = keep.capframe;
+	L.goff = keep.goff;
+	L.gval = keep.gval;
+	L.capg = keep.capg;
+	L.rt = keep.rt;
+	L.lt = keep.lt;
+	buf_reset(&L.rt);
+	buf_reset(&L.lt);
 	out->lines = arena_alloc(f->a, sizeof(inline_line_t) * (size_t)(n ? n : 1));
 	out->nlines = n;
 	int prev = 0;
@@ -1738,24 +1800,22 @@ static void il_lines(il_t *f, const para_line_t *pl, int n, inline_result_t *out
 			il_actual(f, &out->lines[i - 1], &out->lines[i], 1);
 		prev = drew;
 	}
-	free(L.runs);
-	free(L.goff);
-	free(L.gval);
-	free(L.rlv);
-	free(L.glv);
-	free(L.links);
-	free(L.frames);
-	buf_done(&L.rt);
-	buf_done(&L.lt);
+	keep = L;
 }
 
+/* Keep the scratch for the next paragraph, unless it grew very large. */
 static void il_free(il_t *f)
 {
-	buf_done(&f->text);
-	free(f->sp);
-	free(f->c);
-	free(f->it);
-	free(f->aux);
+	il_keep.text = f->text;
+	if (il_keep.capc * sizeof(fcp_t) <= KEEP_MAX)
+		return;
+	buf_done(&il_keep.text);
+	free(il_keep.sp);
+	free(il_keep.c);
+	free(il_keep.brks);
+	free(il_keep.it);
+	free(il_keep.aux);
+	memset(&il_keep, 0, sizeof(il_keep));
 }
 
 /* Does any span allow hyphenation? */
@@ -1772,6 +1832,8 @@ static int32_t il_cjk_em(const il_t *f)
 {
 	int cjk = 0, other = 0;
 	int32_t em = 0;
+	if (f->maxcp < 0x1100)
+		return 0;
 	for (int i = 0; i < f->nc; i++) {
 		if (f->c[i].kind != K_CHAR || !f->c[i].draw)
 			continue;
@@ -1849,6 +1911,9 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 	f.ragged = oo.align != INLINE_JUSTIFY;
 	f.w1 = oo.first_width > 0 ? oo.first_width : oo.width;
 	f.w2 = oo.width - oo.indent > 0 ? oo.width - oo.indent : oo.width;
+	f.it = il_keep.it;
+	f.aux = il_keep.aux;
+	f.capit = il_keep.capit;
 	il_text(&f, spans, n > 0 ? n : 0);
 	il_decode(&f, n > 0 ? n : 0);
 	il_span_rules(&f);

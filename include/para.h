@@ -36,6 +36,8 @@ typedef struct para_opts {
 	int greedy;               /* 1: always greedy */
 	int one_pass;             /* 1: only the tolerance pass (TeX's pretolerance
 	                             pass): no rescue pass, no greedy fallback */
+	int no_shortcut;          /* 1: run the optimiser even where the answer is
+	                             known to be one line (tests compare) */
 } para_opts_t;
 
 void para_opts_default(para_opts_t *o);
@@ -49,8 +51,8 @@ typedef struct para_line {
 } para_line_t;
 
 /* Break items[0..n) (which must end with a forced break, as usual:
- * glue(0, inf stretch) + penalty(-INF)). Fills *lines (malloc'd; free()
- * it) and *nlines. Returns 0, or 1 when the greedy fallback was used.
+ * glue(0, inf stretch) + penalty(-INF)). Fills *lines (para's own
+ * memory, valid until the next call; not to be freed) and *nlines. Returns 0, or 1 when the greedy fallback was used.
  * With o->one_pass, returns -1 (no lines) when no break sequence has every
  * line within the tolerance, or when the optimiser would not run (greedy,
  * more than PARA_MAX_OPTIMAL items). */

@@ -1884,7 +1884,6 @@ static int il_prepass(il_t *f, para_line_t **pl, int *npl)
 		if ((*pl)[i].overfull)
 			rc = -1;
 	if (rc < 0) {
-		free(*pl);
 		*pl = NULL;
 		*npl = 0;
 		f->nit = 0;
@@ -1934,7 +1933,6 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 	}
 	out->greedy = rc == 1;
 	il_lines(&f, pl, npl, out);
-	free(pl);
 	il_free(&f);
 	return 0;
 }

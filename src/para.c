@@ -186,6 +186,19 @@ static int fitness(int64_t t, int32_t bad)
 	return bad > 12 ? 3 : 2;
 }
 
+/* Scratch kept from one paragraph to the next (thousands per CV): running
+ * totals, nodes, the lines returned. Totals and nodes of a paragraph of
+ * over KEEP_ITEMS items are let go after it. */
+static struct {
+	int64_t *w, *y, *z, *fil;
+	size_t cap;
+	node_t *v;
+	int capv;
+	para_line_t *l;
+	int capl;
+} pk;
+#define KEEP_ITEMS 8192
+
 static int kp_node(kp_t *k)
 {
 	if (k->nv == k->capv) {
@@ -198,11 +211,18 @@ static int kp_node(kp_t *k)
 
 static int sums_init(sums_t *s, const para_item_t *it, int n)
 {
-	size_t sz = (size_t)(n + 1) * sizeof(int64_t);
-	s->w = xmalloc(sz);
-	s->y = xmalloc(sz);
-	s->z = xmalloc(sz);
-	s->fil = xmalloc(sz);
+	if ((size_t)n + 1 > pk.cap) {
+		size_t sz = (size_t)(n + 1) * sizeof(int64_t);
+		pk.cap = (size_t)n + 1;
+		pk.w = xrealloc(pk.w, sz);
+		pk.y = xrealloc(pk.y, sz);
+		pk.z = xrealloc(pk.z, sz);
+		pk.fil = xrealloc(pk.fil, sz);
+	}
+	s->w = pk.w;
+	s->y = pk.y;
+	s->z = pk.z;
+	s->fil = pk.fil;
 	s->w[0] = s->y[0] = s->z[0] = s->fil[0] = 0;
 	for (int i = 0; i < n; i++) {
 		const para_item_t *p = &it[i];
@@ -216,12 +236,29 @@ static int sums_init(sums_t *s, const para_item_t *it, int n)
 	return 0;
 }
 
-static void sums_done(sums_t *s)
+static void pk_trim(int n)
 {
-	free(s->w);
-	free(s->y);
-	free(s->z);
-	free(s->fil);
+	if (n <= KEEP_ITEMS)
+		return;
+	free(pk.w);
+	free(pk.y);
+	free(pk.z);
+	free(pk.fil);
+	free(pk.v);
+	pk.w = pk.y = pk.z = pk.fil = NULL;
+	pk.cap = 0;
+	pk.v = NULL;
+	pk.capv = 0;
+}
+
+/* room for n lines in pk.l */
+static para_line_t *pk_lines(int n)
+{
+	if (n > pk.capl) {
+		pk.capl = n + n / 2 + 8;
+		pk.l = xrealloc(pk.l, (size_t)pk.capl * sizeof(*pk.l));
+	}
+	return pk.l;
 }
 
 /* The best new break at b per fitness class. */
@@ -376,7 +413,8 @@ static void kp_lines(kp_t *k, int last, para_line_t **lines, int *nlines)
 	int cnt = 0;
 	for (int a = last; a >= 0 && k->v[a].pos >= 0; a = k->v[a].prev)
 		cnt++;
-	para_line_t *l = xcalloc((size_t)(cnt ? cnt : 1), sizeof(*l));
+	para_line_t *l = pk_lines(cnt ? cnt : 1);
+	memset(l, 0, (size_t)(cnt ? cnt : 1) * sizeof(*l));
 	int i = cnt;
 	for (int a = last; a >= 0 && k->v[a].pos >= 0; a = k->v[a].prev) {
 		node_t *na = &k->v[a], *pa = &k->v[na->prev];
@@ -418,12 +456,9 @@ static void line_finish(const para_item_t *it, int n, const para_opts_t *o,
 	l->overfull = l->overfull == 1;
 }
 
-static void greedy_push(para_line_t **v, int *nv, int *cap, int s, int b)
+static void greedy_push(para_line_t **v, int *nv, int s, int b)
 {
-	if (*nv == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		*v = xrealloc(*v, (size_t)*cap * sizeof(**v));
-	}
+	*v = pk_lines(*nv + 1);
 	memset(&(*v)[*nv], 0, sizeof(**v));
 	(*v)[*nv].start = s;
 	(*v)[*nv].end = b;
@@ -434,8 +469,8 @@ static void greedy_push(para_line_t **v, int *nv, int *cap, int s, int b)
 static void greedy(const para_item_t *it, int n, const para_opts_t *o,
                    para_line_t **lines, int *nlines)
 {
-	para_line_t *v = NULL;
-	int nv = 0, cap = 0, s = 0;
+	para_line_t *v = pk.l;
+	int nv = 0, s = 0;
 	int end = n > 0 && is_forced(&it[n - 1]) ? n - 1 : n;
 	for (;;) {
 		int64_t w = 0, z = 0;
@@ -462,7 +497,7 @@ static void greedy(const para_item_t *it, int n, const para_opts_t *o,
 		}
 		if (b < 0)
 			b = n;
-		greedy_push(&v, &nv, &cap, s, b);
+		greedy_push(&v, &nv, s, b);
 		line_finish(it, n, o, &v[nv - 1], nv - 1);
 		if (b >= end)
 			break;
@@ -470,6 +505,39 @@ static void greedy(const para_item_t *it, int n, const para_opts_t *o,
 	}
 	*lines = v;
 	*nlines = nv;
+}
+
+/* Is the optimum one line, without running the optimiser? When all of
+ * the paragraph fits the first line, with no forced break before its end,
+ * no width below zero and no bonus (negative penalty), the one line costs
+ * line_penalty^2 plus the short-last-line charge of its width, and every
+ * other sequence costs more: at least two lines of line_penalty^2 each,
+ * and a last line no longer than the whole. The optimiser finds it too,
+ * unless a line from the start is overfull at some earlier break (a
+ * hyphen's width), which drops the start: then it runs. */
+static int one_line(const para_item_t *it, int n, const para_opts_t *o)
+{
+	int64_t w = 0, z = 0, lw = line_width(o, 0);
+	if (n < 1 || !is_forced(&it[n - 1]) || o->line_penalty <= 0 || it[n - 1].w < 0)
+		return 0;
+	for (int i = 0; i < n - 1; i++) {
+		const para_item_t *p = &it[i];
+		if (p->type == PARA_PENALTY) {
+			if (p->penalty < 0)
+				return 0;
+			if (i > 0 && is_break(it, n, i) && w + p->w > lw && w + p->w - lw > z)
+				return 0;
+			continue;
+		}
+		if (p->w < 0)
+			return 0;
+		if (p->type == PARA_GLUE && i > 0 && is_break(it, n, i) && w > lw && w - lw > z)
+			return 0;
+		w += p->w;
+		if (p->type == PARA_GLUE)
+			z += p->shrink;
+	}
+	return w + it[n - 1].w <= lw;
 }
 
 int para_break(const para_item_t *items, int n, const para_opts_t *o,
@@ -487,18 +555,30 @@ int para_break(const para_item_t *items, int n, const para_opts_t *o,
 		greedy(items, n, o, lines, nlines);
 		return 1;
 	}
+	if (!o->no_shortcut && one_line(items, n, o)) {
+		para_line_t *l = pk_lines(1);
+		memset(l, 0, sizeof(*l));
+		l->end = n - 1;
+		l->hyphen = items[n - 1].flagged;
+		*lines = l;
+		*nlines = 1;
+		return 0;
+	}
 	memset(&k, 0, sizeof(k));
 	k.it = items;
 	k.n = n;
 	k.o = o;
+	k.v = pk.v;
+	k.capv = pk.capv;
 	sums_init(&k.s, items, n);
 	last = kp_pass(&k, o->tolerance > 0 ? o->tolerance : 2000, 0);
 	if (last < 0 && !o->one_pass)
 		last = kp_pass(&k, INT32_MAX, 1);
 	if (last >= 0)
 		kp_lines(&k, last, lines, nlines);
-	free(k.v);
-	sums_done(&k.s);
+	pk.v = k.v;
+	pk.capv = k.capv;
+	pk_trim(n);
 	if (last < 0 && o->one_pass)
 		return -1;
 	if (last < 0) {

@@ -1,6 +1,6 @@
 /* font: faces, fallback chains, coverage, metrics, shaping, subsetting.
  *
- * The only module that includes FreeType, HarfBuzz and fontconfig. All
+ * The only module that includes HarfBuzz and fontconfig. All
  * lengths it returns are integer layout units (u = 1/1000 pt). A font's
  * unscaled metrics are read once and scaled once.
  *
@@ -42,7 +42,7 @@ enum {
 };
 enum { FONT_SYNTH_BOLD = 1, FONT_SYNTH_ITALIC = 2 };
 
-typedef struct font_lib font_lib_t;     /* FreeType + fontconfig + face cache */
+typedef struct font_lib font_lib_t;     /* fontconfig + face cache + shaping cache */
 typedef struct font_face font_face_t;   /* one loaded file+index */
 typedef struct font_chain font_chain_t; /* a named chain; owned by the lib */
 

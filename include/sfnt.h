@@ -86,4 +86,32 @@ int sfnt_subset(const unsigned char *p, size_t n, int index, const uint32_t *cps
 int sfnt_with_cmap(const unsigned char *p, size_t n, const uint32_t *cps, const unsigned *gids,
                    int k, unsigned char **out, size_t *outlen);
 
+/* What face index of the font file or collection p[0..n) says about
+ * itself, as FreeType 2.12 reads it (src/sfnt_face.c): FT_Face's
+ * units_per_EM, ascender and descender (hhea; OS/2 typo metrics with
+ * USE_TYPO_METRICS or when hhea has none; else OS/2 win metrics), its
+ * FT_IS_SCALABLE (stricter: any colour bitmap table makes a face not an
+ * outline face), and the OS/2 table FT_Get_Sfnt_Table gives (os2 0: none).
+ * No check beyond what it reads (sfnt_check is the check). */
+typedef struct sfnt_face {
+	const unsigned char *p;  /* the file (sfnt_face_name reads it again) */
+	size_t n;
+	uint32_t dir;            /* the face's table directory */
+	unsigned upem;
+	int asc, desc;           /* font units */
+	int outline;             /* glyf, CFF or CFF2 outlines and no bitmaps */
+	int bitmaps;             /* a CBLC, CBDT or sbix table */
+	int os2;                 /* has an OS/2 table (the fields below) */
+	unsigned os2_version, fs_selection, win_asc, win_desc;
+	int typo_asc, typo_desc;
+	int cap;                 /* sCapHeight (version >= 2), else 0 */
+} sfnt_face_t;
+/* 0, or -1 when p has no such face or no head or hhea table. */
+int sfnt_face_read(const unsigned char *p, size_t n, int index, sfnt_face_t *fi);
+/* FT_Face's family_name and style_name, FT_Get_Postscript_Name: the name
+ * records FreeType picks, converted to ASCII as it converts them;
+ * malloc'd, NULL when the face has none. */
+enum { SFNT_NAME_FAMILY, SFNT_NAME_STYLE, SFNT_NAME_PS };
+char *sfnt_face_name(const sfnt_face_t *fi, int which);
+
 #endif

@@ -12,8 +12,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <ft2build.h>
-#include FT_FREETYPE_H
 #include "arena.h"
 #include "buf.h"
 #include "file.h"
@@ -22,14 +20,8 @@
 
 font_lib_t *font_lib_new(const char *const *search_dirs, errs_t *e)
 {
+	(void)e;
 	font_lib_t *lib = xcalloc(1, sizeof(*lib));
-	FT_Library ft;
-	if (FT_Init_FreeType(&ft) != 0) {
-		free(lib);
-		err_sys(e, "", "cannot initialise FreeType");
-		return NULL;
-	}
-	lib->ft = ft;
 	int n = 0;
 	while (search_dirs && search_dirs[n])
 		n++;
@@ -60,7 +52,6 @@ void font_lib_free(font_lib_t *lib)
 	font_cache_free(lib);
 	hb_buffer_destroy(lib->buf);
 	errs_done(&lib->late);
-	FT_Done_FreeType((FT_Library)lib->ft);
 	font_fc_free(lib);
 	free(lib);
 }

@@ -1,18 +1,21 @@
 /* font_face: one font file + face index: validated when a chain names it
- * (font_file_get, sfnt checks), loaded on first use (font_face_use:
- * FreeType check, names, vertical metrics, HarfBuzz objects, face id),
- * nominal advances, and the errors of lazy loading (lib->late).
+ * (font_file_get, sfnt checks), loaded on first use (font_face_use: the
+ * mapped file, vertical metrics from its tables, HarfBuzz objects, face
+ * id), names when asked for, nominal advances, and the errors of lazy
+ * loading (lib->late).
  *
- * An error while loading lazily (the only case is FreeType refusing a file
- * that passed our checks) is kept in lib->late and handed to the next call
- * that takes an errs_t (font_shape, font_subset); the face then covers
- * nothing. The lowest of the src/font*.c files: it calls none of them.
+ * No FreeType: what it gave (names, units per em, ascender, descender, the
+ * OS/2 table) sfnt_face.c reads by its rules, and the checks a chain's
+ * file passed (sfnt_check: the tables vita and libharu read) with
+ * HarfBuzz's own sanitizing cover what FreeType's opening checked. An
+ * error while loading lazily (the file changed or vanished since the
+ * check) is kept in lib->late and handed to the next call that takes an
+ * errs_t (font_shape, font_subset); the face then covers nothing. The
+ * lowest of the src/font*.c files: it calls none of them.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <ft2build.h>
-#include FT_FREETYPE_H
-#include FT_TRUETYPE_TABLES_H
 #include <hb-ot.h>
 #include "arena.h"
 #include "font_int.h"
@@ -62,51 +65,38 @@ font_face_t *font_file_get(font_lib_t *lib, const char *path, int index,
 	return f;
 }
 
-static char *dup_or(const char *s, const char *dflt)
+static char *dup_or(char *s)
 {
-	return xstrdup(s && *s ? s : dflt);
+	return s ? s : xstrdup("");
 }
 
-/* FreeType must accept the file; take names and vertical metrics from it. */
-static int face_load_ft(font_lib_t *lib, font_face_t *f)
-{
-	FT_Face ft;
-	FT_Error fe = FT_New_Face((FT_Library)lib->ft, f->path, f->index, &ft);
-	if (fe != 0) {
-		char why[128];
-		snprintf(why, sizeof(why), "corrupt font: FreeType cannot open it (error 0x%02x)", fe);
-		face_error(&lib->late, f->path, why, "", 0, 0);
-		return -1;
-	}
-	if (!FT_IS_SFNT(ft) || !FT_IS_SCALABLE(ft) || ft->units_per_EM == 0) {
-		FT_Done_Face(ft);
-		face_error(&lib->late, f->path, "not a TrueType-outline font", "", 0, 0);
-		return -1;
-	}
-	f->upem = ft->units_per_EM;
-	f->asc = ft->ascender;
-	f->desc = ft->descender;
-	TT_OS2 *os2 = FT_Get_Sfnt_Table(ft, FT_SFNT_OS2);
-	if (os2 && os2->version >= 2 && os2->version != 0xffff) {
-		f->cap = os2->sCapHeight;
-	}
-	if (f->asc <= 0 && os2) {
-		f->asc = os2->sTypoAscender;
-		f->desc = os2->sTypoDescender;
-	}
-	f->family = dup_or(ft->family_name, "");
-	f->style = dup_or(ft->style_name, "");
-	f->psname = dup_or(FT_Get_Postscript_Name(ft), "");
-	FT_Done_Face(ft);
-	return 0;
-}
-
-static int face_load_hb(font_lib_t *lib, font_face_t *f)
+/* Units per em and vertical metrics from the sfnt tables (the values
+ * FreeType gives: src/sfnt_face.c); the mapped file and HarfBuzz's face
+ * and font on it. */
+static int face_load(font_lib_t *lib, font_face_t *f)
 {
 	f->blob = hb_blob_create_from_file_or_fail(f->path);
 	if (!f->blob) {
 		face_error(&lib->late, f->path, "cannot read font file", "", 0, 0);
 		return -1;
+	}
+	unsigned len;
+	const unsigned char *p = (const unsigned char *)hb_blob_get_data(f->blob, &len);
+	if (sfnt_face_read(p, len, f->index, &f->sf) != 0) {
+		face_error(&lib->late, f->path, "corrupt font: no readable head or hhea table", "", 0, 0);
+		return -1;
+	}
+	if (!f->sf.outline || f->sf.upem == 0) {
+		face_error(&lib->late, f->path, "not a TrueType-outline font", "", 0, 0);
+		return -1;
+	}
+	f->upem = (int)f->sf.upem;
+	f->asc = f->sf.asc;
+	f->desc = f->sf.desc;
+	f->cap = f->sf.cap;
+	if (f->asc <= 0 && f->sf.os2) {
+		f->asc = f->sf.typo_asc;
+		f->desc = f->sf.typo_desc;
 	}
 	f->hbface = hb_face_create(f->blob, (unsigned)f->index);
 	f->hbfont = hb_font_create(f->hbface);
@@ -119,8 +109,9 @@ static int face_load_hb(font_lib_t *lib, font_face_t *f)
 	hb_blob_t *kern = hb_face_reference_table(f->hbface, HB_TAG('k', 'e', 'r', 'n'));
 	f->kerns = hb_ot_layout_has_positioning(f->hbface) || hb_blob_get_length(kern) > 0;
 	hb_blob_destroy(kern);
-	f->milli = xmalloc(f->nglyphs * sizeof(int32_t));
-	memset(f->milli, 0xff, f->nglyphs * sizeof(int32_t));
+	/* zeroed lazily: a CJK face's 65,535 glyphs are 256 KB, of which a CV
+	   touches a few pages (calloc maps big arrays fresh, not memset) */
+	f->milli = xcalloc(f->nglyphs, sizeof(int32_t));
 	if (f->cap <= 0) {
 		hb_codepoint_t g;
 		hb_glyph_extents_t ex;
@@ -139,7 +130,7 @@ int font_face_use(font_lib_t *lib, font_face_t *f)
 		return f->id;
 	if (f->broken)
 		return -1;
-	if (face_load_ft(lib, f) != 0 || face_load_hb(lib, f) != 0) {
+	if (face_load(lib, f) != 0) {
 		f->broken = 1;
 		return -1;
 	}
@@ -151,23 +142,23 @@ int font_face_use(font_lib_t *lib, font_face_t *f)
 	lib->used[lib->nused++] = f;
 	f->info.path = f->path;
 	f->info.index = f->index;
-	f->info.family = f->family;
-	f->info.style = f->style;
-	f->info.psname = f->psname;
 	f->info.units_per_em = f->upem;
 	return f->id;
 }
 
-/* Nominal advance as libharu computes it: trunc(advance * 1000 / upem). */
+/* Nominal advance as libharu computes it: trunc(advance * 1000 / upem);
+ * cached as value + 1 (0: not yet; a negative one is not cached). */
 int32_t font_face_milli(font_face_t *f, unsigned gid)
 {
 	if (gid >= f->nglyphs)
 		return 0;
-	if (f->milli[gid] < 0) {
-		int64_t a = hb_font_get_glyph_h_advance(f->hbfont, gid);
-		f->milli[gid] = (int32_t)(a * 1000 / f->upem);
-	}
-	return f->milli[gid];
+	if (f->milli[gid] > 0)
+		return f->milli[gid] - 1;
+	int64_t a = hb_font_get_glyph_h_advance(f->hbfont, gid);
+	int32_t m = (int32_t)(a * 1000 / f->upem);
+	if (m >= 0 && m < INT32_MAX)
+		f->milli[gid] = m + 1;
+	return m;
 }
 
 int font_pass_late(font_lib_t *lib, errs_t *e)
@@ -187,11 +178,22 @@ int font_face_count(const font_lib_t *lib)
 	return lib->nused;
 }
 
+/* The names are read when first asked for (warnings, tests): rendering
+ * needs none of them. */
 const font_face_info_t *font_face_info(const font_lib_t *lib, int face)
 {
 	if (face < 0 || face >= lib->nused)
 		return NULL;
-	return &lib->used[face]->info;
+	font_face_t *f = lib->used[face];
+	if (!f->info.family) {
+		f->family = dup_or(sfnt_face_name(&f->sf, SFNT_NAME_FAMILY));
+		f->style = dup_or(sfnt_face_name(&f->sf, SFNT_NAME_STYLE));
+		f->psname = dup_or(sfnt_face_name(&f->sf, SFNT_NAME_PS));
+		f->info.family = f->family;
+		f->info.style = f->style;
+		f->info.psname = f->psname;
+	}
+	return &f->info;
 }
 
 /* Everything a face owns, font_shape.c's caches included. */

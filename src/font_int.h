@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <hb.h>
 #include "font.h"
+#include "sfnt.h"
 
 /* The CJK languages a chain entry can be tagged with: zh is Simplified
  * Chinese (zh, zh-Hans, zh-CN, zh-SG) and the Han of text with no
@@ -18,15 +19,16 @@ enum { FONT_S_LIGHT = FONT_LIGHT, FONT_S_LIGHT_ITALIC = FONT_LIGHT_ITALIC, FONT_
 #define FONT_FEATS_READ 0x80000000u
 
 /* One font file + face index. Validated (sfnt checks) when a chain names
- * it; loaded (FreeType check, HarfBuzz objects, metrics) on first use,
- * which is also when it gets its face id. */
+ * it; loaded (mapped, metrics, HarfBuzz objects) on first use, which is
+ * also when it gets its face id. */
 struct font_face {
 	char *path;
 	int index;
 	int id;                 /* face id; -1 until first used */
 	int broken;             /* loading failed (error recorded) */
 	font_face_info_t info;
-	char *family, *style, *psname;
+	char *family, *style, *psname;  /* read when font_face_info asks */
+	sfnt_face_t sf;         /* what its tables say (points into blob) */
 	hb_blob_t *blob;        /* the mapped file */
 	hb_face_t *hbface;
 	hb_font_t *hbfont;      /* scale = upem: positions in font units */
@@ -34,7 +36,7 @@ struct font_face {
 	int asc, desc, cap; /* font units */
 	int kerns;              /* has GPOS or kern: worth shaping */
 	unsigned nglyphs;
-	int32_t *milli;         /* nominal advance per glyph (1/1000 em); -1 unknown */
+	int32_t *milli;         /* nominal advance per glyph (1/1000 em) + 1; 0 unknown */
 	/* font_shape.c caches, allocated on first use: */
 	int32_t *hadv;          /* advance per glyph in font units + 1; 0 unknown */
 	uint16_t *gid;          /* glyph id + 1 per code point < FONT_GID_CACHE */
@@ -103,7 +105,6 @@ struct font_chain {
 struct font_lib {
 	char **dirs;            /* chain search directories */
 	int ndirs;
-	void *ft;               /* FT_Library */
 	void *fc;               /* FcConfig, created when first needed */
 	void *fcc;              /* font_fccache.c state */
 	font_face_t **all;      /* every file+index seen */

@@ -2,11 +2,16 @@
  * NFC, subsetting (loaded back by FreeType and by the sfnt reader), and a corpus
  * of corrupt fonts generated from installed ones (each must give -1 and an
  * exit-3 error naming the file). Needs the fonts of `make deps`. */
+#define _XOPEN_SOURCE 700
+#include <fcntl.h>
+#include <ftw.h>
 #include <glob.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <strings.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <ft2build.h>
@@ -943,6 +948,292 @@ TEST(corrupt)
 	free(b);
 }
 
+/* ---- the sfnt face reader against FreeType ---- */
+
+/* 1 when sfnt_face_read/_name give for face idx of p[0..n) what FreeType
+ * gives (names, units per em, ascender, descender, scalable, OS/2);
+ * else prints what differs, naming what. Faces FreeType refuses are
+ * skipped (*skipped counts them). */
+static int face_like_ft(FT_Library ft, const unsigned char *p, size_t n, int idx,
+                        const char *what, int *skipped)
+{
+	FT_Face f;
+	if (FT_New_Memory_Face(ft, p, (FT_Long)n, idx, &f) != 0) {
+		(*skipped)++;
+		return 1;
+	}
+	sfnt_face_t s;
+	int ok = sfnt_face_read(p, n, idx, &s) == 0;
+	char *nm[3] = { NULL, NULL, NULL };
+	const char *fn[3] = { f->family_name, f->style_name, FT_Get_Postscript_Name(f) };
+	static const char *const field[3] = { "family", "style", "psname" };
+	for (int k = 0; ok && k < 3; k++) {
+		nm[k] = sfnt_face_name(&s, k);
+		if ((!nm[k]) != (!fn[k]) || (nm[k] && strcmp(nm[k], fn[k]) != 0)) {
+			fprintf(stderr, "  %s: %s '%s', FreeType '%s'\n", what, field[k],
+			        nm[k] ? nm[k] : "(null)", fn[k] ? fn[k] : "(null)");
+			ok = 0;
+		}
+	}
+	TT_OS2 *os2 = FT_Get_Sfnt_Table(f, FT_SFNT_OS2);
+	int scalable = FT_IS_SFNT(f) && FT_IS_SCALABLE(f);
+	/* stricter than FreeType: bitmap tables with no strikes it can use */
+	if (s.bitmaps && !FT_HAS_FIXED_SIZES(f))
+		scalable = 0;
+	if (ok && (s.outline != scalable || (scalable && (s.upem != f->units_per_EM ||
+	           s.asc != f->ascender || s.desc != f->descender)))) {
+		fprintf(stderr, "  %s: outline %d upem %u asc %d desc %d, FreeType %d %u %d %d\n",
+		        what, s.outline, s.upem, s.asc, s.desc, scalable, f->units_per_EM,
+		        f->ascender, f->descender);
+		ok = 0;
+	}
+	if (ok && (s.os2 != (os2 != NULL) ||
+	           (os2 && (s.os2_version != os2->version || s.typo_asc != os2->sTypoAscender ||
+	                    s.typo_desc != os2->sTypoDescender ||
+	                    s.cap != (os2->version >= 2 ? os2->sCapHeight : 0))))) {
+		fprintf(stderr, "  %s: OS/2 %d version %u typo %d %d cap %d, FreeType %s\n", what,
+		        s.os2, s.os2_version, s.typo_asc, s.typo_desc, s.cap, os2 ? "has one" : "none");
+		ok = 0;
+	}
+	if (!ok && !nm[0] && !s.p)
+		fprintf(stderr, "  %s: sfnt_face_read failed\n", what);
+	for (int k = 0; k < 3; k++)
+		free(nm[k]);
+	FT_Done_Face(f);
+	return ok;
+}
+
+typedef struct walk_st {
+	FT_Library ft;
+	int faces, bad, skipped;
+} walk_st_t;
+
+static walk_st_t walk;
+
+static int walk_one(const char *path, const struct stat *st, int type, struct FTW *w)
+{
+	(void)w;
+	size_t l = strlen(path);
+	if (type != FTW_F || l < 4 || (strcasecmp(path + l - 4, ".ttf") && strcasecmp(path + l - 4, ".otf") &&
+	                               strcasecmp(path + l - 4, ".ttc")))
+		return 0;
+	int fd = open(path, O_RDONLY);
+	if (fd < 0 || st->st_size < 12) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	size_t n = (size_t)st->st_size;
+	const unsigned char *p = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return 0;
+	int nfaces = memcmp(p, "ttcf", 4) ? 1 : (int)((unsigned)p[10] << 8 | p[11]);
+	for (int i = 0; i < nfaces && i < 64; i++) {
+		char why[256], what[600];
+		if (sfnt_check(p, n, i, why, sizeof(why)) != 0)
+			continue; /* vita refuses it before loading */
+		snprintf(what, sizeof(what), "%s index %d", path, i);
+		walk.faces++;
+		walk.bad += !face_like_ft(walk.ft, p, n, i, what, &walk.skipped);
+	}
+	munmap((void *)p, n);
+	return 0;
+}
+
+/* A name record for name_table: s is UTF-8, written as UTF-16BE (platform
+ * 0, 2, 3) or as bytes (platform 1); off overrides the string offset. */
+typedef struct nrec {
+	unsigned plat, enc, lang, id;
+	const char *s;
+	int off;
+} nrec_t;
+
+/* A 'name' table of format fmt with records r[0..nr) (and for format 1,
+ * ntags language tags) into out; its length. */
+static size_t name_table(unsigned char *out, unsigned fmt, const nrec_t *r, int nr, int ntags)
+{
+	size_t hdr = 6 + 12 * (size_t)nr + (fmt == 1 ? 2 + 4 * (size_t)ntags : 0), k = 0;
+	unsigned char *str = out + hdr;
+	put16(out, fmt);
+	put16(out + 2, (unsigned)nr);
+	put16(out + 4, (unsigned)hdr);
+	for (int i = 0; i < nr; i++) {
+		unsigned char *e = out + 6 + 12 * i;
+		size_t at = k;
+		for (const char *c = r[i].s; *c;) {
+			uint32_t cp;
+			int l = utf8_decode(c, strlen(c), &cp);
+			c += l > 0 ? l : 1;
+			if (r[i].plat == 1) {
+				str[k++] = (unsigned char)cp;
+			} else {
+				put16(str + k, cp);
+				k += 2;
+			}
+		}
+		put16(e, r[i].plat);
+		put16(e + 2, r[i].enc);
+		put16(e + 4, r[i].lang);
+		put16(e + 6, r[i].id);
+		put16(e + 8, (unsigned)(k - at));
+		put16(e + 10, r[i].off ? (unsigned)r[i].off : (unsigned)at);
+	}
+	if (fmt == 1) {
+		unsigned char *t = out + 6 + 12 * nr;
+		put16(t, (unsigned)ntags);
+		for (int i = 0; i < ntags; i++) {
+			put16(t + 2 + 4 * i, i == 1 ? 0 : 4); /* tag 1 is empty: invalid */
+			put16(t + 4 + 4 * i, (unsigned)k);
+		}
+		memcpy(str + k, "\0e\0n", 4);
+		k += 4;
+	}
+	return hdr + k;
+}
+
+/* A copy of the font b[0..n) whose table tag is t[0..tl) (appended; the
+ * directory entry points at it), with len declared (0: tl); *outn. */
+static unsigned char *with_table(const unsigned char *b, size_t n, const char *tag,
+                                 const unsigned char *t, size_t tl, size_t len, size_t *outn)
+{
+	size_t at = (n + 3) & ~(size_t)3;
+	unsigned char *o = calloc(1, at + tl);
+	memcpy(o, b, n);
+	memcpy(o + at, t, tl);
+	unsigned nt = (unsigned)b[4] << 8 | b[5];
+	for (unsigned i = 0; i < nt; i++) {
+		unsigned char *r = o + 12 + 16 * i;
+		if (memcmp(r, tag, 4) == 0) {
+			put16(r + 8, (unsigned)(at >> 16));
+			put16(r + 10, (unsigned)at);
+			put16(r + 12, (unsigned)((len ? len : tl) >> 16));
+			put16(r + 14, (unsigned)(len ? len : tl));
+		}
+	}
+	*outn = at + tl;
+	return o;
+}
+
+TEST(face_reader)
+{
+	walk_st_t *w = &walk;
+	memset(w, 0, sizeof(*w));
+	CHECK(FT_Init_FreeType(&w->ft) == 0);
+	/* every installed face vita would load (the chains' Noto faces among them) */
+	nftw("/usr/share/fonts", walk_one, 16, FTW_PHYS);
+	fprintf(stderr, "  face_reader: %d installed faces, %d differ from FreeType, %d refused by it\n",
+	        w->faces, w->bad, w->skipped);
+	CHECK(w->faces > 10);
+	EQ_INT(w->bad, 0);
+
+	/* the rules on variants of Noto Serif: name records of every platform,
+	   language and kind, bad records, OS/2 bits and fallbacks */
+	size_t n, vn;
+	unsigned char *b = slurp(NOTO, &n), *v, t[4096];
+	CHECK(b != NULL);
+	if (!b) {
+		FT_Done_FreeType(w->ft);
+		return;
+	}
+	static const nrec_t sets[][8] = {
+		{ { 1, 0, 0, 1, "Mac Fam", 0 }, { 1, 0, 0, 2, "Mac Sty", 0 }, { 1, 0, 0, 6, "Mac-PS", 0 } },
+		{ { 3, 1, 0x411, 1, "Win JP", 0 }, { 1, 0, 0, 1, "Mac En", 0 }, { 3, 1, 0x411, 6, "W-PS", 0 } },
+		{ { 3, 1, 0x411, 1, "Win JP", 0 }, { 3, 1, 0x809, 1, "Win GB", 0 }, { 3, 1, 0x409, 1, "Win US", 0 },
+		  { 3, 1, 0x40c, 1, "Win FR", 0 }, { 3, 10, 0x409, 2, "Wide", 0 } },
+		{ { 3, 2, 0x409, 1, "Win enc 2", 0 }, { 3, 0, 0x411, 1, "Win sym", 0 }, { 0, 3, 0, 2, "Uni", 0 },
+		  { 2, 1, 0, 2, "ISO", 0 }, { 1, 5, 7, 1, "Mac other", 0 } },
+		{ { 1, 5, 7, 1, "Mac other", 0 }, { 1, 0, 3, 1, "Mac Roman", 0 }, { 3, 1, 0x409, 6, "Has Space", 0 },
+		  { 1, 0, 0, 6, "Mac-OK", 0 } },
+		{ { 3, 1, 0x409, 1, "Caf\xc3\xa9 \x01\x7f", 0 }, { 1, 0, 0, 2, "Caf\xc3\xa9", 0 },
+		  { 3, 1, 0x409, 6, "Ps\xc3\xa9", 0 }, { 1, 0, 0, 6, "P(s)", 0 } },
+		{ { 3, 1, 0x409, 1, "Fam", 0 }, { 3, 1, 0x409, 16, "Typo", 0 }, { 3, 1, 0x409, 21, "WWS", 0 },
+		  { 3, 1, 0x409, 2, "Sty", 0 }, { 3, 1, 0x409, 17, "TypoSty", 0 }, { 3, 1, 0x409, 22, "WWSSty", 0 } },
+		{ { 3, 1, 0x409, 1, "Bad offset", 0x7000 }, { 3, 1, 0x409, 2, "", 0 }, { 3, 1, 0x409, 6, "A#b", 0 },
+		  { 3, 1, 0x409, 6, "Second-US", 0 }, { 3, 0, 0x411, 6, "JP", 0 } },
+		{ { 3, 1, 0x8000, 1, "Tag 0", 0 }, { 3, 1, 0x8001, 2, "Tag 1 empty", 0 },
+		  { 3, 1, 0x8005, 6, "Tag5", 0 }, { 3, 1, 0x409, 2, "Plain", 0 } },
+	};
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		int nr = 0;
+		while (nr < 8 && sets[i][nr].s)
+			nr++;
+		for (int wws = 0; wws < 2; wws++) {
+			size_t tl = name_table(t, i == 8 ? 1 : 0, sets[i], nr, 3);
+			v = with_table(b, n, "name", t, tl, 0, &vn);
+			long os2 = table_off(v, "OS/2");
+			put16(v + os2 + 62, wws ? 0x100 : 0x40);
+			char what[64];
+			snprintf(what, sizeof(what), "name set %zu, wws %d", i, wws);
+			CHECK(face_like_ft(w->ft, v, vn, 0, what, &w->skipped));
+			free(v);
+		}
+	}
+	/* no records at all; records past the table's end */
+	put16(t, 0), put16(t + 2, 0), put16(t + 4, 6);
+	v = with_table(b, n, "name", t, 6, 0, &vn);
+	CHECK(face_like_ft(w->ft, v, vn, 0, "empty name table", &w->skipped));
+	free(v);
+	size_t tl = name_table(t, 0, sets[0], 3, 0);
+	v = with_table(b, n, "name", t, tl, 20, &vn);
+	CHECK(face_like_ft(w->ft, v, vn, 0, "name table cut short", &w->skipped));
+	free(v);
+
+	/* vertical metrics: USE_TYPO_METRICS; hhea zero -> typo; typo zero -> win */
+	long os2 = table_off(b, "OS/2"), hhea = table_off(b, "hhea");
+	for (int k = 0; k < 5; k++) {
+		v = malloc(n);
+		memcpy(v, b, n);
+		if (k == 0)
+			put16(v + os2 + 62, 0x80);
+		if (k >= 1) {
+			put16(v + hhea + 4, 0);
+			put16(v + hhea + 6, 0);
+		}
+		if (k >= 2) {
+			put16(v + os2 + 68, 0);
+			put16(v + os2 + 70, 0);
+		}
+		if (k == 3)
+			put16(v + os2 + 76, 0x9000); /* a win descent past int16 */
+		if (k == 4)
+			put16(v + os2, 0xffff);        /* version 0xffff: no OS/2 */
+		char what[64];
+		snprintf(what, sizeof(what), "metrics case %d", k);
+		CHECK(face_like_ft(w->ft, v, n, 0, what, &w->skipped));
+		free(v);
+	}
+	/* OS/2 versions 0..5, a table whose fields run past the file's end, an
+	   empty one; colour bitmaps (not scalable) */
+	unsigned char o2[100];
+	memcpy(o2, b + os2, 96);
+	memset(o2 + 96, 0, 4);
+	for (unsigned ver = 0; ver <= 5; ver++) {
+		put16(o2, ver);
+		for (int cut = 0; cut < 2; cut++) {
+			size_t ol = cut ? 90 : 100;
+			v = with_table(b, n, "OS/2", o2, ol, 0, &vn);
+			char what[64];
+			snprintf(what, sizeof(what), "OS/2 version %u, %zu bytes", ver, ol);
+			CHECK(face_like_ft(w->ft, v, vn, 0, what, &w->skipped));
+			free(v);
+		}
+	}
+	v = with_table(b, n, "OS/2", o2, 0, 0, &vn);
+	CHECK(face_like_ft(w->ft, v, vn, 0, "empty OS/2", &w->skipped));
+	free(v);
+	v = malloc(n);
+	memcpy(v, b, n);
+	memcpy(v + 12 + 16 * 0, "CBDT", 4); /* the first table (DSIG) */
+	CHECK(memcmp(b + 12, "DSIG", 4) == 0);
+	CHECK(face_like_ft(w->ft, v, n, 0, "a CBDT table", &w->skipped));
+	sfnt_face_t sf;
+	CHECK(sfnt_face_read(v, n, 0, &sf) == 0 && !sf.outline);
+	free(v);
+	free(b);
+	FT_Done_FreeType(w->ft);
+}
+
 /* Errors in the chain file itself: located, with the right exit code. */
 static void chain_case(const char *text, int code, int line, const char *want)
 {
@@ -1037,6 +1328,7 @@ int main(void)
 	RUN(subset);
 	RUN(subset_composite);
 	RUN(corrupt);
+	RUN(face_reader);
 	RUN(chain_errors);
 	RUN(file_chain);
 	char cmd[600];

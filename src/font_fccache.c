@@ -58,11 +58,14 @@ typedef struct fcc_fam {
 } fcc_fam_t;
 
 typedef struct fccache {
-	int loaded, off;
+	int off;
 	char *path;
 	char key[20];           /* hex of the configuration hash */
 	fcc_fam_t *f;
 	int n, cap;
+	char *buf;              /* the file, lines NUL-terminated */
+	const char *text, *end; /* its records (after the first line) */
+	int all;                /* every record of text is in f */
 } fccache_t;
 
 static void fam_clear(fcc_fam_t *f)
@@ -84,6 +87,7 @@ void font_fccache_free(font_lib_t *lib)
 		fam_clear(&c->f[i]);
 	free(c->f);
 	free(c->path);
+	free(c->buf);
 	free(c);
 	lib->fcc = NULL;
 }
@@ -127,7 +131,8 @@ static fcc_fam_t *fam_add(fccache_t *c, const char *family)
 
 static void fam_push(fcc_fam_t *f, const fcc_cand_t *k)
 {
-	f->v = xrealloc(f->v, (size_t)(f->n + 1) * sizeof(*f->v));
+	if ((f->n & (f->n - 1)) == 0)   /* 0, 1, 2, 4, ...: double */
+		f->v = xrealloc(f->v, (size_t)(f->n ? 2 * f->n : 1) * sizeof(*f->v));
 	f->v[f->n++] = *k;
 }
 
@@ -350,32 +355,62 @@ static const char *rd_rest(const char *s)
 	return *s ? s : NULL;
 }
 
-static void cache_parse(fccache_t *c, char *s)
+/* An F line: its C-line count and family (NULL when s is not one). */
+static const char *rd_fam_line(const char *s, int *want)
 {
-	fcc_fam_t *cur = NULL;
-	char *line = strtok(s, "\n");
-	if (!line || strncmp(line, "vita-families 2 ", 16) != 0 || strcmp(line + 16, c->key))
-		return;   /* an older format, or another fontconfig configuration */
+	const char *p = s + 1;
+	return s[0] == 'F' && rd_int(&p, want) ? rd_rest(p) : NULL;
+}
+
+/* The C lines after an F line (s: its first, lines NUL-terminated up to
+ * end) into f, up to the next F line. */
+static void rd_cands(fcc_fam_t *f, const char *s, const char *end)
+{
 	const long long big = 0x7fffffffffffffffLL / 16;
-	while ((line = strtok(NULL, "\n"))) {
-		const char *p = line + 1, *rest;
-		int want = 0;
-		if (line[0] == 'F' && rd_int(&p, &want) && (rest = rd_rest(p))) {
-			cur = fam_add(c, rest);
-			cur->want = want;
-			continue;
-		}
+	for (; s < end; s += strlen(s) + 1) {
+		int want;
+		if (rd_fam_line(s, &want))
+			return;
 		fcc_cand_t k;
+		const char *p = s + 1, *rest;
 		memset(&k, 0, sizeof(k));
-		p = line + 1;
-		if (!cur || line[0] != 'C' || !rd_int(&p, &k.c.index) || !rd_int(&p, &k.c.weight) ||
+		if (s[0] != 'C' || !rd_int(&p, &k.c.index) || !rd_int(&p, &k.c.weight) ||
 		    !rd_int(&p, &k.c.slant) || !rd_int(&p, &k.c.width) || !rd_int(&p, &k.c.truetype) ||
 		    !rd_num(&p, -big, big, &k.mtime) || !rd_num(&p, -big, big, &k.size) ||
 		    !rd_num(&p, -big, big, &k.dirmtime) || !(rest = rd_rest(p)))
 			continue;
 		k.c.file = xstrdup(rest);
-		fam_push(cur, &k);
+		fam_push(f, &k);
 	}
+}
+
+static fcc_fam_t *fam_find(fccache_t *c, const char *family)
+{
+	for (int i = 0; i < c->n; i++)
+		if (strcmp(c->f[i].family, family) == 0)
+			return &c->f[i];
+	return NULL;
+}
+
+/* The records of the file are parsed when asked for: family's alone for a
+ * lookup (a run needs a few of the hundreds of C lines), all of them
+ * (the families not yet read) before the file is rewritten. */
+static fcc_fam_t *cache_read(fccache_t *c, const char *family)
+{
+	for (const char *s = c->text; s && s < c->end && (family || !c->all); s += strlen(s) + 1) {
+		int want;
+		const char *fam = rd_fam_line(s, &want);
+		if (!fam || (family && strcmp(fam, family) != 0) || fam_find(c, fam))
+			continue;
+		fcc_fam_t *f = fam_add(c, fam);
+		f->want = want;
+		rd_cands(f, s + strlen(s) + 1, c->end);
+		if (family)
+			return f;
+	}
+	if (!family)
+		c->all = 1;
+	return NULL;
 }
 
 static fccache_t *cache_get(font_lib_t *lib)
@@ -401,8 +436,18 @@ static fccache_t *cache_get(font_lib_t *lib)
 	c->path = p.s;
 	buf_t d;
 	buf_init(&d);
-	if (file_read(&d, c->path, FILE_MAX_TEXT, NULL) == 0 && d.s)
-		cache_parse(c, d.s);
+	/* the lines, NUL-terminated in place; none unless the first names
+	   this format and configuration */
+	if (file_read(&d, c->path, FILE_MAX_TEXT, NULL) == 0 && d.s) {
+		for (char *q = d.s; (q = memchr(q, '\n', d.len - (size_t)(q - d.s)));)
+			*q++ = '\0';
+		if (strncmp(d.s, "vita-families 2 ", 16) == 0 && strcmp(d.s + 16, c->key) == 0) {
+			c->text = d.s + strlen(d.s) + 1;
+			c->end = d.s + d.len;
+			c->buf = d.s;
+			return c;
+		}
+	}
 	buf_done(&d);
 	return c;
 }
@@ -410,10 +455,10 @@ static fccache_t *cache_get(font_lib_t *lib)
 int font_fccache_lookup(font_lib_t *lib, const char *family, font_cand_t **v)
 {
 	fccache_t *c = cache_get(lib);
-	for (int i = 0; i < c->n; i++) {
-		fcc_fam_t *f = &c->f[i];
-		if (strcmp(f->family, family) != 0)
-			continue;
+	fcc_fam_t *f = fam_find(c, family);
+	if (!f)
+		f = cache_read(c, family);
+	if (f) {
 		if (f->n == 0 || f->n != f->want)
 			return 0; /* damaged record */
 		for (int k = 0; k < f->n; k++) {
@@ -437,9 +482,11 @@ int font_fccache_lookup(font_lib_t *lib, const char *family, font_cand_t **v)
 void font_fccache_forget(font_lib_t *lib, const char *family)
 {
 	fccache_t *c = cache_get(lib);
-	for (int i = 0; i < c->n; i++)
-		if (strcmp(c->f[i].family, family) == 0)
-			c->f[i].want = -1;   /* never matches f->n: looked up and written no more */
+	fcc_fam_t *f = fam_find(c, family);
+	if (!f)
+		f = cache_read(c, family);
+	if (f)
+		f->want = -1;   /* never matches f->n: looked up and written no more */
 }
 
 static void mkdirs(char *path)
@@ -489,10 +536,8 @@ void font_fccache_store(font_lib_t *lib, const char *family, const font_cand_t *
 	fccache_t *c = cache_get(lib);
 	if (c->off || n <= 0 || strchr(family, '\n'))
 		return;
-	fcc_fam_t *f = NULL;
-	for (int i = 0; i < c->n && !f; i++)
-		if (strcmp(c->f[i].family, family) == 0)
-			f = &c->f[i];
+	cache_read(c, NULL);    /* the whole file is written back */
+	fcc_fam_t *f = fam_find(c, family);
 	if (f) {
 		fam_clear(f);
 		f->family = xstrdup(family);

@@ -34,7 +34,8 @@ struct font_face {
 	hb_font_t *hbfont;      /* scale = upem: positions in font units */
 	int upem;
 	int asc, desc, cap; /* font units */
-	int kerns;              /* has GPOS or kern: worth shaping */
+	int kerns;              /* has GPOS or kern: worth shaping; -1 not yet known
+	                         * (font_face_kerns) */
 	unsigned nglyphs;
 	int32_t *milli;         /* nominal advance per glyph (1/1000 em) + 1; 0 unknown */
 	/* font_shape.c caches, allocated on first use: */
@@ -140,6 +141,7 @@ font_face_t *font_file_get(font_lib_t *lib, const char *path, int index,
                            const char *ctx, int line, int col, errs_t *e);
 int font_face_use(font_lib_t *lib, font_face_t *f);
 int32_t font_face_milli(font_face_t *f, unsigned gid);
+int font_face_kerns(font_face_t *f);
 int font_pass_late(font_lib_t *lib, errs_t *e);
 void font_face_free(font_face_t *f);
 

@@ -243,7 +243,7 @@ static void item_fill(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 	it->len = n;
 	it->face = f->id;
 	it->feats = mask;
-	if (mask || (f->kerns && it->n > 1))
+	if (mask || (it->n > 1 && font_face_kerns(f)))
 		item_kern(lib, f, s, n, it->g, it->n, mask);
 }
 

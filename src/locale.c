@@ -662,6 +662,18 @@ void locale_smart(const vlocale_t *l, const char *s, size_t n, uint32_t *prev, b
 		}
 		if (c == '`')
 			code = !code;
+		if (c < 0x80 && (code || !strchr("'\".-", c))) {
+			/* a run of ASCII with nothing to change, up to a word start
+			   the verbatim check must see or the next backquote */
+			size_t j = i + 1;
+			p = c;
+			while (j < n && (unsigned char)s[j] < 0x80 && !strchr("'\".-`", s[j]) &&
+			       (code || (p != ' ' && p != '\t' && p != '\n' && p != '(')))
+				p = (unsigned char)s[j++];
+			buf_add(out, s + i, j - i);
+			i = j;
+			continue;
+		}
 		if (code || c >= 0x80 || !strchr("'\".-", c)) {
 			uint32_t cp;
 			int len = utf8_decode(s + i, n - i, &cp);

@@ -18,6 +18,7 @@
  * AUTHOR_EQUAL (* and #) or AUTHOR_CORRESPONDING († and ‡); an author
  * matching one of the section's highlight names gets AUTHOR_OWNER.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "profile_int.h"
 #include "utf8.h"
@@ -80,14 +81,21 @@ static void pname_parse(const char *s, pname_t *p)
 {
 	size_t n = strlen(s);
 	int len = 0;
-	memset(p, 0, sizeof(*p));
+	p->ntok = 0;
 	p->comma = -1;
+	p->cased = 0;
 	for (size_t i = 0; i <= n && p->ntok < MAXTOK;) {
-		uint32_t cp = 0;
-		int k = i < n ? utf8_next(s + i, n - i, &cp) : 1;
-		uint32_t f = i < n ? fold(cp, &p->cased) : 0;
-		int comma = i < n && cp == ',';
-		i += (size_t)k;
+		uint32_t cp = 0, f = 0;
+		if (i == n) {
+			i++;
+		} else if ((unsigned char)s[i] < 0x80) {
+			cp = (unsigned char)s[i++];
+			f = fold(cp, &p->cased);
+		} else {
+			i += (size_t)utf8_next(s + i, n - i, &cp);
+			f = fold(cp, &p->cased);
+		}
+		int comma = cp == ',';
 		if (f == (uint32_t)-1)
 			continue;
 		if (f == 0 || comma) {
@@ -100,10 +108,15 @@ static void pname_parse(const char *s, pname_t *p)
 				p->comma = p->ntok;
 			continue;
 		}
-		char tmp[4];
-		int m = utf8_encode(f, tmp);
 		if (len == 0)
 			p->lower[p->ntok] = cp >= 'a' && cp <= 'z';
+		if (f < 0x80) {
+			if (len + 1 < 48)
+				p->tok[p->ntok][len++] = (char)f;
+			continue;
+		}
+		char tmp[4];
+		int m = utf8_encode(f, tmp);
 		if (len + m < 48) {
 			memcpy(p->tok[p->ntok] + len, tmp, (size_t)m);
 			len += m;
@@ -114,7 +127,7 @@ static void pname_parse(const char *s, pname_t *p)
 }
 
 /* Given names g[0..ng) of the author against o[0..no) of the owner. */
-static int given_match(char (*g)[48], int ng, char (*o)[48], int no)
+static int given_match(const char *const *g, int ng, const char *const *o, int no)
 {
 	char a[256] = "", b[256] = "";
 	int initials = 0;
@@ -154,7 +167,7 @@ static int given_match(char (*g)[48], int ng, char (*o)[48], int no)
 static int split_match(const pname_t *a, int af0, int af1, const pname_t *o,
                        int of0, int of1)
 {
-	char ga[MAXTOK][48], go[MAXTOK][48];
+	const char *ga[MAXTOK], *go[MAXTOK];
 	int nga = 0, ngo = 0;
 	if (af1 - af0 != of1 - of0)
 		return 0;
@@ -163,10 +176,10 @@ static int split_match(const pname_t *a, int af0, int af1, const pname_t *o,
 			return 0;
 	for (int i = 0; i < a->ntok; i++)
 		if (i < af0 || i >= af1)
-			memcpy(ga[nga++], a->tok[i], 48);
+			ga[nga++] = a->tok[i];
 	for (int i = 0; i < o->ntok; i++)
 		if (i < of0 || i >= of1)
-			memcpy(go[ngo++], o->tok[i], 48);
+			go[ngo++] = o->tok[i];
 	return given_match(ga, nga, go, ngo);
 }
 
@@ -201,33 +214,39 @@ static int splits(const pname_t *p, int f0[3], int f1[3])
 	return 2;
 }
 
-int profile_name_match(const char *owner, const char *author)
+/* profile_name_match on parsed names. */
+static int pname_match(const pname_t *o, const pname_t *a)
 {
-	pname_t o, a;
 	int of0[3], of1[3], af0[3], af1[3];
-	pname_parse(owner, &o);
-	pname_parse(author, &a);
-	if (!o.ntok || !a.ntok)
+	if (!o->ntok || !a->ntok)
 		return 0;
-	if (!o.cased || !a.cased) {          /* CJK and other caseless scripts */
+	if (!o->cased || !a->cased) {          /* CJK and other caseless scripts */
 		char x[512] = "", y[512] = "";
-		for (int i = 0; i < o.ntok; i++)
-			if (strlen(x) + strlen(o.tok[i]) < sizeof(x))
-				strcat(x, o.tok[i]);
-		for (int i = 0; i < a.ntok; i++)
-			if (strlen(y) + strlen(a.tok[i]) < sizeof(y))
-				strcat(y, a.tok[i]);
+		for (int i = 0; i < o->ntok; i++)
+			if (strlen(x) + strlen(o->tok[i]) < sizeof(x))
+				strcat(x, o->tok[i]);
+		for (int i = 0; i < a->ntok; i++)
+			if (strlen(y) + strlen(a->tok[i]) < sizeof(y))
+				strcat(y, a->tok[i]);
 		return !strcmp(x, y);
 	}
-	int no = splits(&o, of0, of1), na = splits(&a, af0, af1);
+	int no = splits(o, of0, of1), na = splits(a, af0, af1);
 	/* the owner's own form is taken as written: family last, or after a comma */
 	if (no > 1)
 		no = 1;
 	for (int i = 0; i < no; i++)
 		for (int j = 0; j < na; j++)
-			if (split_match(&a, af0[j], af1[j], &o, of0[i], of1[i]))
+			if (split_match(a, af0[j], af1[j], o, of0[i], of1[i]))
 				return 1;
 	return 0;
+}
+
+int profile_name_match(const char *owner, const char *author)
+{
+	pname_t o, a;
+	pname_parse(owner, &o);
+	pname_parse(author, &a);
+	return pname_match(&o, &a);
 }
 
 /* Take trailing marks off s; returns the flags they stand for. */
@@ -256,7 +275,8 @@ static unsigned strip_marks(arena_t *ar, const char **s)
 	return n ? fl : 0;
 }
 
-static void mark_pub(pctx_t *c, const msection_t *s, mpub_t *p)
+/* own: the section's highlight names, parsed once for all its authors. */
+static void mark_pub(pctx_t *c, const msection_t *s, const pname_t *own, mpub_t *p)
 {
 	if (!p->nauthors)
 		return;
@@ -266,10 +286,18 @@ static void mark_pub(pctx_t *c, const msection_t *s, mpub_t *p)
 		for (int j = 0; j < p->nequal; j++)
 			if (!strcmp(p->equal[j], p->authors[i]))
 				fl[i] |= AUTHOR_EQUAL;
-		for (int j = 0; j < s->nhighlight && !(fl[i] & AUTHOR_OWNER); j++)
-			if (!strcmp(s->highlight[j], p->authors[i]) ||
-			    profile_name_match(s->highlight[j], p->authors[i]))
+		pname_t a;
+		int parsed = 0;
+		for (int j = 0; j < s->nhighlight && !(fl[i] & AUTHOR_OWNER); j++) {
+			if (!strcmp(s->highlight[j], p->authors[i])) {
 				fl[i] |= AUTHOR_OWNER;
+				break;
+			}
+			if (!parsed++)
+				pname_parse(p->authors[i], &a);
+			if (pname_match(&own[j], &a))
+				fl[i] |= AUTHOR_OWNER;
+		}
 	}
 	p->aflags = fl;
 }
@@ -279,9 +307,13 @@ void pnames_mark(pctx_t *c)
 	model_t *m = c->m;
 	for (int i = 0; i < m->nsections; i++) {
 		msection_t *s = &m->sections[i];
-		if (s->type != SEC_PUBLICATIONS)
+		if (s->type != SEC_PUBLICATIONS || !s->npubs)
 			continue;
+		pname_t *own = xmalloc((size_t)(s->nhighlight ? s->nhighlight : 1) * sizeof(*own));
+		for (int j = 0; j < s->nhighlight; j++)
+			pname_parse(s->highlight[j], &own[j]);
 		for (int j = 0; j < s->npubs; j++)
-			mark_pub(c, s, &s->pubs[j]);
+			mark_pub(c, s, own, &s->pubs[j]);
+		free(own);
 	}
 }

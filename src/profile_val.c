@@ -39,6 +39,9 @@ const char *pv_suggest(const char *word, const char *const *known)
 	const char *best = NULL;
 	int bestd = 99, len = (int)strlen(word);
 	int limit = len >= 5 ? 2 : 1;
+	for (int i = 0; known[i] && len; i++)   /* the nearest, at distance 0 */
+		if (!strcmp(word, known[i]))
+			return known[i];
 	for (int i = 0; known[i]; i++) {
 		int d = suggest_distance(word, known[i]);
 		if (d < bestd) {
@@ -716,8 +719,12 @@ static void mk_parse(mk_t *k, const char *p, const char *e, unsigned flags,
 				mk_parse(k, p + 1, lend, flags, u);
 			p = ue + 1;
 		} else {
-			mk_add(k, p, 1, flags, url);
-			p++;
+			/* up to the next character that may start markup, at once */
+			const char *q = p + 1;
+			while (q < e && *q != '\\' && *q != '*' && *q != '[')
+				q++;
+			mk_add(k, p, (size_t)(q - p), flags, url);
+			p = q;
 		}
 	}
 }

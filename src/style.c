@@ -325,8 +325,9 @@ static void style_defaults(style_t *s)
 
 static const key_t_ *key_find(const char *path, size_t n)
 {
-	for (int i = 0; i < NKEYS; i++)
-		if (strlen(keys[i].path) == n && !strncmp(keys[i].path, path, n))
+	for (int i = 0; i < NKEYS; i++)   /* (no strlen: most differ at once) */
+		if (keys[i].path[0] == path[0] && !strncmp(keys[i].path, path, n) &&
+		    keys[i].path[n] == '\0')
 			return &keys[i];
 	return NULL;
 }

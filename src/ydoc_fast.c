@@ -60,6 +60,21 @@ static int clean_text(const char *data, size_t len)
 	const unsigned char *s = (const unsigned char *)data;
 	size_t i = 0;
 	while (i < len) {
+		/* eight bytes at a time while all are printable ASCII or LF */
+		const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u,
+		               lows = 0x7f7f7f7f7f7f7f7fu;
+		while (len - i >= 8) {
+			uint64_t w, lf;
+			memcpy(&w, s + i, 8);
+			lf = w ^ (ones * '\n');
+			lf = ~(((lf & lows) + lows) | lf) & highs;   /* 0x80 where LF, exactly */
+			uint64_t x = w | (lf >> 2);                  /* LF taken as '*' */
+			if (((x - ones * 0x20) | (x + ones) | w) & highs)
+				break;   /* < 0x20, >= 0x7f, or a false alarm: byte by byte */
+			i += 8;
+		}
+		if (i >= len)
+			break;
 		unsigned ch = s[i];
 		if (ch < 0x80) {
 			if ((ch < 0x20 && ch != '\n') || ch == 0x7f)

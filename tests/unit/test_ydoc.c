@@ -235,6 +235,27 @@ TEST(fast_declines)
 	EQ_STR(buf, "");   /* over lines: libyaml reads it */
 }
 
+/* A control character, DEL or a stray byte >= 0x80 anywhere (each
+ * position of the eight-byte checks) sends the text to libyaml. */
+TEST(fast_declines_bytes)
+{
+	for (int b = 0; b < 256; b++) {
+		if ((b >= 0x20 && b < 0x7f) || b == '\n')
+			continue;
+		for (int at = 3; at < 24; at++) {
+			char s[32] = "a: xxxxxxxxxxxxxxxxxxxxxxxxx\n";
+			s[at] = (char)b;
+			arena_t *a = arena_new();
+			ynode_t *r;
+			int got = ydoc_fast(a, s, strlen(s) + (b == 0), &r);
+			if (got != 1)
+				fprintf(stderr, "byte 0x%02x at %d: read\n", b, at);
+			CHECK(got == 1);
+			arena_free(a);
+		}
+	}
+}
+
 /* Every file vita ships (profiles, layouts, locales, font chains,
  * examples) is in the subset, and read as libyaml reads it. */
 TEST(fast_bundled)
@@ -278,6 +299,7 @@ int main(void)
 	RUN(alias_bomb);
 	RUN(fast_subset);
 	RUN(fast_declines);
+	RUN(fast_declines_bytes);
 	RUN(fast_bundled);
 	return t_report();
 }

@@ -9,10 +9,16 @@ fail=0
 no() { echo "FAIL: $*"; fail=1; }
 
 if command -v readelf >/dev/null 2>&1; then
-	needed=$(readelf -d "$VITA" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -v 'lib\(asan\|ubsan\)')
-	first=$(echo "$needed" | head -5 | sed 's/\.so.*//' | tr '\n' ' ')
-	[ "$first" = "libc libhpdf-2.3.0 libharfbuzz libpng16 libfreetype " ] ||
-		no "DT_NEEDED order: first five are '$first'"
+	needed=$(readelf -d "$VITA" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -v 'lib\(asan\|ubsan\)' |
+		sed 's/\.so.*//')
+	# the BIND_FIRST libraries the binary needs (--as-needed drops the
+	# others) come first, in that order, before every other library
+	first="libc libhpdf-2.3.0 libharfbuzz libpng16 libfreetype libjpeg"
+	want=$(for l in $first; do echo "$needed" | grep -qx "$l" && echo $l; done | tr '\n' ' ')
+	n=$(echo $want | wc -w)
+	got=$(echo "$needed" | head -$n | tr '\n' ' ')
+	[ "$got" = "$want" ] || no "DT_NEEDED order: first $n are '$got', want '$want'"
+	echo "$needed" | head -1 | grep -qx libc || no "libc is not first: $needed"
 	echo "$needed" | grep -q '^libyaml' || no "libyaml not linked: $needed"
 fi
 exit $fail

@@ -80,6 +80,7 @@ typedef struct fspan {      /* per span, computed once */
 	uint32_t warned[16];    /* code points already reported missing */
 	int nwarned;
 	const char *lang;       /* its language: the text's, or ja/ko when it has kana/Hangul */
+	int plain;              /* no tracking, no frame (see ls_plain) */
 } fspan_t;
 
 typedef struct faux {       /* what a para item stands for */
@@ -118,12 +119,12 @@ typedef struct fl {         /* the paragraph being set */
 
 /* Widths and positions are int32 u (±21,000 km of paper), but one word
  * of a BibTeX field can be wider: sums saturate instead of wrapping. */
-static int32_t sat32(int64_t v)
+static inline int32_t sat32(int64_t v)
 {
 	return v > INT32_MAX ? INT32_MAX : v < -INT32_MAX ? -INT32_MAX : (int32_t)v;
 }
 
-static int32_t add32(int32_t a, int64_t b)
+static inline int32_t add32(int32_t a, int64_t b)
 {
 	return sat32((int64_t)a + b);
 }
@@ -233,6 +234,7 @@ static void il_text(il_t *f, const inline_span_t *spans, int n)
 		char *nfc = uni_nfc(s, len, &nl);
 		f->sp[i].s = &spans[i];
 		f->sp[i].nb = nfc ? nl : len;
+		f->sp[i].plain = !spans[i].track && !(spans[i].flags & INLINE_FRAME);
 		buf_add(&f->text, nfc ? nfc : s, nfc ? nl : len);
 		free(nfc);
 	}
@@ -407,6 +409,13 @@ line:
 	for (;;) {
 		for (at++; at + 1 < pos; at++)
 			brks[at] = LINEBREAK_INSIDEACHAR;
+		/* inside a word: AL after AL is an indirect break, not taken
+		   (the class before is no space); nothing else changes */
+		while (cur == LBP_AL && nw == LBP_AL && lowfast && pos < len && s[pos] < 0x80 &&
+		       lb_low[s[pos]] == LBP_AL) {
+			brks[at] = LINEBREAK_NOBREAK;
+			at = pos++;
+		}
 		last = nw;
 		if (lowfast && pos < len && s[pos] < 0x80) {
 			ch = s[pos++];
@@ -519,7 +528,12 @@ static void il_decode(il_t *f, int n)
 			} else {
 				l = utf8_decode(f->text.s + pos, end - pos, &c->cp);
 			}
-			c->kind = (uint8_t)kind_of(l ? c->cp : 0xFFFD, &draw);
+			if (b0 > ' ' && b0 < 0x7F) {
+				c->kind = K_CHAR;
+				draw = 1;
+			} else {
+				c->kind = (uint8_t)kind_of(l ? c->cp : 0xFFFD, &draw);
+			}
 			c->draw = (uint8_t)(l ? draw : 0);   /* a stray byte: never drawn */
 			if (!l) {
 				c->cp = 0xFFFD;
@@ -1437,17 +1451,18 @@ static void ls_glyph(il_t *f, lset_t *L, int si, int face, int synth, int brk,
 	}
 }
 
-/* Can c go on the open run as ls_glyph would put it there, with nothing
- * to do but add its bytes and its width? The common case: the glyph
- * before it came from the same span (so size, colour, language, tracking
- * and frame agree), same face, no run break, left to right, plain text. */
-static int ls_plain(const il_t *f, const lset_t *L, const fcp_t *c, size_t pend)
+/* Can c (drawn) go on the open run as ls_glyph would put it there, with
+ * nothing to do but add its bytes and its width? The common case: the
+ * glyph before it came from the same span (so size, colour, language,
+ * tracking and frame agree), same face, no run break, left to right,
+ * plain text; its span (s) has no tracking (so the run is not sealed)
+ * and no frame, and the open link, if any, is its own. */
+static inline int ls_plain(const lset_t *L, const fcp_t *c, const fspan_t *s, size_t pend)
 {
-	const inline_span_t *s = f->sp[c->span].s;
-	return L->open && c->span == L->last_si && !c->brk && c->face == L->cur.face &&
-	       c->synth == L->cur.synth && c->lv == L->lv && !(c->lv % 2) && !c->shaped &&
-	       !c->gid && !L->sealed && !s->track && !(s->flags & INLINE_FRAME) &&
-	       (!s->url || L->url == s->url) && L->rt.len + pend + c->len <= RUN_MAX;
+	return c->span == L->last_si && !(c->brk | c->shaped | c->gid | (c->lv & 1)) &&
+	       c->face == L->cur.face && c->synth == L->cur.synth && c->lv == L->lv && L->open &&
+	       s->plain && (!s->s->url || L->url == s->s->url) &&
+	       L->rt.len + pend + c->len <= RUN_MAX;
 }
 
 static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
@@ -1456,7 +1471,7 @@ static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 	size_t pend = 0;        /* bytes f->text.s[p0..) of plain glyphs not yet in L->rt */
 	for (int k = ax->c0; k < ax->c1; k++) {
 		const fcp_t *c = &f->c[k];
-		if (c->face >= 0 && c->draw && ls_plain(f, L, c, pend)) {
+		if (c->face >= 0 && c->draw && ls_plain(L, c, &f->sp[c->span], pend)) {
 			if (pend && p0 + (int32_t)pend != c->off) {
 				buf_add(&L->rt, f->text.s + p0, pend);
 				pend = 0;

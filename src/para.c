@@ -525,13 +525,13 @@ static int one_line(const para_item_t *it, int n, const para_opts_t *o)
 		if (p->type == PARA_PENALTY) {
 			if (p->penalty < 0)
 				return 0;
-			if (i > 0 && is_break(it, n, i) && w + p->w > lw && w + p->w - lw > z)
+			if (w + p->w > lw && w + p->w - lw > z && i > 0 && is_break(it, n, i))
 				return 0;
 			continue;
 		}
 		if (p->w < 0)
 			return 0;
-		if (p->type == PARA_GLUE && i > 0 && is_break(it, n, i) && w > lw && w - lw > z)
+		if (w > lw && w - lw > z && p->type == PARA_GLUE && i > 0 && is_break(it, n, i))
 			return 0;
 		w += p->w;
 		if (p->type == PARA_GLUE)

@@ -1,7 +1,7 @@
 /* unicode: NFC and general categories with HarfBuzz's Unicode data (the
  * only Unicode database linked in); see unicode.h. uni_nfc(s, n, &len)
  * returns a malloc'd NFC copy, or NULL when s is already NFC -- decided
- * without allocating for ASCII and for text with no decomposable
+ * without allocating for ASCII, Latin below U+0300 and for text with no decomposable
  * characters, marks (of any combining class) or conjoining jamo. tests/unit/test_nfc.c runs Unicode's
  * NormalizationTest.txt against it.
  *
@@ -151,6 +151,12 @@ static int maybe_not_nfc(hb_unicode_funcs_t *uf, const char *s, size_t n)
 		int l = utf8_decode(s + i, n - i, &cp);
 		if (l == 0)
 			return 0; /* invalid UTF-8: not ours to fix */
+		if (cp < 0x300) {
+			/* Latin-1 and Latin Extended (ü, ł, ǖ): starters that are
+			   their own NFC (none is NFC_QC No or Maybe) */
+			i += (size_t)l;
+			continue;
+		}
 		hb_codepoint_t a, b;
 		if ((cp >= 0x1100 && cp <= 0x11ff) || ccc(uf, cp) != 0 || is_mark(uf, cp) ||
 		    (!(cp >= SBASE && cp < SBASE + SCOUNT) && hb_unicode_decompose(uf, cp, &a, &b)))

@@ -600,8 +600,11 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 	   layout, not two) */
 	int32_t avail = s->page_h - s->margin_top - s->margin_bottom;
 	style_t t;
-	int best = -1, pages0 = 0;
-	page_doc_t *d = NULL;
+	int best = -1, pages0 = 0, last = s->fit_pages ? 10 : 0;
+	page_doc_t *d = NULL, *fallback = NULL;   /* the attempt at step `last` */
+	errs_t fq;
+	errs_init(&fq);
+	fq.max = e->max;
 	for (int k = 0; k <= 10; k++) {
 		errs_t q;
 		errs_init(&q);
@@ -618,17 +621,28 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 		if (!failed && d && ok_pages && ok_short) {
 			best = k;
 			errs_append(e, &q);
+		} else if (!failed && d && k == last) {
+			fallback = d;   /* kept in case no step fits */
+			errs_append(&fq, &q);
 		} else {
 			page_doc_free(d);
-			d = NULL;
 		}
+		if (best < 0)
+			d = NULL;
 		errs_done(&q);
 		if (failed || best >= 0)
 			break;
 	}
+	if (best >= 0)
+		page_doc_free(fallback);
+	else if (fallback)
+		errs_append(e, &fq);
+	errs_done(&fq);
 	if (best < 0) {
-		tighten(&t, s, s->fit_pages ? 10 : 0);
-		d = lay_once(m, &t, s, lib, o, e, &fill);
+		tighten(&t, s, last);
+		/* no step fits: the layout at step `last`, as laid out above
+		   (the same document and messages as laying it out again) */
+		d = fallback ? fallback : lay_once(m, &t, s, lib, o, e, &fill);
 		if (d && s->fit_pages && d->npages > s->fit_pages)
 			warn_at(e, ff, fl, fc,
 			        "fit: %d pages at the tightest this layout allows (leading %.2f, gaps and "

@@ -5,7 +5,10 @@
 #
 #   M instr  callgrind, one fresh render with the font cache warm (when
 #            valgrind is installed); batch: every process of `vita batch
-#            -j 1` (parent and worker) / 100. Repeats to 0.01%.
+#            -j 1` (parent and worker) / 100. Repeats to 0.01%. The row
+#            batch-warm: what one more CV costs a warm worker, (all of
+#            batch-100 - a batch of its first 10) / 90 (no start-up, no
+#            first loads of faces, layouts, locales and patterns).
 #   ms       median wall time of a fresh render (hyperfine -N, 21 runs);
 #            batch: `vita batch -j 1` / 100, median of 5
 #   CVs/s    batch only: `vita batch` with one worker per core, median of 5
@@ -48,11 +51,22 @@ measure() {
 	if [ "$n" = batch-100 ]; then
 		set -- "$W"/in/batch/*.yaml
 		"$v" batch "$@" -d "$o/b" -j 1 2>/dev/null   # warm the caches
+		warm=-
 		if command -v valgrind >/dev/null; then
+			# all 100, then the first 10: the difference / 90 is what a CV
+			# costs a worker that is already warm (no start-up, faces,
+			# layouts and patterns already loaded)
 			rm -f "$W"/cg.*
 			valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$W/cg.%p" \
 				"$v" batch "$@" -d "$o/b" -j 1 >/dev/null 2>&1 &&
-				instr=$(cat "$W"/cg.* | awk '/^summary:/ {s += $2} END {printf "%.2f", s / 1e6 / 100}')
+				all=$(cat "$W"/cg.* | awk '/^summary:/ {s += $2} END {print s}') &&
+				instr=$(echo "$all" | awk '{printf "%.2f", $1 / 1e6 / 100}')
+			rm -f "$W"/cg.*
+			ten=$(ls "$W"/in/batch/*.yaml | head -10)
+			if [ "$instr" != - ] && valgrind --tool=callgrind --trace-children=yes \
+				--callgrind-out-file="$W/cg.%p" "$v" batch $ten -d "$o/b" -j 1 >/dev/null 2>&1; then
+				warm=$(cat "$W"/cg.* | awk -v all="$all" '/^summary:/ {s += $2} END {printf "%.2f", (all - s) / 1e6 / 90}')
+			fi
 			rm -f "$W"/cg.*
 		fi
 		i=0; : > "$W/t"; : > "$W/r"
@@ -67,6 +81,9 @@ measure() {
 		rss=$(/usr/bin/time -f %M "$v" batch "$@" -d "$o/b" 2>&1 >/dev/null | tail -1 |
 			awk '{printf "%.1f", $1 / 1024}')
 		bytes=$(cat "$o"/b/*.pdf | wc -c | awk '{printf "%.0f", $1 / 100}')
+		echo "$n $instr $ms $rate $rss $bytes"
+		echo "batch-warm $warm - - - -"
+		return
 	else
 		p="$W/in/$n.yaml"
 		"$v" render "$p" -o "$o/$n.pdf" 2>/dev/null

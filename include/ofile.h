@@ -27,6 +27,13 @@ typedef struct ofile ofile_t;
 
 /* Install the signal handlers (once per process; main calls it). */
 void ofile_catch_signals(void);
+/* From now on read each directory for stale temporaries once, not at
+ * every ofile_open (a batch worker writing thousands of files into one
+ * directory read all of it for each): the names that look like a
+ * temporary then are remembered, and each later target checks those. A
+ * temporary that a killed process leaves later is removed by the next
+ * run. */
+void ofile_sweep_once(void);
 /* Open path for writing; what ("the PDF") names it in messages. NULL with
  * an exit-3 error in e on failure. */
 ofile_t *ofile_open(const char *path, const char *what, errs_t *e);

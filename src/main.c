@@ -1115,6 +1115,7 @@ static void batch_worker(bcv_t *cv, int n, int w, int jobs, int *shared, const o
 	one.deps = NULL;   /* the parent writes every CV's rule into one file */
 	const opts_t *o = &one;
 	keep_t k = {.hyphs = hyph_set_new()};
+	ofile_sweep_once();   /* the output directory is read once, not per CV */
 	for (int i, mine = w; (i = next_cv(shared, &mine, jobs, n)) < n;) {
 		if (!cv[i].out)
 			continue;

@@ -114,31 +114,92 @@ static int is_tmp_of(const char *name, const char *base, size_t blen)
 	       name[1 + blen] == '.';
 }
 
-/* Remove temporaries of this target left by a killed process: unlocked
- * (their writer is gone) and not brand new. */
+/* Remove dir/name if it is a temporary left by a killed process:
+ * unlocked (its writer is gone) and not brand new. 1 when it is gone. */
+static int remove_one(const char *dir, const char *name, time_t now)
+{
+	char p[PATH_MAX];
+	if (snprintf(p, sizeof(p), "%s%s", dir, name) >= (int)sizeof(p))
+		return 0;
+	int fd = open(p, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	if (fd < 0)
+		return errno == ENOENT;
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	int gone = 0;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && now - st.st_mtime >= OFILE_STALE_SECS &&
+	    fcntl(fd, F_SETLK, &fl) == 0)
+		gone = unlink(p) == 0;
+	close(fd);
+	return gone;
+}
+
+/* ofile_sweep_once: the directories read so far, and in each the names
+ * that looked like some target's temporary (".NAME.XXXXXX") then. */
+enum { SWEPT_MAX = 8 };
+static struct swept {
+	char *dir;
+	char **names;
+	int n;
+} swept[SWEPT_MAX];
+static int nswept, sweep_once;
+
+void ofile_sweep_once(void)
+{
+	sweep_once = 1;
+}
+
+static struct swept *swept_get(const char *dir)
+{
+	for (int i = 0; i < nswept; i++)
+		if (!strcmp(swept[i].dir, dir))
+			return &swept[i];
+	if (nswept == SWEPT_MAX)
+		return NULL;
+	DIR *d = opendir(*dir ? dir : ".");
+	if (!d)
+		return NULL;
+	struct swept *s = &swept[nswept++];
+	s->dir = xstrdup(dir);
+	s->names = NULL;
+	s->n = 0;
+	int cap = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		if (de->d_name[0] != '.' || n < 1 + OFILE_SUFFIX || de->d_name[n - OFILE_SUFFIX] != '.')
+			continue;
+		if (s->n == cap) {
+			cap = cap ? 2 * cap : 8;
+			s->names = xrealloc(s->names, sizeof(*s->names) * (size_t)cap);
+		}
+		s->names[s->n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	return s;
+}
+
+/* Remove temporaries of this target left by a killed process. */
 static void remove_stale(const char *dir, const char *base, size_t blen)
 {
+	time_t now = time(NULL);
+	struct swept *s = sweep_once ? swept_get(dir) : NULL;
+	if (s) {
+		for (int i = 0; i < s->n; i++)
+			if (s->names[i] && is_tmp_of(s->names[i], base, blen) &&
+			    remove_one(dir, s->names[i], now)) {
+				free(s->names[i]);
+				s->names[i] = NULL;
+			}
+		return;
+	}
 	DIR *d = opendir(*dir ? dir : ".");
 	if (!d)
 		return;
 	struct dirent *de;
-	char p[PATH_MAX];
-	time_t now = time(NULL);
-	while ((de = readdir(d))) {
-		if (!is_tmp_of(de->d_name, base, blen))
-			continue;
-		if (snprintf(p, sizeof(p), "%s%s", dir, de->d_name) >= (int)sizeof(p))
-			continue;
-		int fd = open(p, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-		struct stat st;
-		if (fd < 0)
-			continue;
-		struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-		if (!fstat(fd, &st) && S_ISREG(st.st_mode) && now - st.st_mtime >= OFILE_STALE_SECS &&
-		    fcntl(fd, F_SETLK, &fl) == 0)
-			unlink(p);
-		close(fd);
-	}
+	while ((de = readdir(d)))
+		if (is_tmp_of(de->d_name, base, blen))
+			remove_one(dir, de->d_name, now);
 	closedir(d);
 }
 

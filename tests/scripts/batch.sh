@@ -117,6 +117,25 @@ else
 	echo "skip: no script(1) for the progress bar test"
 fi
 
+# a worker reads the output directory for stale temporaries once, not per
+# CV: its targets' temporaries left by a killed writer (unlocked, older
+# than 2 s) go; a brand-new one and another file's stay
+for j in 1 2; do
+	rm -rf stale; mkdir -p stale
+	: > stale/.ada.pdf.Ab3dE9; : > stale/.bob.pdf.Ab3dE9; : > stale/.notes.txt.Ab3dE9
+	touch -d '2000-01-01' stale/.ada.pdf.Ab3dE9 stale/.bob.pdf.Ab3dE9 stale/.notes.txt.Ab3dE9
+	: > stale/.bob.pdf.zzzzzz
+	"$V" batch people/ada/cv.yaml people/bob/cv.yaml -d stale -o '{dir}.pdf' -j $j 2>/dev/null ||
+		no "stale: batch -j $j: exit $?"
+	[ -s stale/ada.pdf ] && [ -s stale/bob.pdf ] || no "stale: batch -j $j: no PDFs"
+	for f in .ada.pdf.Ab3dE9 .bob.pdf.Ab3dE9; do
+		[ -e stale/$f ] && no "stale: batch -j $j left the stale temporary $f"
+	done
+	for f in .bob.pdf.zzzzzz .notes.txt.Ab3dE9; do
+		[ -e stale/$f ] || no "stale: batch -j $j removed $f"
+	done
+done
+
 # --deps: one rule per output; --book: every CV, an outline per person
 "$V" batch people/ada/cv.yaml people/bob/cv.yaml -d book -o '{dir}.pdf' --deps book/all.d --book book/lab.pdf 2> book.err \
 	|| no "batch --book: exit $?"
@@ -154,13 +173,21 @@ sed "s/^layout: .*/$narrow/" ident/gen/cv-004.yaml > ident/in/narrow-de.yaml
 sed 's/^layout: .*/layout: {name: modern, page: {size: letter}, sizes: {body: 11}, locale: {updated: "Revised {date}"}}/' ident/gen/cv-005.yaml > ident/in/a-over.yaml
 sed 's/^layout: .*/layout: modern/' ident/gen/cv-005.yaml > ident/in/b-plain.yaml
 export SOURCE_DATE_EPOCH=1767225600
+# -j 3: the workers take the CVs from a shared counter, in any order
 for plain in "" --pdf=plain; do
-	for j in 1 2; do
-		rm -rf ident/b ident/r; mkdir -p ident/r
-		"$V" batch ident/in/*.yaml -d ident/b -j $j $plain 2>/dev/null || no "batch -j $j $plain: exit $?"
+	rm -rf ident/r; mkdir -p ident/r
+	for p in ident/in/*.yaml; do
+		n=$(basename "$p" .yaml)
+		"$V" render "$p" -o ident/r/$n.pdf $plain 2>/dev/null || no "render $n $plain: exit $?"
+	done
+	for j in 1 2 3; do
+		rm -rf ident/b
+		"$V" batch ident/in/*.yaml -d ident/b -j $j $plain 2> ident/b.err || no "batch -j $j $plain: exit $?"
+		k=$(ls ident/in/*.yaml | wc -l)
+		[ "$(grep -c '^  rendered  ident/in/' ident/b.err)" = $k ] && grep -q "^vita: $k of $k CVs rendered" ident/b.err ||
+			no "batch -j $j $plain: not every CV rendered once: $(tail -1 ident/b.err)"
 		for p in ident/in/*.yaml; do
 			n=$(basename "$p" .yaml)
-			"$V" render "$p" -o ident/r/$n.pdf $plain 2>/dev/null || no "render $n $plain: exit $?"
 			cmp -s ident/r/$n.pdf ident/b/$n.pdf || no "batch -j $j $plain: $n.pdf differs from its fresh render"
 		done
 	done

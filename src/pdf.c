@@ -142,14 +142,31 @@ static int put_u(char *o, int64_t u)
 	return pdf_num(o, u, 3);
 }
 
-/* "r g b" of colour c, each channel to 4 decimals (8-bit exact). */
+/* "r g b" of colour c, each channel to 4 decimals (8-bit exact); the
+ * last few are kept (a CV has a handful of colours, set thousands of
+ * times). */
 static int put_rgb(char *o, uint32_t c)
 {
+	static struct {
+		uint32_t c;
+		int n;
+		char s[40];
+	} memo[8];
+	static unsigned next;
+	for (int i = 0; i < 8; i++)
+		if (memo[i].n && memo[i].c == c) {
+			memcpy(o, memo[i].s, (size_t)memo[i].n);
+			return memo[i].n;
+		}
 	int k = 0;
 	for (int sh = 16; sh >= 0; sh -= 8) {
 		k += pdf_num(o + k, ((int64_t)(c >> sh & 255) * 20000 + 255) / 510, 4);
 		o[k++] = ' ';
 	}
+	unsigned m = next++ % 8;
+	memo[m].c = c;
+	memo[m].n = k;
+	memcpy(memo[m].s, o, (size_t)k);
 	return k;
 }
 
@@ -201,15 +218,14 @@ static const char *run_problem(const page_run_t *r)
 		return "font size out of range";
 	if (utf8_invalid_at(r->text, (size_t)r->len) >= 0)
 		return "invalid UTF-8";
-	size_t i = 0, n = (size_t)r->len;
-	while (i < n) {
-		uint32_t cp;
-		int k = utf8_decode(r->text + i, n - i, &cp);
-		if (k <= 0 || cp == 0)
+	/* valid UTF-8: a NUL is a 0 byte, a character beyond the BMP one
+	   that starts with 0xF0-0xF4 */
+	const unsigned char *t = (const unsigned char *)r->text;
+	for (size_t i = 0, n = (size_t)r->len; i < n; i++) {
+		if (!t[i])
 			return "a NUL byte";
-		if (cp > 0xFFFF)
+		if (t[i] >= 0xF0)
 			return "a character outside the BMP";
-		i += (size_t)k;
 	}
 	return NULL;
 }
@@ -246,9 +262,9 @@ static int64_t show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const 
 	int64_t adv = 0;
 	o[k++] = '(';
 	for (size_t i = 0, ci = 0; i < n; ci++) {
-		uint32_t cp;
-		int l = utf8_decode(s + i, n - i, &cp);
-		if (l <= 0 || cp > 0xFFFF)
+		uint32_t cp = (unsigned char)s[i];
+		int l = 1;
+		if (cp >= 0x80 && ((l = utf8_decode(s + i, n - i, &cp)) <= 0 || cp > 0xFFFF))
 			break;
 		unsigned c = gids && gids[ci] ? pdf_font_cid_glyph(f, cp, gids[ci]) : pdf_font_cid(f, cp);
 		adv += (int64_t)sfnt_width(f->sf, c) * size * 1000 + (int64_t)track * 1000000;
@@ -264,9 +280,11 @@ static int64_t show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const 
 		unsigned char b[2] = {(unsigned char)(c >> 8), (unsigned char)c};
 		for (int j = 0; j < 2; j++) {
 			unsigned char x = b[j];
-			if (x == '\\' || x == '(' || x == ')' || x == '\r' || x == '\n') {
-				o[k++] = '\\';
-				x = x == '\r' ? 'r' : x == '\n' ? 'n' : x;
+			if (x <= ')' || x == '\\') { /* (cheap test first) */
+				if (x == '\\' || x == '(' || x == ')' || x == '\r' || x == '\n') {
+					o[k++] = '\\';
+					x = x == '\r' ? 'r' : x == '\n' ? 'n' : x;
+				}
 			}
 			o[k++] = (char)x;
 		}

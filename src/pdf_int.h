@@ -179,7 +179,9 @@ void pdf_ser_real(pdf_ser_t *o, float r);             /* as a libharu real */
 void pdf_ser_name(pdf_ser_t *o, const char *s);
 void pdf_ser_string(pdf_ser_t *o, const unsigned char *v, size_t n);
 void pdf_ser_binary(pdf_ser_t *o, const unsigned char *v, size_t n);
-void pdf_ser_lit(pdf_ser_t *o, const char *s);       /* tokens: "/Type/Annot" */
+/* tokens: pdf_ser_lit(o, "/Type/Annot"), a string literal */
+void pdf_ser_litn(pdf_ser_t *o, const char *s, size_t n);
+#define pdf_ser_lit(o, lit) pdf_ser_litn((o), "" lit, sizeof(lit) - 1)
 
 /* pdf_obj.c: a raw object: an indirect object (a libharu null in the
  * xref, which other objects refer to as usual) whose value is the text

@@ -180,7 +180,14 @@ HPDF_Array pdf_array(pw_t *w)
  * it stays empty (no libharu page operator is used). */
 void pdf_put_raw(pw_t *w, const char *s, size_t n)
 {
-	buf_add(&w->content[w->pageno], s, n);
+	buf_t *b = &w->content[w->pageno];
+	if (b->len + n + 1 > b->cap) {
+		buf_add(b, s, n);
+		return;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
 }
 
 /* Anything else written to the page ends pdf.c's open TJ array first, so

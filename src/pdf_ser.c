@@ -11,12 +11,36 @@
 #include <string.h>
 #include "pdf_int.h"
 
+/* buf_add without the call when the buffer has room (most tokens) */
+static void put(buf_t *b, const char *t, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		buf_add(b, t, n);
+		return;
+	}
+	memcpy(b->s + b->len, t, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
 void pdf_ser_tok(pdf_ser_t *o, const char *t, size_t n, int starts_reg, int ends_reg)
 {
 	if (o->reg && starts_reg)
-		buf_add(o->b, " ", 1);
-	buf_add(o->b, t, n);
+		put(o->b, " ", 1);
+	put(o->b, t, n);
 	o->reg = ends_reg;
+}
+
+/* 1 for a regular character: not white space, not a delimiter */
+static unsigned char regular[256];
+
+static int is_regular(unsigned char c)
+{
+	if (!regular[0]) {
+		for (int i = 0; i < 256; i++)
+			regular[i] = 2 | (i > ' ' && !strchr("()<>[]{}/%", i));
+	}
+	return regular[c] & 1;
 }
 
 void pdf_ser_int(pdf_ser_t *o, long long v)
@@ -28,12 +52,11 @@ void pdf_ser_int(pdf_ser_t *o, long long v)
 
 /* A literal run of tokens ("/Type/Annot", "]/F 4"): spaced by its first
  * and last characters. */
-void pdf_ser_lit(pdf_ser_t *o, const char *s)
+void pdf_ser_litn(pdf_ser_t *o, const char *s, size_t n)
 {
-	size_t n = strlen(s);
 	if (!n)
 		return;
-	pdf_ser_tok(o, s, n, !strchr("()<>[]{}/% \n", s[0]), !strchr("()<>[]{}/% \n", s[n - 1]));
+	pdf_ser_tok(o, s, n, is_regular((unsigned char)s[0]), is_regular((unsigned char)s[n - 1]));
 }
 
 /* "N 0 R" */
@@ -88,7 +111,7 @@ void pdf_ser_string(pdf_ser_t *o, const unsigned char *v, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		unsigned c = v[i];
 		if (k + 5 > sizeof(t)) { /* an escape, and room for the ')' */
-			buf_add(o->b, t, k);
+			put(o->b, t, k);
 			k = 0;
 		}
 		if (c == '(' || c == ')' || c == '\\') {
@@ -104,7 +127,7 @@ void pdf_ser_string(pdf_ser_t *o, const unsigned char *v, size_t n)
 		}
 	}
 	t[k++] = ')';
-	buf_add(o->b, t, k);
+	put(o->b, t, k);
 }
 
 void pdf_ser_binary(pdf_ser_t *o, const unsigned char *v, size_t n)
@@ -115,14 +138,14 @@ void pdf_ser_binary(pdf_ser_t *o, const unsigned char *v, size_t n)
 	pdf_ser_tok(o, "<", 1, 0, 0);
 	for (size_t i = 0; i < n; i++) {
 		if (k + 3 > sizeof(t)) { /* two digits, and room for the '>' */
-			buf_add(o->b, t, k);
+			put(o->b, t, k);
 			k = 0;
 		}
 		t[k++] = hex[v[i] >> 4];
 		t[k++] = hex[v[i] & 15];
 	}
 	t[k++] = '>';
-	buf_add(o->b, t, k);
+	put(o->b, t, k);
 }
 
 void pdf_ser_text(pdf_ser_t *o, const char *s)

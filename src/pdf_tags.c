@@ -278,7 +278,10 @@ static void kid_put(pw_t *w, pdf_ser_t *o, const kid_t *k, const pdf_el_t *e)
 		pdf_ser_int(o, r->mcid);
 		return;
 	}
-	pdf_ser_lit(o, k->kind == KID_MC ? "<</Type/MCR" : "<</Type/OBJR");
+	if (k->kind == KID_MC)
+		pdf_ser_lit(o, "<</Type/MCR");
+	else
+		pdf_ser_lit(o, "<</Type/OBJR");
 	if (r->page != e->page) {
 		pdf_ser_lit(o, "/Pg");
 		pdf_ser_ref(o, pdf_obj_id(w->pages[r->page]));

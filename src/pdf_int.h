@@ -56,6 +56,7 @@ typedef struct pdf_held {
 	size_t n;
 	int set;
 	int raw;         /* the object's whole value is w->raw.s[off..off+n) */
+	int konst;       /* the same data in every PDF (pdf_deflate_const) */
 	size_t off;
 } pdf_held_t;
 
@@ -206,5 +207,8 @@ void pdf_fonts_free(pw_t *w);
 /* pdf_deflate.c: zlib-format deflate (libdeflate); *out stays valid until
  * the next call; returns its length, 0 on failure. */
 size_t pdf_deflate(const void *in, size_t n, const unsigned char **out);
+/* The same for an input that is the same in every PDF (the ICC profile):
+ * its output is also kept between processes (a file in the cache). */
+size_t pdf_deflate_const(const void *in, size_t n, const unsigned char **out);
 
 #endif

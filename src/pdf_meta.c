@@ -142,6 +142,7 @@ static int output_intent(pw_t *w)
 		return 0;
 	}
 	HPDF_Dict prof = pdf_stream_held(w, icc->s, icc->len);
+	w->held[pdf_obj_id(prof)].konst = 1; /* deflated once, kept in the cache */
 	pdf_ok(w, HPDF_Dict_AddNumber(prof, "N", 3));
 	HPDF_Dict oi = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
 	pdf_ok(w, HPDF_Dict_AddName(oi, "Type", "OutputIntent"));

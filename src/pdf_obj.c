@@ -118,7 +118,7 @@ void pdf_hold(pw_t *w, HPDF_Dict d, const void *p, size_t n)
 		memset(w->held + w->nheld, 0, (cap - w->nheld) * sizeof(pdf_held_t));
 		w->nheld = cap;
 	}
-	w->held[id] = (pdf_held_t){p, n, 1, 0, 0};
+	w->held[id] = (pdf_held_t){p, n, 1, 0, 0, 0};
 }
 
 unsigned pdf_obj_id(const void *obj)

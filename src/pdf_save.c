@@ -250,7 +250,14 @@ static int flate_stream(pw_t *w, buf_t *out, HPDF_Dict d)
 	pdf_ok(w, HPDF_Array_AddName(f, "FlateDecode"));
 	size_t zn;
 	const pdf_held_t *h = pdf_held(w, d);
-	const unsigned char *z = h ? deflate_bytes(w, h->p, h->n, &zn) : deflated(w, d->stream, &zn);
+	const unsigned char *z;
+	if (h && h->konst) {
+		z = NULL;
+		if (!(zn = pdf_deflate_const(h->p ? h->p : "", h->p ? h->n : 0, &z)))
+			pdf_fail(w, NULL, "cannot compress a stream");
+	} else {
+		z = h ? deflate_bytes(w, h->p, h->n, &zn) : deflated(w, d->stream, &zn);
+	}
 	HPDF_Stream data = d->stream;
 	d->stream = NULL;   /* the dictionary alone */
 	ser_object(w, out, d);
@@ -285,9 +292,11 @@ static void id_word(id_hash_t *s, uint64_t v)
 
 static uint64_t id_le64(const unsigned char *p)
 {
-	uint64_t v = 0;
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
+	uint64_t v;
+	memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
 	return v;
 }
 

@@ -7,10 +7,27 @@
 /* Decode one code point at s[0..n); returns its length in bytes (1..4) and
  * stores it in *cp, or returns 0 if the bytes are not valid UTF-8
  * (overlong, surrogate, > U+10FFFF, truncated, stray continuation). */
-int utf8_decode(const char *s, size_t n, uint32_t *cp);
+int utf8_decode_multi(const char *s, size_t n, uint32_t *cp);
+/* ASCII inline (most text is), the rest in utf8_decode_multi. */
+static inline int utf8_decode(const char *s, size_t n, uint32_t *cp)
+{
+	if (n && (unsigned char)s[0] < 0x80) {
+		*cp = (unsigned char)s[0];
+		return 1;
+	}
+	return utf8_decode_multi(s, n, cp);
+}
 /* Like utf8_decode, but never fails on n > 0: a byte that does not start
  * valid UTF-8 reads as U+FFFD of length 1. */
-int utf8_next(const char *s, size_t n, uint32_t *cp);
+static inline int utf8_next(const char *s, size_t n, uint32_t *cp)
+{
+	int l = utf8_decode(s, n, cp);
+	if (l == 0) {
+		*cp = 0xfffd;
+		l = 1;
+	}
+	return l;
+}
 /* Encode cp into out (4 bytes room); returns the length. */
 int utf8_encode(uint32_t cp, char *out);
 /* Offset of the first invalid byte, or -1 when all of s[0..n) is valid. */

@@ -1,7 +1,8 @@
 /* utf8: strict UTF-8 decoding; see utf8.h. */
+#include <string.h>
 #include "utf8.h"
 
-int utf8_decode(const char *str, size_t n, uint32_t *cp)
+int utf8_decode_multi(const char *str, size_t n, uint32_t *cp)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	if (n == 0)
@@ -35,16 +36,6 @@ int utf8_decode(const char *str, size_t n, uint32_t *cp)
 	return len;
 }
 
-int utf8_next(const char *s, size_t n, uint32_t *cp)
-{
-	int l = utf8_decode(s, n, cp);
-	if (l == 0) {
-		*cp = 0xfffd;
-		l = 1;
-	}
-	return l;
-}
-
 int utf8_encode(uint32_t cp, char *out)
 {
 	unsigned char *o = (unsigned char *)out;
@@ -74,6 +65,11 @@ long utf8_invalid_at(const char *s, size_t n)
 {
 	size_t i = 0;
 	while (i < n) {
+		uint64_t w;
+		if (i + 8 <= n && (memcpy(&w, s + i, 8), !(w & 0x8080808080808080ull))) {
+			i += 8;   /* eight ASCII bytes */
+			continue;
+		}
 		if ((unsigned char)s[i] < 0x80) {
 			i++;
 			continue;

@@ -77,8 +77,50 @@ TEST(normalization_test)
 	EQ_INT(fails, 0);
 }
 
+/* utf8_invalid_at skips eight ASCII bytes at a time: a bad byte (or a
+ * truncated sequence) at any place in and around those words is found;
+ * the inline utf8_decode agrees with utf8_decode_multi on every one- and
+ * two-byte input. */
+TEST(utf8_validation)
+{
+	char b[64];
+	for (int n = 0; n <= 40; n++) {
+		memset(b, 'a', sizeof(b));
+		EQ_INT(utf8_invalid_at(b, (size_t)n), -1);
+		for (int p = 0; p < n; p++) {
+			memset(b, 'a', sizeof(b));
+			b[p] = (char)0xFF;
+			EQ_INT(utf8_invalid_at(b, (size_t)n), p);
+			memset(b, 'a', sizeof(b));
+			b[p] = (char)0xC3;   /* a lead byte without its continuation */
+			EQ_INT(utf8_invalid_at(b, (size_t)n), p);
+			if (p + 1 < n) {
+				b[p + 1] = (char)0xA9;   /* e-acute: valid */
+				EQ_INT(utf8_invalid_at(b, (size_t)n), -1);
+			}
+		}
+	}
+	for (int c0 = 0; c0 < 256; c0++)
+		for (int c1 = 0; c1 < 256; c1++) {
+			char s2[2] = {(char)c0, (char)c1};
+			uint32_t a = 7, m = 7, q = 7;
+			for (size_t n = 0; n <= 2; n++) {
+				int la = utf8_decode(s2, n, &a), lm = utf8_decode_multi(s2, n, &m);
+				EQ_INT(la, lm);
+				if (la)
+					EQ_INT(a, m);
+				if (!n)
+					continue;
+				int ln = utf8_next(s2, n, &q);
+				EQ_INT(ln, la ? la : 1);
+				EQ_INT(q, la ? a : 0xFFFD);
+			}
+		}
+}
+
 int main(void)
 {
+	RUN(utf8_validation);
 	RUN(normalization_test);
 	return t_report();
 }

@@ -266,8 +266,16 @@ static int64_t show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const 
 		int l = 1;
 		if (cp >= 0x80 && ((l = utf8_decode(s + i, n - i, &cp)) <= 0 || cp > 0xFFFF))
 			break;
-		unsigned c = gids && gids[ci] ? pdf_font_cid_glyph(f, cp, gids[ci]) : pdf_font_cid(f, cp);
-		adv += (int64_t)sfnt_width(f->sf, c) * size * 1000 + (int64_t)track * 1000000;
+		unsigned c;
+		int64_t wd;
+		if (gids && gids[ci]) {
+			c = pdf_font_cid_glyph(f, cp, gids[ci]);
+			wd = sfnt_width(f->sf, c);
+		} else {
+			c = pdf_font_has(f, cp) ? f->cid[cp] : pdf_font_cid(f, cp);
+			wd = f->cw[cp];
+		}
+		adv += wd * size * 1000 + (int64_t)track * 1000000;
 		if (k + 6 > cap) {
 			pdf_put_raw(w, o, k);
 			k = 0;

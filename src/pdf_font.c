@@ -272,6 +272,7 @@ static int pf_load(pw_t *w, pdf_font_t *f)
 	if (!f->sf)
 		return pdf_fail(w, f->face->name, "cannot embed the font: %s", why);
 	f->cid = xmalloc(65536 * sizeof(uint16_t));
+	f->cw = xmalloc(65536 * sizeof(int32_t));
 	f->owned = xcalloc(sfnt_nglyphs(f->sf), 1);
 	f->owned[0] = 1; /* CID 0 (.notdef) stands for no code point */
 	HPDF_Dict t = f->type0 = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
@@ -324,6 +325,7 @@ unsigned pdf_font_cid(pdf_font_t *f, uint32_t cp)
 		c = sfnt_copy(f->sf, g);
 	f->used[cp >> 3] |= (uint8_t)(1u << (cp & 7));
 	f->cid[cp] = (uint16_t)c;
+	f->cw[cp] = sfnt_width(f->sf, c);
 	return c;
 }
 
@@ -369,6 +371,7 @@ void pdf_fonts_free(pw_t *w)
 		free(w->all[i]->alts);
 		sfnt_free(w->all[i]->sf);
 		free(w->all[i]->cid);
+		free(w->all[i]->cw);
 		free(w->all[i]->owned);
 		free(w->all[i]);
 	}

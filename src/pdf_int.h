@@ -29,6 +29,7 @@ typedef struct pdf_font {
 	HPDF_Dict type0;
 	uint8_t used[8192];         /* BMP code points drawn */
 	uint16_t *cid;              /* 65,536: the CID of each code point drawn */
+	int32_t *cw;                /* 65,536: its width (/W units), for show_text */
 	uint8_t *owned;             /* per glyph: a code point has it as its CID */
 	pdf_alt_t *alts;            /* feature glyphs drawn (small caps, figures) */
 	int nalts, capalts;
@@ -198,6 +199,12 @@ void pdf_ser_text(pdf_ser_t *o, const char *s);
 /* pdf_font.c: fonts built from the faces' programs. */
 int pdf_font_get(pw_t *w, int face, pdf_font_t **out);
 unsigned pdf_font_cid(pdf_font_t *f, uint32_t cp);
+/* Whether code point cp has its CID in f already (then f->cid[cp] and
+ * f->cw[cp] hold it and its width). */
+static inline int pdf_font_has(const pdf_font_t *f, uint32_t cp)
+{
+	return f->used[cp >> 3] >> (cp & 7) & 1;
+}
 /* The CID of code point cp drawn with the face's glyph gid (a feature's:
  * page_run.gids), which extraction reads as cp. */
 unsigned pdf_font_cid_glyph(pdf_font_t *f, uint32_t cp, unsigned gid);

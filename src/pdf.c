@@ -653,8 +653,8 @@ static char *meta_text(const char *s)
 	return o;
 }
 
-/* An Info text string: a literal when printable ASCII, else UTF-16BE
- * (libharu's own drops characters beyond the BMP). */
+/* An Info text string: a PDFDocEncoding literal when it can be, else
+ * UTF-16BE (libharu's own drops characters beyond the BMP). */
 static void info_put(pw_t *w, const char *key, const char *s)
 {
 	pdf_ok(w, HPDF_Dict_Add(w->pdf->info, key, pdf_text(w, s)));

@@ -132,7 +132,10 @@ const pdf_held_t *pdf_held(const pw_t *w, void *obj);
 /* An empty buffer that lives as long as the document (for pdf_hold). */
 buf_t *pdf_buf(pw_t *w);
 HPDF_Array pdf_array(pw_t *w);
-/* A text string object for UTF-8 s: a literal when ASCII, else UTF-16BE. */
+/* s in PDFDocEncoding into out, or (size_t)-1 (pdf_obj.c). */
+size_t pdf_docenc(const char *s, char *out);
+/* A text string object for UTF-8 s: a literal in PDFDocEncoding when it
+ * can be, else UTF-16BE. */
 void *pdf_text(pw_t *w, const char *s);
 /* metadata and outline titles are cut to this many bytes of UTF-8 */
 #define META_MAX 16000

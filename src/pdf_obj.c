@@ -253,21 +253,66 @@ void *pdf_utf16(pw_t *w, const char *s)
 	return pdf_obj(w, HPDF_Binary_New(w->pdf->mmgr, (HPDF_BYTE *)w->tb, (HPDF_UINT)k));
 }
 
-/* A text string (outline titles, /Alt, /Contents): a literal when s is
- * printable ASCII (the same in PDFDocEncoding, a quarter of the size),
- * else UTF-16BE (ours: libharu's UTF-8 encoder costs 1.4 M instructions
+/* A text string (Info, outline titles, /Alt, /Contents): a literal in
+ * PDFDocEncoding when every character has a code there (a quarter of the
+ * size of UTF-16BE hex), else UTF-16BE (ours: libharu's UTF-8 encoder costs 1.4 M instructions
  * to set up and drops characters beyond the BMP). Over META_MAX bytes,
  * cut at a character boundary. */
 void *pdf_text(pw_t *w, const char *s)
 {
-	int ascii = 1;
-	for (const char *p = s; *p && ascii; p++)
-		ascii = *p >= 0x20 && *p < 0x7f;
 	/* the cut copy lies beyond the 32,002 bytes pdf_utf16 writes */
 	s = pdf_meta_clip(s, w->tb + 33000);
-	if (ascii)
-		return pdf_obj(w, HPDF_String_New(w->pdf->mmgr, s, NULL));
+	if (pdf_docenc(s, w->tb) != (size_t)-1)
+		return pdf_obj(w, HPDF_String_New(w->pdf->mmgr, w->tb, NULL));
 	return pdf_utf16(w, s);
+}
+
+/* PDFDocEncoding (PDF 1.7, Annex D) of the characters beyond ASCII that
+ * CV metadata has: Latin-1 (but U+00A0 and U+00AD) and typographic
+ * punctuation; 0 for the rest. */
+static unsigned char docenc_char(uint32_t cp)
+{
+	static const struct {
+		uint16_t cp;
+		unsigned char b;
+	} extra[] = {
+		{0x2022, 0x80}, {0x2020, 0x81}, {0x2021, 0x82}, {0x2026, 0x83}, {0x2014, 0x84},
+		{0x2013, 0x85}, {0x2039, 0x88}, {0x203A, 0x89}, {0x2212, 0x8A}, {0x2030, 0x8B},
+		{0x201E, 0x8C}, {0x201C, 0x8D}, {0x201D, 0x8E}, {0x2018, 0x8F}, {0x2019, 0x90},
+		{0x201A, 0x91}, {0x2122, 0x92}, {0x0141, 0x95}, {0x0152, 0x96}, {0x0160, 0x97},
+		{0x0178, 0x98}, {0x017D, 0x99}, {0x0131, 0x9A}, {0x0142, 0x9B}, {0x0153, 0x9C},
+		{0x0161, 0x9D}, {0x017E, 0x9E}, {0x20AC, 0xA0},
+	};
+	if (cp >= 0x20 && cp < 0x7F)
+		return (unsigned char)cp;
+	if (cp >= 0xA1 && cp <= 0xFF && cp != 0xAD)
+		return (unsigned char)cp;
+	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
+		if (extra[i].cp == cp)
+			return extra[i].b;
+	return 0;
+}
+
+/* s (valid UTF-8) in PDFDocEncoding into out (strlen(s) + 1 bytes at
+ * most, NUL-terminated): its length, or (size_t)-1 when a character has
+ * no PDFDocEncoding code (then UTF-16BE is written). The same text in
+ * fewer bytes than UTF-16BE's four hex digits a character. */
+size_t pdf_docenc(const char *s, char *out)
+{
+	size_t k = 0, n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		uint32_t cp = (unsigned char)s[i];
+		int l = 1;
+		if (cp >= 0x80 && (l = utf8_decode(s + i, n - i, &cp)) <= 0)
+			return (size_t)-1;
+		unsigned char b = docenc_char(cp);
+		if (!b)
+			return (size_t)-1;
+		out[k++] = (char)b;
+		i += (size_t)l;
+	}
+	out[k] = '\0';
+	return k;
 }
 
 /* v / 10^d with up to d decimals, trailing zeros dropped (pdf_int.h):

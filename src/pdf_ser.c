@@ -151,14 +151,12 @@ void pdf_ser_binary(pdf_ser_t *o, const unsigned char *v, size_t n)
 void pdf_ser_text(pdf_ser_t *o, const char *s)
 {
 	pw_t *w = o->w;
-	int ascii = 1;
-	for (const char *p = s; *p && ascii; p++)
-		ascii = *p >= 0x20 && *p < 0x7f;
 	s = pdf_meta_clip(s, w->tb + 33000);
-	if (ascii) {
-		pdf_ser_string(o, (const unsigned char *)s, strlen(s));
+	size_t k = pdf_docenc(s, w->tb);
+	if (k != (size_t)-1) {
+		pdf_ser_string(o, (const unsigned char *)w->tb, k);
 		return;
 	}
-	size_t k = pdf_utf16_bytes(w, s);
+	k = pdf_utf16_bytes(w, s);
 	pdf_ser_binary(o, (const unsigned char *)w->tb, k);
 }

@@ -340,7 +340,8 @@ TEST(one_line_shortcut)
 		ra = para_break(p.it, p.n, &o, &l, &na);
 		if (na > 64)
 			continue;
-		memcpy(a, l, sizeof(*l) * (size_t)na);
+		if (na > 0)
+			memcpy(a, l, sizeof(*l) * (size_t)na);
 		o.no_shortcut = 0;
 		rb = para_break(p.it, p.n, &o, &l, &n);
 		EQ_INT(rb, ra);

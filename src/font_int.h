@@ -99,6 +99,7 @@ struct font_chain {
 	/* cp -> entry cache: key (cp << 5 | lang << 3 | style) + 1, 0 = empty */
 	uint32_t ckey[4096];
 	int16_t cval[4096];
+	int8_t ascii[FONT_NSTYLES][FONT_NLANG][128]; /* entry + 2 for cp < 0x80; 0 not yet */
 	font_shaped_t scratch;  /* for font_width */
 	struct font_chain *next;
 };

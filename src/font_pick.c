@@ -68,14 +68,24 @@ int font_entry_has(font_chain_t *c, int k, int style, uint32_t cp)
 	return hb_font_get_nominal_glyph(f->hbfont, cp, &g) && g != 0;
 }
 
-/* Chain entry that draws cp, or -1. Cached per (cp, language, style).
+/* Chain entry that draws cp, or -1 (chain_pick asks when it has no answer
+ * cached for an ASCII cp). Cached per (cp, language, style).
  * CJK characters try the entries in the CJK order of their language (the
  * text's, or the one their script implies: Hangul is Korean, kana is
  * Japanese, Han with no CJK language is Chinese). Other characters
  * (Latin, symbols, arrows) try the untagged entries first: a CJK font's
  * Latin letters and symbols are not the ones the chain means for them. */
-static int chain_pick(font_chain_t *c, int style, int li, uint32_t cp)
+static int pick_slow(font_chain_t *c, int style, int li, uint32_t cp)
 {
+	if (cp < 0x80) {
+		int r = -1;
+		const int *o = c->order[0][li];
+		for (int i = 0; i < c->nent && r < 0; i++)
+			if (font_entry_has(c, o[i], style, cp))
+				r = o[i];
+		c->ascii[style][li][cp] = (int8_t)(r + 2);
+		return r;
+	}
 	if (cp > 0xffff)
 		return -1; /* libharu 2.3 silently drops non-BMP characters */
 	int sl = font_script_lang(cp), set = sl != FONT_LANG_NONE;
@@ -94,6 +104,14 @@ static int chain_pick(font_chain_t *c, int style, int li, uint32_t cp)
 	c->ckey[h] = key;
 	c->cval[h] = (int16_t)r;
 	return r;
+}
+
+/* ASCII, most of a CV's characters, from a table of its own. */
+static inline int chain_pick(font_chain_t *c, int style, int li, uint32_t cp)
+{
+	if (cp < 0x80 && c->ascii[style][li][cp])
+		return c->ascii[style][li][cp] - 2;
+	return pick_slow(c, style, li, cp);
 }
 
 int font_style_ok(int style)

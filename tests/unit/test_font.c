@@ -948,6 +948,35 @@ TEST(corrupt)
 	free(b);
 }
 
+/* ASCII picks come from a table of their own once asked: the same face
+ * every time, for every style and language; the Latin face draws the
+ * letters, and a control character no face has gives -1. */
+TEST(ascii_picks)
+{
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	font_chain_t *c = font_chain_get(lib, "serif", &e);
+	CHECK(c != NULL);
+	static const char *langs[] = { NULL, "en", "zh", "ja", "ko", "zh-Hant" };
+	static const int styles[] = { FONT_REGULAR, FONT_BOLD, FONT_ITALIC, FONT_BOLD_ITALIC,
+	                              FONT_LIGHT, FONT_LIGHT_ITALIC };
+	int diff = 0;
+	for (int l = 0; c && l < 6; l++)
+		for (int st = 0; st < 6; st++)
+			for (uint32_t cp = 0; cp < 0x80; cp++) {
+				int a = font_face_for(c, styles[st], langs[l], cp);
+				int b = font_face_for(c, styles[st], langs[l], cp);
+				diff += a != b;
+				if (cp == 'A' || cp == 'z' || cp == '0')
+					diff += a < 0 || a != font_face_for(c, styles[st], "en", 'a');
+				if (cp == 0x01)
+					diff += a != -1;
+			}
+	EQ_INT(diff, 0);
+	font_lib_free(lib);
+	errs_done(&e);
+}
+
 /* ---- the sfnt face reader against FreeType ---- */
 
 /* 1 when sfnt_face_read/_name give for face idx of p[0..n) what FreeType
@@ -1329,6 +1358,7 @@ int main(void)
 	RUN(subset_composite);
 	RUN(corrupt);
 	RUN(face_reader);
+	RUN(ascii_picks);
 	RUN(chain_errors);
 	RUN(file_chain);
 	char cmd[600];

@@ -1042,6 +1042,32 @@ static char *expand_out(const char *t, const char *profile, const char *name, co
 	return b.s;
 }
 
+/* The outputs named so far, by a hash of the name: the CV whose output it
+ * is (-1: free). Sized for n at half load. */
+typedef struct outset {
+	int *v;
+	unsigned mask;
+} outset_t;
+
+static unsigned out_hash(const char *s)
+{
+	unsigned h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* The earlier CV with cv[i]'s output, or -1 after adding i. */
+static int outset_add(outset_t *t, const bcv_t *cv, int i)
+{
+	unsigned h = out_hash(cv[i].out) & t->mask;
+	for (; t->v[h] >= 0; h = (h + 1) & t->mask)
+		if (!strcmp(cv[t->v[h]].out, cv[i].out))
+			return t->v[h];
+	t->v[h] = i;
+	return -1;
+}
+
 /* Name every output; two CVs with one output are refused (naming both).
  * Returns the number refused, or -1 after a usage error. */
 static int batch_outputs(bcv_t *cv, int n, const opts_t *o, const char *ext)
@@ -1054,6 +1080,13 @@ static int batch_outputs(bcv_t *cv, int n, const opts_t *o, const char *ext)
 		return -1;
 	}
 	int refused = 0, need_name = strstr(t, "{name}") != NULL;
+	outset_t seen;   /* a hash set: thousands of CVs are not compared in pairs */
+	seen.mask = 1;
+	while (seen.mask < 2u * (unsigned)n)
+		seen.mask <<= 1;
+	seen.v = xmalloc(sizeof(int) * seen.mask);
+	memset(seen.v, 0xff, sizeof(int) * seen.mask);
+	seen.mask--;
 	for (int i = 0; i < n; i++) {
 		const char *name = NULL;
 		arena_t *a = NULL;
@@ -1068,22 +1101,22 @@ static int batch_outputs(bcv_t *cv, int n, const opts_t *o, const char *ext)
 		}
 		cv[i].out = expand_out(t, cv[i].profile, name, o->dir);
 		arena_free(a);
-		for (int k = 0; k < i; k++)
-			if (cv[k].out && !strcmp(cv[i].out, cv[k].out)) {
-				fprintf(stderr, "%s: error: its output %s is already the output of %s\n",
-				        cv[i].profile, cv[i].out, cv[k].profile);
-				char msg[PATH_MAX + 64];
-				snprintf(msg, sizeof(msg), "%s is also the output of %s", cv[i].out,
-				         cv[k].profile);
-				cv[i].first_error = xstrdup(msg);
-				cv[i].state = B_FAILED;
-				cv[i].code = ERR_INPUT;
-				free(cv[i].out);
-				cv[i].out = NULL;
-				refused++;
-				break;
-			}
+		int k = cv[i].out ? outset_add(&seen, cv, i) : -1;
+		if (k >= 0) {
+			fprintf(stderr, "%s: error: its output %s is already the output of %s\n",
+			        cv[i].profile, cv[i].out, cv[k].profile);
+			char msg[PATH_MAX + 64];
+			snprintf(msg, sizeof(msg), "%s is also the output of %s", cv[i].out,
+			         cv[k].profile);
+			cv[i].first_error = xstrdup(msg);
+			cv[i].state = B_FAILED;
+			cv[i].code = ERR_INPUT;
+			free(cv[i].out);
+			cv[i].out = NULL;
+			refused++;
+		}
 	}
+	free(seen.v);
 	return refused;
 }
 

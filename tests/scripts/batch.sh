@@ -38,6 +38,12 @@ grep -q '3 of 4 CVs rendered into out, 1 failed' b1.err || no "summary line: $(t
 grep -q 'people/bob/cv.yaml: error: its output same/cv.pdf is already the output of people/ada/cv.yaml' same.err \
 	|| no "collision message does not name both: $(head -2 same.err)"
 [ "$(ls same)" = cv.pdf ] || no "collision: files in same/: $(ls same)"
+# three with one output (a fixed -o): both later ones name the first
+"$V" batch people/ada/cv.yaml people/bob/cv.yaml people/dot/cv.yaml -d same3 -o one.pdf 2> same3.err
+grep -q 'people/bob/cv.yaml: error: its output same3/one.pdf is already the output of people/ada/cv.yaml' same3.err &&
+	grep -q 'people/dot/cv.yaml: error: its output same3/one.pdf is already the output of people/ada/cv.yaml' same3.err ||
+	no "three-way collision: $(head -3 same3.err)"
+[ "$(ls same3)" = one.pdf ] || no "three-way collision: files in same3/: $(ls same3)"
 # unknown placeholder: usage error, nothing written
 "$V" batch people/*/cv.yaml -d bad -o '{nmae}.pdf' 2> bad.err; c=$?
 [ $c = 2 ] || no "unknown placeholder: exit $c, want 2"

@@ -66,14 +66,17 @@ void sfnt_get_metrics(const sfnt_t *f, sfnt_metrics_t *m);
  * (valid until the next call or sfnt_free). */
 void sfnt_program(sfnt_t *f, const uint8_t *keep, const unsigned char **out, size_t *n);
 
-/* A TrueType subset of face index of the glyf font p[0..n) (sfnt_glyf.c):
- * the glyphs of code points cps[0..ncps) (BMP) and of glyph ids
- * gids[0..ngids), with their composite components, renumbered in the
- * order of their ids (.notdef stays 0, drawn empty); no hinting; a (3,1)
- * format 4 cmap of the code points kept; hmtx, maxp, loca, head, hhea,
- * post (format 3), OS/2 and name, checksums set. The gids' new ids go to
- * newids[0..ngids) (0: none). *out is malloc'd. 0 when made, 1 when the
- * face has CFF outlines (nothing made), -1 when it is corrupt (why). */
+/* A subset of face index of the font p[0..n) (sfnt_glyf.c): the glyphs
+ * of code points cps[0..ncps) (BMP) and of glyph ids gids[0..ngids),
+ * renumbered in the order of their ids (.notdef stays 0, drawn empty),
+ * with no hinting, a (3,1) format 4 cmap of the code points kept, hmtx,
+ * maxp, head, hhea, post (format 3), OS/2 and name, checksums set.
+ * TrueType: with their composite components, glyf and loca. CFF: a
+ * CID-keyed CFF (identity charset) whose charstrings have their
+ * subroutines inlined. The gids' new ids go to newids[0..ngids) (0:
+ * none). *out is malloc'd. 0 when made; 1 when a CFF face uses what is
+ * not flattened here (seac accents, arithmetic operators: nothing made);
+ * -1 when the font is corrupt (why). */
 int sfnt_subset(const unsigned char *p, size_t n, int index, const uint32_t *cps, int ncps,
                 const uint16_t *gids, int ngids, uint16_t *newids, unsigned char **out,
                 size_t *outlen, char *why, size_t whysz);

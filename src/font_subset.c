@@ -1,19 +1,18 @@
 /* font_subset: a small font program with just the code points a document
  * uses, for the PDF writer to embed (kept in memory).
  *
- * A TrueType face is cut by sfnt_subset (sfnt_glyf.c) straight from the
- * mapped file: the glyphs used and their composite components, renumbered
- * in the order of their ids, without hinting, with a cmap of the code
- * points kept (what hb-subset made, at a tenth of a percent of the cost).
- * A CFF face is cut by hb-subset: it drops hinting and the layout tables
- * the PDF never needs, keeps name ids 0-6 (the PostScript name is id 6) and
- * the outline kind (a CID-keyed font keeps its font dicts), its
- * charstrings desubroutinized. The cmap is not hb-subset's: cutting a CJK
- * face's format 12 and 14 subtables was half the cost of its subset (5 M
- * instructions per Noto CJK face), so the subset is made without one and
- * sfnt_with_cmap adds a format 4 cmap of just the code points kept, from
- * the plan's glyph maps. Either result is checked with the same sfnt
- * checks as any input font before it is returned.
+ * sfnt_subset (sfnt_glyf.c) cuts it straight from the mapped file: the
+ * glyphs used (TrueType: and their composite components), renumbered in
+ * the order of their ids, without hinting (CFF: the charstrings
+ * flattened), with a cmap of the code points kept: what hb-subset made,
+ * at a fraction of the cost. hb-subset remains for the CFF faces it
+ * cannot flatten (seac accents, arithmetic operators): it drops hinting
+ * and the layout tables, keeps name ids 0-6 (the PostScript name is id
+ * 6) and desubroutinizes; its cmap is not hb-subset's (cutting a CJK
+ * face's format 12 and 14 subtables was half the cost of its subset) but
+ * sfnt_with_cmap's, a format 4 of just the code points kept, from the
+ * plan's glyph maps. Either result is checked with the same sfnt checks
+ * as any input font before it is returned.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +123,8 @@ int font_subset(font_lib_t *lib, int face, const uint32_t *cps, int ncps, arena_
 	return font_subset_glyphs(lib, face, cps, ncps, NULL, 0, NULL, a, data, len, e);
 }
 
-/* A TrueType face is cut by sfnt_subset, from the mapped file. */
+/* Cut by sfnt_subset from the mapped file: 0, 1 (not done: hb-subset's
+ * turn) or -1. */
 static int subset_glyf(font_face_t *f, const uint32_t *cps, int ncps, const uint16_t *gids,
                        int ngids, uint16_t *newids, arena_t *a, const unsigned char **data,
                        size_t *len, errs_t *e)

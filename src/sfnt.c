@@ -484,8 +484,15 @@ static void tt_hmtx(const sfnt_t *f, bbuf_t *b)
 	}
 }
 
-/* Table k of the program into b. */
-static void tt_table(const sfnt_t *f, int k, const uint8_t *keep, bbuf_t *b)
+/* A glyph's length padded: to 2 bytes for the short loca (which counts
+ * words), to 4 for the long one (the alignment the spec recommends). */
+static uint32_t tt_padded(uint32_t len, int lng)
+{
+	return lng ? (len + 3) & ~3u : (len + 1) & ~1u;
+}
+
+/* Table k of the program into b (lng: a long loca). */
+static void tt_table(const sfnt_t *f, int k, const uint8_t *keep, int lng, bbuf_t *b)
 {
 	unsigned total = f->nglyphs + f->ndup;
 	size_t at = b->n;
@@ -494,20 +501,23 @@ static void tt_table(const sfnt_t *f, int k, const uint8_t *keep, bbuf_t *b)
 		for (unsigned g = 0; g < total; g++) {
 			const unsigned char *d = tt_out_glyph(f, keep, g, &len);
 			if (d) {
+				uint32_t pad = tt_padded(len, lng) - len;
 				memcpy(sfnt_bb_grow(b, len), d, len);
-				memset(sfnt_bb_grow(b, (4 - len % 4) % 4), 0, (4 - len % 4) % 4);
+				memset(sfnt_bb_grow(b, pad), 0, pad);
 			}
 		}
 	} else if (k == T_LOCA) {
 		/* glyf comes first in tag order, so its layout is known */
 		uint32_t o = 0;
-		unsigned char *l = sfnt_bb_grow(b, 4 * ((size_t)total + 1));
-		for (unsigned g = 0; g < total; g++) {
-			put32(l + 4 * g, o);
-			if (tt_out_glyph(f, keep, g, &len))
-				o += (len + 3) & ~3u;
+		unsigned char *l = sfnt_bb_grow(b, (lng ? 4 : 2) * ((size_t)total + 1));
+		for (unsigned g = 0; g <= total; g++) {
+			if (lng)
+				put32(l + 4 * g, o);
+			else
+				put16(l + 2 * g, o / 2);
+			if (g < total && tt_out_glyph(f, keep, g, &len))
+				o += tt_padded(len, lng);
 		}
-		put32(l + 4 * total, o);
 	} else if (k == T_HMTX && f->ndup) {
 		tt_hmtx(f, b);
 	} else if (k == T_POST && f->ndup && f->len[k] >= 32) {
@@ -518,7 +528,7 @@ static void tt_table(const sfnt_t *f, int k, const uint8_t *keep, bbuf_t *b)
 		memcpy(sfnt_bb_grow(b, f->len[k]), f->p + f->off[k], f->len[k]);
 		if (k == T_HEAD) {
 			put32(b->p + at + 8, 0);     /* checkSumAdjustment */
-			put16(b->p + at + 50, 1);    /* indexToLocFormat: long */
+			put16(b->p + at + 50, (unsigned)lng); /* indexToLocFormat */
 		} else if (k == T_MAXP) {
 			put16(b->p + at + 4, total); /* numGlyphs */
 		} else if (k == T_HHEA && f->ndup) {
@@ -539,8 +549,10 @@ static int tt_embedded(const sfnt_t *f, int k)
 	return f->len[k] > 0 || k == T_LOCA;
 }
 
-/* The font program: glyf/loca cut to the kept glyphs (long loca) plus
- * the copies, checksums and head.checkSumAdjustment recomputed. */
+/* The font program: glyf/loca cut to the kept glyphs plus the copies
+ * (the short loca when glyf is under 128 KiB: half its bytes, and glyphs
+ * padded to 2 bytes, not 4), checksums and head.checkSumAdjustment
+ * recomputed. */
 static void tt_program(const sfnt_t *f, const uint8_t *keep, bbuf_t *b)
 {
 	int nt = 0;
@@ -557,23 +569,32 @@ static void tt_program(const sfnt_t *f, const uint8_t *keep, bbuf_t *b)
 	put16(h + 8, es);
 	put16(h + 10, 16u * (unsigned)nt - (16u << es));
 	size_t dir = 12, head_at = 0;
+	uint64_t glyf = 0;
+	uint32_t len, sum = 0;
+	for (unsigned g = 0; g < f->nglyphs + f->ndup; g++)
+		if (tt_out_glyph(f, keep, g, &len))
+			glyf += tt_padded(len, 0);
+	int lng = glyf > 0x1FFFE;
 	for (int k = 0; k < T_N; k++) {
 		if (!tt_embedded(f, k))
 			continue;
 		size_t at = b->n;
 		if (k == T_HEAD)
 			head_at = at;
-		tt_table(f, k, keep, b);
-		size_t len = b->n - at;
-		memset(sfnt_bb_grow(b, (4 - len % 4) % 4), 0, (4 - len % 4) % 4);
+		tt_table(f, k, keep, lng, b);
+		size_t tl = b->n - at, pad = (4 - tl % 4) % 4;
+		memset(sfnt_bb_grow(b, pad), 0, pad);
 		unsigned char *e = b->p + dir;
+		uint32_t ts = sfnt_sum(b->p + at, tl + pad);
 		memcpy(e, tt_tags[k], 4);
-		put32(e + 4, sfnt_sum(b->p + at, len + 3 - (len + 3) % 4));
+		put32(e + 4, ts);
 		put32(e + 8, (uint32_t)at);
-		put32(e + 12, (uint32_t)len);
+		put32(e + 12, (uint32_t)tl);
 		dir += 16;
+		sum += ts;
 	}
-	put32(b->p + head_at + 8, 0xB1B0AFBAu - sfnt_sum(b->p, b->n));
+	sum += sfnt_sum(b->p, dir); /* the whole file's: its tables' and the directory's */
+	put32(b->p + head_at + 8, 0xB1B0AFBAu - sum);
 }
 
 
@@ -597,7 +618,7 @@ sfnt_t *sfnt_open(const unsigned char *p, size_t n, char *why, size_t whysz)
 		return NULL;
 	}
 	if (!f->len[T_GLYF]) {
-		f->cff = sfnt_cff_open(p + f->off[T_CFF], f->len[T_CFF], f->nglyphs, why, whysz);
+		f->cff = sfnt_cff_open(p + f->off[T_CFF], f->len[T_CFF], f->nglyphs, 0, why, whysz);
 		if (!f->cff) {
 			free(f);
 			return NULL;

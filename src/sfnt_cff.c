@@ -12,6 +12,15 @@
  * 5-byte integer so sizes are known before the offsets are. A name-keyed
  * font becomes CID-keyed: ROS Adobe-Identity-0 and one font dict holding
  * its Private DICT. Everything read is bounds-checked.
+ *
+ * The subset of a font file (sfnt_cff_subset, for sfnt_subset) is also
+ * CID-keyed with the identity charset, of the glyphs used only: each
+ * charstring flattened (its subroutine calls replaced by the subroutines'
+ * bytes, the calls' numbers taken back out) and its hints dropped (stem
+ * operators and their operands but a width they carry, hint and counter
+ * masks), the font dicts used with their Private DICTs less the hinting
+ * and Subrs, no strings but the ROS's. Reading a CJK face for it checks
+ * only the offsets it follows (lazy): not 65,535 charstring offsets.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +47,7 @@ typedef struct cff_fd {
 	uint32_t dict, dictlen; /* the Font DICT (CID-keyed fonts) */
 	uint32_t priv, privlen; /* its Private DICT */
 	uint32_t subrs, subrslen; /* the Private DICT's local Subrs INDEX (len 0: none) */
+	cff_index_t lsub;       /* that INDEX (count 0: none) */
 } cff_fd_t;
 
 struct sfnt_cff {
@@ -49,8 +59,11 @@ struct sfnt_cff {
 	int cid;                /* CID-keyed (has ROS) */
 	unsigned nfd;
 	cff_fd_t fd[CFF_MAXFD];
-	uint8_t *fdsel;         /* font dict per glyph */
+	uint8_t *fdsel;         /* font dict per glyph (lazy: NULL, see fd3) */
+	const unsigned char *fd3; /* lazy: the ranges of a format 3 FDSelect */
+	unsigned nfd3;          /* their number */
 	unsigned sid_adobe, sid_identity; /* 0: not among the strings */
+	int lazy;               /* CharStrings and Subrs offsets checked when read */
 };
 
 /* One DICT operator with its operands (integers; a real reads as 0). */
@@ -115,6 +128,21 @@ static const unsigned char *cff_item(const sfnt_cff_t *c, const cff_index_t *x, 
 	return c->p + x->data + a;
 }
 
+/* Item i of an INDEX whose offsets were not all checked (c->lazy); NULL
+ * when its offsets are out of order or out of the table. */
+static const unsigned char *cff_item_safe(const sfnt_cff_t *c, const cff_index_t *x, unsigned i,
+                                          uint32_t *len)
+{
+	if (i >= x->count)
+		return NULL;
+	const unsigned char *o = c->p + x->at + 3 + (size_t)i * x->osz;
+	uint32_t a = be_n(o, x->osz), b = be_n(o + x->osz, x->osz);
+	if (a < 1 || b < a || (uint64_t)x->data + b > c->n)
+		return NULL;
+	*len = b - a;
+	return c->p + x->data + a;
+}
+
 /* The next operator of the DICT bytes [*at, end): 1, or 0 at the end, -1
  * when corrupt. */
 static int cff_dict_next(const sfnt_cff_t *c, uint32_t *at, uint32_t end, cff_op_t *op)
@@ -153,7 +181,7 @@ static int cff_dict_next(const sfnt_cff_t *c, uint32_t *at, uint32_t end, cff_op
 			v = (long)b - 139;
 			i++;
 		} else if (b >= 247 && b <= 254 && end - i >= 2) {
-			long m = (long)(b & 3) * 256 + p[i + 1] + 108;
+			long m = (long)((b - 247) & 3) * 256 + p[i + 1] + 108;
 			v = b <= 250 ? m : -m;
 			i += 2;
 		} else {
@@ -219,7 +247,7 @@ static int cff_read_head(sfnt_cff_t *c, cff_top_t *t, int check, char *why, size
 	if (c->n < 4 || c->p[0] != 1 || c->p[2] < 4 || c->p[2] > c->n)
 		return cff_fail(why, whysz, "bad header");
 	if (cff_index(c, c->p[2], &c->name, 1) || cff_index(c, c->name.end, &c->top, 1) ||
-	    cff_index(c, c->top.end, &c->str, check) || cff_index(c, c->str.end, &c->gsubr, check))
+	    cff_index(c, c->top.end, &c->str, check || c->lazy) || cff_index(c, c->str.end, &c->gsubr, check))
 		return cff_fail(why, whysz, "bad INDEX");
 	if (c->name.count != 1 || c->top.count != 1)
 		return cff_fail(why, whysz, "not a single font");
@@ -260,10 +288,11 @@ static int cff_read_private(sfnt_cff_t *c, cff_fd_t *fd, long len, long off)
 			continue;
 		cff_index_t x;
 		if (op.v[0] < 0 || (uint64_t)fd->priv + (uint64_t)op.v[0] > c->n ||
-		    cff_index(c, fd->priv + (uint32_t)op.v[0], &x, 1))
+		    cff_index(c, fd->priv + (uint32_t)op.v[0], &x, !c->lazy))
 			return -1;
 		fd->subrs = x.at;
 		fd->subrslen = x.end - x.at;
+		fd->lsub = x;
 	}
 	return r;
 }
@@ -298,13 +327,16 @@ static int cff_read_fds(sfnt_cff_t *c, const cff_top_t *t)
 	return 0;
 }
 
-/* FDSelect, format 0 or 3, into c->fdsel. */
+/* FDSelect, format 0 or 3, into c->fdsel (lazy, a format 3 one is kept
+ * as it is, its ranges checked: 64 KiB less to fill for a CJK face). */
 static int cff_read_fdselect(sfnt_cff_t *c, uint32_t at)
 {
-	c->fdsel = xcalloc(c->nglyphs ? c->nglyphs : 1, 1);
+	const unsigned char *p = c->p;
+	int keep3 = c->lazy && c->cid && at < c->n && p[at] == 3;
+	if (!keep3)
+		c->fdsel = xcalloc(c->nglyphs ? c->nglyphs : 1, 1);
 	if (!c->cid)
 		return 0;
-	const unsigned char *p = c->p;
 	if (at >= c->n)
 		return -1;
 	if (p[at] == 0) {
@@ -327,9 +359,28 @@ static int cff_read_fdselect(sfnt_cff_t *c, uint32_t at)
 		unsigned first = be16(r + 3 * i), next = be16(r + 3 * i + 3), fd = r[3 * i + 2];
 		if (next < first || next > c->nglyphs || fd >= c->nfd)
 			return -1;
-		memset(c->fdsel + first, (int)fd, next - first);
+		if (!keep3)
+			memset(c->fdsel + first, (int)fd, next - first);
 	}
+	c->fd3 = keep3 ? r : NULL;
+	c->nfd3 = nr;
 	return 0;
+}
+
+/* The font dict of glyph g. */
+static unsigned cff_fd_of(const sfnt_cff_t *c, unsigned g)
+{
+	if (c->fdsel)
+		return c->fdsel[g];
+	unsigned lo = 0, hi = c->nfd3; /* the last range whose first glyph <= g */
+	while (hi - lo > 1) {
+		unsigned mid = (lo + hi) / 2;
+		if (be16(c->fd3 + 3 * mid) <= g)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return c->fd3[3 * lo + 2];
 }
 
 /* The SIDs of "Adobe" and "Identity" when the font has those strings. */
@@ -345,20 +396,21 @@ static void cff_find_strings(sfnt_cff_t *c)
 	}
 }
 
-sfnt_cff_t *sfnt_cff_open(const unsigned char *p, size_t n, unsigned nglyphs, char *why,
-                          size_t whysz)
+sfnt_cff_t *sfnt_cff_open(const unsigned char *p, size_t n, unsigned nglyphs, int lazy,
+                          char *why, size_t whysz)
 {
 	sfnt_cff_t *c = xcalloc(1, sizeof(*c));
 	c->p = p;
 	c->n = n;
 	c->nglyphs = nglyphs;
+	c->lazy = lazy;
 	cff_top_t t;
-	if (cff_read_head(c, &t, 1, why, whysz)) {
+	if (cff_read_head(c, &t, !lazy, why, whysz)) {
 		free(c);
 		return NULL;
 	}
 	const char *bad = NULL;
-	if (cff_index(c, (uint32_t)t.charstrings, &c->cs, 1))
+	if (cff_index(c, (uint32_t)t.charstrings, &c->cs, !lazy))
 		bad = "bad CharStrings INDEX";
 	else if (c->cs.count != nglyphs)
 		bad = "CharStrings count differs from maxp.numGlyphs";
@@ -425,17 +477,18 @@ static void put_be(bbuf_t *b, uint32_t v, unsigned n)
 		o[i] = (unsigned char)(v >> (8 * (n - 1 - i)));
 }
 
-/* Copy a DICT's operators but those in skip (0-terminated). */
-static void put_dict_except(const sfnt_cff_t *c, uint32_t at, uint32_t len, const unsigned *skip,
-                            bbuf_t *b)
+/* Copy the DICT operators in ops (0-terminated) only (keep), or all but
+ * those (!keep). */
+static void put_dict_ops(const sfnt_cff_t *c, uint32_t at, uint32_t len, const unsigned *ops,
+                         int keep, bbuf_t *b)
 {
 	cff_op_t op;
 	uint32_t end = at + len;
 	while (cff_dict_next(c, &at, end, &op) > 0) {
-		int drop = 0;
-		for (const unsigned *s = skip; *s; s++)
-			drop |= op.op == *s;
-		if (!drop)
+		int in = 0;
+		for (const unsigned *s = ops; *s; s++)
+			in |= op.op == *s;
+		if (in == keep)
 			put(b, c->p + op.start, op.end - op.start);
 	}
 }
@@ -478,7 +531,7 @@ static void put_top(const sfnt_cff_t *c, unsigned total, unsigned nstr, bbuf_t *
 	put_int5(d, c->sid_identity ? c->sid_identity : extra);
 	put_int5(d, 0);
 	put_op(d, OP_ROS);
-	put_dict_except(c, c->topd, c->toplen, skip, d);
+	put_dict_ops(c, c->topd, c->toplen, skip, 0, d);
 	put_int5(d, total);
 	put_op(d, OP_CIDCOUNT);
 	static const unsigned ops[4] = {OP_CHARSET, OP_CHARSTRINGS, OP_FDARRAY, OP_FDSELECT};
@@ -514,9 +567,10 @@ static unsigned src_glyph(unsigned g, unsigned nglyphs, const uint16_t *dup)
 	return g < nglyphs ? g : dup[g - nglyphs];
 }
 
-/* charset (format 2: one range, CIDs 1..total-1) and FDSelect (format 3). */
-static void put_charset_fdselect(const sfnt_cff_t *c, unsigned total, unsigned nglyphs,
-                                 const uint16_t *dup, bbuf_t *b, uint32_t *fdselect)
+/* charset (format 2: one range, CIDs 1..total-1) and FDSelect (format 3:
+ * glyph g uses font dict fds[g]), where it begins into *fdselect. */
+static void put_charset_fdselect(bbuf_t *b, unsigned total, const uint8_t *fds,
+                                 uint32_t *fdselect)
 {
 	if (total > 1) {
 		put_be(b, 2, 1);
@@ -531,12 +585,11 @@ static void put_charset_fdselect(const sfnt_cff_t *c, unsigned total, unsigned n
 	put_be(b, 0, 2);
 	unsigned nr = 0, last = 256;
 	for (unsigned g = 0; g < total; g++) {
-		unsigned fd = c->fdsel[src_glyph(g, nglyphs, dup)];
-		if (fd != last) {
+		if (fds[g] != last) {
 			put_be(b, g, 2);
-			put_be(b, fd, 1);
+			put_be(b, fds[g], 1);
 			nr++;
-			last = fd;
+			last = fds[g];
 		}
 	}
 	put_be(b, total, 2);
@@ -564,57 +617,62 @@ static void put_charstrings(const sfnt_cff_t *c, unsigned total, unsigned nglyph
 	free(len);
 }
 
-/* The FDArray INDEX; the positions of each dict's Private offset and size
- * into priv_at[], priv_len_at[]. */
-static void put_fdarray(const sfnt_cff_t *c, bbuf_t *b, size_t *priv_at, size_t *size_at)
+/* The FDArray INDEX of font dicts order[0..nfd), their operators
+ * filtered by ops (put_dict_ops; OP_PRIVATE is written anew); the
+ * positions of each dict's Private offset and size into priv_at[],
+ * size_at[]. */
+static void put_fdarray(const sfnt_cff_t *c, const uint8_t *order, unsigned nfd,
+                        const unsigned *ops, int keep, bbuf_t *b, size_t *priv_at,
+                        size_t *size_at)
 {
-	static const unsigned skip[] = {OP_PRIVATE, 0};
 	bbuf_t d = {0};
-	size_t *start = xmalloc(c->nfd * sizeof(size_t)), rel[2 * CFF_MAXFD];
-	for (unsigned i = 0; i < c->nfd; i++) {
+	size_t start[CFF_MAXFD + 1], rel[2 * CFF_MAXFD];
+	for (unsigned i = 0; i < nfd; i++) {
+		const cff_fd_t *fd = &c->fd[order[i]];
 		start[i] = d.n;
 		if (c->cid)
-			put_dict_except(c, c->fd[i].dict, c->fd[i].dictlen, skip, &d);
+			put_dict_ops(c, fd->dict, fd->dictlen, ops, keep, &d);
 		rel[2 * i] = put_int5(&d, 0);
 		rel[2 * i + 1] = put_int5(&d, 0);
 		put_op(&d, OP_PRIVATE);
 	}
-	const unsigned char **item = xmalloc(c->nfd * sizeof(*item));
-	uint32_t *len = xmalloc(c->nfd * sizeof(*len));
-	for (unsigned i = 0; i < c->nfd; i++) {
+	start[nfd] = d.n;
+	const unsigned char *item[CFF_MAXFD];
+	uint32_t len[CFF_MAXFD];
+	for (unsigned i = 0; i < nfd; i++) {
 		item[i] = d.p + start[i];
-		len[i] = (uint32_t)((i + 1 < c->nfd ? start[i + 1] : d.n) - start[i]);
+		len[i] = (uint32_t)(start[i + 1] - start[i]);
 	}
-	put_index(b, c->nfd, item, len);
+	put_index(b, nfd, item, len);
 	size_t data = b->n - d.n; /* where the dicts' bytes begin in b */
-	for (unsigned i = 0; i < c->nfd; i++) {
+	for (unsigned i = 0; i < nfd; i++) {
 		size_at[i] = data + rel[2 * i];
 		priv_at[i] = data + rel[2 * i + 1];
 	}
-	free(item);
-	free(len);
-	free(start);
 	free(d.p);
 }
 
-/* Each font dict's Private DICT (Subrs pointing just past it) and local
- * Subrs; their offsets and sizes patched into the FDArray. */
-static void put_privates(const sfnt_cff_t *c, bbuf_t *b, const size_t *priv_at,
+/* The Private DICT of each font dict order[0..nfd) but the operators in
+ * skip (which has OP_SUBRS); with subrs, its local Subrs, just past it
+ * (Subrs written anew); their offsets and sizes patched into the
+ * FDArray. */
+static void put_privates(const sfnt_cff_t *c, const uint8_t *order, unsigned nfd,
+                         const unsigned *skip, int subrs, bbuf_t *b, const size_t *priv_at,
                          const size_t *size_at)
 {
-	static const unsigned skip[] = {OP_SUBRS, 0};
-	for (unsigned i = 0; i < c->nfd; i++) {
-		const cff_fd_t *fd = &c->fd[i];
+	for (unsigned i = 0; i < nfd; i++) {
+		const cff_fd_t *fd = &c->fd[order[i]];
+		int sub = subrs && fd->subrslen;
 		size_t at = b->n;
-		put_dict_except(c, fd->priv, fd->privlen, skip, b);
-		if (fd->subrslen) {
+		put_dict_ops(c, fd->priv, fd->privlen, skip, 0, b);
+		if (sub) {
 			size_t len = b->n - at + 6;
 			put_int5(b, (uint32_t)len);
 			put_op(b, OP_SUBRS);
 		}
 		patch_int5(b, priv_at[i], (uint32_t)at);
 		patch_int5(b, size_at[i], (uint32_t)(b->n - at));
-		if (fd->subrslen)
+		if (sub)
 			put(b, c->p + fd->subrs, fd->subrslen);
 	}
 }
@@ -636,13 +694,316 @@ void sfnt_cff_write(const sfnt_cff_t *c, unsigned total, unsigned nglyphs, const
 	put(b, c->p + c->gsubr.at, c->gsubr.end - c->gsubr.at);
 	uint32_t offs[4];
 	offs[0] = (uint32_t)b->n;
-	put_charset_fdselect(c, total, nglyphs, dup, b, &offs[3]);
+	uint8_t *fds = xmalloc(total ? total : 1), order[CFF_MAXFD];
+	for (unsigned g = 0; g < total; g++)
+		fds[g] = (uint8_t)cff_fd_of(c, src_glyph(g, nglyphs, dup));
+	put_charset_fdselect(b, total, fds, &offs[3]);
+	free(fds);
 	offs[1] = (uint32_t)b->n;
 	put_charstrings(c, total, nglyphs, dup, keep, b);
 	offs[2] = (uint32_t)b->n;
+	static const unsigned no_private[] = {OP_PRIVATE, 0}, no_subrs[] = {OP_SUBRS, 0};
 	size_t priv_at[CFF_MAXFD], size_at[CFF_MAXFD];
-	put_fdarray(c, b, priv_at, size_at);
-	put_privates(c, b, priv_at, size_at);
+	for (unsigned i = 0; i < c->nfd; i++)
+		order[i] = (uint8_t)i;
+	put_fdarray(c, order, c->nfd, no_private, 0, b, priv_at, size_at);
+	put_privates(c, order, c->nfd, no_subrs, 1, b, priv_at, size_at);
 	for (int i = 0; i < 4; i++)
 		patch_int5(b, top_at + off_at[i], offs[i]);
+}
+
+/* ---- a subset: charstrings flattened, no hints ---- */
+
+/* Type 2 charstring operators (12 b: 0x100 | b). */
+enum { CS_HSTEM = 1, CS_VSTEM = 3, CS_CALLSUBR = 10, CS_RETURN = 11, CS_ENDCHAR = 14,
+       CS_HSTEMHM = 18, CS_HINTMASK = 19, CS_CNTRMASK = 20, CS_VSTEMHM = 23, CS_CALLGSUBR = 29 };
+/* the Type 2 limits on the stack and on nesting; and on the bytes run
+ * for one glyph (subroutines counted each time they are called: a corrupt
+ * font's calls could otherwise multiply at every level) */
+enum { CS_MAXARGS = 48, CS_MAXDEPTH = 10, CS_MAXWORK = 1 << 20 };
+#define CS_FIXED (-0x7fffffffL)
+
+/* Flattening one glyph: the operands on the stack are kept as the bytes
+ * they were written with, so a call's subroutine number can be taken back
+ * out and a hint's operands dropped. */
+typedef struct cs_run {
+	const sfnt_cff_t *c;
+	const cff_index_t *lsub;
+	unsigned lbias, gbias;
+	bbuf_t *out;
+	size_t at[CS_MAXARGS];   /* where each operand begins in out */
+	int nargs;
+	unsigned nstems;
+	int first;               /* no stack-clearing operator yet (it may carry the width) */
+	int width;               /* the bottom operand is a width kept from a dropped hint */
+	uint32_t work;           /* bytes run so far */
+} cs_run_t;
+
+static unsigned cs_bias(unsigned count)
+{
+	return count < 1240 ? 107 : count < 33900 ? 1131 : 32768;
+}
+
+/* A hint operator (stems, or the implicit vertical stems of a hintmask)
+ * goes, with its operands, but for a width it carries. */
+static void cs_drop_hint(cs_run_t *r)
+{
+	int keep = (r->first || r->width) && r->nargs % 2;
+	r->nstems += (unsigned)r->nargs / 2;
+	if (r->nargs > keep)
+		r->out->n = r->at[keep];
+	r->nargs = keep;
+	r->width = keep;
+	r->first = 0;
+}
+
+/* The bytes of the number that begins with byte b (28 or >= 32). */
+static uint32_t cs_numlen(unsigned b)
+{
+	return b == 28 ? 3 : b <= 246 ? 1 : b <= 254 ? 2 : 5;
+}
+
+/* The value of the integer at p (a 16.16 fixed: CS_FIXED, never a
+ * subroutine number). */
+static long cs_int(const unsigned char *p)
+{
+	unsigned b = p[0];
+	if (b == 28)
+		return (int16_t)be16(p + 1);
+	if (b <= 246)
+		return (long)b - 139;
+	if (b <= 254) {
+		long m = (long)((b - 247) & 3) * 256 + p[1] + 108;
+		return b <= 250 ? m : -m;
+	}
+	return CS_FIXED;
+}
+
+/* Room for k more bytes in b (its length unchanged). */
+static void cs_room(bbuf_t *b, size_t k)
+{
+	sfnt_bb_grow(b, k);
+	b->n -= k;
+}
+
+/* Run charstring p[0..len) into r->out: 1 at endchar, 0 at its end or a
+ * return, -1 when it is corrupt or uses what is not flattened here (seac,
+ * arithmetic and storage operators). What one level writes is never more
+ * than its bytes, so room for them is made once (and again after a call). */
+static int cs_exec(cs_run_t *r, const unsigned char *p, uint32_t len, int depth)
+{
+	if (depth > CS_MAXDEPTH || len > CS_MAXWORK - r->work)
+		return -1;
+	r->work += len;
+	bbuf_t *out = r->out;
+	cs_room(out, len + 1);
+	for (uint32_t i = 0; i < len;) {
+		unsigned b = p[i];
+		if (b >= 32 && b <= 246 && r->nargs < CS_MAXARGS) { /* most numbers: one byte */
+			r->at[r->nargs++] = out->n;
+			out->p[out->n++] = (unsigned char)b;
+			i++;
+			continue;
+		}
+		if (b == 28 || b >= 32) {
+			uint32_t l = cs_numlen(b);
+			if (l > len - i || r->nargs == CS_MAXARGS)
+				return -1;
+			r->at[r->nargs++] = out->n;
+			unsigned char *o = out->p + out->n;
+			for (uint32_t k = 0; k < l; k++)
+				o[k] = p[i + k];
+			out->n += l;
+			i += l;
+			continue;
+		}
+		uint32_t ol = b == 12 ? 2 : 1;
+		if (ol > len - i)
+			return -1;
+		unsigned op = b == 12 ? 0x100u | p[i + 1] : b;
+		const unsigned char *ob = p + i;
+		i += ol;
+		switch (op) {
+		case CS_CALLSUBR:
+		case CS_CALLGSUBR: {
+			if (!r->nargs)
+				return -1;
+			const cff_index_t *x = op == CS_CALLSUBR ? r->lsub : &r->c->gsubr;
+			out->n = r->at[--r->nargs];
+			long k = cs_int(out->p + out->n);
+			k = k == CS_FIXED ? -1 : k + (long)(op == CS_CALLSUBR ? r->lbias : r->gbias);
+			uint32_t sl;
+			const unsigned char *sp = k >= 0 && k < (long)x->count
+			                              ? cff_item_safe(r->c, x, (unsigned)k, &sl) : NULL;
+			if (!sp)
+				return -1;
+			int e = cs_exec(r, sp, sl, depth + 1);
+			if (e)
+				return e;
+			cs_room(out, len - i + 1);
+			break;
+		}
+		case CS_RETURN:
+			return 0;
+		case CS_HSTEM:
+		case CS_VSTEM:
+		case CS_HSTEMHM:
+		case CS_VSTEMHM:
+			cs_drop_hint(r);
+			break;
+		case CS_HINTMASK:
+		case CS_CNTRMASK:
+			cs_drop_hint(r);
+			if ((r->nstems + 7) / 8 > len - i)
+				return -1;
+			i += (r->nstems + 7) / 8;
+			break;
+		case CS_ENDCHAR:
+			if (r->nargs >= 4)
+				return -1; /* seac: an accented glyph of two others */
+			out->p[out->n++] = CS_ENDCHAR;
+			return 1;
+		case 4: case 5: case 6: case 7: case 8: case 21: case 22: /* moveto, lineto, curveto */
+		case 24: case 25: case 26: case 27: case 30: case 31:
+		case 0x122: case 0x123: case 0x124: case 0x125:           /* the flex operators */
+			out->p[out->n++] = ob[0];
+			if (ol == 2)
+				out->p[out->n++] = ob[1];
+			r->nargs = 0;
+			r->first = r->width = 0;
+			break;
+		default:
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Glyph g's charstring with its subroutines inlined and its hints dropped,
+ * at the end of out; -1 when it cannot be. */
+static int cs_flatten(const sfnt_cff_t *c, unsigned g, bbuf_t *out)
+{
+	uint32_t len;
+	const unsigned char *p = cff_item_safe(c, &c->cs, g, &len);
+	if (!p)
+		return -1;
+	const cff_fd_t *fd = &c->fd[cff_fd_of(c, g)];
+	cs_run_t r;
+	memset(&r, 0, sizeof(r));
+	r.c = c;
+	r.lsub = &fd->lsub;
+	r.lbias = cs_bias(fd->lsub.count);
+	r.gbias = cs_bias(c->gsubr.count);
+	r.out = out;
+	r.first = 1;
+	int e = cs_exec(&r, p, len, 0);
+	if (e == 0) /* no endchar: end it */
+		*sfnt_bb_grow(out, 1) = CS_ENDCHAR;
+	return e < 0 ? -1 : 0;
+}
+
+/* What a subset's Top DICT and font dicts keep: no strings (their SIDs
+ * would need the String INDEX), no offsets (written anew). */
+static const unsigned geom_ops[] = {5, 0x101, 0x102, 0x103, 0x104, 0x105, 0x106, 0x107, 0x108, 0};
+/* What its Private DICTs drop: the hinting (blues, stems, ForceBold,
+ * LanguageGroup, ExpansionFactor, initialRandomSeed) and Subrs. */
+static const unsigned hint_ops[] = {6, 7, 8, 9, 10, 11, 0x109, 0x10a, 0x10b, 0x10c, 0x10d,
+                                    0x10e, 0x111, 0x112, 0x113, OP_SUBRS, 0};
+
+/* The font dicts glyphs ids[0..n) use, in the order of the font's
+ * (fdmap: old -> new, 0xff unused); their number. */
+static unsigned cff_used_fds(const sfnt_cff_t *c, const uint16_t *ids, unsigned n,
+                             uint8_t fdmap[CFF_MAXFD], uint8_t *order)
+{
+	uint8_t used[CFF_MAXFD] = {0};
+	for (unsigned i = 0; i < n; i++)
+		used[cff_fd_of(c, ids[i])] = 1;
+	unsigned k = 0;
+	for (unsigned i = 0; i < c->nfd; i++) {
+		fdmap[i] = used[i] ? (uint8_t)k : 0xff;
+		if (used[i])
+			order[k++] = (uint8_t)i;
+	}
+	return k;
+}
+
+/* The subset's Top DICT: ROS Adobe-Identity-0 (SIDs 391, 392: the only
+ * strings), the geometry, CIDCount and the four offsets (their positions
+ * into at[]: charset, CharStrings, FDArray, FDSelect). */
+static void put_subset_top(const sfnt_cff_t *c, unsigned n, bbuf_t *d, size_t at[4])
+{
+	put_int5(d, 391);
+	put_int5(d, 392);
+	put_int5(d, 0);
+	put_op(d, OP_ROS);
+	put_dict_ops(c, c->topd, c->toplen, geom_ops, 1, d);
+	put_int5(d, n);
+	put_op(d, OP_CIDCOUNT);
+	static const unsigned ops[4] = {OP_CHARSET, OP_CHARSTRINGS, OP_FDARRAY, OP_FDSELECT};
+	for (int i = 0; i < 4; i++) {
+		at[i] = put_int5(d, 0);
+		put_op(d, ops[i]);
+	}
+}
+
+/* The charstrings of glyphs ids[0..n) flattened into cs, as an INDEX's
+ * items (item, len); -1 when one cannot be. */
+static int cff_flatten_all(const sfnt_cff_t *c, const uint16_t *ids, unsigned n, bbuf_t *cs,
+                           const unsigned char **item, uint32_t *len)
+{
+	for (unsigned i = 0; i < n; i++) {
+		size_t at = cs->n;
+		if (i == 0) /* .notdef draws nothing */
+			*sfnt_bb_grow(cs, 1) = CS_ENDCHAR;
+		else if (cs_flatten(c, ids[i], cs))
+			return -1;
+		len[i] = (uint32_t)(cs->n - at);
+	}
+	for (unsigned i = 0, at = 0; i < n; at += len[i++])
+		item[i] = cs->p + at;
+	return 0;
+}
+
+int sfnt_cff_subset(const sfnt_cff_t *c, const uint16_t *ids, unsigned n, bbuf_t *b)
+{
+	bbuf_t cs = {0}, top = {0};
+	const unsigned char **item = xmalloc(n * sizeof(*item));
+	uint32_t *len = xmalloc(n * sizeof(*len));
+	uint8_t *fds = xmalloc(n), fdmap[CFF_MAXFD], order[CFF_MAXFD];
+	int rc = cff_flatten_all(c, ids, n, &cs, item, len);
+	if (rc == 0) {
+		unsigned nfd = cff_used_fds(c, ids, n, fdmap, order);
+		static const unsigned char header[4] = {1, 0, 4, 4};
+		static const unsigned char *const strs[2] = {(const unsigned char *)"Adobe",
+		                                             (const unsigned char *)"Identity"};
+		static const uint32_t strlens[2] = {5, 8};
+		b->n = 0;
+		put(b, header, 4);
+		put(b, c->p + c->name.at, c->name.end - c->name.at);
+		size_t off_at[4];
+		put_subset_top(c, n, &top, off_at);
+		put_one_index(b, top.p, (uint32_t)top.n);
+		size_t top_at = b->n - top.n;
+		put_index(b, 2, strs, strlens);
+		put_be(b, 0, 2); /* no global subroutines */
+		uint32_t offs[4];
+		offs[0] = (uint32_t)b->n;
+		for (unsigned g = 0; g < n; g++)
+			fds[g] = fdmap[cff_fd_of(c, ids[g])];
+		put_charset_fdselect(b, n, fds, &offs[3]);
+		offs[1] = (uint32_t)b->n;
+		put_index(b, n, item, len);
+		offs[2] = (uint32_t)b->n;
+		size_t priv_at[CFF_MAXFD], size_at[CFF_MAXFD];
+		put_fdarray(c, order, nfd, geom_ops, 1, b, priv_at, size_at);
+		put_privates(c, order, nfd, hint_ops, 0, b, priv_at, size_at);
+		for (int i = 0; i < 4; i++)
+			patch_int5(b, top_at + off_at[i], offs[i]);
+	}
+	free(top.p);
+	free(cs.p);
+	free(item);
+	free(len);
+	free(fds);
+	return rc;
 }

@@ -1,16 +1,18 @@
-/* sfnt_glyf: the TrueType subset of a document's code points, cut from
- * the font file without any library (see include/sfnt.h, sfnt_subset).
+/* sfnt_glyf: the subset of a document's code points, cut from the font
+ * file without any library (see include/sfnt.h, sfnt_subset).
  *
  * It makes what hb-subset made before it (with its no-hinting flag), so
- * the PDF is the same: the glyphs of the code points and glyph ids asked
- * for, plus the components of composite glyphs, renumbered in the order
- * of their ids (.notdef stays 0 and draws nothing); glyph instructions and
- * the hinting tables (cvt, fpgm, prep) dropped, maxp's hinting fields
- * cleared; hmtx with the run of equal advances at its end folded into the
- * last long metric; a cmap (3,1) format 4 of the code points kept; post
- * format 3 (no glyph names); OS/2 and name copied; the other tables (the
- * layout tables among them) left out. The PDF writer cuts its program
- * from this subset (sfnt_program), reading the cmap, name, OS/2 and post.
+ * the PDF draws the same: the glyphs of the code points and glyph ids
+ * asked for, renumbered in the order of their ids (.notdef stays 0 and
+ * draws nothing); a cmap (3,1) format 4 of the code points kept; hmtx
+ * with the run of equal advances at its end folded into the last long
+ * metric; post format 3 (no glyph names); OS/2 and name copied; the other
+ * tables (the layout tables among them) left out. TrueType: the
+ * components of composite glyphs added, glyph instructions and the
+ * hinting tables (cvt, fpgm, prep) dropped, maxp's hinting fields
+ * cleared. CFF: a CID-keyed CFF table with the charstrings flattened and
+ * unhinted (sfnt_cff_subset). The PDF writer cuts its program from this
+ * subset (sfnt_program), reading the cmap, name, OS/2 and post.
  */
 #include <stdlib.h>
 #include <stdio.h>
@@ -276,10 +278,11 @@ static void put_copy(const sfnt_t *f, int k, uint32_t max, bbuf_t *b)
 }
 
 /* The tables of the subset, in tag order. */
-enum { S_OS2, S_CMAP, S_GLYF, S_HEAD, S_HHEA, S_HMTX, S_LOCA, S_MAXP, S_NAME, S_POST, S_N };
-static const char s_tags[S_N][5] = {"OS/2", "cmap", "glyf", "head", "hhea",
+enum { S_CFF, S_OS2, S_CMAP, S_GLYF, S_HEAD, S_HHEA, S_HMTX, S_LOCA, S_MAXP, S_NAME, S_POST,
+       S_N };
+static const char s_tags[S_N][5] = {"CFF ", "OS/2", "cmap", "glyf", "head", "hhea",
                                     "hmtx", "loca", "maxp", "name", "post"};
-static const int s_from[S_N] = {T_OS2, T_CMAP, T_GLYF, T_HEAD, T_HHEA,
+static const int s_from[S_N] = {T_CFF, T_OS2, T_CMAP, T_GLYF, T_HEAD, T_HHEA,
                                 T_HMTX, T_LOCA, T_MAXP, T_NAME, T_POST};
 
 typedef struct subset {
@@ -288,6 +291,7 @@ typedef struct subset {
 	const uint32_t *u;      /* the code points, ascending, BMP, once each */
 	const unsigned *ug;     /* their glyphs (0: none) */
 	int nu;
+	const bbuf_t *cff;      /* the CFF table (CFF outlines), or NULL */
 	uint32_t *loca;
 	int lng;                /* long loca */
 	unsigned nlong;         /* hhea.numberOfHMetrics */
@@ -300,6 +304,9 @@ static void put_table(subset_t *u, int k, bbuf_t *b)
 	const sfnt_t *f = u->f;
 	size_t at = b->n;
 	switch (k) {
+	case S_CFF:
+		memcpy(sfnt_bb_grow(b, u->cff->n), u->cff->p, u->cff->n);
+		break;
 	case S_OS2:
 	case S_NAME:
 		put_copy(f, s_from[k], f->len[s_from[k]], b);
@@ -353,17 +360,24 @@ static void put_font(subset_t *u, bbuf_t *b)
 	int have[S_N], nt = 0;
 	for (int k = 0; k < S_N; k++) {
 		int from = s_from[k];
-		have[k] = k == S_CMAP || k == S_LOCA || (from == T_POST ? f->len[from] >= 32 : f->len[from] > 0);
+		if (k == S_CFF || k == S_GLYF || k == S_LOCA)
+			have[k] = (k == S_CFF) == (u->cff != NULL);
+		else
+			have[k] = k == S_CMAP || (from == T_POST ? f->len[from] >= 32 : f->len[from] > 0);
 		nt += have[k];
 	}
 	bbuf_t glyf = {0}, hmtx = {0};
-	put_table(u, S_GLYF, &glyf);
+	if (!u->cff)
+		put_table(u, S_GLYF, &glyf);
 	put_table(u, S_HMTX, &hmtx);
 	unsigned es = 0;
 	while ((2u << es) <= (unsigned)nt)
 		es++;
 	unsigned char *h = sfnt_bb_grow(b, 12 + 16 * (size_t)nt);
-	put32(h, 0x00010000);
+	if (u->cff)
+		memcpy(h, "OTTO", 4);
+	else
+		put32(h, 0x00010000);
 	put16(h + 4, (unsigned)nt);
 	put16(h + 6, 16u << es);
 	put16(h + 8, es);
@@ -439,8 +453,11 @@ int sfnt_subset(const unsigned char *p, size_t n, int index, const uint32_t *cps
 	if (!f)
 		return -1;
 	if (!f->len[T_GLYF]) {
-		sfnt_free(f);
-		return 1;
+		f->cff = sfnt_cff_open(p + f->off[T_CFF], f->len[T_CFF], f->nglyphs, 1, why, whysz);
+		if (!f->cff) {
+			sfnt_free(f);
+			return -1;
+		}
 	}
 	gset_t s = {0};
 	s.bits = xcalloc((f->nglyphs + 63) / 64, 8);
@@ -454,22 +471,27 @@ int sfnt_subset(const unsigned char *p, size_t n, int index, const uint32_t *cps
 	for (int i = 0; i < ngids; i++)
 		if (gids[i] < f->nglyphs)
 			gs_add(&s, gids[i]);
-	gs_closure(f, &s);
+	if (!f->cff)
+		gs_closure(f, &s);
 	gs_sort(&s, f->nglyphs);
 	for (int i = 0; i < ngids; i++) {
 		int g = gids[i] < f->nglyphs ? new_id(&s, gids[i]) : -1;
 		newids[i] = g < 0 ? 0 : (uint16_t)g;
 	}
-	subset_t st = {f, &s, u, ug, nu, xmalloc(sizeof(uint32_t) * (s.n + 1)), 0, 0, 0};
-	bbuf_t b = {0};
-	put_font(&st, &b);
+	bbuf_t cff = {0}, b = {0};
+	int rc = f->cff && sfnt_cff_subset(f->cff, s.id, s.n, &cff) ? 1 : 0;
+	subset_t st = {f, &s, u, ug, nu, f->cff ? &cff : NULL,
+	               xmalloc(sizeof(uint32_t) * (s.n + 1)), 0, 0, 0};
+	if (rc == 0)
+		put_font(&st, &b);
 	*out = b.p;
 	*outlen = b.n;
+	free(cff.p);
 	free(st.loca);
 	free(u);
 	free(ug);
 	free(s.bits);
 	free(s.id);
 	sfnt_free(f);
-	return 0;
+	return rc;
 }

@@ -36,9 +36,12 @@ typedef struct sfnt_cff sfnt_cff_t;
 int sfnt_cff_check(const unsigned char *p, size_t n, unsigned nglyphs, char *why, size_t whysz);
 
 /* Parse the CFF table p[0..n) of a font of nglyphs glyphs; NULL with a
- * reason in why when it is corrupt or cannot be embedded. */
-sfnt_cff_t *sfnt_cff_open(const unsigned char *p, size_t n, unsigned nglyphs, char *why,
-                          size_t whysz);
+ * reason in why when it is corrupt or cannot be embedded. lazy: the
+ * offsets of the CharStrings and Subrs INDEXes are checked when an item
+ * is read, not all at once (65,535 of them in a CJK face), for
+ * sfnt_cff_subset. */
+sfnt_cff_t *sfnt_cff_open(const unsigned char *p, size_t n, unsigned nglyphs, int lazy,
+                          char *why, size_t whysz);
 void sfnt_cff_free(sfnt_cff_t *c);
 
 /* Write a CID-keyed CFF (FontFile3 /CIDFontType0C) of total glyphs into
@@ -49,6 +52,14 @@ void sfnt_cff_free(sfnt_cff_t *c);
  * one font dict. */
 void sfnt_cff_write(const sfnt_cff_t *c, unsigned total, unsigned nglyphs, const uint16_t *dup,
                     const uint8_t *keep, bbuf_t *out);
+
+/* A CID-keyed CFF (the identity charset, ROS Adobe-Identity-0) of the
+ * glyphs ids[0..n) of c (ascending, ids[0] = 0, which draws nothing), as
+ * glyphs 0..n-1, into b: charstrings with their subroutines inlined and
+ * their hints dropped, the font dicts they use with Private DICTs
+ * without hinting, no strings but the ROS. -1 when a charstring uses
+ * what is not flattened here (seac, arithmetic) or is corrupt. */
+int sfnt_cff_subset(const sfnt_cff_t *c, const uint16_t *ids, unsigned n, bbuf_t *b);
 
 /* ---- sfnt.c's reader, for sfnt_glyf.c ---- */
 

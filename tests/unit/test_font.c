@@ -18,6 +18,7 @@
 #include FT_FREETYPE_H
 #include FT_TRUETYPE_TABLES_H
 #include FT_CID_H
+#include FT_TYPE1_TABLES_H
 #include "t.h"
 #include "font.h"
 #include "sfnt.h"
@@ -787,6 +788,86 @@ TEST(subset_composite)
 	errs_done(&e);
 }
 
+/* The CJK face (Noto Serif CJK SC: CID-keyed CFF with subroutines and
+ * hints, in a collection) is cut by sfnt_subset too: its charstrings come
+ * flattened (no subroutine calls), with no hints, and draw as the font's
+ * do; the program the PDF embeds (a bare CID-keyed CFF) draws them with
+ * the font's advances, kept through the charstrings' widths (Latin
+ * letters of the face are proportional: their width is not the default). */
+TEST(subset_cff)
+{
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	font_chain_t *c = font_chain_get(lib, "serif", &e);
+	if (!c) {
+		CHECK(c != NULL);
+		font_lib_free(lib);
+		errs_done(&e);
+		return;
+	}
+	int face = font_face_for(c, FONT_REGULAR, "zh", 0x8fbe);
+	const font_face_info_t *fi = font_face_info(lib, face);
+	FT_Library ft;
+	FT_Face orig = NULL, sub = NULL, prog = NULL;
+	FT_Init_FreeType(&ft);
+	CHECK(FT_New_Face(ft, fi->path, fi->index, &orig) == 0);
+	/* CJK, kana, CJK punctuation, fullwidth and proportional Latin */
+	uint32_t cps[] = { 'W', 'a', 'g', '1', 0x3001, 0x3002, 0x300c, 0x3042, 0x30ab, 0x4e00,
+	                   0x5c55, 0x6731, 0x8fbe, 0x9f98, 0xff01, 0xff21 };
+	int n = (int)(sizeof(cps) / sizeof(cps[0]));
+	arena_t *a = arena_new();
+	const unsigned char *data = NULL;
+	size_t len = 0;
+	CHECK(font_subset(lib, face, cps, n, a, &data, &len, &e) == 0);
+	CHECK(len > 12 && memcmp(data, "OTTO", 4) == 0);
+	CHECK(sfnt_sums_ok(data, len));
+	CHECK(FT_New_Memory_Face(ft, data, (FT_Long)len, 0, &sub) == 0);
+	char why[300] = "";
+	sfnt_t *sf = sfnt_open(data, len, why, sizeof(why));
+	CHECK(sf != NULL && sfnt_is_cff(sf));
+	if (sub && sf) {
+		EQ_INT(sub->num_glyphs, n + 1);
+		unsigned ng = sfnt_nglyphs(sf);
+		uint8_t *keep = calloc(ng, 1);
+		for (int k = 0; k < n; k++)
+			keep[sfnt_gid(sf, cps[k])] = 1;
+		const unsigned char *pp;
+		size_t pn;
+		sfnt_program(sf, keep, &pp, &pn);
+		free(keep);
+		CHECK(FT_New_Memory_Face(ft, pp, (FT_Long)pn, 0, &prog) == 0);
+		int proportional = 0;
+		for (int k = 0; k < n && prog; k++) {
+			unsigned go = FT_Get_Char_Index(orig, cps[k]), gs = FT_Get_Char_Index(sub, cps[k]);
+			CHECK(go != 0 && gs != 0 && gs == sfnt_gid(sf, cps[k]));
+			if (!same_outline(orig, go, sub, gs) || !same_outline(orig, go, prog, gs)) {
+				fprintf(stderr, "  U+%04X draws differently in the CFF subset\n", cps[k]);
+				CHECK(0);
+			}
+			FT_Load_Glyph(orig, go, FT_LOAD_NO_SCALE);
+			proportional += orig->glyph->metrics.horiAdvance != 1000;
+		}
+		CHECK(proportional >= 3);
+		/* no subroutines left, no hints: FreeType finds no stems to
+		   report, the Private DICT no blues */
+		PS_PrivateRec pr;
+		if (prog && FT_Get_PS_Font_Private(prog, &pr) == 0)
+			EQ_INT(pr.num_blue_values, 0);
+	}
+	if (prog)
+		FT_Done_Face(prog);
+	sfnt_free(sf);
+	if (sub)
+		FT_Done_Face(sub);
+	FT_Done_Face(orig);
+	FT_Done_FreeType(ft);
+	arena_free(a);
+	EQ_INT(e.n, 0);
+	errs_print(stderr, &e);
+	font_lib_free(lib);
+	errs_done(&e);
+}
+
 /* ---- corrupt-font corpus, generated from Noto Serif ---- */
 
 static unsigned char *slurp(const char *p, size_t *n)
@@ -1356,6 +1437,7 @@ int main(void)
 	RUN(nfc);
 	RUN(subset);
 	RUN(subset_composite);
+	RUN(subset_cff);
 	RUN(corrupt);
 	RUN(face_reader);
 	RUN(ascii_picks);

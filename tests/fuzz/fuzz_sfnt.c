@@ -3,9 +3,9 @@
  * (sfnt_check), every face a document uses (sfnt_subset) and every subset
  * the PDF embeds (sfnt_open, sfnt_copy, sfnt_program). The fonts are the
  * installed ones, never files of the project: at start the serif chain's
- * Chinese face (Noto Serif CJK SC, CID-keyed CFF, cut by hb-subset) and
- * its Latin face (Noto Serif, TrueType, cut by sfnt_subset) are cut to a
- * few characters; a TrueType subset is a font sfnt_subset cuts again. An input is byte 0 (which of the two), then patches of 3
+ * Chinese face (Noto Serif CJK SC, CID-keyed CFF) and its Latin face (Noto
+ * Serif, TrueType) are cut by sfnt_subset to a few characters; a subset
+ * is a font sfnt_subset cuts again. An input is byte 0 (which of the two), then patches of 3
  * bytes (a 16-bit offset into the font's first 64 KiB, a byte to put
  * there): structure stays mostly intact, so the parsers are reached. */
 #include <stddef.h>

@@ -390,7 +390,8 @@ static void put_font(subset_t *u, bbuf_t *b)
 		size_t at = b->n;
 		if (k == S_GLYF || k == S_HMTX) {
 			const bbuf_t *t = k == S_GLYF ? &glyf : &hmtx;
-			memcpy(sfnt_bb_grow(b, t->n), t->p, t->n);
+			if (t->n) /* glyf is empty when every glyph is */
+				memcpy(sfnt_bb_grow(b, t->n), t->p, t->n);
 		} else {
 			put_table(u, k, b);
 		}

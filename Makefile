@@ -38,7 +38,7 @@ LDFLAGS ?=
 # the commit the binary was built from (a source tarball has no .git: set it)
 VITA_COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
-PKGS     = fribidi yaml-0.1 freetype2 harfbuzz harfbuzz-subset fontconfig libunibreak libpng libjpeg libdeflate
+PKGS     = fribidi yaml-0.1 freetype2 harfbuzz fontconfig libunibreak libpng libjpeg libdeflate
 WARN     = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -141,7 +141,7 @@ $(BUILD)/vita: $(OBJ)
 
 # make static: $(BUILD)/vita-static, the same objects with every library
 # Debian ships as a .a file linked in, and not the default. Debian 12 has
-# no .a for libharu, HarfBuzz (and hb-subset) or libunibreak, and those
+# no .a for libharu, HarfBuzz or libunibreak, and those
 # load FreeType, libpng, zlib, glib, graphite2 and brotli as shared
 # libraries anyway (a second, static copy of those would be two copies in
 # one process), so only STATIC_LIBS are static: 7 fewer shared libraries
@@ -150,7 +150,7 @@ $(BUILD)/vita: $(OBJ)
 # (README, "Building"; BENCHMARKS.md). A missing .a is linked dynamically.
 STATIC_LIBS  = fribidi yaml fontconfig expat jpeg deflate hyphen
 STATIC_FOUND = $(foreach l,$(STATIC_LIBS),$(if $(wildcard $(shell $(CC) -print-file-name=lib$(l).a)),$(l)))
-STATIC_DYN   = $(filter-out $(STATIC_FOUND),$(STATIC_LIBS)) harfbuzz-subset harfbuzz freetype unibreak \
+STATIC_DYN   = $(filter-out $(STATIC_FOUND),$(STATIC_LIBS)) harfbuzz freetype unibreak \
                png16 hpdf z m
 
 static: $(BUILD)/vita-static

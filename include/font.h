@@ -169,9 +169,9 @@ int font_halt(font_chain_t *c, int face, uint32_t cp, int32_t size, int32_t *cut
 
 /* Subset face to exactly the code points given (plus .notdef), into a
  * TrueType or OpenType/CFF program allocated in arena a (*data, *len),
- * by sfnt_subset (hb-subset for a CFF face it cannot flatten). It keeps
- * the code points' cmap entries and the glyphs with renumbered ids (in the
- * order of the face's), and passes the same sfnt checks as any input font.
+ * by sfnt_subset (no library). It keeps the code points' cmap entries
+ * and the glyphs with renumbered ids (in the order of the face's), and
+ * passes the same sfnt checks as any input font.
  * Returns 0 or -1 (exit 3 error). */
 int font_subset(font_lib_t *lib, int face, const uint32_t *cps, int ncps, arena_t *a,
                 const unsigned char **data, size_t *len, errs_t *e);

@@ -1,7 +1,7 @@
 /* pdf: the only libharu user. Page list -> PDF bytes.
  *
  * Places what layout decided: every run at its position, in the font
- * program of doc->faces[run.face] (a hb-subset TrueType program), with
+ * program of doc->faces[run.face] (a TrueType or CFF subset), with
  * synthetic bold (fill+stroke) and italic (slant) when asked; rectangles,
  * borderless URI links, images, one outline entry per mark (UTF-8 titles),
  * Info (Title, Author, Subject, Keywords, Creator, dates from doc->epoch);

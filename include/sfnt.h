@@ -73,10 +73,9 @@ void sfnt_program(sfnt_t *f, const uint8_t *keep, const unsigned char **out, siz
  * maxp, head, hhea, post (format 3), OS/2 and name, checksums set.
  * TrueType: with their composite components, glyf and loca. CFF: a
  * CID-keyed CFF (identity charset) whose charstrings have their
- * subroutines inlined. The gids' new ids go to newids[0..ngids) (0:
- * none). *out is malloc'd. 0 when made; 1 when a CFF face uses what is
- * not flattened here (seac accents, arithmetic operators: nothing made);
- * -1 when the font is corrupt (why). */
+ * subroutines inlined (but when one uses seac or arithmetic operators).
+ * The gids' new ids go to newids[0..ngids) (0: none). *out is malloc'd.
+ * 0, or -1 when the font is corrupt (why). */
 int sfnt_subset(const unsigned char *p, size_t n, int index, const uint32_t *cps, int ncps,
                 const uint16_t *gids, int ngids, uint16_t *newids, unsigned char **out,
                 size_t *outlen, char *why, size_t whysz);

@@ -7,7 +7,7 @@
  * checks, lazy loading, advances), font_pick.c (which entry draws a
  * character), font_fccache.c (fontconfig listings cached across runs),
  * font_chain.c (chain YAML and fontconfig), font_shape.c (HarfBuzz shaping
- * and its cache), font_subset.c (subsets: sfnt_subset, or hb-subset),
+ * and its cache), font_subset.c (subsets, by sfnt_subset),
  * font.c (this). sfnt.c checks and cuts sfnt files with no library.
  */
 #include <stdlib.h>

@@ -946,17 +946,28 @@ static void put_subset_top(const sfnt_cff_t *c, unsigned n, bbuf_t *d, size_t at
 	}
 }
 
-/* The charstrings of glyphs ids[0..n) flattened into cs, as an INDEX's
- * items (item, len); -1 when one cannot be. */
-static int cff_flatten_all(const sfnt_cff_t *c, const uint16_t *ids, unsigned n, bbuf_t *cs,
-                           const unsigned char **item, uint32_t *len)
+/* The charstrings of glyphs ids[0..n) into cs, as an INDEX's items
+ * (item, len): flattened (-1 when one cannot be), or with raw as they are
+ * (-1 when one is out of the table). */
+static int cff_charstrings(const sfnt_cff_t *c, const uint16_t *ids, unsigned n, int raw,
+                           bbuf_t *cs, const unsigned char **item, uint32_t *len)
 {
+	cs->n = 0;
 	for (unsigned i = 0; i < n; i++) {
 		size_t at = cs->n;
-		if (i == 0) /* .notdef draws nothing */
+		uint32_t l;
+		const unsigned char *p;
+		if (i == 0) { /* .notdef draws nothing */
 			*sfnt_bb_grow(cs, 1) = CS_ENDCHAR;
-		else if (cs_flatten(c, ids[i], cs))
-			return -1;
+		} else if (!raw) {
+			if (cs_flatten(c, ids[i], cs))
+				return -1;
+		} else {
+			if (!(p = cff_item_safe(c, &c->cs, ids[i], &l)))
+				return -1;
+			if (l)
+				memcpy(sfnt_bb_grow(cs, l), p, l);
+		}
 		len[i] = (uint32_t)(cs->n - at);
 	}
 	for (unsigned i = 0, at = 0; i < n; at += len[i++])
@@ -970,7 +981,10 @@ int sfnt_cff_subset(const sfnt_cff_t *c, const uint16_t *ids, unsigned n, bbuf_t
 	const unsigned char **item = xmalloc(n * sizeof(*item));
 	uint32_t *len = xmalloc(n * sizeof(*len));
 	uint8_t *fds = xmalloc(n), fdmap[CFF_MAXFD], order[CFF_MAXFD];
-	int rc = cff_flatten_all(c, ids, n, &cs, item, len);
+	/* a glyph that cannot be flattened (seac, arithmetic) keeps every
+	   glyph as it is, with the subroutines and the hints */
+	int raw = cff_charstrings(c, ids, n, 0, &cs, item, len) != 0;
+	int rc = raw ? cff_charstrings(c, ids, n, 1, &cs, item, len) : 0;
 	if (rc == 0) {
 		unsigned nfd = cff_used_fds(c, ids, n, fdmap, order);
 		static const unsigned char header[4] = {1, 0, 4, 4};
@@ -985,7 +999,10 @@ int sfnt_cff_subset(const sfnt_cff_t *c, const uint16_t *ids, unsigned n, bbuf_t
 		put_one_index(b, top.p, (uint32_t)top.n);
 		size_t top_at = b->n - top.n;
 		put_index(b, 2, strs, strlens);
-		put_be(b, 0, 2); /* no global subroutines */
+		if (raw)
+			put(b, c->p + c->gsubr.at, c->gsubr.end - c->gsubr.at);
+		else
+			put_be(b, 0, 2); /* no global subroutines */
 		uint32_t offs[4];
 		offs[0] = (uint32_t)b->n;
 		for (unsigned g = 0; g < n; g++)
@@ -996,7 +1013,8 @@ int sfnt_cff_subset(const sfnt_cff_t *c, const uint16_t *ids, unsigned n, bbuf_t
 		offs[2] = (uint32_t)b->n;
 		size_t priv_at[CFF_MAXFD], size_at[CFF_MAXFD];
 		put_fdarray(c, order, nfd, geom_ops, 1, b, priv_at, size_at);
-		put_privates(c, order, nfd, hint_ops, 0, b, priv_at, size_at);
+		static const unsigned no_subrs[] = {OP_SUBRS, 0};
+		put_privates(c, order, nfd, raw ? no_subrs : hint_ops, raw, b, priv_at, size_at);
 		for (int i = 0; i < 4; i++)
 			patch_int5(b, top_at + off_at[i], offs[i]);
 	}

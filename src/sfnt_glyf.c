@@ -11,7 +11,8 @@
  * components of composite glyphs added, glyph instructions and the
  * hinting tables (cvt, fpgm, prep) dropped, maxp's hinting fields
  * cleared. CFF: a CID-keyed CFF table with the charstrings flattened and
- * unhinted (sfnt_cff_subset). The PDF writer cuts its program from this
+ * unhinted (sfnt_cff_subset; as they are, with the subroutines, when one
+ * uses seac or arithmetic). The PDF writer cuts its program from this
  * subset (sfnt_program), reading the cmap, name, OS/2 and post.
  */
 #include <stdlib.h>
@@ -480,7 +481,9 @@ int sfnt_subset(const unsigned char *p, size_t n, int index, const uint32_t *cps
 		newids[i] = g < 0 ? 0 : (uint16_t)g;
 	}
 	bbuf_t cff = {0}, b = {0};
-	int rc = f->cff && sfnt_cff_subset(f->cff, s.id, s.n, &cff) ? 1 : 0;
+	int rc = f->cff && sfnt_cff_subset(f->cff, s.id, s.n, &cff) ? -1 : 0;
+	if (rc)
+		snprintf(why, whysz, "corrupt font: CFF table: a charstring lies outside the table");
 	subset_t st = {f, &s, u, ug, nu, f->cff ? &cff : NULL,
 	               xmalloc(sizeof(uint32_t) * (s.n + 1)), 0, 0, 0};
 	if (rc == 0)

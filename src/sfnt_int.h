@@ -57,8 +57,10 @@ void sfnt_cff_write(const sfnt_cff_t *c, unsigned total, unsigned nglyphs, const
  * glyphs ids[0..n) of c (ascending, ids[0] = 0, which draws nothing), as
  * glyphs 0..n-1, into b: charstrings with their subroutines inlined and
  * their hints dropped, the font dicts they use with Private DICTs
- * without hinting, no strings but the ROS. -1 when a charstring uses
- * what is not flattened here (seac, arithmetic) or is corrupt. */
+ * without hinting, no strings but the ROS. When a charstring uses what is
+ * not flattened here (seac, arithmetic), every one is kept as it is, with
+ * the global and local subroutines and the hints. -1 when a charstring
+ * lies outside the table. */
 int sfnt_cff_subset(const sfnt_cff_t *c, const uint16_t *ids, unsigned n, bbuf_t *b);
 
 /* ---- sfnt.c's reader, for sfnt_glyf.c ---- */

@@ -1370,6 +1370,131 @@ static void chain_case(const char *text, int code, int line, const char *want)
 	errs_done(&e);
 }
 
+/* The end of CFF INDEX at b[at..n): its item count, the offset of item
+ * i's bytes into *item (i < count). */
+static unsigned cff_index_item(const unsigned char *b, size_t at, unsigned i, size_t *item,
+                               size_t *end)
+{
+	unsigned count = (unsigned)b[at] << 8 | b[at + 1], osz = b[at + 2];
+	size_t offs = at + 3, data = offs + (count + 1) * osz - 1;
+	uint32_t o[2] = {0, 0};
+	for (int k = 0; k < 2; k++)
+		for (unsigned j = 0; j < osz; j++)
+			o[k] = o[k] << 8 | b[offs + (size_t)(k ? count : i) * osz + j];
+	*item = data + o[0];
+	*end = data + o[1];
+	return count;
+}
+
+/* A CFF face whose charstrings cannot all be flattened (C059 with one
+ * glyph made a seac accent, "0 0 65 66 endchar") is still cut, every
+ * charstring kept as it is with its subroutines and hints: the other
+ * glyphs draw as the font's, in the subset and in the PDF's program. */
+TEST(subset_cff_raw)
+{
+	const char *path = t_fc_file("C059:style=Roman:fontformat=CFF");
+	size_t n = 0;
+	unsigned char *b = access(path, R_OK) == 0 ? slurp(path, &n) : NULL;
+	if (!b) {
+		fprintf(stderr, "  (no CFF font installed: raw CFF case skipped)\n");
+		return;
+	}
+	FT_Library ft;
+	FT_Face orig = NULL, sub = NULL, prog = NULL;
+	FT_Init_FreeType(&ft);
+	CHECK(FT_New_Face(ft, path, 0, &orig) == 0);
+	unsigned gz = FT_Get_Char_Index(orig, 'z');
+	long cff = table_off(b, "CFF ");
+	CHECK(cff > 0 && gz > 0);
+	/* Name INDEX, Top DICT INDEX; CharStrings (17) is the Top DICT's */
+	size_t item, end, at = (size_t)cff + b[cff + 2];
+	cff_index_item(b, at, 0, &item, &end);
+	cff_index_item(b, end, 0, &item, &end);
+	long v = -1, cs = -1;
+	for (size_t i = item; i < end;) {
+		unsigned c = b[i];
+		if (c == 29) {
+			v = (long)((uint32_t)b[i + 1] << 24 | (uint32_t)b[i + 2] << 16 | b[i + 3] << 8 | b[i + 4]);
+			i += 5;
+		} else if (c == 28) {
+			v = (int16_t)(b[i + 1] << 8 | b[i + 2]);
+			i += 3;
+		} else if (c >= 32 && c <= 246) {
+			v = (long)c - 139;
+			i++;
+		} else if (c >= 247 && c <= 254) {
+			long m = (long)((c - 247) & 3) * 256 + b[i + 1] + 108;
+			v = c <= 250 ? m : -m;
+			i += 2;
+		} else if (c == 30) {
+			while (i < end && (b[i] & 0xf) != 0xf && (b[i] >> 4) != 0xf)
+				i++;
+			i++;
+		} else {
+			if (c == 17)
+				cs = v;
+			i += c == 12 ? 2 : 1;
+		}
+	}
+	CHECK(cs > 0);
+	if (cs > 0) {
+		cff_index_item(b, (size_t)cff + (size_t)cs, gz, &item, &end);
+		CHECK(end - item >= 5);
+		static const unsigned char seac[5] = {139, 139, 204, 205, 14};
+		memcpy(b + item, seac, 5);
+	}
+	char file[512], chain[512];
+	snprintf(file, sizeof(file), "%s/seac.otf", tmpdir);
+	snprintf(chain, sizeof(chain), "%s/seac.yaml", tmpdir);
+	spit(file, b, n);
+	write_chain(chain, file, NULL);
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	font_chain_t *c = font_chain_get(lib, chain, &e);
+	int face = c ? font_face_for(c, FONT_REGULAR, "en", 'a') : -1;
+	uint32_t cps[] = { 'a', 'b', 'e', 'z', 0xe9 };
+	arena_t *a = arena_new();
+	const unsigned char *data = NULL;
+	size_t len = 0;
+	CHECK(face >= 0 && font_subset(lib, face, cps, 5, a, &data, &len, &e) == 0);
+	CHECK(data && sfnt_sums_ok(data, len));
+	CHECK(data && FT_New_Memory_Face(ft, data, (FT_Long)len, 0, &sub) == 0);
+	char why[300] = "";
+	sfnt_t *sf = data ? sfnt_open(data, len, why, sizeof(why)) : NULL;
+	CHECK(sf != NULL);
+	if (sub && sf) {
+		uint8_t keep[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+		const unsigned char *pp;
+		size_t pn;
+		CHECK(sfnt_nglyphs(sf) <= 8);
+		sfnt_program(sf, keep, &pp, &pn);
+		CHECK(FT_New_Memory_Face(ft, pp, (FT_Long)pn, 0, &prog) == 0);
+		for (int k = 0; k < 5 && prog; k++) {
+			if (cps[k] == 'z')
+				continue;
+			unsigned go = FT_Get_Char_Index(orig, cps[k]), gs = FT_Get_Char_Index(sub, cps[k]);
+			CHECK(go != 0 && gs != 0);
+			if (!same_outline(orig, go, sub, gs) || !same_outline(orig, go, prog, gs)) {
+				fprintf(stderr, "  U+%04X draws differently in the raw CFF subset\n", cps[k]);
+				CHECK(0);
+			}
+		}
+	}
+	if (prog)
+		FT_Done_Face(prog);
+	if (sub)
+		FT_Done_Face(sub);
+	sfnt_free(sf);
+	FT_Done_Face(orig);
+	FT_Done_FreeType(ft);
+	arena_free(a);
+	EQ_INT(e.n, 0);
+	errs_print(stderr, &e);
+	font_lib_free(lib);
+	errs_done(&e);
+	free(b);
+}
+
 TEST(chain_errors)
 {
 	chain_case("name: x\nfaces:\n  - family: Noto Serif\n    colour: red\n", 1, 4, "unknown key 'colour'");
@@ -1441,6 +1566,7 @@ int main(void)
 	RUN(corrupt);
 	RUN(face_reader);
 	RUN(ascii_picks);
+	RUN(subset_cff_raw);
 	RUN(chain_errors);
 	RUN(file_chain);
 	char cmd[600];

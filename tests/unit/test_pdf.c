@@ -24,7 +24,7 @@ static char dir[256];
 static char *file_in(const char *name);
 
 /* The serif chain's Chinese face (Noto Serif CJK SC: CFF outlines in a
- * collection) cut by hb-subset to the characters these tests draw with
+ * collection) cut by font_subset to the characters these tests draw with
  * it, as a file: the PDF writer embeds a face's program, never a whole
  * collection. "/nonexistent/font" when there is none. */
 static const char *cjk_file(void)

@@ -484,9 +484,10 @@ typedef struct job {
 
 /* cmd_render's one render is the process's last work: its job is left to
  * exit (faces, shaping plans, the page list: 0.2 M instructions of frees
- * on a 2-page CV), reachable from here so that leak checkers see it held. */
+ * on a 2-page CV), reachable from here so that leak checkers see it held
+ * (volatile: the stores are kept though nothing reads them). */
 static int job_is_last;
-static job_t last_job;
+static volatile job_t last_job;
 
 static void job_free(job_t *j)
 {

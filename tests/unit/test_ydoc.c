@@ -288,8 +288,45 @@ TEST(fast_bundled)
 	CHECK(files >= 20);
 }
 
-int main(void)
+/* --compare FILE...: each file read by both readers; 1 when ydoc_fast
+ * reads one differently from libyaml (tests/scripts/ydoc_fast.sh). */
+static int compare_files(int argc, char **argv)
 {
+	int bad = 0, fast = 0;
+	static char text[1 << 20];
+	for (int i = 2; i < argc; i++) {
+		FILE *f = fopen(argv[i], "rb");
+		if (!f) {
+			perror(argv[i]);
+			return 2;
+		}
+		size_t len = fread(text, 1, sizeof(text), f);
+		fclose(f);
+		arena_t *a = arena_new();
+		errs_t e;
+		ynode_t *fr, *lr;
+		char why[512] = "";
+		errs_init(&e);
+		if (ydoc_fast(a, text, len, &fr) == 0) {
+			fast++;
+			if (ydoc_libyaml(a, argv[i], text, len, &lr, &e) != 0 ||
+			    !ydoc_same(fr, lr, why, sizeof(why))) {
+				fprintf(stderr, "%s: ydoc_fast and libyaml differ: %s\n", argv[i],
+				        e.n ? e.v[0].msg : why);
+				bad++;
+			}
+		}
+		errs_done(&e);
+		arena_free(a);
+	}
+	printf("%d files, %d read by ydoc_fast, %d differ\n", argc - 2, fast, bad);
+	return bad != 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--compare"))
+		return compare_files(argc, argv);
 	RUN(tree_and_positions);
 	RUN(empty_documents);
 	RUN(aliases);

@@ -17,23 +17,31 @@
 typedef struct bits16 {
 	uint64_t sum[16];
 	uint64_t w[1024];
-	int n;
 } bits16_t;
 
-static void bits_add(bits16_t **bp, uint32_t v)
+static bits16_t *bits_new(bits16_t **bp)
 {
 	if (!*bp)
 		*bp = xcalloc(1, sizeof(bits16_t));
-	bits16_t *b = *bp;
-	uint64_t bit = (uint64_t)1 << (v & 63);
-	if (b->w[v >> 6] & bit)
-		return;
-	b->w[v >> 6] |= bit;
-	b->sum[v >> 12] |= (uint64_t)1 << (v >> 6 & 63);
-	b->n++;
+	return *bp;
 }
 
-/* The values ascending into out (b->n of them). */
+static void bits_set(bits16_t *b, uint32_t v)
+{
+	b->w[v >> 6] |= (uint64_t)1 << (v & 63);
+	b->sum[v >> 12] |= (uint64_t)1 << (v >> 6 & 63);
+}
+
+static int bits_count(const bits16_t *b)
+{
+	int n = 0;
+	for (int s = 0; b && s < 16; s++)
+		for (uint64_t sw = b->sum[s]; sw; sw &= sw - 1)
+			n += __builtin_popcountll(b->w[s * 64 + __builtin_ctzll(sw)]);
+	return n;
+}
+
+/* The values ascending into out (bits_count of them). */
 static void bits_list(const bits16_t *b, uint32_t *out32, uint16_t *out16)
 {
 	int n = 0;
@@ -50,6 +58,40 @@ static void bits_list(const bits16_t *b, uint32_t *out32, uint16_t *out16)
 		}
 }
 
+/* A run's code points (and feature glyph ids) into its face's sets. */
+static void run_used(const page_run_t *r, bits16_t **used, bits16_t **galt)
+{
+	bits16_t *u = bits_new(used);
+	const unsigned char *t = (const unsigned char *)r->text;
+	if (!r->gids) {
+		for (int k = 0; k < r->len;) {
+			if (t[k] < 0x80) {   /* most of a CV: no decoding */
+				bits_set(u, t[k++]);
+				continue;
+			}
+			uint32_t cp;
+			int l = utf8_decode(r->text + k, (size_t)(r->len - k), &cp);
+			if (!l)
+				break;
+			if (cp < 0x10000)
+				bits_set(u, cp);
+			k += l;
+		}
+		return;
+	}
+	for (int k = 0, j = 0; k < r->len; j++) {
+		uint32_t cp;
+		int l = utf8_decode(r->text + k, (size_t)(r->len - k), &cp);
+		if (!l)
+			break;
+		if (cp < 0x10000)
+			bits_set(u, cp);
+		if (r->gids[j])
+			bits_set(bits_new(galt), r->gids[j]);
+		k += l;
+	}
+}
+
 int layout_subset(page_doc_t *d, font_lib_t *lib, errs_t *e)
 {
 	int nf = font_face_count(lib);
@@ -59,31 +101,17 @@ int layout_subset(page_doc_t *d, font_lib_t *lib, errs_t *e)
 		return 0;
 	/* per face drawn: its code points, and its feature glyph ids */
 	bits16_t **used = xcalloc((size_t)nf * 2, sizeof(*used)), **galt = used + nf;
-	int *any = xcalloc((size_t)nf, sizeof(int));
 	for (int p = 0; p < d->npages; p++)
 		for (int i = 0; i < d->pages[p].n; i++) {
 			const page_item_t *it = &d->pages[p].items[i];
-			if (it->kind != PAGE_RUN || it->u.run.face < 0 || it->u.run.face >= nf)
-				continue;
-			const page_run_t *r = &it->u.run;
-			any[r->face] = 1;
-			for (int k = 0, j = 0; k < r->len; j++) {
-				uint32_t cp;
-				int l = utf8_decode(r->text + k, (size_t)(r->len - k), &cp);
-				if (!l)
-					break;
-				if (cp < 0x10000)
-					bits_add(&used[r->face], cp);
-				if (r->gids && r->gids[j])
-					bits_add(&galt[r->face], r->gids[j]);
-				k += l;
-			}
+			if (it->kind == PAGE_RUN && it->u.run.face >= 0 && it->u.run.face < nf)
+				run_used(&it->u.run, &used[it->u.run.face], &galt[it->u.run.face]);
 		}
 	int rc = 0;
 	for (int f = 0; f < nf && !rc; f++) {
-		if (!any[f])
-			continue;
-		int n = used[f] ? used[f]->n : 0, ng = galt[f] ? galt[f]->n : 0;
+		if (!used[f])
+			continue;   /* not drawn */
+		int n = bits_count(used[f]), ng = bits_count(galt[f]);
 		uint32_t *cps = xmalloc(sizeof(uint32_t) * (size_t)(n ? n : 1));
 		if (n)
 			bits_list(used[f], cps, NULL);
@@ -106,7 +134,6 @@ int layout_subset(page_doc_t *d, font_lib_t *lib, errs_t *e)
 	for (int f = 0; f < nf * 2; f++)
 		free(used[f]);
 	free(used);
-	free(any);
 	return rc;
 }
 

@@ -64,7 +64,9 @@ typedef struct fccache {
 	fcc_fam_t *f;
 	int n, cap;
 	char *buf;              /* the file, lines NUL-terminated */
-	const char *text, *end; /* its records (after the first line) */
+	const char *end;        /* its end */
+	const char **flines;    /* its F lines, in order */
+	int nflines;
 	int all;                /* every record of text is in f */
 } fccache_t;
 
@@ -88,6 +90,7 @@ void font_fccache_free(font_lib_t *lib)
 	free(c->f);
 	free(c->path);
 	free(c->buf);
+	free(c->flines);
 	free(c);
 	lib->fcc = NULL;
 }
@@ -397,7 +400,8 @@ static fcc_fam_t *fam_find(fccache_t *c, const char *family)
  * (the families not yet read) before the file is rewritten. */
 static fcc_fam_t *cache_read(fccache_t *c, const char *family)
 {
-	for (const char *s = c->text; s && s < c->end && (family || !c->all); s += strlen(s) + 1) {
+	for (int i = 0; i < c->nflines && (family || !c->all); i++) {
+		const char *s = c->flines[i];
 		int want;
 		const char *fam = rd_fam_line(s, &want);
 		if (!fam || (family && strcmp(fam, family) != 0) || fam_find(c, fam))
@@ -439,15 +443,24 @@ static fccache_t *cache_get(font_lib_t *lib)
 	/* the lines, NUL-terminated in place; none unless the first names
 	   this format and configuration */
 	if (file_read(&d, c->path, FILE_MAX_TEXT, NULL) == 0 && d.s) {
-		for (char *q = d.s; (q = memchr(q, '\n', d.len - (size_t)(q - d.s)));)
+		for (char *q = d.s; (q = memchr(q, '\n', d.len - (size_t)(q - d.s)));) {
 			*q++ = '\0';
+			if (*q == 'F') {   /* where the records start: cache_read's index */
+				if ((c->nflines & (c->nflines - 1)) == 0)
+					c->flines = xrealloc(c->flines, (size_t)(c->nflines ? 2 * c->nflines : 1) *
+					                                        sizeof(*c->flines));
+				c->flines[c->nflines++] = q;
+			}
+		}
 		if (strncmp(d.s, "vita-families 2 ", 16) == 0 && strcmp(d.s + 16, c->key) == 0) {
-			c->text = d.s + strlen(d.s) + 1;
 			c->end = d.s + d.len;
 			c->buf = d.s;
 			return c;
 		}
 	}
+	free(c->flines);
+	c->flines = NULL;
+	c->nflines = 0;
 	buf_done(&d);
 	return c;
 }

@@ -88,9 +88,17 @@ static void pname_parse(const char *s, pname_t *p)
 		uint32_t cp = 0, f = 0;
 		if (i == n) {
 			i++;
-		} else if ((unsigned char)s[i] < 0x80) {
+		} else if ((unsigned char)s[i] < 0x80) {   /* fold's ASCII part, inline */
 			cp = (unsigned char)s[i++];
-			f = fold(cp, &p->cased);
+			if (cp == ' ' || cp == '.' || cp == '-' || cp == '\t') {
+				f = 0;
+			} else if (cp >= 'A' && cp <= 'Z') {
+				f = cp + 32;
+				p->cased = 1;
+			} else {
+				f = cp;
+				p->cased |= cp >= 'a' && cp <= 'z';
+			}
 		} else {
 			i += (size_t)utf8_next(s + i, n - i, &cp);
 			f = fold(cp, &p->cased);

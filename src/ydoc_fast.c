@@ -99,8 +99,18 @@ static int colof(fx_t *c, const char *p)
 		c->cbol = c->cp = c->bol;
 		c->cc = 1;
 	}
-	for (; c->cp < p; c->cp++)
-		c->cc += ((unsigned char)*c->cp & 0xc0) != 0x80;
+	const unsigned char *q = (const unsigned char *)c->cp, *e = (const unsigned char *)p;
+	int n = (int)(e - q);   /* characters: bytes less the continuation bytes */
+	for (; e - q >= 8; q += 8) {
+		uint64_t w;
+		memcpy(&w, q, 8);
+		w &= ~(w << 1) & 0x8080808080808080u;   /* 10xxxxxx */
+		n -= (int)(((w >> 7) * 0x0101010101010101u) >> 56);
+	}
+	for (; q < e; q++)
+		n -= (*q & 0xc0) == 0x80;
+	c->cc += n;
+	c->cp = p;
 	return c->cc;
 }
 
@@ -357,6 +367,12 @@ static ynode_t *quoted(fx_t *c)
 	size_t off = (size_t)(q - c->s);
 	char *w = c->buf + off;
 	for (;;) {
+		const char *r = q;   /* a run with nothing to undo: copied at once */
+		while (r < c->end && *r != dq && *r != '\\' && *r != '\n')
+			r++;
+		memcpy(w, q, (size_t)(r - q));
+		w += r - q;
+		q = r;
 		if (q >= c->end || *q == '\n')
 			no(c);
 		char ch = *q;

@@ -196,7 +196,9 @@ TEST(fast_subset)
 		"a: >-\n  x\n   more indented\n  y\n", "a: >\n\n\n  leading\nb: >\n  eof", "a: |\n  eof",
 		"a: |\n  x\n  \n   \n  y\n", "a: > # c\n  x\n# c\nb: |\n    deep\n      deeper\n",
 		"- |\n  in a list\n- >\n  folded\n  item\n", "a:\n  - b: |\n      x\n    c: 1\n",
-		"名前: 朱展达\n住所: [東京, 'é']\nx: {é: \"ü\"}\n", "é: 1\n  # c\n\xc3\xa9\xc3\xa9: 2\n",
+		"名前: 朱展达\n住所: [東京, 'é']\nx: {é: \"ü\"}\n",
+		"朱展达朱展达朱展达: [東京東京東京東京, 'éééééééé', 名前名前名前名前, ü]\n"
+		"l:\n- ñ: {ééééééééééé: x, 東京東京東京東京東京: y}\n", "é: 1\n  # c\n\xc3\xa9\xc3\xa9: 2\n",
 		"a: -1\nb: --x\n-c: 3\n", "a: x\n\n\nb: y\n\n",
 		"k1: 1\nk2: 2\nk3: 3\nk4: 4\nk5: 5\nk6: 6\nk7: 7\nk8: 8\nk9: 9\nk10: 10\n"
 		"k11: 11\nk12: 12\nk13: 13\nk14: 14\nk15: 15\nk16: 16\nk17: 17\nk18: 18\n",

@@ -153,6 +153,16 @@ int font_shape_feat(font_chain_t *c, int style, int32_t size, const char *lang,
                     unsigned feats, const char *s, size_t n, font_shaped_t *out, errs_t *e);
 int32_t font_width_feat(font_chain_t *c, int style, int32_t size, const char *lang,
                         unsigned feats, const char *s, size_t n);
+/* font_shape_feat of each piece s[cut[p-1]..cut[p]) (cut[-1] = 0,
+ * cut[ncut-1] the length), one after the other into out, offsets counted
+ * from s: the glyphs one call per piece would give, from fewer HarfBuzz
+ * calls (the pieces of one face are shaped together and split where
+ * HarfBuzz marks the boundary safe to break; kerning never crosses a
+ * boundary). On -1 (a face failed to load), out holds the glyphs of the
+ * pieces before the one whose call would have failed. */
+int font_shape_pieces(font_chain_t *c, int style, int32_t size, const char *lang,
+                      unsigned feats, const char *s, const uint32_t *cut, int ncut,
+                      font_shaped_t *out, errs_t *e);
 /* Which of feats the chain's first face (its Latin face) in style has
  * (read from its GSUB once). */
 unsigned font_features(font_chain_t *c, int style, unsigned feats);

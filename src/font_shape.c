@@ -165,24 +165,35 @@ static unsigned face_feats(font_face_t *f)
 	return have;
 }
 
-/* Shape with HarfBuzz and record, per code point that maps 1:1 to a
- * glyph, the kerning and offset, and the glyph when a feature of mask
- * replaced its cmap glyph. Anything else keeps nominal values. */
-static void item_kern(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n,
-                      font_sglyph_t *g, int ng, unsigned mask)
+static const hb_feature_t base_feats[5] = {
+	{ HB_TAG('k', 'e', 'r', 'n'), 1, 0, (unsigned)-1 },
+	{ HB_TAG('l', 'i', 'g', 'a'), 0, 0, (unsigned)-1 },
+	{ HB_TAG('c', 'l', 'i', 'g'), 0, 0, (unsigned)-1 },
+	{ HB_TAG('d', 'l', 'i', 'g'), 0, 0, (unsigned)-1 },
+	{ HB_TAG('c', 'a', 'l', 't'), 0, 0, (unsigned)-1 },
+};
+
+/* The features shaping with mask asks for (+kern, no ligatures); returns
+ * their number. */
+static unsigned mask_feats(unsigned mask, hb_feature_t *feats)
 {
-	hb_feature_t feats[5 + NFEAT_TAGS] = {
-		{ HB_TAG('k', 'e', 'r', 'n'), 1, 0, (unsigned)-1 },
-		{ HB_TAG('l', 'i', 'g', 'a'), 0, 0, (unsigned)-1 },
-		{ HB_TAG('c', 'l', 'i', 'g'), 0, 0, (unsigned)-1 },
-		{ HB_TAG('d', 'l', 'i', 'g'), 0, 0, (unsigned)-1 },
-		{ HB_TAG('c', 'a', 'l', 't'), 0, 0, (unsigned)-1 },
-	};
-	static hb_language_t und;
 	unsigned nfeats = 5;
+	memcpy(feats, base_feats, sizeof(base_feats));
 	for (unsigned i = 0; i < NFEAT_TAGS; i++)
 		if (mask & 1u << i)
 			feats[nfeats++] = (hb_feature_t){ feat_tags[i], 1, 0, (unsigned)-1 };
+	return nfeats;
+}
+
+/* Shape s[0..n) in f with HarfBuzz into lib->buf, as one item whose
+ * script is script (HB_SCRIPT_INVALID: guessed from the text, as
+ * hb_shape does). */
+static void buf_shape(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n,
+                      unsigned mask, hb_script_t script)
+{
+	static hb_language_t und;
+	hb_feature_t feats[5 + NFEAT_TAGS];
+	unsigned nfeats = mask_feats(mask, feats);
 	hb_buffer_t *b = lib->buf;
 	hb_segment_properties_t props;
 	if (!und)
@@ -190,21 +201,31 @@ static void item_kern(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 	hb_buffer_clear_contents(b);
 	hb_buffer_add_utf8(b, s, (int)n, 0, (int)n);
 	hb_buffer_set_direction(b, HB_DIRECTION_LTR);
+	if (script != HB_SCRIPT_INVALID)
+		hb_buffer_set_script(b, script);
 	hb_buffer_set_language(b, und);
 	hb_buffer_guess_segment_properties(b);
 	hb_buffer_get_segment_properties(b, &props);
 	/* = hb_shape(), without its plan cache search */
 	hb_shape_plan_execute(face_plan(f, &props, feats, nfeats, mask), f->hbfont, b, feats,
 	                      nfeats);
-	unsigned m;
-	hb_glyph_info_t *info = hb_buffer_get_glyph_infos(b, &m);
-	hb_glyph_position_t *pos = hb_buffer_get_glyph_positions(b, NULL);
+}
+
+/* Record, per code point of an item that maps 1:1 to a glyph, the
+ * kerning and offset, and the glyph when a feature of mask replaced its
+ * cmap glyph; anything else keeps nominal values. info[0..m) are the
+ * item's glyphs, their clusters counted from base. */
+static void item_record(font_face_t *f, const hb_glyph_info_t *info,
+                        const hb_glyph_position_t *pos, unsigned m, uint32_t base,
+                        font_sglyph_t *g, int ng, unsigned mask)
+{
 	unsigned gi = 0;
 	for (int k = 0; k < ng; k++) {
-		while (gi < m && info[gi].cluster < g[k].off)
+		uint32_t off = base + g[k].off;
+		while (gi < m && info[gi].cluster < off)
 			gi++;
 		unsigned cnt = 0;
-		while (gi + cnt < m && info[gi + cnt].cluster == g[k].off)
+		while (gi + cnt < m && info[gi + cnt].cluster == off)
 			cnt++;
 		hb_codepoint_t want = face_gid(f, g[k].cp), got = cnt == 1 ? info[gi].codepoint : 0;
 		if (mask && cnt == 1 && got != want && want && got && got < f->nglyphs &&
@@ -229,8 +250,21 @@ static void item_kern(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 	}
 }
 
-static void item_fill(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n,
-                      unsigned mask, font_sitem_t *it)
+/* Shape one item alone and record its glyphs. */
+static void item_kern(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n,
+                      font_sglyph_t *g, int ng, unsigned mask)
+{
+	buf_shape(lib, f, s, n, mask, HB_SCRIPT_INVALID);
+	unsigned m;
+	hb_glyph_info_t *info = hb_buffer_get_glyph_infos(lib->buf, &m);
+	hb_glyph_position_t *pos = hb_buffer_get_glyph_positions(lib->buf, NULL);
+	item_record(f, info, pos, m, 0, g, ng, mask);
+}
+
+/* Fill it with s[0..n)'s code points and nominal advances; the caller
+ * records the shaped values (item_kern, or a batch). */
+static void item_fill(font_face_t *f, const char *s, uint32_t n, unsigned mask,
+                      font_sitem_t *it)
 {
 	/* one allocation: glyph records (at most one per byte), then the text */
 	size_t ng = n ? n : 1;
@@ -243,8 +277,13 @@ static void item_fill(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 	it->len = n;
 	it->face = f->id;
 	it->feats = mask;
-	if (mask || (it->n > 1 && font_face_kerns(f)))
-		item_kern(lib, f, s, n, it->g, it->n, mask);
+}
+
+/* 1 when an item of n code points in f needs HarfBuzz at all (the face's
+ * kerning set-up only asked for an item of two or more). */
+static int item_shaped(font_face_t *f, int n, unsigned mask)
+{
+	return mask || (n > 1 && font_face_kerns(f));
 }
 
 static const char *item_text(const font_sitem_t *it)
@@ -269,17 +308,11 @@ static void cache_grow(font_lib_t *lib)
 	free(old);
 }
 
-/* The shaped item, from the cache or shaped now (into *tmp when the item
- * is too long to cache; the caller frees tmp->text). */
-static const font_sitem_t *item_get(font_lib_t *lib, font_face_t *f, const char *s,
-                                    uint32_t n, unsigned mask, font_sitem_t *tmp)
+/* The cached item for s[0..n), or a new entry with nominal values only
+ * (*fresh = 1: the caller records the shaped ones). */
+static font_sitem_t *item_get(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n,
+                              unsigned mask, int *fresh)
 {
-	if (n > ITEM_CACHE_MAXLEN) {
-		item_fill(lib, f, s, n, mask, tmp);
-		return tmp;
-	}
-	if (lib->ncache >= ITEM_CACHE_MAX)
-		font_cache_free(lib);
 	if (2 * (lib->ncache + 1) > lib->capcache)
 		cache_grow(lib);
 	uint64_t hash = item_hash(f->id, mask, s, n);
@@ -287,13 +320,16 @@ static const font_sitem_t *item_get(font_lib_t *lib, font_face_t *f, const char 
 	for (; lib->cache[h].text; h = (h + 1) & hmask) {
 		font_sitem_t *it = &lib->cache[h];
 		if (it->hash == hash && it->face == f->id && it->feats == mask && it->len == n &&
-		    memcmp(item_text(it), s, n) == 0)
+		    memcmp(item_text(it), s, n) == 0) {
+			*fresh = 0;
 			return it;
+		}
 	}
 	font_sitem_t *it = &lib->cache[h];
-	item_fill(lib, f, s, n, mask, it);
+	item_fill(f, s, n, mask, it);
 	it->hash = hash;
 	lib->ncache++;
+	*fresh = 1;
 	return it;
 }
 
@@ -301,6 +337,9 @@ typedef struct emit_st {
 	font_shaped_t *out;
 	int32_t size;
 	int pending;            /* next glyph starts a run */
+	int n0;                 /* out->n where the current piece started */
+	int32_t w0;             /* and out->width, out->missing there */
+	int m0;
 } emit_t;
 
 static int32_t milli_u(int32_t milli, int32_t size)
@@ -315,21 +354,31 @@ static int32_t funits_u(int32_t fu, int32_t size, int upem)
 	return (int32_t)(v >= 0 ? (v + upem / 2) / upem : -((-v + upem / 2) / upem));
 }
 
-static int starts_run(const font_shaped_t *o, int face, int synth)
+static int starts_run(const emit_t *st, int face, int synth)
 {
-	if (o->n == 0)
+	const font_shaped_t *o = st->out;
+	if (o->n == st->n0)
 		return 0;
 	const font_glyph_t *p = &o->g[o->n - 1];
 	return p->face != face || p->synth != synth;
 }
 
-static void emit_item(emit_t *st, const font_sitem_t *it, font_face_t *f, int synth,
+/* A new piece: its glyphs are emitted as if shaped by a call of their own. */
+static void emit_piece(emit_t *st)
+{
+	st->pending = 0;
+	st->n0 = st->out->n;
+	st->w0 = st->out->width;
+	st->m0 = st->out->missing;
+}
+
+static void emit_item(emit_t *st, const font_sglyph_t *sgv, int n, font_face_t *f, int synth,
                       uint32_t base)
 {
 	font_shaped_t *o = st->out;
-	for (int k = 0; k < it->n; k++) {
-		const font_sglyph_t *sg = &it->g[k];
-		int brk = st->pending || (k == 0 && starts_run(o, f->id, synth));
+	for (int k = 0; k < n; k++) {
+		const font_sglyph_t *sg = &sgv[k];
+		int brk = st->pending || (k == 0 && starts_run(st, f->id, synth));
 		font_glyph_t *g = shaped_add(o);
 		g->cp = sg->cp;
 		g->off = base + sg->off;
@@ -340,7 +389,7 @@ static void emit_item(emit_t *st, const font_sitem_t *it, font_face_t *f, int sy
 		st->pending = sg->kern != 0;
 		if (sg->flags & 1) {
 			int32_t dx = funits_u(sg->xoff, st->size, f->upem);
-			if (o->n > 1) {
+			if (o->n - st->n0 > 1) {
 				o->g[o->n - 2].adv += dx;
 				g->adv -= dx;
 			}
@@ -378,19 +427,6 @@ static int is_mark(uint32_t cp)
 	       gc == HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK;
 }
 
-static void shape_item(font_chain_t *c, emit_t *st, int k, int style, unsigned feats,
-                       const char *s, uint32_t a, uint32_t b)
-{
-	font_entry_t *en = &c->ent[k];
-	font_face_t *f = en->face[style];
-	font_sitem_t tmp;
-	memset(&tmp, 0, sizeof(tmp));
-	unsigned mask = feats ? feats & face_feats(f) : 0;
-	const font_sitem_t *it = item_get(c->lib, f, s + a, b - a, mask, &tmp);
-	emit_item(st, it, f, en->synth[style], a);
-	free(tmp.text);
-}
-
 /* Quotes and the ellipsis are full-width in Chinese and Japanese text
  * (clreq 3.1, jlreq 3.1): beside a Han or kana character (before or after
  * it), they come from the CJK face of the text's language, or of the
@@ -419,42 +455,289 @@ static int cjk_context(const char *s, uint32_t n, uint32_t i, int l, int li, uin
 	       li == FONT_LANG_KO ? FONT_LANG_NONE : sl;
 }
 
-static void shape_text(font_chain_t *c, int style, int32_t size, const char *lang,
-                       unsigned feats, const char *s, size_t n, font_shaped_t *out)
+/* ---- pieces: items gathered in a window, shaped in batches, emitted in order ---- */
+
+#define WIN_MAX 256             /* items gathered before they are shaped */
+#define CAT_STACK 4096          /* bytes of batch text kept on the stack */
+
+enum { W_PIECE, W_MISSING, W_ITEM };
+
+typedef struct witem {
+	int kind;               /* W_*: a piece starts; a code point no face has; an item */
+	font_face_t *f;
+	int synth;
+	unsigned mask;
+	const char *s;          /* its text */
+	uint32_t off, len;      /* bytes into the caller's text */
+	font_sglyph_t *g;       /* its records: the cache's, or own (not cached) */
+	int n;                  /* code points (W_MISSING: the code point) */
+	int todo;               /* fresh: still to be shaped */
+	int own;                /* g is this window's (too long to cache): free it */
+	hb_script_t script;     /* what hb_shape would take it for */
+} witem_t;
+
+typedef struct win {
+	font_lib_t *lib;
+	emit_t st;
+	witem_t v[WIN_MAX];
+	int n;
+} win_t;
+
+/* The script HarfBuzz guesses for s[0..n) (hb_buffer_guess_segment_properties:
+ * its first character not Common, Inherited or Unknown). */
+static hb_script_t text_script(const char *s, uint32_t n)
 {
-	style = font_style_ok(style);
-	int li = font_lang_index(lang);
-	emit_t st = { out, size, 0 };
-	uint32_t start = 0;
-	int cur = -1;
+	hb_unicode_funcs_t *u = NULL;
 	for (uint32_t i = 0; i < n;) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch < 0x80) {
+			if ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z')
+				return HB_SCRIPT_LATIN;
+			i++;
+			continue;
+		}
 		uint32_t cp;
-		int l = utf8_next(s + i, n - i, &cp);
+		i += (uint32_t)utf8_next(s + i, n - i, &cp);
+		if (!u)
+			u = hb_unicode_funcs_get_default();
+		hb_script_t sc = hb_unicode_script(u, cp);
+		if (sc != HB_SCRIPT_COMMON && sc != HB_SCRIPT_INHERITED && sc != HB_SCRIPT_UNKNOWN)
+			return sc;
+	}
+	return HB_SCRIPT_INVALID;
+}
+
+/* Scripts whose items may share a HarfBuzz call: left to right, shaped
+ * by HarfBuzz's default shaper (no syllables, no joining), so a boundary
+ * HarfBuzz calls safe to break is one where shaping each side alone
+ * gives the same glyphs. Items of other scripts are shaped one by one. */
+static int script_batches(hb_script_t sc)
+{
+	return sc == HB_SCRIPT_INVALID || sc == HB_SCRIPT_LATIN || sc == HB_SCRIPT_GREEK ||
+	       sc == HB_SCRIPT_CYRILLIC;
+}
+
+/* Shape the items v[idx[0..m)] (fresh, one face, mask and script) in one
+ * HarfBuzz buffer, each after the other, and record each item whose two
+ * ends HarfBuzz marks safe to break (a cluster starts there and its
+ * glyph is not HB_GLYPH_FLAG_UNSAFE_TO_BREAK): those glyphs are the ones
+ * shaping it alone gives. The others (kerning or a context across the
+ * boundary, a mark joining the cluster before) keep todo. */
+static void win_batch(win_t *w, const int *idx, int m)
+{
+	char stack[CAT_STACK], *cat = stack;
+	uint32_t bases[WIN_MAX + 1], total = 0;
+	for (int k = 0; k < m; k++)
+		total += w->v[idx[k]].len;
+	if (total > sizeof(stack))
+		cat = xmalloc(total);
+	for (int k = 0; k < m; k++) {
+		const witem_t *x = &w->v[idx[k]];
+		bases[k] = k ? bases[k - 1] + w->v[idx[k - 1]].len : 0;
+		memcpy(cat + bases[k], x->s, x->len);
+	}
+	bases[m] = total;
+	const witem_t *x0 = &w->v[idx[0]];
+	buf_shape(w->lib, x0->f, cat, total, x0->mask, x0->script);
+	unsigned ng;
+	hb_glyph_info_t *info = hb_buffer_get_glyph_infos(w->lib->buf, &ng);
+	hb_glyph_position_t *pos = hb_buffer_get_glyph_positions(w->lib->buf, NULL);
+	unsigned gi = 0, start = 0;
+	int safe = 1;           /* the start of item k is a safe break */
+	for (int k = 0; k < m; k++) {
+		while (gi < ng && info[gi].cluster < bases[k + 1])
+			gi++;
+		int next = k + 1 == m ||
+		           (gi < ng && info[gi].cluster == bases[k + 1] &&
+		            !(hb_glyph_info_get_glyph_flags(&info[gi]) & HB_GLYPH_FLAG_UNSAFE_TO_BREAK));
+		witem_t *x = &w->v[idx[k]];
+		if (safe && next) {
+			item_record(x->f, info + start, pos + start, gi - start, bases[k], x->g, x->n,
+			            x->mask);
+			x->todo = 0;
+		}
+		safe = next;
+		start = gi;
+	}
+	if (cat != stack)
+		free(cat);
+}
+
+/* Shape the window's fresh items: those that can share a call in
+ * batches, the rest (and the batches' unsafe ends) one by one. */
+static void win_shape(win_t *w)
+{
+	int idx[WIN_MAX];
+	for (int i = 0; i < w->n; i++) {
+		witem_t *x = &w->v[i];
+		if (x->kind != W_ITEM || !x->todo || !script_batches(x->script))
+			continue;
+		int m = 0;
+		for (int j = i; j < w->n; j++) {
+			const witem_t *y = &w->v[j];
+			if (y->kind == W_ITEM && y->todo && y->f == x->f && y->mask == x->mask &&
+			    y->script == x->script)
+				idx[m++] = j;
+		}
+		if (m > 1)
+			win_batch(w, idx, m);
+		if (x->todo) {  /* alone, or its end was unsafe */
+			item_kern(w->lib, x->f, x->s, x->len, x->g, x->n, x->mask);
+			x->todo = 0;
+		}
+		/* the batch's other unsafe items are shaped alone when the
+		   loop reaches them: they are not batched again, a batch of
+		   them alone would be the same batch */
+		for (int k = 1; k < m; k++)
+			w->v[idx[k]].script = HB_SCRIPT_UNKNOWN;
+	}
+	for (int i = 0; i < w->n; i++) {
+		witem_t *x = &w->v[i];
+		if (x->kind == W_ITEM && x->todo) {
+			item_kern(w->lib, x->f, x->s, x->len, x->g, x->n, x->mask);
+			x->todo = 0;
+		}
+	}
+}
+
+/* Shape what the window gathered and emit it in text order. */
+static void win_flush(win_t *w)
+{
+	win_shape(w);
+	for (int i = 0; i < w->n; i++) {
+		witem_t *x = &w->v[i];
+		if (x->kind == W_PIECE)
+			emit_piece(&w->st);
+		else if (x->kind == W_MISSING)
+			emit_missing(&w->st, (uint32_t)x->n, x->off);
+		else
+			emit_item(&w->st, x->g, x->n, x->f, x->synth, x->off);
+		if (x->own)
+			free(x->g);
+	}
+	w->n = 0;
+}
+
+static witem_t *win_add(win_t *w, int kind)
+{
+	if (w->n == WIN_MAX)
+		win_flush(w);
+	/* no cache reset while the window holds its records */
+	if (w->n == 0 && w->lib->ncache + WIN_MAX >= ITEM_CACHE_MAX)
+		font_cache_free(w->lib);
+	witem_t *x = &w->v[w->n++];
+	memset(x, 0, sizeof(*x));
+	x->kind = kind;
+	return x;
+}
+
+static void win_item(win_t *w, font_chain_t *c, int k, int style, unsigned feats,
+                     const char *s, uint32_t a, uint32_t b)
+{
+	font_entry_t *en = &c->ent[k];
+	font_face_t *f = en->face[style];
+	witem_t *x = win_add(w, W_ITEM);
+	uint32_t n = b - a;
+	x->f = f;
+	x->synth = en->synth[style];
+	x->mask = feats ? feats & face_feats(f) : 0;
+	x->s = s + a;
+	x->off = a;
+	x->len = n;
+	if (n > ITEM_CACHE_MAXLEN) {
+		font_sitem_t tmp;
+		item_fill(f, s + a, n, x->mask, &tmp);
+		x->g = tmp.g;
+		x->n = tmp.n;
+		x->own = 1;
+		x->todo = item_shaped(f, x->n, x->mask);
+	} else {
+		int fresh;
+		font_sitem_t *it = item_get(w->lib, f, s + a, n, x->mask, &fresh);
+		x->g = it->g;
+		x->n = it->n;
+		x->todo = fresh && item_shaped(f, x->n, x->mask);
+	}
+	if (x->todo)
+		x->script = text_script(x->s, n);
+}
+
+/* Itemise s[a..b) (one piece) by face into the window. */
+static void piece_items(win_t *w, font_chain_t *c, int style, int li, unsigned feats,
+                        const char *s, uint32_t a, uint32_t b)
+{
+	win_add(w, W_PIECE);
+	uint32_t start = a;
+	int cur = -1;
+	for (uint32_t i = a; i < b;) {
+		uint32_t cp;
+		int l = utf8_next(s + i, b - i, &cp);
 		int k, cl;
 		if (cur >= 0 && is_mark(cp) && font_entry_has(c, cur, style, cp))
 			k = cur;
-		else if (cp >= 0x2018 && (cl = cjk_context(s, (uint32_t)n, i, l, li, cp)) != FONT_LANG_NONE)
+		else if (cp >= 0x2018 &&
+		         (cl = cjk_context(s + a, b - a, i - a, l, li, cp)) != FONT_LANG_NONE)
 			k = font_chain_entry_cjk(c, style, cl, cp);
 		else
 			k = font_chain_entry_for(c, style, li, cp);
 		if (k != cur && cur >= 0)
-			shape_item(c, &st, cur, style, feats, s, start, i);
-		if (k < 0)
-			emit_missing(&st, cp, i);
+			win_item(w, c, cur, style, feats, s, start, i);
+		if (k < 0) {
+			witem_t *x = win_add(w, W_MISSING);
+			x->n = (int)cp;
+			x->off = i;
+		}
 		if (k != cur)
 			start = i;
 		cur = k;
 		i += (uint32_t)l;
 	}
 	if (cur >= 0)
-		shape_item(c, &st, cur, style, feats, s, start, (uint32_t)n);
+		win_item(w, c, cur, style, feats, s, start, b);
+}
+
+/* The pieces s[cut[p-1]..cut[p]) (cut[-1] = 0) shaped as if one call
+ * each, into out; offsets count from s. With stop, ends at the piece that
+ * leaves a late error (a face that failed to load), that piece left out
+ * as if its call had failed. */
+static void shape_pieces(font_chain_t *c, int style, int32_t size, const char *lang,
+                         unsigned feats, const char *s, const uint32_t *cut, int ncut,
+                         int stop, font_shaped_t *out)
+{
+	win_t w;
+	style = font_style_ok(style);
+	int li = font_lang_index(lang);
+	w.lib = c->lib;
+	w.n = 0;
+	memset(&w.st, 0, sizeof(w.st));
+	w.st.out = out;
+	w.st.size = size;
+	for (int p = 0; p < ncut; p++) {
+		piece_items(&w, c, style, li, feats, s, p ? cut[p - 1] : 0, cut[p]);
+		if (stop && c->lib->late.n) {
+			win_flush(&w);
+			out->n = w.st.n0;
+			out->width = w.st.w0;
+			out->missing = w.st.m0;
+			return;
+		}
+	}
+	win_flush(&w);
+}
+
+int font_shape_pieces(font_chain_t *c, int style, int32_t size, const char *lang,
+                      unsigned feats, const char *s, const uint32_t *cut, int ncut,
+                      font_shaped_t *out, errs_t *e)
+{
+	shape_pieces(c, style, size, lang, feats, s, cut, ncut, 1, out);
+	return font_pass_late(c->lib, e);
 }
 
 int font_shape_feat(font_chain_t *c, int style, int32_t size, const char *lang,
                     unsigned feats, const char *s, size_t n, font_shaped_t *out, errs_t *e)
 {
-	shape_text(c, style, size, lang, feats, s, n, out);
-	return font_pass_late(c->lib, e);
+	uint32_t cut = (uint32_t)n;
+	return font_shape_pieces(c, style, size, lang, feats, s, &cut, 1, out, e);
 }
 
 int font_shape(font_chain_t *c, int style, int32_t size, const char *lang,
@@ -466,10 +749,11 @@ int font_shape(font_chain_t *c, int style, int32_t size, const char *lang,
 int32_t font_width_feat(font_chain_t *c, int style, int32_t size, const char *lang,
                         unsigned feats, const char *s, size_t n)
 {
+	uint32_t cut = (uint32_t)n;
 	c->scratch.n = 0;
 	c->scratch.width = 0;
 	c->scratch.missing = 0;
-	shape_text(c, style, size, lang, feats, s, n, &c->scratch);
+	shape_pieces(c, style, size, lang, feats, s, &cut, 1, 0, &c->scratch);
 	return c->scratch.width;
 }
 

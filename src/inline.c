@@ -697,12 +697,10 @@ static void il_warn_missing(il_t *f, fcp_t *c)
 		        s->s->chain ? font_chain_name(s->s->chain) : "?", (unsigned)c->cp, u);
 }
 
-/* Shape c[a..b) (one span, no newline) without its invisible code points. */
-static int il_shape_chunk(il_t *f, int a, int b, buf_t *tmp, int **map, int *mapcap,
-                          font_shaped_t *sh)
+/* Append c[a..b) (one chunk of a span, no newline) without its invisible
+ * code points to tmp, noting in map which code point each byte starts. */
+static void il_shape_text(il_t *f, int a, int b, buf_t *tmp, int **map, int *mapcap)
 {
-	const inline_span_t *s = f->sp[f->c[a].span].s;
-	buf_reset(tmp);
 	for (int i = a; i < b; i++) {
 		fcp_t *c = &f->c[i];
 		if (!c->draw)
@@ -720,25 +718,34 @@ static int il_shape_chunk(il_t *f, int a, int b, buf_t *tmp, int **map, int *map
 			        c->kind == K_SPACE ? 1 : c->len);
 		}
 	}
+}
+
+/* Shape tmp, the chunks of span si (ending at cut[0..ncut)), and give
+ * each code point its glyph's advance, face and run break. */
+static int il_shape_span(il_t *f, int si, const buf_t *tmp, const int *map,
+                         const uint32_t *cut, int ncut, font_shaped_t *sh)
+{
+	const inline_span_t *s = f->sp[si].s;
 	if (!tmp->len || !s->chain)
 		return 0;
+	errs_t late;
+	errs_init(&late);
 	sh->n = 0;
 	sh->width = 0;
 	sh->missing = 0;
-	if (font_shape_feat(s->chain, s->style, s->size, f->sp[f->c[a].span].lang, s->feats,
-	                    tmp->s, tmp->len, sh, f->e))
-		return -1;
+	int rc = font_shape_pieces(s->chain, s->style, s->size, f->sp[si].lang, s->feats, tmp->s,
+	                           cut, ncut, sh, &late);
 	/* tracking after every glyph of the span but its last drawn one */
 	int last = -1;
 	if (s->track)
-		for (int i = f->sp[f->c[a].span].c1 - 1; i >= f->sp[f->c[a].span].c0 && last < 0; i--)
+		for (int i = f->sp[si].c1 - 1; i >= f->sp[si].c0 && last < 0; i--)
 			if (f->c[i].draw && f->c[i].kind == K_CHAR)
 				last = i;
 	for (int k = 0; k < sh->n; k++) {
 		const font_glyph_t *g = &sh->g[k];
 		if (g->off >= tmp->len)
 			continue;
-		fcp_t *c = &f->c[(*map)[g->off]];
+		fcp_t *c = &f->c[map[g->off]];
 		c->adv = g->adv;
 		c->face = g->face;
 		c->synth = g->synth;
@@ -752,12 +759,16 @@ static int il_shape_chunk(il_t *f, int a, int b, buf_t *tmp, int **map, int *map
 			c->adv = 0;
 			c->brk = 1;
 			c->gid = 0;
-		} else if (s->track && (*map)[g->off] != last) {
+		} else if (s->track && map[g->off] != last) {
 			c->adv = sat32((int64_t)c->adv + s->track);
 			c->trk = 1;
 		}
 	}
-	return 0;
+	/* a face that failed to load: its error after what the chunks
+	   before it reported */
+	errs_append(f->e, &late);
+	errs_done(&late);
+	return rc;
 }
 
 static int lang_is_cjk(const char *l)
@@ -931,23 +942,40 @@ static void il_cjk_spacing(il_t *f)
 static int il_shape(il_t *f)
 {
 	buf_t tmp;
-	int *map = NULL, mapcap = 0, rc = 0;
+	int *map = NULL, mapcap = 0, rc = 0, ncut = 0, cutcap = 0;
+	uint32_t *cut = NULL;
 	font_shaped_t sh;
 	buf_init(&tmp);
 	font_shaped_init(&sh);
 	for (int i = 0; i < f->nc && !rc;) {
-		/* a chunk: one word and the spaces after it (the font module
-		   caches shaped words; kerning never crosses a space), or at
-		   most SHAPE_MAX code points of text without spaces */
-		int j = i;
-		while (j < f->nc && f->c[j].span == f->c[i].span && f->c[j].kind != K_NL &&
-		       j - i < SHAPE_MAX && !(j > i && f->c[j].kind != K_SPACE &&
-		                              f->c[j - 1].kind == K_SPACE))
-			j++;
-		if (j > i)
-			rc = il_shape_chunk(f, i, j, &tmp, &map, &mapcap, &sh);
-		i = j < f->nc && f->c[j].kind == K_NL ? j + 1 : j;
+		/* a span at a time, in chunks: one word and the spaces after
+		   it (the font module caches shaped words; kerning never
+		   crosses a space), or at most SHAPE_MAX code points of text
+		   without spaces; a newline ends a chunk and is not shaped */
+		int si = f->c[i].span, j = i;
+		buf_reset(&tmp);
+		ncut = 0;
+		while (j < f->nc && f->c[j].span == si) {
+			int k = j;
+			while (k < f->nc && f->c[k].span == si && f->c[k].kind != K_NL &&
+			       k - j < SHAPE_MAX && !(k > j && f->c[k].kind != K_SPACE &&
+			                              f->c[k - 1].kind == K_SPACE))
+				k++;
+			if (k > j) {
+				il_shape_text(f, j, k, &tmp, &map, &mapcap);
+				if (ncut == cutcap) {
+					cutcap = cutcap ? 2 * cutcap : 64;
+					cut = xrealloc(cut, (size_t)cutcap * sizeof(*cut));
+				}
+				cut[ncut++] = (uint32_t)tmp.len;
+			}
+			j = k < f->nc && f->c[k].kind == K_NL ? k + 1 : k;
+		}
+		if (ncut)
+			rc = il_shape_span(f, si, &tmp, map, cut, ncut, &sh);
+		i = j;
 	}
+	free(cut);
 	free(map);
 	buf_done(&tmp);
 	font_shaped_done(&sh);

@@ -274,6 +274,154 @@ TEST(shaping)
 	errs_done(&e);
 }
 
+/* Each piece of t (split before every cut) shaped by a call of its own in
+ * c, appended to out with offsets counted from t: what font_shape_pieces
+ * must give. */
+static void shape_each(font_chain_t *c, int style, unsigned feats, const char *lang,
+                       const char *t, const uint32_t *cut, int ncut, font_shaped_t *out,
+                       errs_t *e)
+{
+	font_shaped_t one;
+	font_shaped_init(&one);
+	for (int p = 0; p < ncut; p++) {
+		uint32_t a = p ? cut[p - 1] : 0;
+		one.n = 0;
+		one.width = 0;
+		one.missing = 0;
+		font_shape_feat(c, style, 10000, lang, feats, t + a, cut[p] - a, &one, e);
+		for (int k = 0; k < one.n; k++) {
+			if (out->n == out->cap) {
+				out->cap = out->cap ? 2 * out->cap : 64;
+				out->g = realloc(out->g, (size_t)out->cap * sizeof(*out->g));
+			}
+			out->g[out->n] = one.g[k];
+			out->g[out->n++].off += a;
+		}
+		out->width += one.width;
+		out->missing += one.missing;
+	}
+	font_shaped_done(&one);
+}
+
+/* Cuts before each word of t ("word and the spaces after it", as
+ * inline.c shapes), plus the extra cuts given; returns their number. */
+static int word_cuts(const char *t, const uint32_t *extra, int nextra, uint32_t *cut, int max)
+{
+	int n = 0;
+	uint32_t len = (uint32_t)strlen(t);
+	for (uint32_t i = 1; i < len && n < max - 1; i++) {
+		int at = t[i] != ' ' && t[i - 1] == ' ';
+		for (int k = 0; k < nextra; k++)
+			at |= extra[k] == i;
+		if (at)
+			cut[n++] = i;
+	}
+	cut[n++] = len;
+	return n;
+}
+
+/* font_shape_pieces of t at cut in style and feats, from a library of
+ * its own, against one font_shape_feat call per piece from another (no
+ * shared cache): the same glyphs, advances, faces, run breaks, offsets. */
+static void pieces_case(const char *t, const uint32_t *cut, int ncut, int style, unsigned feats)
+{
+	errs_t e1, e2;
+	font_lib_t *l1 = lib_open(&e1), *l2 = lib_open(&e2);
+	font_chain_t *c1 = font_chain_get(l1, "serif", &e1);
+	font_chain_t *c2 = font_chain_get(l2, "serif", &e2);
+	CHECK(c1 && c2);
+	if (c1 && c2) {
+		font_shaped_t a, b;
+		font_shaped_init(&a);
+		font_shaped_init(&b);
+		shape_each(c1, style, feats, "en", t, cut, ncut, &a, &e1);
+		CHECK(font_shape_pieces(c2, style, 10000, "en", feats, t, cut, ncut, &b, &e2) == 0);
+		EQ_INT(b.n, a.n);
+		EQ_INT(b.width, a.width);
+		EQ_INT(b.missing, a.missing);
+		for (int k = 0; k < a.n && k < b.n; k++)
+			if (memcmp(&a.g[k], &b.g[k], sizeof(a.g[k]))) {
+				fprintf(stderr, "style %d feats %u glyph %d (U+%04X at %u): adv %d/%d "
+				        "brk %d/%d face %d/%d\n", style, feats, k, (unsigned)a.g[k].cp,
+				        (unsigned)a.g[k].off, (int)a.g[k].adv, (int)b.g[k].adv,
+				        a.g[k].brk, b.g[k].brk, a.g[k].face, b.g[k].face);
+				CHECK(0);
+				break;
+			}
+		font_shaped_done(&a);
+		font_shaped_done(&b);
+	}
+	EQ_INT(e1.n, 0);
+	EQ_INT(e2.n, 0);
+	font_lib_free(l1);
+	font_lib_free(l2);
+	errs_done(&e1);
+	errs_done(&e2);
+}
+
+/* font_shape_pieces (several pieces per HarfBuzz call, split where
+ * HarfBuzz says a break is safe) gives exactly what one call per piece
+ * gives, in every style, with features, and where the boundaries are
+ * unsafe: a cut inside a kerned pair (AV|AV: shaped together the V would
+ * be kerned against the A after it), before a combining mark (HarfBuzz
+ * puts it in the space's cluster), inside Arabic words (joined). */
+TEST(pieces)
+{
+	const char *latin =
+		"AVAST Wave Type To Yvonne, P. Tallis and W. Vaughan (2019) \xe2\x80\x9c" "AV"
+		"\xe2\x80\x9d LaTeX 3.14 \xce\x91\xce\xb8\xce\xae\xce\xbd\xce\xb1 \xd0\x9c\xd0\xbe"
+		"\xd1\x81\xd0\xba\xd0\xb2\xd0\xb0 na\xc3\xafve caf\xc3\xa9 Zhu "
+		"\xe6\x9c\xb1\xe5\xb1\x95\xe8\xbe\xbe \xe2\x98\x85 \xe0\xbd\x80 a \xcc\x81" "b AVAV AVAV";
+	const char *arabic = "\xd9\x85\xd8\xb1\xd8\xad\xd8\xa8\xd8\xa7 \xd8\xa8\xd8\xa7\xd9\x84"
+	                     "\xd8\xb9\xd8\xa7\xd9\x84\xd9\x85 AV";
+	/* cuts inside words besides those before each: AV|AST, AV|AV twice;
+	   the Arabic words' letters */
+	const uint32_t extra0[] = { 2, 146, 151 }, extra1[] = { 4, 15 };
+	uint32_t cut[200];
+	int n0 = word_cuts(latin, extra0, 3, cut, 200);
+	EQ_INT(strlen(latin), 153);
+	for (int style = 0; style < 4; style++) {
+		pieces_case(latin, cut, n0, style, 0);
+		pieces_case(latin, cut, n0, style, FONT_FEAT_SMCP | FONT_FEAT_ONUM);
+	}
+	int n1 = word_cuts(arabic, extra1, 2, cut, 200);
+	pieces_case(arabic, cut, n1, FONT_REGULAR, 0);
+	pieces_case(arabic, cut, n1, FONT_BOLD, 0);
+	/* the AV|AV cut is a real unsafe boundary: shaped as one, the first V
+	   is kerned against the A after it */
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	font_chain_t *c = font_chain_get(lib, "serif", &e);
+	CHECK(c != NULL);
+	if (c) {
+		font_shaped_t one, two;
+		font_shaped_init(&one);
+		font_shaped_init(&two);
+		const uint32_t whole[] = { 4 }, split[] = { 2, 4 };
+		font_shape_pieces(c, FONT_REGULAR, 10000, "en", 0, "AVAV", whole, 1, &one, &e);
+		font_shape_pieces(c, FONT_REGULAR, 10000, "en", 0, "AVAV", split, 2, &two, &e);
+		EQ_INT(one.n, 4);
+		EQ_INT(two.n, 4);
+		if (one.n == 4 && two.n == 4) {
+			CHECK(one.g[1].adv < two.g[1].adv);  /* V before A: kerned only when whole */
+			EQ_INT(two.g[1].adv, two.g[3].adv);  /* each piece's V ends it */
+			EQ_INT(two.g[2].brk, 0);             /* a piece starts its own runs */
+		}
+		font_shaped_done(&one);
+		font_shaped_done(&two);
+	}
+	font_lib_free(lib);
+	errs_done(&e);
+	/* many words, most repeated, over several windows of items */
+	static char big[8000];
+	static uint32_t bcut[1000];
+	size_t bl = 0;
+	for (int i = 0; i < 900 && bl < sizeof(big) - 20; i++)
+		bl += (size_t)snprintf(big + bl, sizeof(big) - bl, "%s%d ",
+		                       i % 3 ? "Wave" : i % 5 ? "AVAST" : "To", i % 17);
+	pieces_case(big, bcut, word_cuts(big, NULL, 0, bcut, 1000), FONT_BOLD, 0);
+}
+
 /* OpenType features: small caps and figure styles replace glyphs one for
  * one (the code points stay), with their own advances; a face without a
  * feature (CJK) is left alone; the cache keeps shapings apart by feature. */
@@ -1556,6 +1704,7 @@ int main(void)
 	RUN(fccache);
 	RUN(selection);
 	RUN(shaping);
+	RUN(pieces);
 	RUN(features);
 	RUN(light);
 	RUN(plans);

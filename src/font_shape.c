@@ -41,12 +41,19 @@ void font_shaped_done(font_shaped_t *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* Room for n more glyphs in s. */
+static void shaped_reserve(font_shaped_t *s, int n)
+{
+	if (s->n + n <= s->cap)
+		return;
+	while (s->n + n > s->cap)
+		s->cap = s->cap ? 2 * s->cap : 64;
+	s->g = xrealloc(s->g, (size_t)s->cap * sizeof(*s->g));
+}
+
 static font_glyph_t *shaped_add(font_shaped_t *s)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 64;
-		s->g = xrealloc(s->g, (size_t)s->cap * sizeof(*s->g));
-	}
+	shaped_reserve(s, 1);
 	font_glyph_t *g = &s->g[s->n++];
 	memset(g, 0, sizeof(*g));
 	return g;
@@ -376,16 +383,21 @@ static void emit_item(emit_t *st, const font_sglyph_t *sgv, int n, font_face_t *
                       uint32_t base)
 {
 	font_shaped_t *o = st->out;
+	int64_t width = o->width;
+	shaped_reserve(o, n);
+	memset(o->g + o->n, 0, (size_t)n * sizeof(*o->g));
 	for (int k = 0; k < n; k++) {
 		const font_sglyph_t *sg = &sgv[k];
 		int brk = st->pending || (k == 0 && starts_run(st, f->id, synth));
-		font_glyph_t *g = shaped_add(o);
+		font_glyph_t *g = &o->g[o->n++];
 		g->cp = sg->cp;
 		g->off = base + sg->off;
 		g->face = (int16_t)f->id;
 		g->synth = (uint8_t)synth;
 		g->gid = (uint16_t)sg->gid;
-		g->adv = milli_u(sg->milli, st->size) + funits_u(sg->kern, st->size, f->upem);
+		g->adv = milli_u(sg->milli, st->size);
+		if (sg->kern)
+			g->adv += funits_u(sg->kern, st->size, f->upem);
 		st->pending = sg->kern != 0;
 		if (sg->flags & 1) {
 			int32_t dx = funits_u(sg->xoff, st->size, f->upem);
@@ -398,9 +410,11 @@ static void emit_item(emit_t *st, const font_sglyph_t *sgv, int n, font_face_t *
 		}
 		g->brk = (uint8_t)brk;
 		/* saturate: one word of a BibTeX field can pass 2^31 u */
-		o->width = (int32_t)((int64_t)o->width + g->adv > INT32_MAX ? INT32_MAX :
-		                     (int64_t)o->width + g->adv);
+		width += g->adv;
+		if (width > INT32_MAX)
+			width = INT32_MAX;
 	}
+	o->width = (int32_t)width;
 }
 
 static void emit_missing(emit_t *st, uint32_t cp, uint32_t off)
@@ -666,20 +680,27 @@ static void win_item(win_t *w, font_chain_t *c, int k, int style, unsigned feats
 static void piece_items(win_t *w, font_chain_t *c, int style, int li, unsigned feats,
                         const char *s, uint32_t a, uint32_t b)
 {
+	const int8_t *ascii = c->ascii[style][li];   /* font_pick.c's */
 	win_add(w, W_PIECE);
 	uint32_t start = a;
 	int cur = -1;
 	for (uint32_t i = a; i < b;) {
-		uint32_t cp;
-		int l = utf8_next(s + i, b - i, &cp);
-		int k, cl;
-		if (cur >= 0 && is_mark(cp) && font_entry_has(c, cur, style, cp))
-			k = cur;
-		else if (cp >= 0x2018 &&
-		         (cl = cjk_context(s + a, b - a, i - a, l, li, cp)) != FONT_LANG_NONE)
-			k = font_chain_entry_cjk(c, style, cl, cp);
-		else
-			k = font_chain_entry_for(c, style, li, cp);
+		uint32_t cp = (unsigned char)s[i];
+		int l = 1, k, cl;
+		if (cp < 0x80) {
+			/* no mark, no quote: the entry that has it, from
+			   font_pick.c's table once it has been asked */
+			k = ascii[cp] ? ascii[cp] - 2 : font_chain_entry_for(c, style, li, cp);
+		} else {
+			l = utf8_next(s + i, b - i, &cp);
+			if (cur >= 0 && is_mark(cp) && font_entry_has(c, cur, style, cp))
+				k = cur;
+			else if (cp >= 0x2018 &&
+			         (cl = cjk_context(s + a, b - a, i - a, l, li, cp)) != FONT_LANG_NONE)
+				k = font_chain_entry_cjk(c, style, cl, cp);
+			else
+				k = font_chain_entry_for(c, style, li, cp);
+		}
 		if (k != cur && cur >= 0)
 			win_item(w, c, cur, style, feats, s, start, i);
 		if (k < 0) {

@@ -701,23 +701,32 @@ static void il_warn_missing(il_t *f, fcp_t *c)
  * code points to tmp, noting in map which code point each byte starts. */
 static void il_shape_text(il_t *f, int a, int b, buf_t *tmp, int **map, int *mapcap)
 {
+	size_t room = tmp->len + 4 * (size_t)(b - a) + 1;
+	if (room > tmp->cap) {
+		tmp->cap = 2 * room;
+		tmp->s = xrealloc(tmp->s, tmp->cap);
+	}
+	if ((int)room > *mapcap) {
+		*mapcap = 2 * (int)room;
+		*map = xrealloc(*map, (size_t)*mapcap * sizeof(int));
+	}
+	char *t = tmp->s;
+	size_t len = tmp->len;
 	for (int i = a; i < b; i++) {
-		fcp_t *c = &f->c[i];
+		const fcp_t *c = &f->c[i];
 		if (!c->draw)
 			continue;
-		if ((int)tmp->len + 4 > *mapcap) {
-			*mapcap = *mapcap * 2 + (int)tmp->len + 64;
-			*map = xrealloc(*map, (size_t)*mapcap * sizeof(int));
-		}
-		(*map)[tmp->len] = i;
-		if (c->shaped) {
-			char u[4];
-			buf_add(tmp, u, (size_t)utf8_encode(c->cp, u));
-		} else {
-			buf_add(tmp, c->kind == K_SPACE ? " " : f->text.s + c->off,
-			        c->kind == K_SPACE ? 1 : c->len);
-		}
+		(*map)[len] = i;
+		if (c->shaped)
+			len += (size_t)utf8_encode(c->cp, t + len);
+		else if (c->kind == K_SPACE)
+			t[len++] = ' ';
+		else
+			for (int k = 0; k < c->len; k++)
+				t[len++] = f->text.s[c->off + k];
 	}
+	t[len] = 0;
+	tmp->len = len;
 }
 
 /* Shape tmp, the chunks of span si (ending at cut[0..ncut)), and give

@@ -215,6 +215,7 @@ void font_face_free(font_face_t *f)
 		hb_shape_plan_destroy(f->plan[i]);
 	free(f->hadv);
 	free(f->gid);
+	hb_font_destroy(f->shapefont);
 	hb_font_destroy(f->hbfont);
 	hb_face_destroy(f->hbface);
 	hb_blob_destroy(f->blob);

@@ -41,6 +41,7 @@ struct font_face {
 	/* font_shape.c caches, allocated on first use: */
 	int32_t *hadv;          /* advance per glyph in font units + 1; 0 unknown */
 	uint16_t *gid;          /* glyph id + 1 per code point < FONT_GID_CACHE */
+	hb_font_t *shapefont;   /* hbfont's sub-font that shapes (glyphs from gid) */
 	hb_shape_plan_t *plan[FONT_NPLANS];   /* recently used plans */
 	hb_segment_properties_t planprops[FONT_NPLANS];
 	unsigned planfeats[FONT_NPLANS];      /* FONT_FEAT_* of each plan */

@@ -112,6 +112,51 @@ static int32_t face_hadv(font_face_t *f, hb_codepoint_t gid)
 	return f->hadv[gid] - 1;
 }
 
+/* HarfBuzz looks up each character's glyph several times while it
+ * shapes (normalisation): the shaping font answers from face_gid's cache
+ * what f->hbfont (whose sub-font it is; all else is delegated to it)
+ * would answer. */
+static hb_bool_t shape_nominal(hb_font_t *font, void *data, hb_codepoint_t u,
+                               hb_codepoint_t *g, void *user)
+{
+	(void)font;
+	(void)user;
+	font_face_t *f = data;
+	if (u < FONT_GID_CACHE && (*g = face_gid(f, u)) != 0)
+		return 1;
+	return hb_font_get_nominal_glyph(f->hbfont, u, g);
+}
+
+static unsigned shape_nominals(hb_font_t *font, void *data, unsigned count,
+                               const hb_codepoint_t *u, unsigned ustride, hb_codepoint_t *g,
+                               unsigned gstride, void *user)
+{
+	unsigned i;
+	for (i = 0; i < count; i++) {
+		if (!shape_nominal(font, data, *u, g, user))
+			break;
+		u = (const hb_codepoint_t *)(const void *)((const char *)u + ustride);
+		g = (hb_codepoint_t *)(void *)((char *)g + gstride);
+	}
+	return i;
+}
+
+static hb_font_t *face_shapefont(font_face_t *f)
+{
+	static hb_font_funcs_t *funcs;
+	if (f->shapefont)
+		return f->shapefont;
+	if (!funcs) {
+		funcs = hb_font_funcs_create();
+		hb_font_funcs_set_nominal_glyph_func(funcs, shape_nominal, NULL, NULL);
+		hb_font_funcs_set_nominal_glyphs_func(funcs, shape_nominals, NULL, NULL);
+		hb_font_funcs_make_immutable(funcs);
+	}
+	f->shapefont = hb_font_create_sub_font(f->hbfont);
+	hb_font_set_funcs(f->shapefont, funcs, f, NULL);
+	return f->shapefont;
+}
+
 /* The shaping plan for the buffer's properties: what hb_shape would find
  * in HarfBuzz's plan cache, kept here to save the search on every call. */
 static hb_shape_plan_t *face_plan(font_face_t *f, const hb_segment_properties_t *p,
@@ -214,8 +259,8 @@ static void buf_shape(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 	hb_buffer_guess_segment_properties(b);
 	hb_buffer_get_segment_properties(b, &props);
 	/* = hb_shape(), without its plan cache search */
-	hb_shape_plan_execute(face_plan(f, &props, feats, nfeats, mask), f->hbfont, b, feats,
-	                      nfeats);
+	hb_shape_plan_execute(face_plan(f, &props, feats, nfeats, mask), face_shapefont(f), b,
+	                      feats, nfeats);
 }
 
 /* Record, per code point of an item that maps 1:1 to a glyph, the

@@ -313,17 +313,50 @@ static void item_kern(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 	item_record(f, info, pos, m, 0, g, ng, mask);
 }
 
+/* An item as it was last emitted, at one size and synthetic style: its
+ * glyphs (offsets from the item, the first one's brk recomputed), what
+ * it added to the width, and the emitter's pending flag after it. */
+typedef struct item_emit {
+	int32_t size;           /* 0: not emitted yet */
+	int synth;
+	int64_t width, abs;     /* sum of the advances as added; of their magnitudes */
+	int pending;
+} item_emit_t;
+
+/* An item's allocation: its item_emit_t, ng glyph records, ng emitted
+ * glyphs, then its text (ng: one per byte, at least one). */
+static size_t item_ng(uint32_t len)
+{
+	return len ? len : 1;
+}
+
+static font_sglyph_t *item_glyphs(void *mem)
+{
+	return (font_sglyph_t *)(void *)((item_emit_t *)mem + 1);
+}
+
+static font_glyph_t *item_emitted(font_sglyph_t *g, uint32_t len)
+{
+	return (font_glyph_t *)(void *)(g + item_ng(len));
+}
+
+static item_emit_t *item_hdr(font_sglyph_t *g)
+{
+	return (item_emit_t *)(void *)g - 1;
+}
+
 /* Fill it with s[0..n)'s code points and nominal advances; the caller
  * records the shaped values (item_kern, or a batch). */
 static void item_fill(font_face_t *f, const char *s, uint32_t n, unsigned mask,
                       font_sitem_t *it)
 {
-	/* one allocation: glyph records (at most one per byte), then the text */
-	size_t ng = n ? n : 1;
-	it->text = xmalloc(ng * sizeof(font_sglyph_t) + n + 1);
-	it->g = (font_sglyph_t *)(void *)it->text;
+	size_t ng = item_ng(n);
+	it->text = xmalloc(sizeof(item_emit_t) + ng * (sizeof(font_sglyph_t) + sizeof(font_glyph_t)) +
+	                   n + 1);
+	memset(it->text, 0, sizeof(item_emit_t));
+	it->g = item_glyphs(it->text);
 	it->n = item_decode(f, s, n, it->g);
-	char *t = (char *)(it->g + (n ? n : 1));
+	char *t = (char *)(item_emitted(it->g, n) + ng);
 	memcpy(t, s, n);
 	t[n] = 0;
 	it->len = n;
@@ -340,7 +373,7 @@ static int item_shaped(font_face_t *f, int n, unsigned mask)
 
 static const char *item_text(const font_sitem_t *it)
 {
-	return (const char *)(it->g + (it->len ? it->len : 1));
+	return (const char *)(item_emitted(it->g, it->len) + item_ng(it->len));
 }
 
 static void cache_grow(font_lib_t *lib)
@@ -424,8 +457,9 @@ static void emit_piece(emit_t *st)
 	st->m0 = st->out->missing;
 }
 
+/* Emit n glyph records; adds to *sum and *abs what the width took. */
 static void emit_item(emit_t *st, const font_sglyph_t *sgv, int n, font_face_t *f, int synth,
-                      uint32_t base)
+                      uint32_t base, int64_t *sum, int64_t *abs)
 {
 	font_shaped_t *o = st->out;
 	int64_t width = o->width;
@@ -454,12 +488,53 @@ static void emit_item(emit_t *st, const font_sglyph_t *sgv, int n, font_face_t *
 			st->pending = 1;
 		}
 		g->brk = (uint8_t)brk;
+		*sum += g->adv;
+		*abs += g->adv < 0 ? -(int64_t)g->adv : g->adv;
 		/* saturate: one word of a BibTeX field can pass 2^31 u */
 		width += g->adv;
 		if (width > INT32_MAX)
 			width = INT32_MAX;
 	}
 	o->width = (int32_t)width;
+}
+
+/* Emit an item's glyphs: a copy of the last emission when that was at
+ * the same size and synthetic style (only its first glyph's run break
+ * depends on what came before), else emit_item, kept for next time
+ * unless the first glyph's offset moved the glyph before the item. */
+static void emit_cached(emit_t *st, font_sglyph_t *sgv, int n, uint32_t len, font_face_t *f,
+                        int synth, uint32_t base)
+{
+	font_shaped_t *o = st->out;
+	item_emit_t *h = item_hdr(sgv);
+	font_glyph_t *em = item_emitted(sgv, len);
+	if (h->size == st->size && h->synth == synth && (int64_t)o->width + h->abs <= INT32_MAX &&
+	    (int64_t)o->width - h->abs >= -INT32_MAX) {
+		int brk = st->pending || starts_run(st, f->id, synth);
+		shaped_reserve(o, n);
+		font_glyph_t *g = o->g + o->n;
+		memcpy(g, em, (size_t)n * sizeof(*g));
+		for (int k = 0; k < n; k++)
+			g[k].off += base;
+		g[0].brk = (uint8_t)brk;
+		o->n += n;
+		o->width = (int32_t)(o->width + h->width);
+		st->pending = h->pending;
+		return;
+	}
+	int start = o->n;
+	int64_t sum = 0, abs = 0;
+	emit_item(st, sgv, n, f, synth, base, &sum, &abs);
+	if (n == 0 || (sgv[0].flags & 1) || abs > INT32_MAX)
+		return;
+	memcpy(em, o->g + start, (size_t)n * sizeof(*em));
+	for (int k = 0; k < n; k++)
+		em[k].off -= base;
+	h->size = st->size;
+	h->synth = synth;
+	h->width = sum;
+	h->abs = abs;
+	h->pending = st->pending;
 }
 
 static void emit_missing(emit_t *st, uint32_t cp, uint32_t off)
@@ -670,9 +745,9 @@ static void win_flush(win_t *w)
 		else if (x->kind == W_MISSING)
 			emit_missing(&w->st, (uint32_t)x->n, x->off);
 		else
-			emit_item(&w->st, x->g, x->n, x->f, x->synth, x->off);
+			emit_cached(&w->st, x->g, x->n, x->len, x->f, x->synth, x->off);
 		if (x->own)
-			free(x->g);
+			free(item_hdr(x->g));
 	}
 	w->n = 0;
 }

@@ -948,21 +948,31 @@ static void il_cjk_spacing(il_t *f)
 	}
 }
 
+/* il_shape's scratch, kept from one paragraph to the next like il_keep
+ * (let go after a paragraph of over KEEP_MAX bytes of text). */
+static struct {
+	buf_t tmp;              /* a span's text as shaped */
+	int *map;               /* its bytes -> code points */
+	int mapcap;
+	uint32_t *cut;          /* its chunks' ends */
+	int cutcap;
+	font_shaped_t sh;
+} il_shape_keep;
+
 static int il_shape(il_t *f)
 {
-	buf_t tmp;
-	int *map = NULL, mapcap = 0, rc = 0, ncut = 0, cutcap = 0;
-	uint32_t *cut = NULL;
-	font_shaped_t sh;
-	buf_init(&tmp);
-	font_shaped_init(&sh);
+	buf_t *tmp = &il_shape_keep.tmp;
+	int **map = &il_shape_keep.map, *mapcap = &il_shape_keep.mapcap;
+	uint32_t **cut = &il_shape_keep.cut;
+	int *cutcap = &il_shape_keep.cutcap, rc = 0, ncut = 0;
+	font_shaped_t *sh = &il_shape_keep.sh;
 	for (int i = 0; i < f->nc && !rc;) {
 		/* a span at a time, in chunks: one word and the spaces after
 		   it (the font module caches shaped words; kerning never
 		   crosses a space), or at most SHAPE_MAX code points of text
 		   without spaces; a newline ends a chunk and is not shaped */
 		int si = f->c[i].span, j = i;
-		buf_reset(&tmp);
+		buf_reset(tmp);
 		ncut = 0;
 		while (j < f->nc && f->c[j].span == si) {
 			int k = j;
@@ -971,23 +981,26 @@ static int il_shape(il_t *f)
 			                              f->c[k - 1].kind == K_SPACE))
 				k++;
 			if (k > j) {
-				il_shape_text(f, j, k, &tmp, &map, &mapcap);
-				if (ncut == cutcap) {
-					cutcap = cutcap ? 2 * cutcap : 64;
-					cut = xrealloc(cut, (size_t)cutcap * sizeof(*cut));
+				il_shape_text(f, j, k, tmp, map, mapcap);
+				if (ncut == *cutcap) {
+					*cutcap = *cutcap ? 2 * *cutcap : 64;
+					*cut = xrealloc(*cut, (size_t)*cutcap * sizeof(**cut));
 				}
-				cut[ncut++] = (uint32_t)tmp.len;
+				(*cut)[ncut++] = (uint32_t)tmp->len;
 			}
 			j = k < f->nc && f->c[k].kind == K_NL ? k + 1 : k;
 		}
 		if (ncut)
-			rc = il_shape_span(f, si, &tmp, map, cut, ncut, &sh);
+			rc = il_shape_span(f, si, tmp, *map, *cut, ncut, sh);
 		i = j;
 	}
-	free(cut);
-	free(map);
-	buf_done(&tmp);
-	font_shaped_done(&sh);
+	if (tmp->cap > KEEP_MAX) {
+		buf_done(tmp);
+		free(*map);
+		free(*cut);
+		font_shaped_done(sh);
+		memset(&il_shape_keep, 0, sizeof(il_shape_keep));
+	}
 	return rc;
 }
 

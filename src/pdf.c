@@ -233,9 +233,14 @@ static const char *run_problem(const page_run_t *r)
 /* "/F1 10.5 Tf": size in u, printed exactly (up to 3 decimals). */
 static void set_font(pw_t *w, pdf_font_t *f, int32_t size)
 {
-	const char *local = HPDF_Page_GetLocalFontName(w->page, f->type0);
-	if (!local)
-		pdf_ok(w, HPDF_FAILD_TO_ALLOC_MEM);
+	const char *local = f->local_page == w->pageno + 1 ? f->local : NULL;
+	if (!local) { /* once per page: it puts the font in the resources */
+		local = HPDF_Page_GetLocalFontName(w->page, f->type0);
+		if (!local)
+			pdf_ok(w, HPDF_FAILD_TO_ALLOC_MEM);
+		f->local = local;
+		f->local_page = w->pageno + 1;
+	}
 	char buf[160];
 	size_t l = strlen(local);
 	if (l > 120)

@@ -31,6 +31,8 @@ typedef struct pdf_font {
 	uint16_t *cid;              /* 65,536: the CID of each code point drawn */
 	int32_t *cw;                /* 65,536: its width (/W units), for show_text */
 	uint8_t *owned;             /* per glyph: a code point has it as its CID */
+	const char *local;          /* its resource name on page local_page - 1 */
+	int local_page;
 	pdf_alt_t *alts;            /* feature glyphs drawn (small caps, figures) */
 	int nalts, capalts;
 } pdf_font_t;

@@ -55,6 +55,9 @@ struct pdf_tags {
 	int mc, mc_el;      /* the open sequence and its element */
 	int *nmcid;         /* per page: MCIDs given */
 	int nannots;
+	const char **memo;  /* el_lang of the page list's elements */
+	unsigned char *memo_ok;
+	int nmemo;
 };
 
 static int el_add(pdf_tags_t *t, int parent, const char *role, const char *lang,
@@ -98,6 +101,9 @@ void pdf_tags_start(pw_t *w)
 	}
 	if (!t->nel)
 		el_add(t, -1, "Document", NULL, NULL);
+	t->nmemo = t->nel;
+	t->memo = xcalloc((size_t)t->nmemo, sizeof(const char *));
+	t->memo_ok = xcalloc((size_t)t->nmemo, 1);
 }
 
 void pdf_tags_free(pw_t *w)
@@ -108,6 +114,8 @@ void pdf_tags_free(pw_t *w)
 	free(t->el);
 	free(t->rec);
 	free(t->nmcid);
+	free(t->memo);
+	free(t->memo_ok);
 	free(t);
 	w->tg = NULL;
 	free(w->tg_kids);
@@ -133,14 +141,30 @@ void pdf_mc_artifact(pw_t *w)
 	t->mc = MC_ARTIFACT;
 }
 
-/* The language in effect in element e. */
+/* The language in effect in element e; kept for the page list's elements
+ * (every run asks), when the walk met only those: their parents and
+ * languages never change. */
 static const char *el_lang(const pw_t *w, int e)
 {
-	const pdf_tags_t *t = w->tg;
-	for (int k = 0; e >= 0 && e < t->nel && k < t->nel; e = t->el[e].parent, k++)
-		if (t->el[e].lang)
-			return t->el[e].lang;
-	return w->doc->lang;
+	pdf_tags_t *t = w->tg;
+	int e0 = e, pure = 1;
+	if (e0 >= 0 && e0 < t->nmemo && t->memo_ok[e0])
+		return t->memo[e0];
+	const char *r = w->doc->lang;
+	for (int k = 0; e >= 0 && e < t->nel && k < t->nel; e = t->el[e].parent, k++) {
+		pure &= e < t->nmemo;
+		if (t->el[e].lang) {
+			r = t->el[e].lang;
+			break;
+		}
+	}
+	if (e >= t->nel)
+		pure = 0;
+	if (pure && e0 >= 0 && e0 < t->nmemo) {
+		t->memo[e0] = r;
+		t->memo_ok[e0] = 1;
+	}
+	return r;
 }
 
 /* Open a tagged sequence for element e (the caller closed the last one). */

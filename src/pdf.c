@@ -262,9 +262,12 @@ static void set_font(pw_t *w, pdf_font_t *f, int32_t size)
 static int64_t show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const uint16_t *gids,
                          int32_t size, int32_t track)
 {
+	/* the byte after a backslash for the bytes a string escapes, else 0 */
+	static const unsigned char esc[256] = {['\\'] = '\\', ['('] = '(', [')'] = ')',
+	                                       ['\r'] = 'r', ['\n'] = 'n'};
 	char *o = w->tb;
 	size_t cap = PDF_CHUNK - 8, k = 0, chunk = 0;
-	int64_t adv = 0;
+	int64_t adv = 0, sz = (int64_t)size * 1000, tr = (int64_t)track * 1000000;
 	o[k++] = '(';
 	for (size_t i = 0, ci = 0; i < n; ci++) {
 		uint32_t cp = (unsigned char)s[i];
@@ -280,7 +283,7 @@ static int64_t show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const 
 			c = pdf_font_has(f, cp) ? f->cid[cp] : pdf_font_cid(f, cp);
 			wd = f->cw[cp];
 		}
-		adv += wd * size * 1000 + (int64_t)track * 1000000;
+		adv += wd * sz + tr;
 		if (k + 6 > cap) {
 			pdf_put_raw(w, o, k);
 			k = 0;
@@ -293,11 +296,9 @@ static int64_t show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const 
 		unsigned char b[2] = {(unsigned char)(c >> 8), (unsigned char)c};
 		for (int j = 0; j < 2; j++) {
 			unsigned char x = b[j];
-			if (x <= ')' || x == '\\') { /* (cheap test first) */
-				if (x == '\\' || x == '(' || x == ')' || x == '\r' || x == '\n') {
-					o[k++] = '\\';
-					x = x == '\r' ? 'r' : x == '\n' ? 'n' : x;
-				}
+			if (esc[x]) {
+				o[k++] = '\\';
+				x = esc[x];
 			}
 			o[k++] = (char)x;
 		}

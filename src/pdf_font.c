@@ -112,7 +112,7 @@ static void pf_cmap_block(buf_t *st, const char *kw, char *blk, size_t bn, unsig
 
 /* ToUnicode: each CID drawn to its code point (bfchar, 100 per block;
  * libharu 2.3's own map used the invalid "begincidrange"). */
-static HPDF_Dict pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n)
+static void *pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n)
 {
 	buf_t *st = pdf_buf(w);
 	buf_puts(st, "/CIDInit /ProcSet findresource begin\n12 dict begin\n"
@@ -166,7 +166,7 @@ static HPDF_Dict pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n)
 	}
 	buf_puts(st, "endcmap\nCMapName currentdict /CMap defineresource pop\n"
 	             "end\nend\n");
-	return pdf_stream_held(w, st->s, st->len);
+	return pdf_raw_stream(w, st->s, st->len, "", 1);
 }
 
 static HPDF_Dict pf_descriptor(pw_t *w, const pdf_font_t *f, const char *name)
@@ -225,11 +225,12 @@ static void pf_finish(pw_t *w, pdf_font_t *f, int idx)
 	pf_tag(w, f, w->tags[idx]);
 	snprintf(name, sizeof(name), "%s%s", w->tags[idx], sfnt_psname(f->sf));
 	int cff = sfnt_is_cff(f->sf);
-	HPDF_Dict ff = pdf_stream_held(w, prog, plen); /* f->sf owns prog */
-	if (cff)
-		pdf_ok(w, HPDF_Dict_AddName(ff, "Subtype", "CIDFontType0C"));
-	else
-		pdf_ok(w, HPDF_Dict_AddNumber(ff, "Length1", (HPDF_INT32)plen));
+	char fd[40] = "/Subtype/CIDFontType0C";
+	if (!cff) {
+		memcpy(fd, "/Length1 ", 9);
+		fd[9 + pdf_num(fd + 9, (int64_t)plen, 0)] = '\0';
+	}
+	void *ff = pdf_raw_stream(w, prog, plen, fd, 1); /* f->sf owns prog */
 	HPDF_Dict desc = pf_descriptor(w, f, name);
 	pdf_ok(w, HPDF_Dict_Add(desc, cff ? "FontFile3" : "FontFile2", ff));
 

@@ -60,6 +60,12 @@ typedef struct pdf_held {
 	int set;
 	int raw;         /* the object's whole value is w->raw.s[off..off+n) */
 	int konst;       /* the same data in every PDF (pdf_deflate_const) */
+	int stream;      /* a raw stream: its dictionary's entries are
+	                    w->raw.s[off..off+dn), its data p[0..n) */
+	int flate;       /* ... deflated (else written as it is) */
+	int free;        /* a number kept free (where libharu had the stream's
+	                    /Length: the others keep their numbers) */
+	size_t dn;
 	size_t off;
 } pdf_held_t;
 
@@ -124,9 +130,11 @@ int pdf_fail(pw_t *w, const char *file, const char *fmt, ...)
 void pdf_ok(pw_t *w, HPDF_STATUS rc);
 void *pdf_obj(pw_t *w, void *obj);
 HPDF_Dict pdf_stream(pw_t *w, const void *data, size_t n);
-/* A FlateDecode stream whose data p[0..n) is not copied: it must stay
- * valid until pdf_save (pdf_hold). */
-HPDF_Dict pdf_stream_held(pw_t *w, const void *p, size_t n);
+/* A raw stream object (a libharu null in the xref, as pdf_raw_new) with
+ * data p[0..n), not copied: it must stay valid until pdf_save; dict holds
+ * its dictionary's entries but /Length and /Filter ("/N 3"); flate: deflated
+ * (/Filter/FlateDecode), else written as it is. pdf_save writes it. */
+void *pdf_raw_stream(pw_t *w, const void *p, size_t n, const char *dict, int flate);
 /* Stream dictionary d's data is p[0..n), held by the caller until the
  * document is saved; d's own libharu stream stays empty. */
 void pdf_hold(pw_t *w, HPDF_Dict d, const void *p, size_t n);

@@ -141,9 +141,8 @@ static int output_intent(pw_t *w)
 		        "VITA_ICC_PROFILE): the PDF is tagged but does not claim PDF/A-2");
 		return 0;
 	}
-	HPDF_Dict prof = pdf_stream_held(w, icc->s, icc->len);
+	void *prof = pdf_raw_stream(w, icc->s, icc->len, "/N 3", 1);
 	w->held[pdf_obj_id(prof)].konst = 1; /* deflated once, kept in the cache */
-	pdf_ok(w, HPDF_Dict_AddNumber(prof, "N", 3));
 	HPDF_Dict oi = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
 	pdf_ok(w, HPDF_Dict_AddName(oi, "Type", "OutputIntent"));
 	pdf_ok(w, HPDF_Dict_AddName(oi, "S", "GTS_PDFA1"));
@@ -163,16 +162,9 @@ void pdf_meta_finish(pw_t *w)
 	w->what = "write the metadata";
 	HPDF_Dict cat = w->pdf->catalog;
 	int pdfa = output_intent(w);
-	buf_t x;
-	buf_init(&x);
-	xmp_build(w, &x, pdfa);
-	HPDF_Dict m = pdf_obj(w, HPDF_DictStream_New(w->pdf->mmgr, w->pdf->xref));
-	m->filter = HPDF_STREAM_FILTER_NONE;
-	HPDF_STATUS rc = HPDF_Stream_Write(m->stream, (const HPDF_BYTE *)x.s, (HPDF_UINT)x.len);
-	buf_done(&x);
-	pdf_ok(w, rc);
-	pdf_ok(w, HPDF_Dict_AddName(m, "Type", "Metadata"));
-	pdf_ok(w, HPDF_Dict_AddName(m, "Subtype", "XML"));
+	buf_t *x = pdf_buf(w);
+	xmp_build(w, x, pdfa);
+	void *m = pdf_raw_stream(w, x->s, x->len, "/Type/Metadata/Subtype/XML", 0);
 	pdf_ok(w, HPDF_Dict_Add(cat, "Metadata", m));
 	if (w->doc->lang && utf8_invalid_at(w->doc->lang, strlen(w->doc->lang)) < 0)
 		pdf_ok(w, HPDF_Dict_Add(cat, "Lang",

@@ -118,7 +118,7 @@ void pdf_hold(pw_t *w, HPDF_Dict d, const void *p, size_t n)
 		memset(w->held + w->nheld, 0, (cap - w->nheld) * sizeof(pdf_held_t));
 		w->nheld = cap;
 	}
-	w->held[id] = (pdf_held_t){p, n, 1, 0, 0, 0};
+	w->held[id] = (pdf_held_t){p, n, 1, 0, 0, 0, 0, 0, 0, 0};
 }
 
 unsigned pdf_obj_id(const void *obj)
@@ -155,11 +155,23 @@ const pdf_held_t *pdf_held(const pw_t *w, void *obj)
 	return id < w->nheld && w->held[id].set ? &w->held[id] : NULL;
 }
 
-HPDF_Dict pdf_stream_held(pw_t *w, const void *p, size_t n)
+void *pdf_raw_stream(pw_t *w, const void *p, size_t n, const char *dict, int flate)
 {
-	HPDF_Dict d = pdf_stream(w, NULL, 0);
-	pdf_hold(w, d, p, n);
-	return d;
+	void *obj = pdf_raw_new(w);
+	size_t off = w->raw.len, dn = strlen(dict);
+	buf_add(&w->raw, dict, dn);
+	pdf_hold(w, obj, p, n);
+	pdf_held_t *h = &w->held[pdf_obj_id(obj)];
+	h->stream = 1;
+	h->flate = flate;
+	h->off = off;
+	h->dn = dn;
+	/* the number libharu's /Length object took stays free, so every later
+	   object keeps the number it had (deflate is not indifferent to that) */
+	void *len = pdf_raw_new(w);
+	pdf_hold(w, len, NULL, 0);
+	w->held[pdf_obj_id(len)].free = 1;
+	return obj;
 }
 
 buf_t *pdf_buf(pw_t *w)

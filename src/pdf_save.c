@@ -227,6 +227,31 @@ static void flate_object(pw_t *w, buf_t *out, unsigned num, const char *dict,
 	buf_add(out, "\nendstream\nendobj\n", 18);
 }
 
+/* A raw stream (pdf_raw_stream): "N 0 obj <<entries /Filter/FlateDecode
+ * /Length L>> stream ... endstream endobj", the data deflated (or as it
+ * is, without /Filter). */
+static void raw_stream(pw_t *w, buf_t *out, unsigned num, const pdf_held_t *h)
+{
+	const unsigned char *z = h->p ? h->p : (const unsigned char *)"";
+	size_t zn = h->p ? h->n : 0;
+	if (h->flate && h->konst) {
+		if (!(zn = pdf_deflate_const(z, zn, &z)))
+			pdf_fail(w, NULL, "cannot compress a stream");
+	} else if (h->flate) {
+		z = deflate_bytes(w, z, zn, &zn);
+	}
+	put_uint(out, num);
+	buf_add(out, " 0 obj\n<<", 9);
+	buf_add(out, w->raw.s + h->off, h->dn);
+	if (h->flate)
+		buf_add(out, "/Filter/FlateDecode", 19);
+	buf_add(out, "/Length ", 8);
+	put_uint(out, zn);
+	buf_add(out, ">>\nstream\r\n", 11);
+	buf_add(out, (const char *)z, zn);
+	buf_add(out, "\nendstream\nendobj\n", 18);
+}
+
 /* A FlateDecode stream dictionary (the same /Filter array and indirect
  * /Length libharu writes; our serializer), with the data deflated by
  * pdf_deflate instead of zlib: the data pdf_hold gave, else the dict's
@@ -375,10 +400,15 @@ int pdf_save(pw_t *w)
 	put(out, "%PDF-1.7\n%\xb7\xbe\xad\xaa\n");
 	for (unsigned i = 1; i < n; i++) {
 		HPDF_XrefEntry e = HPDF_Xref_GetEntry(x, i);
-		if (!is_stream(e->obj))
+		const pdf_held_t *h = pdf_held(w, e->obj);
+		if (!is_stream(e->obj) && !(h && h->stream))
 			continue;
 		type[i] = 1;
 		off[i] = out->len;
+		if (h && h->stream) {
+			raw_stream(w, out, i, h);
+			continue;
+		}
 		put_uint(out, i);
 		buf_add(out, " 0 obj\n", 7);
 		if (flate_stream(w, out, e->obj) < 0)
@@ -392,7 +422,8 @@ int pdf_save(pw_t *w)
 	unsigned count = 0;
 	for (unsigned i = 1; i < n; i++) {
 		HPDF_XrefEntry e = HPDF_Xref_GetEntry(x, i);
-		if (is_stream(e->obj))
+		const pdf_held_t *h = pdf_held(w, e->obj);
+		if (is_stream(e->obj) || (h && (h->stream || h->free)))
 			continue;
 		if (count)
 			buf_add(head, " ", 1);
@@ -426,12 +457,21 @@ int pdf_save(pw_t *w)
 	buf_reset(xs);
 	/* rows through the PNG "Up" predictor: each byte minus the one above,
 	   so the runs of type-2 entries and close offsets deflate to little */
+	/* free entries (type 0): object 0 and the numbers kept free, each
+	   linked to the next free one, the last back to 0 (7.5.4) */
+	unsigned next_free = 0;
+	for (unsigned i = n + 1; i > 0; i--)
+		if (!type[i]) {
+			off[i] = next_free;
+			next_free = i;
+		}
+	off[0] = next_free;
 	unsigned char prev[16] = {0};
 	for (unsigned i = 0; i < n + 2; i++) {
 		unsigned char rec[16], row[17];
 		rec[0] = type[i];
-		put_field(rec + 1, type[i] == 2 ? objstm : type[i] == 1 ? off[i] : 0, w2);
-		put_field(rec + 1 + w2, type[i] == 2 ? off[i] : type[i] == 1 ? 0 : 65535, w3);
+		put_field(rec + 1, type[i] == 2 ? objstm : off[i], w2);
+		put_field(rec + 1 + w2, type[i] == 2 ? off[i] : type[i] == 1 ? 0 : i ? 1 : 65535, w3);
 		row[0] = 2;
 		for (unsigned k = 0; k < cols; k++)
 			row[1 + k] = (unsigned char)(rec[k] - prev[k]);

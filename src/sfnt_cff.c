@@ -637,8 +637,8 @@ static void put_fdarray(const sfnt_cff_t *c, const uint8_t *order, unsigned nfd,
 		put_op(&d, OP_PRIVATE);
 	}
 	start[nfd] = d.n;
-	const unsigned char *item[CFF_MAXFD];
-	uint32_t len[CFF_MAXFD];
+	const unsigned char *item[CFF_MAXFD] = {0};   /* (GCC -O1 warns when nfd may be 0) */
+	uint32_t len[CFF_MAXFD] = {0};
 	for (unsigned i = 0; i < nfd; i++) {
 		item[i] = d.p + start[i];
 		len[i] = (uint32_t)(start[i + 1] - start[i]);

@@ -514,19 +514,21 @@ static void il_decode(il_t *f, int n)
 	if (len)
 		inline_breaks(f->text.s, len, f->o->lang, brks);
 	f->c = il_keep.c = room(il_keep.c, &il_keep.capc, len + 1, sizeof(*f->c));
+	int nc = 0;             /* kept here, not in f: the stores below cannot alias it */
+	const char *text = f->text.s;
 	for (int si = 0; si < n; si++) {
 		size_t end = pos + f->sp[si].nb;
-		f->sp[si].c0 = f->nc;
+		f->sp[si].c0 = nc;
 		while (pos < end) {
-			fcp_t *c = &f->c[f->nc];
-			unsigned char b0 = (unsigned char)f->text.s[pos];
+			fcp_t *c = &f->c[nc++];
+			unsigned char b0 = (unsigned char)text[pos];
 			int l, draw;
 			*c = (fcp_t){.off = (int32_t)pos, .span = si, .face = -1};
 			if (b0 < 0x80) {
 				c->cp = b0;
 				l = 1;
 			} else {
-				l = utf8_decode(f->text.s + pos, end - pos, &c->cp);
+				l = utf8_decode(text + pos, end - pos, &c->cp);
 			}
 			if (b0 > ' ' && b0 < 0x7F) {
 				c->kind = K_CHAR;
@@ -548,10 +550,10 @@ static void il_decode(il_t *f, int n)
 			if (c->cp > maxcp)
 				maxcp = c->cp;
 			pos += (size_t)l;
-			f->nc++;
 		}
-		f->sp[si].c1 = f->nc;
+		f->sp[si].c1 = nc;
 	}
+	f->nc = nc;
 	f->c[f->nc] = (fcp_t){0};
 	f->maxcp = maxcp;
 }
@@ -1052,7 +1054,7 @@ static void il_emergency(il_t *f)
 
 /* ---- 5: items ---- */
 
-static void il_item(il_t *f, int type, int32_t w, int32_t st, int32_t sh, int32_t pen,
+static inline void il_item(il_t *f, int type, int32_t w, int32_t st, int32_t sh, int32_t pen,
                     int flagged, int c0, int c1)
 {
 	if (f->nit == f->capit) {
@@ -1522,17 +1524,24 @@ static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 	for (int k = ax->c0; k < ax->c1; k++) {
 		const fcp_t *c = &f->c[k];
 		if (c->face >= 0 && c->draw && ls_plain(L, c, &f->sp[c->span], pend)) {
-			if (pend && p0 + (int32_t)pend != c->off) {
-				buf_add(&L->rt, f->text.s + p0, pend);
-				pend = 0;
-			}
+			/* c and the glyphs after it in the box (one span: its bytes
+			   follow c's) for as long as they stay plain */
+			int32_t xl, al;
 			if (!pend)
 				p0 = c->off;
-			pend += c->len;
-			L->cur.w = sat32((int64_t)x + c->adv - L->cur.x);
-			if (f->sp[c->span].s->url)
-				L->lx1 = add32(x, c->adv);
-			x = add32(x, c->adv);
+			do {
+				pend += c->len;
+				xl = x;
+				al = c->adv;
+				x = add32(x, al);
+				c = &f->c[++k];
+			} while (k < ax->c1 && c->face == L->cur.face && c->synth == L->cur.synth &&
+			         c->lv == L->lv && !(c->brk | c->shaped | c->gid | !c->draw) &&
+			         L->rt.len + pend + c->len <= RUN_MAX);
+			k--;
+			L->cur.w = sat32((int64_t)xl + al - L->cur.x);
+			if (f->sp[f->c[k].span].s->url)
+				L->lx1 = add32(xl, al);
 			continue;
 		}
 		if (pend) {

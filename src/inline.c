@@ -563,8 +563,9 @@ static void il_decode(il_t *f, int n)
 static void il_bidi(il_t *f)
 {
 	int any = f->o->rtl;
-	for (int i = 0; i < f->nc && !any && f->maxcp >= 0x80; i++)
-		any = f->c[i].cp >= 0x80 && bidi_is_rtl(f->c[i].cp);   /* ASCII never is */
+	/* nothing below U+0590 is right to left (test_inline rtl_from_0590) */
+	for (int i = 0; i < f->nc && !any && f->maxcp >= 0x590; i++)
+		any = f->c[i].cp >= 0x590 && bidi_is_rtl(f->c[i].cp);
 	if (!any || !f->nc)
 		return;
 	uint32_t *cp = xmalloc((size_t)f->nc * sizeof(*cp));
@@ -1268,11 +1269,11 @@ static void il_items(il_t *f)
 			il_glue(f, space, spaceend, spacebrk, trail);
 		}
 		space = -1;
-		int j = i;
-		int64_t w = 0;
-		while (j < f->nc && f->c[j].kind == K_CHAR && f->c[j].span == c->span &&
-		       (j == i || f->c[j - 1].bk == BK_NONE))
-			w += f->c[j++].adv;
+		int j = i + 1, nc = f->nc;
+		int64_t w = c->adv;     /* c is a character: K_SPACE and K_NL went above */
+		for (const fcp_t *q = c + 1; j < nc && q->kind == K_CHAR && q->span == c->span &&
+		                             q[-1].bk == BK_NONE; q++, j++)
+			w += q->adv;
 		il_box(f, i, j, w);
 		boxes++;
 		if (f->c[j - 1].bk != BK_NONE && j < f->nc && f->c[j].kind == K_CHAR)

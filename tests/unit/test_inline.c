@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include "arena.h"
+#include "bidi.h"
 #include "inline.h"
 #include "t.h"
 
@@ -368,6 +369,16 @@ TEST(runs_across_spans)
 	CHECK(strstr(a, "<") != NULL);   /* the link is there */
 }
 
+/* inline_set looks for right-to-left text only from U+0590 up. */
+TEST(rtl_from_0590)
+{
+	int below = 0;
+	for (uint32_t c = 0; c < 0x590; c++)
+		below += bidi_is_rtl(c);
+	EQ_INT(below, 0);
+	CHECK(bidi_is_rtl(0x5D0) && bidi_is_rtl(0x627));
+}
+
 TEST(overflow)
 {
 	inline_span_t s[3];
@@ -639,6 +650,7 @@ int main(void)
 	RUN(soft_hyphen);
 	RUN(url);
 	RUN(runs_across_spans);
+	RUN(rtl_from_0590);
 	RUN(overflow);
 	RUN(missing);
 	RUN(flags);

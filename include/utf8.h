@@ -28,6 +28,18 @@ static inline int utf8_next(const char *s, size_t n, uint32_t *cp)
 	}
 	return l;
 }
+/* cp as UTF-16 code units in u[0..2) (a surrogate pair above U+FFFF);
+ * returns how many (1 or 2). */
+static inline int utf16_units(uint32_t cp, uint32_t u[2])
+{
+	if (cp <= 0xFFFF) {
+		u[0] = cp;
+		return 1;
+	}
+	u[0] = 0xD800 + ((cp - 0x10000) >> 10);
+	u[1] = 0xDC00 + ((cp - 0x10000) & 0x3FF);
+	return 2;
+}
 /* Encode cp into out (4 bytes room); returns the length. */
 int utf8_encode(uint32_t cp, char *out);
 /* Offset of the first invalid byte, or -1 when all of s[0..n) is valid. */

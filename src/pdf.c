@@ -371,13 +371,8 @@ static void actual_begin(pw_t *w, const char *s, int n)
 			break;
 		i += l;
 		int k = 0;
-		uint32_t u[2] = {cp, 0};
-		int nu = 1;
-		if (cp > 0xFFFF) {
-			u[0] = 0xD800 + ((cp - 0x10000) >> 10);
-			u[1] = 0xDC00 + ((cp - 0x10000) & 0x3FF);
-			nu = 2;
-		}
+		uint32_t u[2];
+		int nu = utf16_units(cp, u);
 		for (int j = 0; j < nu; j++)
 			for (int sh = 12; sh >= 0; sh -= 4)
 				o[k++] = hex[u[j] >> sh & 15];

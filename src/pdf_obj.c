@@ -244,13 +244,8 @@ size_t pdf_utf16_bytes(pw_t *w, const char *s)
 		if (l <= 0)
 			break;
 		i += (size_t)l;
-		uint32_t u[2] = {cp, 0};
-		int nu = 1;
-		if (cp > 0xFFFF) {
-			u[0] = 0xD800 + ((cp - 0x10000) >> 10);
-			u[1] = 0xDC00 + ((cp - 0x10000) & 0x3FF);
-			nu = 2;
-		}
+		uint32_t u[2];
+		int nu = utf16_units(cp, u);
 		for (int j = 0; j < nu; j++) {
 			o[k++] = (unsigned char)(u[j] >> 8);
 			o[k++] = (unsigned char)u[j];

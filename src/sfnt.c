@@ -412,6 +412,19 @@ static void put32(unsigned char *p, uint32_t v)
 	p[3] = (unsigned char)v;
 }
 
+uint32_t sfnt_table_end(bbuf_t *b, size_t dir, const char *tag, size_t at)
+{
+	size_t len = b->n - at, pad = (4 - len % 4) % 4;
+	memset(sfnt_bb_grow(b, pad), 0, pad);
+	unsigned char *e = b->p + dir;
+	uint32_t ts = sfnt_sum(b->p + at, len + pad);
+	memcpy(e, tag, 4);
+	put32(e + 4, ts);
+	put32(e + 8, (uint32_t)at);
+	put32(e + 12, (uint32_t)len);
+	return ts;
+}
+
 static void put16(unsigned char *p, unsigned v)
 {
 	p[0] = (unsigned char)(v >> 8);
@@ -582,16 +595,8 @@ static void tt_program(const sfnt_t *f, const uint8_t *keep, bbuf_t *b)
 		if (k == T_HEAD)
 			head_at = at;
 		tt_table(f, k, keep, lng, b);
-		size_t tl = b->n - at, pad = (4 - tl % 4) % 4;
-		memset(sfnt_bb_grow(b, pad), 0, pad);
-		unsigned char *e = b->p + dir;
-		uint32_t ts = sfnt_sum(b->p + at, tl + pad);
-		memcpy(e, tt_tags[k], 4);
-		put32(e + 4, ts);
-		put32(e + 8, (uint32_t)at);
-		put32(e + 12, (uint32_t)tl);
+		sum += sfnt_table_end(b, dir, tt_tags[k], at);
 		dir += 16;
-		sum += ts;
 	}
 	sum += sfnt_sum(b->p, dir); /* the whole file's: its tables' and the directory's */
 	put32(b->p + head_at + 8, 0xB1B0AFBAu - sum);

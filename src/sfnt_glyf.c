@@ -396,16 +396,8 @@ static void put_font(subset_t *u, bbuf_t *b)
 		} else {
 			put_table(u, k, b);
 		}
-		size_t len = b->n - at, pad = (4 - len % 4) % 4;
-		memset(sfnt_bb_grow(b, pad), 0, pad);
-		unsigned char *e = b->p + dir;
-		uint32_t ts = sfnt_sum(b->p + at, len + pad);
-		memcpy(e, s_tags[k], 4);
-		put32(e + 4, ts);
-		put32(e + 8, (uint32_t)at);
-		put32(e + 12, (uint32_t)len);
+		sum += sfnt_table_end(b, dir, s_tags[k], at);
 		dir += 16;
-		sum += ts;
 	}
 	sum += sfnt_sum(b->p, dir);
 	put32(b->p + u->head + 8, 0xB1B0AFBAu - sum);

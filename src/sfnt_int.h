@@ -95,6 +95,10 @@ sfnt_t *sfnt_open_face(const unsigned char *p, size_t n, int index, char *why, s
 const unsigned char *sfnt_glyph_data(const sfnt_t *f, unsigned g, uint32_t *len);
 /* The sum of the big-endian 32-bit words of p[0..n) (n a multiple of 4). */
 uint32_t sfnt_sum(const unsigned char *p, size_t n);
+/* Close the table written at b->p[at..b->n): pad it to 4 bytes and fill
+ * its 16-byte directory entry at b->p + dir (tag, checksum, offset,
+ * length). Returns the table's checksum. */
+uint32_t sfnt_table_end(bbuf_t *b, size_t dir, const char *tag, size_t at);
 /* A cmap table with one (3,1) format 4 subtable mapping cps[i] to gids[i]
  * (k pairs, BMP, code points ascending) at the end of b. */
 void sfnt_cmap_table(const uint32_t *cps, const unsigned *gids, int k, bbuf_t *b);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# cmp_pages.sh A B: whether the PDFs of two /work/outs.sh-style output
+# cmp_pages.sh A B: whether the PDFs of two tests/tools/outs.sh output
 # directories (NAME.pdf, NAME.plain.pdf, NAME.layout, NAME.txt) look and
 # read the same where their bytes may differ (a new font subsetter, new
 # deflate settings): every page rendered at 100 dpi by pdftoppm (poppler),

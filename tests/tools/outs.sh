@@ -1,0 +1,34 @@
+#!/bin/sh
+# outs.sh VITA OUTDIR: render a broad fixed set of inputs with VITA (run from a
+# vita tree: the inputs are taken from the current directory) into OUTDIR:
+# PDFs (tagged and plain), --dump=layout and pdftotext for each.
+# Compare two builds: sh tests/tools/outs.sh OLD-vita DIR-A; sh tests/tools/outs.sh build/vita DIR-B
+#   then cmp -s file by file, or tests/tools/cmp_pages.sh DIR-A DIR-B (pixels, text, dumps)
+set -u
+V=$(readlink -f "$1"); O=$2
+rm -rf "$O"; mkdir -p "$O/in"
+export SOURCE_DATE_EPOCH=1767225600
+python3 tests/tools/gen_long.py 250 > "$O/in/long-250.yaml"
+python3 tests/tools/gen_batch.py 24 "$O/in/batch" >/dev/null
+one() { # name args...
+	n=$1; shift
+	"$V" render "$@" -o "$O/$n.pdf" 2>"$O/$n.err"; echo "rc=$?" >> "$O/$n.err"
+	"$V" render "$@" --pdf=plain -o "$O/$n.plain.pdf" 2>/dev/null
+	"$V" render "$@" --dump=layout > "$O/$n.layout" 2>/dev/null
+	pdftotext -layout "$O/$n.pdf" "$O/$n.txt" 2>/dev/null
+}
+for p in profiles/zhanda-zhu.yaml profiles/ziming-liu.yaml; do
+	b=$(basename $p .yaml)
+	for l in academic classic modern compact sidebar; do one "$b-$l" "$p" -l $l; done
+	for g in zh zh-Hant ja ko de fr; do one "$b-$g" "$p" --lang $g; done
+done
+for p in tests/cjk/*.yaml tests/bidi/*.yaml tests/bench/hyphen.yaml examples/cv.yaml "$O/in/long-250.yaml" "$O/in/batch/"*.yaml; do
+	[ -f "$p" ] || continue
+	one "$(basename $(dirname $p))-$(basename $p .yaml)" "$p"
+done
+for p in tests/import/*.yaml tests/import/*.json tests/import/*/*; do
+	[ -f "$p" ] || continue
+	case $p in *.md|*.png|*.jpg|*LICENSE*) continue;; esac
+	one "imp-$(echo $p | tr / _)" "$p"
+done
+ls "$O"/*.pdf | wc -l

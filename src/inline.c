@@ -113,8 +113,9 @@ typedef struct fl {         /* the paragraph being set */
 	int bidi;               /* some code point has an odd level */
 	int trail_box;          /* the box whose trail waits for the glue of the
 	                           spaces after it (il_items), or -1 */
-	uint32_t maxcp;         /* the largest code point: the passes for RTL, CJK
-	                           and kana text skip text without any */
+	uint32_t maxcp;         /* the largest code point (but ASCII, which counts
+	                           as 0): the passes for RTL, CJK and kana text
+	                           skip text without any */
 } il_t;
 
 /* Widths and positions are int32 u (±21,000 km of paper), but one word
@@ -520,9 +521,22 @@ static void il_decode(il_t *f, int n)
 		size_t end = pos + f->sp[si].nb;
 		f->sp[si].c0 = nc;
 		while (pos < end) {
-			fcp_t *c = &f->c[nc++];
 			unsigned char b0 = (unsigned char)text[pos];
 			int l, draw;
+			if (b0 - 0x20u < 0x5Fu) {
+				/* ' ' to '~', most of a CV: no decoding, no kind_of,
+				   no maxcp (all its tests are of U+0590 and up) */
+				char b = brks[pos];
+				f->c[nc++] = (fcp_t){.cp = b0, .off = (int32_t)pos, .span = si,
+				                     .face = -1, .len = 1,
+				                     .kind = b0 == ' ' ? K_SPACE : K_CHAR,
+				                     .bk = b == LINEBREAK_ALLOWBREAK ||
+				                           b == LINEBREAK_MUSTBREAK ? BK_ALLOW : BK_NONE,
+				                     .draw = 1};
+				pos++;
+				continue;
+			}
+			fcp_t *c = &f->c[nc++];
 			*c = (fcp_t){.off = (int32_t)pos, .span = si, .face = -1};
 			if (b0 < 0x80) {
 				c->cp = b0;

@@ -12,7 +12,9 @@ inline_span_t *sp_add(lay_t *L, spans_t *s, const char *text, int len, const tst
 	if (!text || len <= 0)
 		return NULL;
 	if (s->n == s->cap) {
-		int cap = s->cap ? s->cap * 2 : 16;
+		/* most lists are a few spans (a title, a date): start small, the
+		   arena zeroes what it hands out */
+		int cap = s->cap ? s->cap * 2 : 4;
 		s->v = arena_grow(L->a, s->v, sizeof(inline_span_t) * (size_t)s->cap,
 		                  sizeof(inline_span_t) * (size_t)cap);
 		s->cap = cap;
@@ -93,10 +95,12 @@ unsigned lay_feats_missing(lay_t *L, const tstyle_t *t, unsigned feats, const ch
 	if (!feats || !t->chain)
 		return 0;
 	unsigned miss = feats & ~font_features(t->chain, t->style, feats);
+	if (!miss)      /* the common case (every lay_ts): no key to look up */
+		return 0;
 	unsigned k = 0;
 	while (k < sizeof(keys) / sizeof(keys[0]) && strcmp(keys[k], where))
 		k++;
-	if (!miss || (L->feats_said & 1u << k))
+	if (L->feats_said & 1u << k)
 		return miss;
 	L->feats_said |= 1u << k;
 	char list[64] = "";

@@ -64,9 +64,14 @@ static void run_used(const page_run_t *r, bits16_t **used, bits16_t **galt)
 	bits16_t *u = bits_new(used);
 	const unsigned char *t = (const unsigned char *)r->text;
 	if (!r->gids) {
+		/* ASCII (most of a CV) gathers in two words of its own, one
+		   store a byte, and joins the set at the end: its bits are
+		   w[0] and w[1], their summary bits 0 and 1 of sum[0] */
+		uint64_t lo[2] = {0, 0};
 		for (int k = 0; k < r->len;) {
-			if (t[k] < 0x80) {   /* most of a CV: no decoding */
-				bits_set(u, t[k++]);
+			if (t[k] < 0x80) {   /* no decoding */
+				lo[t[k] >> 6] |= (uint64_t)1 << (t[k] & 63);
+				k++;
 				continue;
 			}
 			uint32_t cp;
@@ -77,6 +82,9 @@ static void run_used(const page_run_t *r, bits16_t **used, bits16_t **galt)
 				bits_set(u, cp);
 			k += l;
 		}
+		u->w[0] |= lo[0];
+		u->w[1] |= lo[1];
+		u->sum[0] |= (uint64_t)(lo[0] != 0) | (uint64_t)(lo[1] != 0) << 1;
 		return;
 	}
 	for (int k = 0, j = 0; k < r->len; j++) {

@@ -154,7 +154,16 @@ int32_t lay_lead(lay_t *L, int32_t size)
 /* More than half of the letters of spans are Han, kana or Hangul. */
 static int mostly_cjk(const spans_t *s)
 {
-	int cjk = 0, other = 0;
+	int cjk = 0, other = 0, any = 0;
+	/* first: is there a lead byte of U+3000..U+DFFF at all? (a Latin
+	   paragraph has none, and its letters need no counting) */
+	for (int i = 0; i < s->n && !any; i++) {
+		const unsigned char *t = (const unsigned char *)s->v[i].text;
+		for (int k = 0; k < s->v[i].len; k++)
+			any |= (unsigned char)(t[k] - 0xE3) <= 0xED - 0xE3;
+	}
+	if (!any)
+		return 0;
 	for (int i = 0; i < s->n; i++) {
 		const unsigned char *t = (const unsigned char *)s->v[i].text;
 		for (int k = 0; k < s->v[i].len; k++) {
@@ -285,15 +294,20 @@ static int32_t item_x(const page_item_t *it, int rtl)
  * that the page list is in reading order. */
 void lay_place(page_t *pg, const vitem_t *v, int32_t baseline, int rtl)
 {
-	int *order = xmalloc(sizeof(int) * (size_t)(v->n ? v->n : 1));
+	/* insertion sort (stable) of the item indices by x; a line has a
+	   few items, so both arrays are on the stack unless it has many */
+	int order_s[64], *order = v->n <= 64 ? order_s : xmalloc(sizeof(int) * (size_t)v->n);
+	int32_t xs_s[64], *xs = v->n <= 64 ? xs_s : xmalloc(sizeof(int32_t) * (size_t)v->n);
 	for (int i = 0; i < v->n; i++) {
 		int k = i;
 		int32_t x = item_x(&v->it[i], rtl);
-		while (k > 0 && item_x(&v->it[order[k - 1]], rtl) > x) {
+		while (k > 0 && xs[k - 1] > x) {
 			order[k] = order[k - 1];
+			xs[k] = xs[k - 1];
 			k--;
 		}
 		order[k] = i;
+		xs[k] = x;
 	}
 	for (int i = 0; i < v->n; i++) {
 		page_item_t it = v->it[order[i]];
@@ -305,7 +319,10 @@ void lay_place(page_t *pg, const vitem_t *v, int32_t baseline, int rtl)
 		}
 		page_item(pg, &it);
 	}
-	free(order);
+	if (order != order_s)
+		free(order);
+	if (xs != xs_s)
+		free(xs);
 }
 
 /* Cut boxes into pages: fill each page, then break at the last place on

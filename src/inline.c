@@ -517,6 +517,7 @@ static void il_decode(il_t *f, int n)
 	f->c = il_keep.c = room(il_keep.c, &il_keep.capc, len + 1, sizeof(*f->c));
 	int nc = 0;             /* kept here, not in f: the stores below cannot alias it */
 	const char *text = f->text.s;
+	const fcp_t ascii = {.face = -1, .len = 1, .draw = 1};  /* what ASCII shares */
 	for (int si = 0; si < n; si++) {
 		size_t end = pos + f->sp[si].nb;
 		f->sp[si].c0 = nc;
@@ -527,12 +528,14 @@ static void il_decode(il_t *f, int n)
 				/* ' ' to '~', most of a CV: no decoding, no kind_of,
 				   no maxcp (all its tests are of U+0590 and up) */
 				char b = brks[pos];
-				f->c[nc++] = (fcp_t){.cp = b0, .off = (int32_t)pos, .span = si,
-				                     .face = -1, .len = 1,
-				                     .kind = b0 == ' ' ? K_SPACE : K_CHAR,
-				                     .bk = b == LINEBREAK_ALLOWBREAK ||
-				                           b == LINEBREAK_MUSTBREAK ? BK_ALLOW : BK_NONE,
-				                     .draw = 1};
+				fcp_t *c = &f->c[nc++];
+				*c = ascii;
+				c->cp = b0;
+				c->off = (int32_t)pos;
+				c->span = si;
+				c->kind = b0 == ' ' ? K_SPACE : K_CHAR;
+				c->bk = b == LINEBREAK_ALLOWBREAK || b == LINEBREAK_MUSTBREAK ? BK_ALLOW
+				                                                              : BK_NONE;
 				pos++;
 				continue;
 			}
@@ -1614,6 +1617,10 @@ static void gset_init(il_t *f, const para_line_t *pl, int32_t lw, gset_t *g)
 {
 	int64_t st = 0, sh = 0;
 	memset(g, 0, sizeof(*g));
+	/* ragged glue is set as it is, and a line set flush left never
+	   asks its natural width */
+	if (f->ragged && f->o->align != INLINE_RIGHT && f->o->align != INLINE_CENTER)
+		return;
 	for (int i = pl->start; i < pl->end; i++) {
 		const para_item_t *p = &f->it[i];
 		if (p->type == PARA_PENALTY)

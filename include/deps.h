@@ -25,6 +25,10 @@ const char *deps_get(int i);
  * gcc -MP does, so a deleted input does not break make), with spaces,
  * '#', '$' and ':' escaped for make (ninja reads the same). */
 void deps_make_text(buf_t *b, const char *target);
+/* Nonzero, and changed by every deps_start and deps_stop: a caller that
+ * records the same files on every use (a font chain) records them once
+ * per value. */
+unsigned deps_gen(void);
 /* Forget the recording and free it. */
 void deps_stop(void);
 

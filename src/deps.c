@@ -9,6 +9,7 @@ static struct {
 	char **v;
 	int n, cap;
 } rec;
+static unsigned gen = 1;   /* the recording's number: see deps_gen */
 
 void deps_stop(void)
 {
@@ -16,6 +17,12 @@ void deps_stop(void)
 		free(rec.v[i]);
 	free(rec.v);
 	memset(&rec, 0, sizeof(rec));
+	gen = gen + 1 ? gen + 1 : 1;
+}
+
+unsigned deps_gen(void)
+{
+	return gen;
 }
 
 void deps_start(void)

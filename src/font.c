@@ -216,8 +216,11 @@ static int family_chain(const char *name, buf_t *file, buf_t *data)
 /* The files a render using chain c reads: the chain file and every font
  * file it names (all are opened when the chain is loaded). Recorded on
  * every get, as the library (and its chains) may serve many renders. */
-static void chain_deps(const font_chain_t *c)
+static void chain_deps(font_chain_t *c)
 {
+	if (c->deps_gen == deps_gen())
+		return;   /* already recorded in this render (a layout gets it often) */
+	c->deps_gen = deps_gen();
 	if (c->tail)
 		chain_deps(c->tail);
 	if (c->from_file)

@@ -94,6 +94,7 @@ struct font_chain {
 	                         * one that is not installed is left out, not an error */
 	char *absent;           /* front: the families left out, "'Lato'" (NULL: none) */
 	struct font_chain *tail; /* front: the chain they stand in front of */
+	unsigned deps_gen;      /* its files are recorded in this deps recording */
 	font_entry_t *ent;
 	int nent;
 	int *order[2][FONT_NLANG]; /* entry indices tried: [CJK char?][language] */

@@ -164,32 +164,39 @@ typedef struct cjk {
 	int kana, hangul;
 } cjk_t;
 
+/* Is key under node one of the fields whose script decides? */
+static int cjk_field(const char *node, const char *key)
+{
+	static const char *const model[] = {"name", "name_native", "headline", "affiliation",
+	                                    "summary", NULL};
+	static const char *const section[] = {"title", "text", "item", NULL};
+	static const char *const entry[] = {"title", "org", NULL};
+	const char *const *v = !strcmp(node, "model") ? model : !strcmp(node, "section") ? section
+	                       : !strcmp(node, "entry") ? entry : NULL;
+	for (int i = 0; v && v[i]; i++)
+		if (!strcmp(key, v[i]))
+			return 1;
+	return 0;
+}
+
 static int cjk_visit(const mvisit_t *v, void *ctx)
 {
-	static const char *const fields[] = {
-		"model name", "model name_native", "model headline", "model affiliation",
-		"model summary", "section title", "section text", "section item",
-		"entry title", "entry org", NULL};
 	cjk_t *c = ctx;
 	if (v->kind == MV_NODE) {
 		c->node = v->key;
 		return 0;
 	}
-	if (v->kind != MV_STR && v->kind != MV_TEXT)
+	if ((v->kind != MV_STR && v->kind != MV_TEXT) || !cjk_field(c->node, v->key))
 		return 0;
-	char field[64];
-	snprintf(field, sizeof(field), "%s %s", c->node, v->key);
-	for (int i = 0; fields[i]; i++)
-		if (!strcmp(field, fields[i])) {
-			if (v->kind == MV_STR)
-				cjk_scan(v->u.str, &c->kana, &c->hangul);
-			else
-				for (int k = 0; k < v->u.text->n; k++)
-					cjk_scan(v->u.text->spans[k].text, &c->kana, &c->hangul);
-		}
-	return 0;
+	if (v->kind == MV_STR)
+		cjk_scan(v->u.str, &c->kana, &c->hangul);
+	else
+		for (int k = 0; k < v->u.text->n; k++)
+			cjk_scan(v->u.text->spans[k].text, &c->kana, &c->hangul);
+	return c->kana && c->hangul;   /* both: neither language, whatever follows */
 }
 
+/* Once per render: every fit attempt lays out the same text. */
 static const char *cjk_of(const model_t *m)
 {
 	cjk_t c = {"model", 0, 0};
@@ -480,9 +487,9 @@ static void light_check(lay_t *L)
 }
 
 /* One layout with style s; NULL on failure. */
-static page_doc_t *lay_once(const model_t *m, const style_t *s, const style_t *orig,
-                            font_lib_t *lib, const layout_opts_t *o, errs_t *e,
-                            int32_t *last_fill)
+static page_doc_t *lay_once(const model_t *m, const char *cjk, const style_t *s,
+                            const style_t *orig, font_lib_t *lib, const layout_opts_t *o,
+                            errs_t *e, int32_t *last_fill)
 {
 	lay_t L;
 	memset(&L, 0, sizeof(L));
@@ -491,7 +498,7 @@ static page_doc_t *lay_once(const model_t *m, const style_t *s, const style_t *o
 	L.orig = orig;
 	L.loc = o->loc;
 	L.rtl = o->loc->rtl;
-	L.cjk = cjk_of(m);
+	L.cjk = cjk;
 	L.lib = lib;
 	L.e = e;
 	L.lang = text_lang(m, s);
@@ -592,8 +599,9 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 	int fl, fc;
 	fit_at(s, &ff, &fl, &fc);
 	int32_t fill = 0;
+	const char *cjk = cjk_of(m);
 	if (!s->fit_pages && !s->fit_no_short)
-		return lay_once(m, s, s, lib, o, e, &fill);
+		return lay_once(m, cjk, s, s, lib, o, e, &fill);
 	/* try the layout as written, then tighter steps, quietly; the chosen
 	   one is kept, its warnings passed on (laying it out again would give
 	   the same document: a compact CV that fits as written costs one
@@ -610,7 +618,7 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 		errs_init(&q);
 		q.max = e->max;
 		tighten(&t, s, k);
-		d = lay_once(m, &t, s, lib, o, &q, &fill);
+		d = lay_once(m, cjk, &t, s, lib, o, &q, &fill);
 		int n = d ? d->npages : 0;
 		int failed = q.nerrors > 0;
 		if (k == 0)
@@ -642,7 +650,7 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 		tighten(&t, s, last);
 		/* no step fits: the layout at step `last`, as laid out above
 		   (the same document and messages as laying it out again) */
-		d = fallback ? fallback : lay_once(m, &t, s, lib, o, e, &fill);
+		d = fallback ? fallback : lay_once(m, cjk, &t, s, lib, o, e, &fill);
 		if (d && s->fit_pages && d->npages > s->fit_pages)
 			warn_at(e, ff, fl, fc,
 			        "fit: %d pages at the tightest this layout allows (leading %.2f, gaps and "

@@ -5,7 +5,16 @@
  * before the slot is marked live, and the mark is cleared only after the
  * name is renamed or removed (unlinking a name that was just renamed
  * fails harmlessly). unlink, signal and raise are async-signal-safe.
+ *
+ * A file that replaces a regular file is swapped with it (Linux's
+ * renameat2 RENAME_EXCHANGE) and the old one, now under the temporary's
+ * name, removed: the name still never points at a partial file, but ext4
+ * does not write the new file out inside the call, as it does for a
+ * rename over an existing file (auto_da_alloc: 7% of a batch's time that
+ * re-renders into the same folder). Neither is a durability promise: no
+ * file is fsynced, as before.
  */
+#define _GNU_SOURCE   /* renameat2 */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +41,7 @@ struct ofile {
 	char *path, *tmp;             /* tmp: NULL when written in place */
 	const char *what;
 	int fd, slot;
+	int replaces;                 /* path was a regular file when opened */
 };
 
 static char slot_name[OFILE_SLOTS][PATH_MAX];
@@ -249,8 +259,10 @@ static int open_tmp(ofile_t *o)
 	/* replacing a regular file (not through a symlink): keep its
 	   permission bits, never set-id or sticky ones */
 	struct stat st;
-	if (!lstat(o->path, &st) && S_ISREG(st.st_mode))
+	if (!lstat(o->path, &st) && S_ISREG(st.st_mode)) {
 		(void)fchmod(o->fd, st.st_mode & 0777);
+		o->replaces = 1;
+	}
 	return 0;
 }
 
@@ -287,6 +299,25 @@ int ofile_fd(const ofile_t *o)
 	return o->fd;
 }
 
+/* tmp into path's place: swapped with the regular file it replaces, else
+ * renamed. 0, or -1 with errno. */
+static int put_in_place(const ofile_t *o)
+{
+#ifdef RENAME_EXCHANGE
+	struct stat st;
+	if (o->replaces && !lstat(o->path, &st) && S_ISREG(st.st_mode) &&
+	    renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->path, RENAME_EXCHANGE) == 0) {
+		if (unlink(o->tmp) == 0)
+			return 0;
+		/* whatever now has the temporary's name is not the old file (it
+		   became something else in between): swap back, rename below */
+		if (renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->path, RENAME_EXCHANGE) < 0)
+			return -1;
+	}
+#endif
+	return rename(o->tmp, o->path);
+}
+
 int ofile_close(ofile_t *o, int ok, errs_t *e)
 {
 	int rc = 0, err = 0;
@@ -296,7 +327,7 @@ int ofile_close(ofile_t *o, int ok, errs_t *e)
 	         errno != EROFS && errno != ENOTSUP)
 		err = errno; /* a full or failing device reports late */
 	if (o->tmp) {
-		if (ok && !err && rename(o->tmp, o->path) < 0)
+		if (ok && !err && put_in_place(o) < 0)
 			err = errno;
 		if (!ok || err)
 			unlink(o->tmp);

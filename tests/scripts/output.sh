@@ -51,6 +51,18 @@ else
 	echo "skip: strace not installed (temporary name check)"
 fi
 
+# replacing an existing PDF puts a new file in its place (swapped with
+# it, then the old one removed): a hard link to the old file keeps the
+# old bytes, and no temporary remains
+"$VITA" render "$W/cv.yaml" --pdf=plain -o "$W/re.pdf" || no "render re.pdf"
+ln -f "$W/re.pdf" "$W/re.old"; cp "$W/re.pdf" "$W/re.copy"
+"$VITA" render "$W/cv.yaml" -o "$W/re.pdf" || no "render over re.pdf"
+cmp -s "$W/re.old" "$W/re.copy" || no "replacing a PDF wrote into the old file"
+cmp -s "$W/re.pdf" "$W/re.old" && no "replacing a PDF left the old one"
+[ "$(stat -c %h "$W/re.old")" = 1 ] || no "replacing a PDF: the old file still has another name"
+ls -A "$W" | grep -q '^\.re\.pdf\.' && no "a temporary remains after replacing a PDF"
+rm -f "$W/re.old" "$W/re.copy"
+
 # 21: mode from the umask, never set-id bits; names up to NAME_MAX
 touch "$W/suid"; chmod 4755 "$W/suid"; ln -s suid "$W/suid.pdf"
 "$VITA" render "$W/cv.yaml" -o "$W/suid.pdf" || no "render over a symlink"

@@ -1,4 +1,5 @@
-/* hyph: hyphenation points from libhyphen and the installed patterns.
+/* hyph: hyphenation points from the installed patterns, as libhyphen
+ * gives them (compiled once per .dic and cached; see hyph.c).
  *
  * Never hyphenates words with capitals, digits, or anything but letters
  * (names, acronyms, URLs, e-mail addresses, DOIs are spans the caller marks
@@ -15,7 +16,7 @@ typedef struct hyph hyph_t;
 /* Open the patterns for lang ("en", "en-US", ...); looks in
  * /usr/share/hyphen (hyph_en_US.dic). Returns NULL with an error when no
  * patterns exist for lang. Cheap: the file is only found here; its
- * patterns are parsed by the first hyph_word that needs them and kept
+ * patterns are loaded by the first hyph_word that needs them and kept
  * until hyph_close (keep one hyph_t to pay once for many documents). */
 hyph_t *hyph_open(const char *lang, errs_t *e);
 void hyph_close(hyph_t *h);

@@ -1,32 +1,48 @@
-/* hyph: hyphenation points from libhyphen; see hyph.h.
+/* hyph: hyphenation points from libhyphen's patterns; see hyph.h.
  *
  * hyph_open("en") finds /usr/share/hyphen/hyph_en_US.dic (or hyph_en.dic)
- * and only checks that it is readable: parsing the patterns costs ~37M
- * instructions (twice a whole CV's layout), and most paragraphs never need
- * them (inline.c tries a break without hyphens first). The first hyph_word
- * call that has a real candidate word loads them, once, for the hyph_t's
+ * and only checks that it is readable; the first hyph_word call that has
+ * a real candidate word loads the patterns, once, for the hyph_t's
  * lifetime (a load failure is remembered: no hyphenation, no retries).
- * hyph_word(h, "hyphenation", 11, offs, max) returns the byte
- * offsets a hyphen may precede. The dictionary's first line names its
- * encoding: UTF-8 words are passed as they are; ISO8859-1 dictionaries get
- * the word re-encoded (words with characters beyond Latin-1 are left
- * alone). Only words made entirely of lowercase letters are hyphenated,
- * at least 2 letters before and 3 after every break.
+ * hyph_word(h, "hyphenation", 11, offs, max) returns the byte offsets a
+ * hyphen may precede. The dictionary's first line names its encoding:
+ * UTF-8 words are passed as they are; ISO8859-1 and KOI8-R dictionaries
+ * get the word re-encoded (words with other characters are left alone).
+ * Only words made entirely of lowercase letters are hyphenated, at least
+ * 2 letters before and 3 after every break.
  *
- * The parsed patterns are cached: libhyphen's HyphenDict (a state machine,
- * its layout public in hyphen.h) is written once to
- * $XDG_CACHE_HOME/vita/hyph-NAME.bin (else ~/.cache/vita/), checked
- * against the .dic's path, size and mtime, and later read back with one
- * read() and a pass that turns offsets into pointers and bounds-checks
- * every index: ~0.1 M instructions instead of ~37 M, and the same state
- * machine, so libhyphen's hyphenate3 gives the same breaks. A cache that
- * is missing, stale, foreign or damaged is ignored and rewritten.
- * VITA_NO_HYPH_CACHE=1 turns it off.
+ * libhyphen parses a .dic into a state machine (its HyphenDict), which
+ * costs ~37 M instructions for en_US. That is done once per version of
+ * the .dic: the machine is compiled into a flat form (below, "the
+ * compiled patterns") written to $XDG_CACHE_HOME/vita/hyph_en.dic.hyc
+ * (else ~/.cache/vita/), and later loads map that file read-only and use
+ * it in place: no parse, no pass over it, only the pages a word's walk
+ * touches are read (~0.01 M instructions to load; ~3 K a word). The walk
+ * (hc_hyphenate) is libhyphen's hnj_hyphen_hyphenate3 re-done over that
+ * form: the same matches, compound level, minima, NOHYPHEN and UTF-8
+ * folding, so the same breaks (tests/unit/test_hyph_lib.c compares them
+ * on every installed dictionary vita's locales use). A word that meets a
+ * non-standard pattern (libhyphen's "replacement" rules, which no Debian
+ * dictionary has in reach of lowercase letters) is given to libhyphen
+ * itself.
+ *
+ * The cache file is checked by its header only: the .dic's path, size
+ * and mtime (as the other caches are), the format and byte order, and
+ * its own size, so a stale, foreign, truncated or other-version file is
+ * ignored and rewritten (atomically: temp file and rename, so no reader
+ * ever sees half a file, and a mapped file is never changed under its
+ * reader). The body is not checksummed (that cost ~0.5 M instructions per
+ * process, more than all the words of a CV): every index the walk takes
+ * from it is bounds-checked where it is used and every fallback must
+ * lead to a smaller state, so whatever the bytes say the walk stays
+ * inside the file and ends; a body someone edited can only give other
+ * breaks. VITA_NO_HYPH_CACHE=1 compiles in memory and writes nothing.
  */
 #include <hyphen.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -43,14 +59,6 @@
 #define HYPH_LMIN 2
 #define HYPH_RMIN 3
 
-struct hyph {
-	HyphenDict *dict;         /* NULL until the first real hyph_word */
-	int latin1;               /* the dictionary is ISO8859-1 */
-	int koi8r;                /* the dictionary is KOI8-R (Russian) */
-	int failed;               /* loading was tried and failed */
-	void *cached;             /* dict lives in this block (hyph_cache_load) */
-	char path[256];
-};
 
 /* Candidate file names for a language tag: "en-US" -> hyph_en_US.dic,
  * hyph_en.dic; "en" -> hyph_en_US.dic too (the common install). */
@@ -88,24 +96,77 @@ static int hyph_paths(const char *lang, char paths[][256], int max)
 	return n;
 }
 
-/* The cache of parsed patterns (see the top of the file). */
-#define HC_MAGIC "vitahy1"
+/* ---- the compiled patterns (see the top of the file) ----
+ *
+ * File layout, native byte order (the cache is per machine): a header,
+ * then for each of the one or two levels (the compound level first, as
+ * libhyphen links them) its arrays, each 8-aligned:
+ *   states   hc_state_t[nstates], numbered breadth first from the root,
+ *            so a state's fallback (a proper suffix: shallower) always has
+ *            a smaller number and the first levels sit on a few pages
+ *   chars    uint8_t[ntrans]: the letter of each transition, a state's
+ *            transitions contiguous from its first
+ *   targets  uint32_t[ntrans]: the state each leads to
+ *   match    the digit strings of the states that end a pattern
+ *   nohyph   the NOHYPHEN list: nohyphl + 1 NUL-terminated strings
+ * The header says where each array is and how long; hc_check checks only
+ * that (a few dozen compares): every index is checked where the walk uses
+ * it, so no content can make it read outside the file or loop. */
+#define HC_MAGIC "vitahy2"
 #define HC_MAX (64u << 20)
+#define HC_BOM 0x01020304u
+
+typedef struct {
+	uint32_t trans;           /* first transition */
+	uint32_t match;           /* offset of its digits in match */
+	int32_t fallback;         /* < the state's own number; -1: none */
+	uint16_t ntrans;
+	uint8_t mlen;             /* digits; 0: no match */
+	uint8_t repl;             /* a non-standard pattern (libhyphen's repl) */
+} hc_state_t;
+
+typedef struct {
+	uint64_t states, chars, targets, match, nohyph;   /* file offsets */
+	uint32_t nstates, ntrans, nmatch, nnohyph;
+	int32_t nohyphl;
+	int8_t lhmin, rhmin, clhmin, crhmin;
+} hc_level_t;
 
 struct hc_head {
 	char magic[8];
-	uint32_t abi, ndict;
-	int64_t size, mtime, mtime_ns;
-	uint64_t total, strings, sum;
-	uint64_t dict[2];
+	uint32_t bom, state_size, nlev, utf8;
+	int64_t size, mtime, mtime_ns;     /* the .dic's */
+	uint64_t total;                    /* bytes of the file */
+	char cset[24];
 	char path[256];
+	hc_level_t lev[2];
 };
 
-static uint32_t hc_abi(void)
-{
-	return (uint32_t)(sizeof(HyphenDict) << 16 | sizeof(HyphenState) << 8 |
-	                  sizeof(HyphenTrans));
-}
+/* One level as the walk sees it: pointers into the block, counts from
+ * the header (checked against the block's size by hc_check). */
+typedef struct {
+	const hc_state_t *st;
+	const unsigned char *ch, *match, *nohyph;
+	const uint32_t *to;
+	uint32_t nstates, ntrans, nmatch, nnohyph;
+	int nohyphl;
+	int lhmin, rhmin, clhmin, crhmin;
+} hc_lev_t;
+
+struct hyph {
+	hc_lev_t lev[2];          /* the compiled levels, compound level first */
+	int nlev;                 /* 0 until the first real hyph_word */
+	int utf8;                 /* the dictionary is UTF-8 */
+	int latin1;               /* the dictionary is ISO8859-1 */
+	int koi8r;                /* the dictionary is KOI8-R (Russian) */
+	int failed;               /* loading was tried and failed */
+	int lib_failed;           /* libhyphen's own load failed */
+	void *blk;                /* the compiled form: the mapped cache file, */
+	size_t blksize;
+	int mapped;               /* or (0) a malloc'd block */
+	HyphenDict *dict;         /* libhyphen's, only when a word needs it */
+	char path[256];
+};
 
 static int hc_path(const hyph_t *h, char *out, size_t n)
 {
@@ -117,31 +178,20 @@ static int hc_path(const hyph_t *h, char *out, size_t n)
 		return -1;
 	base = base ? base + 1 : h->path;
 	if (xdg && xdg[0] == '/')
-		r = snprintf(out, n, "%s/vita/%s.bin", xdg, base);
+		r = snprintf(out, n, "%s/vita/%s.hyc", xdg, base);
 	else if (home && home[0] == '/')
-		r = snprintf(out, n, "%s/.cache/vita/%s.bin", home, base);
+		r = snprintf(out, n, "%s/.cache/vita/%s.hyc", home, base);
 	else
 		return -1;
 	return r > 0 && (size_t)r < n ? 0 : -1;
-}
-
-/* A cheap checksum over 8-byte words: catches a damaged file, costs
- * ~3 instructions a word. */
-static uint64_t hc_sum(const unsigned char *p, size_t n)
-{
-	uint64_t h = 1469598103934665603ull, w;
-	for (size_t i = 0; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * 1099511628211ull;
-	}
-	return h;
 }
 
 static void hc_head_fill(struct hc_head *hd, const hyph_t *h, const struct stat *st)
 {
 	memset(hd, 0, sizeof(*hd));
 	memcpy(hd->magic, HC_MAGIC, 8);
-	hd->abi = hc_abi();
+	hd->bom = HC_BOM;
+	hd->state_size = sizeof(hc_state_t);
 	hd->size = (int64_t)st->st_size;
 	hd->mtime = (int64_t)st->st_mtim.tv_sec;
 	hd->mtime_ns = (int64_t)st->st_mtim.tv_nsec;
@@ -162,15 +212,6 @@ static size_t hc_reserve(buf_t *b, size_t n)
 	return off;
 }
 
-static uintptr_t hc_str(buf_t *b, const char *s, size_t n)
-{
-	if (!s)
-		return 0;
-	size_t off = b->len;
-	buf_add(b, s, n);
-	return off;
-}
-
 /* Bytes of a NOHYPHEN list: nohyphenl + 1 NUL-terminated strings. */
 static size_t nohyphen_len(const HyphenDict *d)
 {
@@ -182,78 +223,130 @@ static size_t nohyphen_len(const HyphenDict *d)
 	return n;
 }
 
-/* Write the state machine: structs with offsets for pointers, then the
- * strings. Only the shape libhyphen builds: a root and at most one
- * next level. */
-static void hc_store(const hyph_t *h, HyphenDict *root, const struct stat *st)
+/* Number d's states breadth first: map[old] = new, ord[new] = old. 0 when
+ * the machine is the trie libhyphen builds (every state reached from the
+ * root, every fallback to a shallower state), else -1 (then libhyphen's
+ * own walk is used). */
+static int hc_order(const HyphenDict *d, uint32_t *map, uint32_t *ord)
 {
-	HyphenDict *d[2] = {root, root->nextlevel};
-	int nd = d[1] ? 2 : 1;
-	size_t doff[2], soff[2], *toff[2] = {NULL, NULL};
-	char path[600], tmp[640];
-	struct hc_head hd;
-	buf_t b;
-	if ((d[1] && d[1]->nextlevel) || hc_path(h, path, sizeof(path)))
-		return;
-	buf_init(&b);
-	hc_head_fill(&hd, h, st);
-	hd.ndict = (uint32_t)nd;
-	hc_reserve(&b, sizeof(hd));
-	for (int i = 0; i < nd; i++) {
-		doff[i] = hc_reserve(&b, sizeof(HyphenDict));
-		soff[i] = hc_reserve(&b, (size_t)d[i]->num_states * sizeof(HyphenState));
-		toff[i] = xcalloc((size_t)d[i]->num_states + 1, sizeof(size_t));
-		for (int k = 0; k < d[i]->num_states; k++) {
-			HyphenState *s = &d[i]->states[k];
-			if (s->num_trans <= 0)
-				continue;
-			size_t n = (size_t)s->num_trans * sizeof(HyphenTrans);
-			toff[i][k] = hc_reserve(&b, n);
-			for (int t = 0; t < s->num_trans; t++) {
-				HyphenTrans x;
-				memset(&x, 0, sizeof(x));
-				x.ch = s->trans[t].ch;
-				x.new_state = s->trans[t].new_state;
-				memcpy(b.s + toff[i][k] + (size_t)t * sizeof(x), &x, sizeof(x));
+	uint32_t n = (uint32_t)d->num_states, head = 0, tail = 0;
+	for (uint32_t i = 0; i < n; i++)
+		map[i] = UINT32_MAX;
+	map[0] = 0;
+	ord[tail++] = 0;
+	while (head < tail) {
+		const HyphenState *s = &d->states[ord[head++]];
+		for (int t = 0; t < s->num_trans; t++) {
+			int to = s->trans[t].new_state;
+			if (to < 0 || to >= (int)n)
+				return -1;
+			if (map[to] == UINT32_MAX) {
+				map[to] = tail;
+				ord[tail++] = (uint32_t)to;
 			}
 		}
 	}
-	hd.strings = b.len;
-	for (int i = 0; i < nd; i++) {
-		HyphenDict x;
-		memset(&x, 0, sizeof(x));
-		x.lhmin = d[i]->lhmin;
-		x.rhmin = d[i]->rhmin;
-		x.clhmin = d[i]->clhmin;
-		x.crhmin = d[i]->crhmin;
-		x.nohyphen = (char *)hc_str(&b, d[i]->nohyphen, nohyphen_len(d[i]));
-		x.nohyphenl = d[i]->nohyphenl;
-		x.num_states = d[i]->num_states;
-		memcpy(x.cset, d[i]->cset, sizeof(x.cset));
-		x.utf8 = d[i]->utf8;
-		x.states = (HyphenState *)(uintptr_t)soff[i];
-		x.nextlevel = (HyphenDict *)(uintptr_t)(i == 0 && nd == 2 ? 2 : 0);
-		for (int k = 0; k < d[i]->num_states; k++) {
-			HyphenState *s = &d[i]->states[k], y;
-			memset(&y, 0, sizeof(y));
-			y.match = (char *)hc_str(&b, s->match, s->match ? strlen(s->match) + 1 : 0);
-			y.repl = (char *)hc_str(&b, s->repl, s->repl ? strlen(s->repl) + 1 : 0);
-			y.replindex = s->replindex;
-			y.replcut = s->replcut;
-			y.fallback_state = s->fallback_state;
-			y.num_trans = s->num_trans > 0 ? s->num_trans : 0;
-			y.trans = (HyphenTrans *)(uintptr_t)toff[i][k];
-			memcpy(b.s + soff[i] + (size_t)k * sizeof(y), &y, sizeof(y));
-		}
-		memcpy(b.s + doff[i], &x, sizeof(x));
-		hd.dict[i] = doff[i];
-		free(toff[i]);
+	if (tail != n || d->states[0].fallback_state != -1)
+		return -1;
+	for (uint32_t k = 1; k < n; k++) {
+		int fb = d->states[ord[k]].fallback_state;
+		if (fb < 0 || fb >= (int)n || map[fb] >= k)
+			return -1;
 	}
-	buf_putc(&b, 0);
-	hc_reserve(&b, 0);
-	hd.total = b.len;
-	hd.sum = hc_sum((unsigned char *)b.s + sizeof(hd), b.len - sizeof(hd));
-	memcpy(b.s, &hd, sizeof(hd));
+	return 0;
+}
+
+/* Append one level's arrays to b and describe them in lv. */
+static int hc_level_put(buf_t *b, const HyphenDict *d, hc_level_t *lv)
+{
+	uint32_t n = (uint32_t)d->num_states, nt = 0, nm = 0;
+	uint32_t *map = xcalloc(n, sizeof(uint32_t)), *ord = xcalloc(n, sizeof(uint32_t));
+	int rc = -1;
+	if (n < 1 || hc_order(d, map, ord))
+		goto out;
+	for (uint32_t k = 0; k < n; k++) {
+		const HyphenState *s = &d->states[ord[k]];
+		size_t ml = s->match ? strlen(s->match) : 0;
+		if (s->num_trans > 0xFFFF || ml > 0xFF)
+			goto out;
+		nt += (uint32_t)s->num_trans;
+		nm += (uint32_t)ml;
+	}
+	memset(lv, 0, sizeof(*lv));
+	lv->nstates = n;
+	lv->ntrans = nt;
+	lv->nmatch = nm;
+	lv->lhmin = (int8_t)d->lhmin;
+	lv->rhmin = (int8_t)d->rhmin;
+	lv->clhmin = (int8_t)d->clhmin;
+	lv->crhmin = (int8_t)d->crhmin;
+	lv->states = hc_reserve(b, (size_t)n * sizeof(hc_state_t));
+	lv->chars = hc_reserve(b, nt);
+	lv->targets = hc_reserve(b, (size_t)nt * 4);
+	lv->match = hc_reserve(b, nm);
+	lv->nnohyph = (uint32_t)nohyphen_len(d);
+	lv->nohyphl = d->nohyphen ? d->nohyphenl : -1;
+	lv->nohyph = hc_reserve(b, lv->nnohyph);
+	if (lv->nnohyph)
+		memcpy(b->s + lv->nohyph, d->nohyphen, lv->nnohyph);
+	uint32_t t = 0, m = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		const HyphenState *s = &d->states[ord[k]];
+		hc_state_t x;
+		memset(&x, 0, sizeof(x));
+		x.trans = t;
+		x.match = m;
+		x.fallback = s->fallback_state < 0 ? -1 : (int32_t)map[s->fallback_state];
+		x.ntrans = (uint16_t)(s->num_trans > 0 ? s->num_trans : 0);
+		x.mlen = (uint8_t)(s->match ? strlen(s->match) : 0);
+		x.repl = s->match && s->repl;
+		memcpy(b->s + lv->states + (size_t)k * sizeof(x), &x, sizeof(x));
+		for (int i = 0; i < x.ntrans; i++, t++) {
+			uint32_t to = map[s->trans[i].new_state];
+			b->s[lv->chars + t] = s->trans[i].ch;
+			memcpy(b->s + lv->targets + (size_t)t * 4, &to, 4);
+		}
+		memcpy(b->s + lv->match + m, s->match ? s->match : "", x.mlen);
+		m += x.mlen;
+	}
+	rc = 0;
+out:
+	free(map);
+	free(ord);
+	return rc;
+}
+
+/* The compiled form of libhyphen's dictionary root into b (header
+ * included); -1 when it has a shape this walk does not take. */
+static int hc_build(buf_t *b, const hyph_t *h, const HyphenDict *root, const struct stat *st)
+{
+	const HyphenDict *d[2] = {root, root->nextlevel};
+	struct hc_head hd;
+	int nd = d[1] ? 2 : 1;
+	if (d[1] && d[1]->nextlevel)
+		return -1;
+	hc_head_fill(&hd, h, st);
+	hd.nlev = (uint32_t)nd;
+	hd.utf8 = root->utf8 != 0;
+	memcpy(hd.cset, root->cset, sizeof(root->cset) < sizeof(hd.cset) ? sizeof(root->cset)
+	                                                                : sizeof(hd.cset) - 1);
+	hd.cset[sizeof(hd.cset) - 1] = 0;
+	hc_reserve(b, sizeof(hd));
+	for (int i = 0; i < nd; i++)
+		if (hc_level_put(b, d[i], &hd.lev[i]))
+			return -1;
+	hc_reserve(b, 0);
+	hd.total = b->len;
+	memcpy(b->s, &hd, sizeof(hd));
+	return 0;
+}
+
+/* Write the compiled form atomically (temp file + rename). */
+static void hc_write(const hyph_t *h, const buf_t *b)
+{
+	char path[600], tmp[640];
+	if (hc_path(h, path, sizeof(path)))
+		return;
 	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
 	for (char *c = tmp + 1; *c; c++)
 		if (*c == '/') {
@@ -263,110 +356,251 @@ static void hc_store(const hyph_t *h, HyphenDict *root, const struct stat *st)
 		}
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd >= 0) {
-		int bad = buf_write_fd(fd, b.s, b.len) != 0;
+		int bad = buf_write_fd(fd, b->s, b->len) != 0;
 		bad |= close(fd) != 0;
 		if (bad || rename(tmp, path) != 0)
 			unlink(tmp);
 	}
-	buf_done(&b);
 }
 
-/* An offset of a string inside the string area, or 0 (NULL). */
-static int hc_ptr(char **p, unsigned char *blk, const struct hc_head *hd)
+/* An array of n elements of sz bytes at off lies inside a block of total. */
+static int hc_fits(uint64_t off, uint64_t n, uint64_t sz, uint64_t total, uint64_t align)
 {
-	uintptr_t o = (uintptr_t)*p;
-	if (!o) {
-		*p = NULL;
-		return 0;
-	}
-	if (o < hd->strings || o >= hd->total)
-		return -1;
-	*p = (char *)blk + o;
-	return 0;
+	return off % align == 0 && off <= total && n <= (total - off) / sz;
 }
 
-/* Turn one dictionary's offsets into pointers, checking every one. */
-static int hc_fix(HyphenDict *d, unsigned char *blk, const struct hc_head *hd)
+/* Check the block's header (not its content: see the top of this part)
+ * and make the levels' views; 0 when usable. */
+static int hc_check(hyph_t *h, const unsigned char *blk, size_t size, const struct hc_head *want)
 {
-	uintptr_t so = (uintptr_t)d->states;
-	size_t ns = (size_t)d->num_states;
-	if (d->num_states < 1 || so % 8 || so > hd->strings ||
-	    (hd->strings - so) / sizeof(HyphenState) < ns || d->nohyphenl < 0 ||
-	    d->cset[sizeof(d->cset) - 1] != 0 || hc_ptr(&d->nohyphen, blk, hd))
+	struct hc_head hd;
+	if (size < sizeof(hd))
 		return -1;
-	if (d->nohyphen) {
-		size_t at = (size_t)(d->nohyphen - (char *)blk);
-		for (int i = 0; i <= d->nohyphenl; i++) {
-			if (at >= hd->total)
-				return -1;
-			at += strlen((char *)blk + at) + 1;
-		}
-	}
-	d->states = (HyphenState *)(blk + so);
-	for (size_t k = 0; k < ns; k++) {
-		HyphenState *s = &d->states[k];
-		uintptr_t to = (uintptr_t)s->trans;
-		if (hc_ptr(&s->match, blk, hd) || hc_ptr(&s->repl, blk, hd) ||
-		    s->fallback_state < -1 || s->fallback_state >= (int)ns ||
-		    s->num_trans < 0 || to % 8 || to > hd->strings ||
-		    (hd->strings - to) / sizeof(HyphenTrans) < (size_t)s->num_trans ||
-		    (s->num_trans && !to))
+	memcpy(&hd, blk, sizeof(hd));
+	if (memcmp(hd.magic, want->magic, 8) || hd.bom != HC_BOM ||
+	    hd.state_size != sizeof(hc_state_t) || hd.size != want->size ||
+	    hd.mtime != want->mtime || hd.mtime_ns != want->mtime_ns ||
+	    memcmp(hd.path, want->path, sizeof(hd.path)) || hd.total != size ||
+	    hd.nlev < 1 || hd.nlev > 2 || hd.cset[sizeof(hd.cset) - 1] != 0)
+		return -1;
+	for (uint32_t i = 0; i < hd.nlev; i++) {
+		const hc_level_t *l = &hd.lev[i];
+		hc_lev_t *v = &h->lev[i];
+		if (l->nstates < 1 || !hc_fits(l->states, l->nstates, sizeof(hc_state_t), size, 8) ||
+		    !hc_fits(l->chars, l->ntrans, 1, size, 1) ||
+		    !hc_fits(l->targets, l->ntrans, 4, size, 4) ||
+		    !hc_fits(l->match, l->nmatch, 1, size, 1) ||
+		    !hc_fits(l->nohyph, l->nnohyph, 1, size, 1) ||
+		    (l->nnohyph && blk[l->nohyph + l->nnohyph - 1] != 0))
 			return -1;
-		s->trans = to ? (HyphenTrans *)(blk + to) : NULL;
-		for (int t = 0; t < s->num_trans; t++)
-			if (s->trans[t].new_state < 0 || s->trans[t].new_state >= (int)ns)
-				return -1;
+		v->st = (const hc_state_t *)(blk + l->states);
+		v->ch = blk + l->chars;
+		v->to = (const uint32_t *)(blk + l->targets);
+		v->match = blk + l->match;
+		v->nohyph = blk + l->nohyph;
+		v->nstates = l->nstates;
+		v->ntrans = l->ntrans;
+		v->nmatch = l->nmatch;
+		v->nnohyph = l->nnohyph;
+		v->nohyphl = l->nohyphl;
+		v->lhmin = l->lhmin;
+		v->rhmin = l->rhmin;
+		v->clhmin = l->clhmin;
+		v->crhmin = l->crhmin;
 	}
+	h->nlev = (int)hd.nlev;
+	h->utf8 = hd.utf8 != 0;
+	h->latin1 = !strncmp(hd.cset, "ISO8859-1", 9) || !strncmp(hd.cset, "ISO-8859-1", 10);
+	h->koi8r = !strncmp(hd.cset, "KOI8-R", 6);
 	return 0;
 }
 
-/* The cached state machine for h's .dic, or NULL; *blk is to be freed. */
-static HyphenDict *hc_load(const hyph_t *h, const struct stat *st, void **blkp)
+/* Map the cache file when it is current for the .dic (st); 0 when h's
+ * levels now point into it. */
+static int hc_map(hyph_t *h, const struct stat *st)
 {
 	char path[600];
-	struct hc_head want, *hd;
+	struct hc_head want;
 	size_t size = 0;
-	unsigned char *blk;
 	if (hc_path(h, path, sizeof(path)))
-		return NULL;
+		return -1;
 	int fd = file_open(path, HC_MAX, &size, NULL);
 	if (fd < 0)
-		return NULL;
-	blk = size >= sizeof(*hd) ? malloc(size) : NULL;
-	if (!blk || read(fd, blk, size) != (ssize_t)size) {
-		close(fd);
-		free(blk);
-		return NULL;
-	}
+		return -1;
+	void *p = size >= sizeof(want) ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
 	close(fd);
-	hd = (struct hc_head *)blk;
+	if (p == MAP_FAILED)
+		return -1;
 	hc_head_fill(&want, h, st);
-	HyphenDict *d[2] = {NULL, NULL};
-	if (memcmp(hd->magic, want.magic, 8) || hd->abi != want.abi ||
-	    hd->size != want.size || hd->mtime != want.mtime ||
-	    hd->mtime_ns != want.mtime_ns || memcmp(hd->path, want.path, sizeof(want.path)) ||
-	    hd->total != size || size % 8 || hd->strings < sizeof(*hd) ||
-	    hd->strings >= size || blk[size - 1] != 0 ||
-	    hd->ndict < 1 || hd->ndict > 2 ||
-	    hd->sum != hc_sum(blk + sizeof(*hd), size - sizeof(*hd)))
-		goto bad;
-	for (uint32_t i = 0; i < hd->ndict; i++) {
-		uint64_t o = hd->dict[i];
-		if (o % 8 || o < sizeof(*hd) || o > hd->strings - sizeof(HyphenDict))
-			goto bad;
-		d[i] = (HyphenDict *)(blk + o);
+	if (hc_check(h, p, size, &want)) {
+		munmap(p, size);
+		return -1;
 	}
-	for (uint32_t i = 0; i < hd->ndict; i++) {
-		uintptr_t next = (uintptr_t)d[i]->nextlevel;
-		if (next != (i == 0 && hd->ndict == 2 ? 2u : 0u) || hc_fix(d[i], blk, hd))
-			goto bad;
-		d[i]->nextlevel = next ? d[1] : NULL;
+	h->blk = p;
+	h->blksize = size;
+	h->mapped = 1;
+	return 0;
+}
+
+/* ---- the walk: libhyphen's hyphenation over the compiled form ----
+ *
+ * Values are libhyphen's: ASCII digits, odd where a break may be, kept
+ * per byte of the word until hc_hyphenate folds them per letter. */
+
+/* Run level L's machine over ".w." (n bytes of w) and leave in v[i]
+ * the value after byte i (v[n - 1] = '0'). -1 when a non-standard
+ * pattern matched (libhyphen is then asked instead). */
+static int hc_walk(const hc_lev_t *L, const unsigned char *w, int n, char *v)
+{
+	int len = n + 2;
+	uint32_t s = 0;
+	memset(v, '0', (size_t)len);
+	for (int i = 0; i < len; i++) {
+		unsigned c = i == 0 || i == len - 1 ? '.' : w[i - 1];
+		if (c >= '0' && c <= '9')
+			c = '.';
+		for (;;) {
+			const hc_state_t *x = &L->st[s];
+			uint32_t t = x->trans, e = t + x->ntrans, to = UINT32_MAX;
+			if (t <= L->ntrans && e <= L->ntrans && e >= t)
+				for (; t < e; t++)
+					if (L->ch[t] == c) {
+						to = L->to[t];
+						break;
+					}
+			if (to < L->nstates) {
+				s = to;
+				break;
+			}
+			if (x->fallback < 0 || (uint32_t)x->fallback >= s) {
+				s = UINT32_MAX;    /* past the root: on to the next letter */
+				break;
+			}
+			s = (uint32_t)x->fallback;
+		}
+		if (s == UINT32_MAX) {
+			s = 0;
+			continue;
+		}
+		const hc_state_t *x = &L->st[s];
+		if (x->repl)
+			return -1;
+		if (!x->mlen || x->match > L->nmatch || x->mlen > L->nmatch - x->match)
+			continue;
+		const unsigned char *m = L->match + x->match;
+		int at = i + 1 - x->mlen;
+		for (int k = 0; k < x->mlen; k++)
+			if (at + k >= 0 && at + k < len && v[at + k] < (char)m[k])
+				v[at + k] = (char)m[k];
 	}
-	*blkp = blk;
-	return d[0];
-bad:
-	free(blk);
-	return NULL;
+	for (int i = 0; i + 1 < n; i++)
+		v[i] = v[i + 1];
+	v[n - 1] = '0';
+	v[n] = 0;
+	return 0;
+}
+
+/* No break in the first min letters' bytes (libhyphen's lefthyphenmin;
+ * the words here have no digits or ligatures). */
+static void hc_lmin(int utf8, const unsigned char *w, int n, char *v, int min)
+{
+	for (int i = 1, j = 0; i < min && j < n; i++)
+		do
+			v[j++] = '0';
+		while (utf8 && j < n && (w[j] & 0xC0) == 0x80);
+}
+
+/* No break after the last min letters (righthyphenmin), counted back
+ * from the end as libhyphen does (never byte 0). */
+static void hc_rmin(int utf8, const unsigned char *w, int n, char *v, int min)
+{
+	for (int j = n - 1, i = 0; i < min && j > 0; j--) {
+		v[j] = '0';
+		if (!utf8 || (w[j] & 0xC0) != 0x80)
+			i++;
+	}
+}
+
+/* Level lev's values for w (libhyphen's hnj_hyphen_hyph_): a level
+ * with a next one is the compound level; its breaks cut w into parts,
+ * each hyphenated again (so recursively shorter) from this level, and
+ * a word it does not cut goes to the next level, with the compound
+ * minima at the cuts (lend, rend: an end that is the word's own). */
+static int hc_level(const hyph_t *h, int lev, const unsigned char *w, int n, char *v,
+                    int clmin, int crmin, int lend, int rend)
+{
+	char v2[HYPH_MAXWORD * 4 + 8];
+	int begin = 0;
+	if (hc_walk(&h->lev[lev], w, n, v))
+		return -1;
+	if (lev + 1 >= h->nlev)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		if (!(v[i] & 1) && !(begin > 0 && i + 1 == n))
+			continue;
+		if (i - begin > 1) {
+			if (hc_level(h, lev, w + begin, i - begin + 1, v2, clmin, crmin,
+			             begin > 0 ? 0 : lend, v[i] & 1 ? 0 : rend))
+				return -1;
+			/* the part's values but its last two (the cut keeps its own) */
+			memcpy(v + begin, v2, (size_t)(i - begin - 1));
+		}
+		begin = i + 1;
+	}
+	if (begin == 0) {
+		if (hc_level(h, lev + 1, w, n, v, clmin, crmin, lend, rend))
+			return -1;
+		if (!lend)
+			hc_lmin(h->utf8, w, n, v, clmin);
+		if (!rend)
+			hc_rmin(h->utf8, w, n, v, crmin);
+	}
+	return 0;
+}
+
+static int imax(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* libhyphen's hnj_hyphen_hyphenate3 for one encoded word w (n bytes,
+ * NUL-terminated) with the minima lmin, rmin (also at compound cuts):
+ * per letter, odd where a hyphen may go. -1: ask libhyphen. */
+static int hc_hyphenate(const hyph_t *h, const unsigned char *w, int n, char *v,
+                        int lmin, int rmin)
+{
+	const hc_lev_t *top = &h->lev[0];
+	int lm = imax(lmin, top->lhmin), rm = imax(rmin, top->rhmin);
+	if (hc_level(h, 0, w, n, v, imax(lmin, top->clhmin), imax(rmin, top->crhmin), 1, 1))
+		return -1;
+	hc_lmin(h->utf8, w, n, v, lm > 0 ? lm : 2);
+	hc_rmin(h->utf8, w, n, v, rm > 0 ? rm : 2);
+	/* NOHYPHEN: no break just before or at the end of a listed string */
+	const char *nh = (const char *)top->nohyph, *end = nh + top->nnohyph;
+	for (int k = 0; k <= top->nohyphl && nh < end; k++) {
+		size_t l = strlen(nh);
+		if (!l)
+			memset(v, 0, (size_t)n);
+		for (const char *p = l ? strstr((const char *)w, nh) : NULL; p; p = strstr(p + 1, nh)) {
+			int at = (int)(p - (const char *)w);
+			v[at + (int)l - 1] = 0;
+			if (at > 0)
+				v[at - 1] = 0;
+		}
+		nh += l + 1;
+	}
+	if (h->utf8) {
+		/* per letter: the value after its last byte */
+		int j = -1;
+		for (int i = 0; i < n; i++) {
+			if ((w[i] & 0xC0) != 0x80)
+				j++;
+			if (j >= 0)
+				v[j] = v[i];
+		}
+		v[j + 1] = 0;
+	}
+	return 0;
 }
 
 /* KOI8-R byte of a lowercase Cyrillic letter, 0 if none. */
@@ -459,46 +693,75 @@ void hyph_set_free(hyph_set_t *set)
 	free(set);
 }
 
-/* Parse the patterns (once), from the cache when it is current. 0 when
- * they are usable. */
+/* libhyphen's own dictionary for h (parsed once, ~37 M instructions for
+ * en_US): what the compiled form is made from, and the walk for a word
+ * that meets a non-standard pattern (none of Debian's reaches one). */
+static HyphenDict *hyph_lib(hyph_t *h)
+{
+	if (!h->dict && !h->lib_failed) {
+		h->dict = hnj_hyphen_load(h->path);
+		h->lib_failed = !h->dict;
+	}
+	return h->dict;
+}
+
+/* The patterns (once): the cache file mapped when it is current, else
+ * compiled from libhyphen's parse (and the cache written). 0 when usable. */
 static int hyph_load(hyph_t *h)
 {
 	struct stat st;
-	if (h->dict)
+	buf_t b;
+	if (h->nlev || h->dict)
 		return 0;
 	if (h->failed)
 		return -1;
-	int have = stat(h->path, &st) == 0;
-	if (have)
-		h->dict = hc_load(h, &st, &h->cached);
-	if (!h->dict) {
-		h->dict = hnj_hyphen_load(h->path);
-		if (h->dict && have)
-			hc_store(h, h->dict, &st);
-	}
-	if (!h->dict) {
+	if (stat(h->path, &st) != 0) {
 		h->failed = 1;
 		return -1;
 	}
-	/* the .dic's first line, kept by libhyphen, names its encoding */
-	h->latin1 = !strncmp(h->dict->cset, "ISO8859-1", 9) ||
-	            !strncmp(h->dict->cset, "ISO-8859-1", 10);
-	h->koi8r = !strncmp(h->dict->cset, "KOI8-R", 6);
+	if (hc_map(h, &st) == 0)
+		return 0;
+	HyphenDict *d = hyph_lib(h);
+	if (!d) {
+		h->failed = 1;
+		return -1;
+	}
+	buf_init(&b);
+	if (hc_build(&b, h, d, &st) == 0) {
+		struct hc_head want;
+		hc_head_fill(&want, h, &st);
+		if (hc_check(h, (unsigned char *)b.s, b.len, &want) == 0) {
+			hc_write(h, &b);
+			h->blk = b.s;        /* kept: the levels point into it */
+			h->blksize = b.len;
+			hnj_hyphen_free(d);  /* parsed again only if a word needs it */
+			h->dict = NULL;
+			return 0;
+		}
+		h->nlev = 0;
+	}
+	buf_done(&b);
+	/* a shape the walk does not take: libhyphen hyphenates every word */
+	h->utf8 = d->utf8 != 0;
+	h->latin1 = !strncmp(d->cset, "ISO8859-1", 9) || !strncmp(d->cset, "ISO-8859-1", 10);
+	h->koi8r = !strncmp(d->cset, "KOI8-R", 6);
 	return 0;
 }
 
 int hyph_loaded(const hyph_t *h)
 {
-	return h && h->dict;
+	return h && (h->nlev || h->dict);
 }
 
 void hyph_close(hyph_t *h)
 {
 	if (!h)
 		return;
-	if (h->cached)
-		free(h->cached);  /* the dict points into it */
-	else if (h->dict)
+	if (h->mapped)
+		munmap(h->blk, h->blksize);
+	else
+		free(h->blk);
+	if (h->dict)
 		hnj_hyphen_free(h->dict);
 	free(h);
 }
@@ -540,13 +803,39 @@ static int word_cps(const char *w, size_t n, uint32_t *cps, int *off, int max)
 	return k;
 }
 
+/* libhyphen's values for the encoded word (the compiled form's walk
+ * when there is one), per letter, in hy; -1 when there are none. */
+static int hyph_values(hyph_t *h, const char *enc, int len, char *hy)
+{
+	char **rep = NULL;
+	int *pos = NULL, *cut = NULL, rc = -1;
+	if (h->nlev && hc_hyphenate(h, (const unsigned char *)enc, len, hy, HYPH_LMIN,
+	                            HYPH_RMIN) == 0)
+		return 0;
+	HyphenDict *d = hyph_lib(h);
+	memset(hy, 0, HYPH_MAXWORD * 4 + 5);
+	if (d && hnj_hyphen_hyphenate3(d, enc, len, hy, NULL, &rep, &pos, &cut, HYPH_LMIN,
+	                               HYPH_RMIN, HYPH_LMIN, HYPH_RMIN) == 0)
+		rc = 0;
+	if (rep) {
+		/* a non-standard break (a letter changes) is not offered */
+		for (int i = 0; i < len; i++) {
+			if (rep[i] && rc == 0)
+				hy[i] = '0';
+			free(rep[i]);
+		}
+		free(rep);
+	}
+	free(pos);
+	free(cut);
+	return rc;
+}
+
 int hyph_word(hyph_t *h, const char *w, size_t n, int *offs, int max)
 {
 	uint32_t cps[HYPH_MAXWORD];
-	int off[HYPH_MAXWORD], k, cnt = 0;
+	int off[HYPH_MAXWORD], k, cnt = 0, len = 0;
 	char enc[HYPH_MAXWORD * 4 + 1], hy[HYPH_MAXWORD * 4 + 5];
-	char **rep = NULL;
-	int *pos = NULL, *cut = NULL, len = 0;
 	if (!h || !w || max <= 0)
 		return 0;
 	k = word_cps(w, n, cps, off, HYPH_MAXWORD);
@@ -570,21 +859,11 @@ int hyph_word(hyph_t *h, const char *w, size_t n, int *offs, int max)
 		len = (int)n;
 	}
 	enc[len] = 0;
-	memset(hy, 0, sizeof(hy));
-	if (hnj_hyphen_hyphenate3(h->dict, enc, len, hy, NULL, &rep, &pos, &cut,
-	                          HYPH_LMIN, HYPH_RMIN, HYPH_LMIN, HYPH_RMIN) == 0) {
-		/* hy[i] odd: a break after letter i (indexed by letter in UTF-8
-		 * dictionaries too: libhyphen normalises the array) */
-		for (int i = HYPH_LMIN - 1; i < k - HYPH_RMIN && cnt < max; i++)
-			if ((hy[i] & 1) && !(rep && rep[i]))
-				offs[cnt++] = off[i + 1];
-	}
-	if (rep) {
-		for (int i = 0; i < len; i++)
-			free(rep[i]);
-		free(rep);
-	}
-	free(pos);
-	free(cut);
+	if (hyph_values(h, enc, len, hy) != 0)
+		return 0;
+	/* hy[i] odd: a break after letter i */
+	for (int i = HYPH_LMIN - 1; i < k - HYPH_RMIN && cnt < max; i++)
+		if (hy[i] & 1)
+			offs[cnt++] = off[i + 1];
 	return cnt;
 }

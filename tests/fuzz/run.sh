@@ -50,6 +50,7 @@ seed() {   # seed NAME DIR: fill a fresh corpus the first time
 	ydoc) find profiles layouts locales fonts examples tests -name '*.yaml' -size -8k \
 	        -exec sh -c 'for f; do cp "$f" "$0/$(echo "$f" | tr / _)"; done' "$2" {} + ;;
 	sfnt) printf '\0' >"$2/cff"; printf '\1' >"$2/ttf"; printf '\0\0\4\0' >"$2/cff1" ;;
+	hyph) printf '\0' >"$2/en"; printf '\1' >"$2/ru"; printf '\0\0\1\0\377' >"$2/en1" ;;
 	image) if [ -x build/tests/test_image ]; then   # every PNG and JPEG kind (make first)
 	         build/tests/test_image --write "$2" && rm -f "$2/huge.png"
 	         find "$2" -size +8k -delete

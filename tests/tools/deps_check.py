@@ -24,9 +24,9 @@ for line in open(log, encoding="utf-8", errors="replace"):
     if re.match(r"/(lib|lib64|usr/lib|etc|proc|dev|sys|var/cache|usr/share/fontconfig)/", p):
         continue
     rp = os.path.realpath(p)
-    # vita's caches (font families, parsed hyphenation patterns, the deflated
+    # vita's caches (font families, compiled hyphenation patterns, the deflated
     # ICC profile) are not inputs: each is checked against what it was made from
-    if os.path.isdir(rp) or "/.cache/" in rp or "/vita/families" in rp or re.search(r"/vita/hyph_[^/]*\.dic\.bin(\.[0-9]+\.tmp)?$", rp) or re.search(r"/vita/deflate-const\.bin(\.[0-9]+\.tmp)?$", rp) or rp in outputs:
+    if os.path.isdir(rp) or "/.cache/" in rp or "/vita/families" in rp or re.search(r"/vita/hyph_[^/]*\.dic\.hyc(\.[0-9]+\.tmp)?$", rp) or re.search(r"/vita/deflate-const\.bin(\.[0-9]+\.tmp)?$", rp) or rp in outputs:
         continue
     base = os.path.basename(rp)
     if os.path.dirname(rp) in (out_dir, os.path.dirname(os.path.realpath(depfile))) and \

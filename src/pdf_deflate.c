@@ -3,10 +3,14 @@
  * deflate at the same level for our streams, and output a little smaller;
  * deterministic (the same bytes in give the same bytes out).
  *
- *   n = pdf_deflate(in, len, &z);   z[0..n): the zlib stream (RFC 1950),
- *                                   valid until the next call; 0: failed
+ *   n = pdf_deflate(in, len, PDF_Z_FAST, &z);   z[0..n): the zlib stream
+ *                                   (RFC 1950), valid until the next call;
+ *                                   0: failed
  *
- * One compressor per process, kept for the next document (batch), and a
+ * The level is the caller's choice per kind of stream (pdf_int.h says
+ * which and why: level 1 costs half the instructions of level 6, and
+ * where its output is hardly larger that is what a stream gets).
+ * One compressor per level used, kept for the next document (batch), and a
  * memo of the last MEMO_N inputs of MEMO_MIN to MEMO_MAX bytes with their
  * output: a batch deflates the same sRGB profile for every CV, and often
  * the same small font subsets and ToUnicode maps. An input is compared
@@ -40,33 +44,35 @@
 #include "file.h"
 #include "pdf_int.h"
 
-#define PDF_DEFLATE_LEVEL 6
+#define CONST_LEVEL PDF_Z_BEST /* the constant input: deflated once, kept */
 #define MEMO_N 32
 #define MEMO_MIN 512
 #define MEMO_MAX (32 << 10)
 
-static struct libdeflate_compressor *comp;
+static struct libdeflate_compressor *comp[13]; /* by level */
 static unsigned char *zbuf;
 static size_t zcap;
 
 static struct memo {
 	unsigned char *in, *z;   /* one block: the input, then its output */
 	size_t n, zn;
+	int level;
 	unsigned long used;      /* for replacing the least recently used */
 } memo[MEMO_N];
 static unsigned long tick;
 
-static const struct memo *memo_find(const void *in, size_t n)
+static const struct memo *memo_find(const void *in, size_t n, int level)
 {
 	for (int i = 0; i < MEMO_N; i++)
-		if (memo[i].in && memo[i].n == n && !memcmp(memo[i].in, in, n)) {
+		if (memo[i].in && memo[i].n == n && memo[i].level == level &&
+		    !memcmp(memo[i].in, in, n)) {
 			memo[i].used = ++tick;
 			return &memo[i];
 		}
 	return NULL;
 }
 
-static void memo_add(const void *in, size_t n, const unsigned char *z, size_t zn)
+static void memo_add(const void *in, size_t n, int level, const unsigned char *z, size_t zn)
 {
 	struct memo *m = &memo[0];
 	for (int i = 1; i < MEMO_N && m->in; i++)
@@ -78,28 +84,32 @@ static void memo_add(const void *in, size_t n, const unsigned char *z, size_t zn
 	m->z = m->in + n;
 	m->n = n;
 	m->zn = zn;
+	m->level = level;
 	m->used = ++tick;
 }
 
-size_t pdf_deflate(const void *in, size_t n, const unsigned char **out)
+size_t pdf_deflate(const void *in, size_t n, int level, const unsigned char **out)
 {
+	if (level < 1 || level > 12)
+		return 0;
 	int keep = n >= MEMO_MIN && n <= MEMO_MAX;
-	const struct memo *hit = keep ? memo_find(in, n) : NULL;
+	const struct memo *hit = keep ? memo_find(in, n, level) : NULL;
 	if (hit) {
 		*out = hit->z;
 		return hit->zn;
 	}
-	if (!comp && !(comp = libdeflate_alloc_compressor(PDF_DEFLATE_LEVEL)))
+	struct libdeflate_compressor *c = comp[level];
+	if (!c && !(c = comp[level] = libdeflate_alloc_compressor(level)))
 		return 0;
-	size_t cap = libdeflate_zlib_compress_bound(comp, n);
+	size_t cap = libdeflate_zlib_compress_bound(c, n);
 	if (cap > zcap) {
 		zbuf = xrealloc(zbuf, cap);
 		zcap = cap;
 	}
 	*out = zbuf;
-	size_t zn = libdeflate_zlib_compress(comp, in, n, zbuf, zcap);
+	size_t zn = libdeflate_zlib_compress(c, in, n, zbuf, zcap);
 	if (zn && keep)
-		memo_add(in, n, zbuf, zn);
+		memo_add(in, n, level, zbuf, zn);
 	return zn;
 }
 
@@ -148,7 +158,7 @@ static const unsigned char *const_read(const char *path, const void *in, size_t 
 		return NULL;
 	const unsigned char *p = (const unsigned char *)const_file.s;
 	size_t ni = get32(p + 12), nz = get32(p + 16);
-	if (memcmp(p, CONST_MAGIC, 8) || get32(p + 8) != PDF_DEFLATE_LEVEL || ni != n ||
+	if (memcmp(p, CONST_MAGIC, 8) || get32(p + 8) != CONST_LEVEL || ni != n ||
 	    const_file.len != 20 + ni + nz || memcmp(p + 20, in, n))
 		return NULL;
 	/* the output must give the input back */
@@ -172,7 +182,7 @@ static void const_write(const char *path, const void *in, size_t n, const unsign
 	char tmp[700];
 	unsigned char head[20];
 	memcpy(head, CONST_MAGIC, 8);
-	put32(head + 8, PDF_DEFLATE_LEVEL);
+	put32(head + 8, CONST_LEVEL);
 	put32(head + 12, (uint32_t)n);
 	put32(head + 16, (uint32_t)zn);
 	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
@@ -197,19 +207,19 @@ size_t pdf_deflate_const(const void *in, size_t n, const unsigned char **out)
 {
 	char path[600];
 	int keep = n >= MEMO_MIN && n <= MEMO_MAX;
-	if (keep && memo_find(in, n)) /* kept in this process (batch) */
-		return pdf_deflate(in, n, out);
+	if (keep && memo_find(in, n, CONST_LEVEL)) /* kept in this process (batch) */
+		return pdf_deflate(in, n, CONST_LEVEL, out);
 	if (n > CONST_MAX / 2 || const_path(path, sizeof(path)) < 0)
-		return pdf_deflate(in, n, out);
+		return pdf_deflate(in, n, CONST_LEVEL, out);
 	size_t zn = 0;
 	const unsigned char *z = const_read(path, in, n, &zn);
 	if (z) {
 		if (keep)
-			memo_add(in, n, z, zn);
+			memo_add(in, n, CONST_LEVEL, z, zn);
 		*out = z;
 		return zn;
 	}
-	zn = pdf_deflate(in, n, out);
+	zn = pdf_deflate(in, n, CONST_LEVEL, out);
 	if (zn)
 		const_write(path, in, n, *out, zn);
 	return zn;

@@ -166,7 +166,7 @@ static void *pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n)
 	}
 	buf_puts(st, "endcmap\nCMapName currentdict /CMap defineresource pop\n"
 	             "end\nend\n");
-	return pdf_raw_stream(w, st->s, st->len, "", 1);
+	return pdf_raw_stream(w, st->s, st->len, "", PDF_Z_CMAP);
 }
 
 static HPDF_Dict pf_descriptor(pw_t *w, const pdf_font_t *f, const char *name)
@@ -230,7 +230,7 @@ static void pf_finish(pw_t *w, pdf_font_t *f, int idx)
 		memcpy(fd, "/Length1 ", 9);
 		fd[9 + pdf_num(fd + 9, (int64_t)plen, 0)] = '\0';
 	}
-	void *ff = pdf_raw_stream(w, prog, plen, fd, 1); /* f->sf owns prog */
+	void *ff = pdf_raw_stream(w, prog, plen, fd, PDF_Z_FONT); /* f->sf owns prog */
 	HPDF_Dict desc = pf_descriptor(w, f, name);
 	pdf_ok(w, HPDF_Dict_Add(desc, cff ? "FontFile3" : "FontFile2", ff));
 

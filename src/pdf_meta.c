@@ -48,18 +48,26 @@ static void xml_text(buf_t *b, const char *s)
 	}
 }
 
+/* A property with a structured value (an rdf:Alt, Seq or Bag of one). */
 static void xmp_prop(buf_t *b, const char *name, const char *v, const char *wrap)
 {
 	if (!v)
 		return;
-	buf_printf(b, "<%s>", name);
-	if (wrap)
-		buf_printf(b, "<rdf:%s><rdf:li%s>", wrap,
-		           !strcmp(wrap, "Alt") ? " xml:lang=\"x-default\"" : "");
+	buf_printf(b, "<%s><rdf:%s><rdf:li%s>", name, wrap,
+	           !strcmp(wrap, "Alt") ? " xml:lang=\"x-default\"" : "");
 	xml_text(b, v);
-	if (wrap)
-		buf_printf(b, "</rdf:li></rdf:%s>", wrap);
-	buf_printf(b, "</%s>\n", name);
+	buf_printf(b, "</rdf:li></rdf:%s></%s>\n", wrap, name);
+}
+
+/* A simple property, written as an attribute of rdf:Description (XMP's
+ * shorthand, ISO 16684-1 7.9.2.3: the same value in fewer bytes). */
+static void xmp_attr(buf_t *b, const char *name, const char *v)
+{
+	if (!v)
+		return;
+	buf_printf(b, " %s=\"", name);
+	xml_text(b, v);
+	buf_putc(b, '"');
 }
 
 static void xmp_build(pw_t *w, buf_t *b, int pdfa)
@@ -73,44 +81,44 @@ static void xmp_build(pw_t *w, buf_t *b, int pdfa)
 	            " xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\""
 	            " xmlns:pdf=\"http://ns.adobe.com/pdf/1.3/\""
 	            " xmlns:pdfaid=\"http://www.aiim.org/pdfa/ns/id/\""
-	            " xmlns:pdfuaid=\"http://www.aiim.org/pdfua/ns/id/\">\n");
+	            " xmlns:pdfuaid=\"http://www.aiim.org/pdfua/ns/id/\"");
 	if (pdfa)
-		buf_puts(b, "<pdfaid:part>2</pdfaid:part>\n<pdfaid:conformance>A</pdfaid:conformance>\n");
-	buf_puts(b, "<pdfuaid:part>1</pdfuaid:part>\n");
-	xmp_prop(b, "dc:title", w->info[0], "Alt");
-	xmp_prop(b, "dc:creator", w->info[1], "Seq");
-	xmp_prop(b, "dc:description", w->info[2], "Alt");
-	xmp_prop(b, "dc:language", d->lang, "Bag");
-	buf_puts(b, "<dc:format>application/pdf</dc:format>\n");
-	xmp_prop(b, "pdf:Keywords", w->info[3], NULL);
-	xmp_prop(b, "pdf:Producer", HPDF_GetInfoAttr(w->pdf, HPDF_INFO_PRODUCER), NULL);
-	xmp_prop(b, "xmp:CreatorTool", w->info[4], NULL);
+		buf_puts(b, " pdfaid:part=\"2\" pdfaid:conformance=\"A\"");
+	buf_puts(b, " pdfuaid:part=\"1\" dc:format=\"application/pdf\"");
+	xmp_attr(b, "pdf:Keywords", w->info[3]);
+	xmp_attr(b, "pdf:Producer", HPDF_GetInfoAttr(w->pdf, HPDF_INFO_PRODUCER));
+	xmp_attr(b, "xmp:CreatorTool", w->info[4]);
 	struct tm tm;
 	time_t t = (time_t)d->epoch;
 	if (gmtime_r(&t, &tm) && tm.tm_year + 1900 >= 1 && tm.tm_year + 1900 <= 9999) {
 		char date[40];
 		snprintf(date, sizeof(date), "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900,
 		         tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-		xmp_prop(b, "xmp:CreateDate", date, NULL);
-		xmp_prop(b, "xmp:ModifyDate", date, NULL);
-		xmp_prop(b, "xmp:MetadataDate", date, NULL);
+		xmp_attr(b, "xmp:CreateDate", date);
+		xmp_attr(b, "xmp:ModifyDate", date);
+		xmp_attr(b, "xmp:MetadataDate", date);
 	}
+	buf_puts(b, ">\n");
+	xmp_prop(b, "dc:title", w->info[0], "Alt");
+	xmp_prop(b, "dc:creator", w->info[1], "Seq");
+	xmp_prop(b, "dc:description", w->info[2], "Alt");
+	xmp_prop(b, "dc:language", d->lang, "Bag");
 	buf_puts(b, "</rdf:Description>\n");
 	if (pdfa) /* pdfuaid is not among PDF/A's predefined schemas */
 		buf_puts(b, "<rdf:Description rdf:about=\"\""
 		            " xmlns:pdfaExtension=\"http://www.aiim.org/pdfa/ns/extension/\""
 		            " xmlns:pdfaSchema=\"http://www.aiim.org/pdfa/ns/schema#\""
 		            " xmlns:pdfaProperty=\"http://www.aiim.org/pdfa/ns/property#\">\n"
-		            "<pdfaExtension:schemas><rdf:Bag><rdf:li rdf:parseType=\"Resource\">\n"
-		            "<pdfaSchema:schema>PDF/UA Universal Accessibility Schema</pdfaSchema:schema>\n"
-		            "<pdfaSchema:namespaceURI>http://www.aiim.org/pdfua/ns/id/</pdfaSchema:namespaceURI>\n"
-		            "<pdfaSchema:prefix>pdfuaid</pdfaSchema:prefix>\n"
-		            "<pdfaSchema:property><rdf:Seq><rdf:li rdf:parseType=\"Resource\">\n"
-		            "<pdfaProperty:name>part</pdfaProperty:name>\n"
-		            "<pdfaProperty:valueType>Integer</pdfaProperty:valueType>\n"
-		            "<pdfaProperty:category>internal</pdfaProperty:category>\n"
-		            "<pdfaProperty:description>Indicates, which part of ISO 14289 standard is followed</pdfaProperty:description>\n"
-		            "</rdf:li></rdf:Seq></pdfaSchema:property>\n"
+		            "<pdfaExtension:schemas><rdf:Bag><rdf:li rdf:parseType=\"Resource\">"
+		            "<pdfaSchema:schema>PDF/UA Universal Accessibility Schema</pdfaSchema:schema>"
+		            "<pdfaSchema:namespaceURI>http://www.aiim.org/pdfua/ns/id/</pdfaSchema:namespaceURI>"
+		            "<pdfaSchema:prefix>pdfuaid</pdfaSchema:prefix>"
+		            "<pdfaSchema:property><rdf:Seq><rdf:li rdf:parseType=\"Resource\">"
+		            "<pdfaProperty:name>part</pdfaProperty:name>"
+		            "<pdfaProperty:valueType>Integer</pdfaProperty:valueType>"
+		            "<pdfaProperty:category>internal</pdfaProperty:category>"
+		            "<pdfaProperty:description>Part of ISO 14289 followed</pdfaProperty:description>"
+		            "</rdf:li></rdf:Seq></pdfaSchema:property>"
 		            "</rdf:li></rdf:Bag></pdfaExtension:schemas>\n"
 		            "</rdf:Description>\n");
 	buf_puts(b, "</rdf:RDF>\n</x:xmpmeta>\n<?xpacket end=\"r\"?>");
@@ -141,7 +149,7 @@ static int output_intent(pw_t *w)
 		        "VITA_ICC_PROFILE): the PDF is tagged but does not claim PDF/A-2");
 		return 0;
 	}
-	void *prof = pdf_raw_stream(w, icc->s, icc->len, "/N 3", 1);
+	void *prof = pdf_raw_stream(w, icc->s, icc->len, "/N 3", PDF_Z_BEST);
 	w->held[pdf_obj_id(prof)].konst = 1; /* deflated once, kept in the cache */
 	HPDF_Dict oi = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
 	pdf_ok(w, HPDF_Dict_AddName(oi, "Type", "OutputIntent"));

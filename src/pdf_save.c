@@ -84,10 +84,11 @@ static const unsigned char *gather(HPDF_Stream src, size_t *n)
 }
 
 /* src deflated (libdeflate, pdf_deflate.c) */
-static const unsigned char *deflate_bytes(pw_t *w, const void *in, size_t n, size_t *zn)
+static const unsigned char *deflate_bytes(pw_t *w, const void *in, size_t n, int level,
+                                          size_t *zn)
 {
 	const unsigned char *z = NULL;
-	*zn = pdf_deflate(in ? in : "", in ? n : 0, &z);
+	*zn = pdf_deflate(in ? in : "", in ? n : 0, level, &z);
 	if (!*zn)
 		pdf_fail(w, NULL, "cannot compress a stream");
 	return z;
@@ -97,7 +98,7 @@ static const unsigned char *deflated(pw_t *w, HPDF_Stream src, size_t *zn)
 {
 	size_t n;
 	const unsigned char *in = gather(src, &n);
-	return deflate_bytes(w, in, n, zn);
+	return deflate_bytes(w, in, n, PDF_Z_BEST, zn);
 }
 
 /* ---- libharu's objects, serialized here ----
@@ -213,10 +214,10 @@ static void ser_object(pw_t *w, buf_t *b, void *obj)
 /* "N 0 obj <<dict /Filter /FlateDecode /Length L>> stream ... endstream
  * endobj" with data deflated. */
 static void flate_object(pw_t *w, buf_t *out, unsigned num, const char *dict,
-                         const void *data, size_t n)
+                         const void *data, size_t n, int level)
 {
 	size_t zn;
-	const unsigned char *z = deflate_bytes(w, data, n, &zn);
+	const unsigned char *z = deflate_bytes(w, data, n, level, &zn);
 	put_uint(out, num);
 	buf_add(out, " 0 obj\n<<", 9);
 	put(out, dict);
@@ -238,7 +239,7 @@ static void raw_stream(pw_t *w, buf_t *out, unsigned num, const pdf_held_t *h)
 		if (!(zn = pdf_deflate_const(z, zn, &z)))
 			pdf_fail(w, NULL, "cannot compress a stream");
 	} else if (h->flate) {
-		z = deflate_bytes(w, z, zn, &zn);
+		z = deflate_bytes(w, z, zn, h->flate, &zn);
 	}
 	put_uint(out, num);
 	buf_add(out, " 0 obj\n<<", 9);
@@ -281,7 +282,7 @@ static int flate_stream(pw_t *w, buf_t *out, HPDF_Dict d)
 		if (!(zn = pdf_deflate_const(h->p ? h->p : "", h->p ? h->n : 0, &z)))
 			pdf_fail(w, NULL, "cannot compress a stream");
 	} else {
-		z = h ? deflate_bytes(w, h->p, h->n, &zn) : deflated(w, d->stream, &zn);
+		z = h ? deflate_bytes(w, h->p, h->n, PDF_Z_CONTENT, &zn) : deflated(w, d->stream, &zn);
 	}
 	HPDF_Stream data = d->stream;
 	d->stream = NULL;   /* the dictionary alone */
@@ -442,7 +443,7 @@ int pdf_save(pw_t *w)
 	snprintf(dict, sizeof(dict), "/Type/ObjStm/N %u/First %u", count, first);
 	type[objstm] = 1;
 	off[objstm] = out->len;
-	flate_object(w, out, objstm, dict, head->s, head->len);
+	flate_object(w, out, objstm, dict, head->s, head->len, PDF_Z_OBJSTM);
 
 	/* the cross-reference stream */
 	uint64_t at = out->len;
@@ -489,7 +490,8 @@ int pdf_save(pw_t *w)
 	if (pdf->info)
 		k += snprintf(xd + k, sizeof(xd) - (size_t)k, "/Info %u 0 R", obj_num(pdf->info));
 	snprintf(xd + k, sizeof(xd) - (size_t)k, "/ID[<%s><%s>]", hex, hex);
-	flate_object(w, out, xrefno, xd, xs->s, xs->len);
+	flate_object(w, out, xrefno, xd, xs->s, xs->len,
+	             xs->len <= PDF_Z_XREF_SMALL ? PDF_Z_FAST : PDF_Z_BEST);
 	buf_add(out, "startxref\n", 10);
 	put_uint(out, at);
 	buf_add(out, "\n%%EOF\n", 7);

@@ -68,7 +68,9 @@ void pdf_ser_ref(pdf_ser_t *o, unsigned id)
 	pdf_ser_tok(o, t, (size_t)k + 4, 1, 1);
 }
 
-/* A real as libharu keeps it (a float), to 5 decimals. */
+/* A real as libharu keeps it (a float), to 5 decimals (the MediaBox's
+ * 841.89001: its shortest form 841.89 moves pdftoppm's anti-aliasing of
+ * an edge pixel here and there). */
 void pdf_ser_real(pdf_ser_t *o, float r)
 {
 	char t[48];

@@ -70,7 +70,8 @@ def first_link(pdf):
 CASES = {
     "lang": lambda p: p.Root.__delitem__("/Lang"),
     "marked": lambda p: p.Root.MarkInfo.__setitem__("/Marked", False),
-    "uaid": lambda p: set_xmp(p, lambda x: re.sub(rb"<pdfuaid:part>1</pdfuaid:part>", b"", x)),
+    "uaid": lambda p: set_xmp(p, lambda x: re.sub(rb'<pdfuaid:part>1</pdfuaid:part>| pdfuaid:part="1"',
+                                                  b"", x)),
     "title": lambda p: p.Root.ViewerPreferences.__delitem__("/DisplayDocTitle"),
     "alt": lambda p: first(p, "/Figure").__delitem__("/Alt"),
     "mcid": drop_mcid,

@@ -153,6 +153,12 @@ int font_shape_feat(font_chain_t *c, int style, int32_t size, const char *lang,
                     unsigned feats, const char *s, size_t n, font_shaped_t *out, errs_t *e);
 int32_t font_width_feat(font_chain_t *c, int style, int32_t size, const char *lang,
                         unsigned feats, const char *s, size_t n);
+/* font_width_feat of the pieces s[cut[p-1]..cut[p]) (as font_shape_pieces
+ * cuts them) one after the other: the width inline_set gives the words of
+ * a line when it shapes them a word at a time (kerning never crosses a
+ * cut). */
+int32_t font_width_pieces(font_chain_t *c, int style, int32_t size, const char *lang,
+                          unsigned feats, const char *s, const uint32_t *cut, int ncut);
 /* font_shape_feat of each piece s[cut[p-1]..cut[p]) (cut[-1] = 0,
  * cut[ncut-1] the length), one after the other into out, offsets counted
  * from s: the glyphs one call per piece would give, from fewer HarfBuzz

@@ -898,6 +898,16 @@ int32_t font_width_feat(font_chain_t *c, int style, int32_t size, const char *la
 	return c->scratch.width;
 }
 
+int32_t font_width_pieces(font_chain_t *c, int style, int32_t size, const char *lang,
+                          unsigned feats, const char *s, const uint32_t *cut, int ncut)
+{
+	c->scratch.n = 0;
+	c->scratch.width = 0;
+	c->scratch.missing = 0;
+	shape_pieces(c, style, size, lang, feats, s, cut, ncut, 0, &c->scratch);
+	return c->scratch.width;
+}
+
 int32_t font_width(font_chain_t *c, int style, int32_t size, const char *lang,
                    const char *s, size_t n)
 {

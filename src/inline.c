@@ -2033,12 +2033,35 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 	return 0;
 }
 
+/* Where il_shape ends a chunk of the text b (of drawn code points and
+ * spaces) being built: before a word that follows spaces, at a newline,
+ * after SHAPE_MAX code points. */
+typedef struct wcut {
+	uint32_t *v;
+	int n, cap;
+	int ncp;                /* code points since the last cut */
+	int space;              /* the last one added was a space */
+} wcut_t;
+
+static void wcut_at(wcut_t *w, size_t at)
+{
+	w->ncp = 0;
+	if (!at || (w->n && w->v[w->n - 1] == (uint32_t)at))
+		return;
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 16;
+		w->v = xrealloc(w->v, (size_t)w->cap * sizeof(*w->v));
+	}
+	w->v[w->n++] = (uint32_t)at;
+}
+
 int32_t inline_width(const inline_span_t *spans, int n, const char *lang)
 {
 	int64_t w = 0;
 	uint32_t prev = 0;      /* the last code point, for CJK-Latin gaps */
 	int32_t prevsize = 0;
 	buf_t b;
+	wcut_t wc = {0};
 	buf_init(&b);
 	for (int i = 0; i < n; i++) {
 		const inline_span_t *s = &spans[i];
@@ -2047,6 +2070,7 @@ int32_t inline_width(const inline_span_t *spans, int n, const char *lang)
 		const char *t = nfc ? nfc : s->text;
 		size_t tl = nfc ? nl : len;
 		buf_reset(&b);
+		wc.n = wc.ncp = wc.space = 0;
 		for (size_t k = 0; k < tl;) {
 			uint32_t cp;
 			int l = utf8_decode(t + k, tl - k, &cp), draw;
@@ -2055,6 +2079,16 @@ int32_t inline_width(const inline_span_t *spans, int n, const char *lang)
 				continue;
 			}
 			int kind = kind_of(cp, &draw);
+			/* shaped in the chunks inline_set shapes (il_shape): a
+			   word and the spaces after it */
+			if (kind == K_NL) {
+				wcut_at(&wc, b.len);
+			} else {
+				if (wc.ncp >= SHAPE_MAX || (wc.space && kind != K_SPACE))
+					wcut_at(&wc, b.len);
+				wc.ncp++;
+				wc.space = kind == K_SPACE;
+			}
 			if (kind == K_SPACE)
 				buf_putc(&b, ' ');
 			else if (kind == K_CHAR && draw)
@@ -2070,8 +2104,11 @@ int32_t inline_width(const inline_span_t *spans, int n, const char *lang)
 			}
 			k += (size_t)l;
 		}
-		if (b.len && s->chain)
-			w += font_width_feat(s->chain, s->style, s->size, lang, s->feats, b.s, b.len);
+		if (b.len && s->chain) {
+			wcut_at(&wc, b.len);
+			w += font_width_pieces(s->chain, s->style, s->size, lang, s->feats, b.s, wc.v,
+			                       wc.n);
+		}
 		if (b.len && s->track) {   /* after each glyph but the last */
 			int ncp = 0;
 			for (size_t k = 0; k < b.len; ncp++) {
@@ -2084,5 +2121,6 @@ int32_t inline_width(const inline_span_t *spans, int n, const char *lang)
 		free(nfc);
 	}
 	buf_done(&b);
+	free(wc.v);
 	return sat32(w);
 }

@@ -58,20 +58,17 @@ static void bits_list(const bits16_t *b, uint32_t *out32, uint16_t *out16)
 		}
 }
 
-/* A run's code points (and feature glyph ids) into its face's sets. */
-static void run_used(const page_run_t *r, bits16_t **used, bits16_t **galt)
+/* A run's code points (and feature glyph ids) into its face's sets; its
+ * ASCII (most of a CV) only into the face's byte table `ascii`, one store
+ * a byte, which joins the set once all runs are in (ascii_fold). */
+static void run_used(const page_run_t *r, bits16_t **used, bits16_t **galt, uint8_t *ascii)
 {
 	bits16_t *u = bits_new(used);
 	const unsigned char *t = (const unsigned char *)r->text;
 	if (!r->gids) {
-		/* ASCII (most of a CV) gathers in two words of its own, one
-		   store a byte, and joins the set at the end: its bits are
-		   w[0] and w[1], their summary bits 0 and 1 of sum[0] */
-		uint64_t lo[2] = {0, 0};
 		for (int k = 0; k < r->len;) {
 			if (t[k] < 0x80) {   /* no decoding */
-				lo[t[k] >> 6] |= (uint64_t)1 << (t[k] & 63);
-				k++;
+				ascii[t[k++]] = 1;
 				continue;
 			}
 			uint32_t cp;
@@ -82,9 +79,6 @@ static void run_used(const page_run_t *r, bits16_t **used, bits16_t **galt)
 				bits_set(u, cp);
 			k += l;
 		}
-		u->w[0] |= lo[0];
-		u->w[1] |= lo[1];
-		u->sum[0] |= (uint64_t)(lo[0] != 0) | (uint64_t)(lo[1] != 0) << 1;
 		return;
 	}
 	for (int k = 0, j = 0; k < r->len; j++) {
@@ -100,6 +94,13 @@ static void run_used(const page_run_t *r, bits16_t **used, bits16_t **galt)
 	}
 }
 
+static void ascii_fold(bits16_t *u, const uint8_t *ascii)
+{
+	for (uint32_t c = 0; c < 0x80; c++)
+		if (ascii[c])
+			bits_set(u, c);
+}
+
 int layout_subset(page_doc_t *d, font_lib_t *lib, errs_t *e)
 {
 	int nf = font_face_count(lib);
@@ -109,12 +110,18 @@ int layout_subset(page_doc_t *d, font_lib_t *lib, errs_t *e)
 		return 0;
 	/* per face drawn: its code points, and its feature glyph ids */
 	bits16_t **used = xcalloc((size_t)nf * 2, sizeof(*used)), **galt = used + nf;
+	uint8_t *ascii = xcalloc((size_t)nf, 0x80);
 	for (int p = 0; p < d->npages; p++)
 		for (int i = 0; i < d->pages[p].n; i++) {
 			const page_item_t *it = &d->pages[p].items[i];
-			if (it->kind == PAGE_RUN && it->u.run.face >= 0 && it->u.run.face < nf)
-				run_used(&it->u.run, &used[it->u.run.face], &galt[it->u.run.face]);
+			int f = it->u.run.face;
+			if (it->kind == PAGE_RUN && f >= 0 && f < nf)
+				run_used(&it->u.run, &used[f], &galt[f], ascii + (size_t)f * 0x80);
 		}
+	for (int f = 0; f < nf; f++)
+		if (used[f])
+			ascii_fold(used[f], ascii + (size_t)f * 0x80);
+	free(ascii);
 	int rc = 0;
 	for (int f = 0; f < nf && !rc; f++) {
 		if (!used[f])

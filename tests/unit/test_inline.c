@@ -576,6 +576,53 @@ TEST(flags)
 /* Issue 15, case 4: one word wider than 2^31 u (a 340 KB BibTeX field)
  * overflowed int widths. It is set, broken between graphemes, and the
  * natural width saturates instead of wrapping. */
+/* inline_width shapes a word (and the spaces after it) at a time, as
+ * inline_set does: random texts of kerned words, punctuation and runs of
+ * spaces measure what inline_set sets them at on one line, and (the
+ * tree's faces kern nothing across a space) what shaping the whole text
+ * at once gives. */
+TEST(width_by_words)
+{
+	static const char *const words[] = {
+		"AV", "To", "Wa", "Ty", "LT", "Proceedings", "of", "the", "Conf", "\u2019", "00",
+		"[250]", "(2024)", "fi", "f.", "y,", "\"quoted\"", "\u00e9t\u00e9", "Yo", "P.",
+	};
+	static const int styles[] = {FONT_REGULAR, FONT_BOLD, FONT_ITALIC, FONT_BOLD | FONT_ITALIC};
+	char text[512];
+	unsigned seed = 12345;
+	for (int it = 0; it < 300; it++) {
+		size_t k = 0;
+		int nw = 1 + (int)((seed = seed * 1103515245 + 12345) >> 16) % 12;
+		for (int w = 0; w < nw; w++) {
+			seed = seed * 1103515245 + 12345;
+			const char *x = words[(seed >> 16) % (sizeof(words) / sizeof(words[0]))];
+			if (w) {
+				int sp = 1 + (int)(seed >> 8) % 3 / 2;   /* mostly one, some two */
+				while (sp-- && k + 1 < sizeof(text))
+					text[k++] = ' ';
+			}
+			size_t n = strlen(x);
+			if (k + n + 1 >= sizeof(text))
+				break;
+			memcpy(text + k, x, n);
+			k += n;
+		}
+		text[k] = 0;
+		inline_span_t s = span(text, styles[it % 4], INLINE_NOHYPH, NULL);
+		int32_t w = inline_width(&s, 1, "en");
+		EQ_INT(w, font_width(serif, s.style, s.size, "en", text, k));
+		inline_opts_t o = opts(w + 100000, INLINE_LEFT);
+		inline_result_t r;
+		errs_t e;
+		errs_init(&e);
+		EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
+		EQ_INT(r.nlines, 1);
+		if (r.nlines == 1)
+			EQ_INT(r.lines[0].width, w);
+		errs_done(&e);
+	}
+}
+
 TEST(huge_word)
 {
 	size_t n = 400000;      /* 'W' at 10 pt: about 9,400 u each, 3.7e9 u */
@@ -655,6 +702,7 @@ int main(void)
 	RUN(missing);
 	RUN(flags);
 	RUN(huge_word);
+	RUN(width_by_words);
 	RUN(own_hyphen);
 	RUN(forced_and_empty);
 	RUN(indent);

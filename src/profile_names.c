@@ -283,8 +283,67 @@ static unsigned strip_marks(arena_t *ar, const char **s)
 	return n ? fl : 0;
 }
 
+/* A highlight name parsed once for all of a section's authors, with what
+ * lets most authors be ruled out without parsing them (1,500 authors of
+ * a 250-publication CV: 1.7 M instructions parsed and matched). For an
+ * author written in ASCII only, whose tokens are then its own lower-cased
+ * characters: a Latin owner's family name must be equal to one of them,
+ * so it is a substring of the author, case aside (a caseless author
+ * never matches an owner with case either); an owner without case whose
+ * tokens are not ASCII (朱展达) can never equal an ASCII author's. */
+typedef struct owner {
+	pname_t n;
+	const char *fam;   /* the family name's first token, when ASCII */
+	int foreign;       /* no ASCII author can match */
+} owner_t;
+
+static int ascii_only(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return 0;
+	return 1;
+}
+
+static void owner_parse(const char *s, owner_t *o)
+{
+	pname_parse(s, &o->n);
+	o->fam = NULL;
+	o->foreign = 0;
+	int f0[3], f1[3];
+	if (o->n.cased && o->n.ntok && splits(&o->n, f0, f1) > 0 && o->n.tok[f0[0]][0] &&
+	    ascii_only(o->n.tok[f0[0]]))
+		o->fam = o->n.tok[f0[0]];
+	if (!o->n.cased)
+		for (int i = 0; i < o->n.ntok && !o->foreign; i++)
+			o->foreign = !ascii_only(o->n.tok[i]);
+}
+
+/* Does the ASCII text s hold t (lower case ASCII), case aside? */
+static int has_folded(const char *s, const char *t)
+{
+	for (; *s; s++) {
+		int k = 0;
+		while (t[k] && s[k] && (s[k] >= 'A' && s[k] <= 'Z' ? s[k] + 32 : s[k]) == t[k])
+			k++;
+		if (!t[k])
+			return 1;
+	}
+	return 0;
+}
+
+/* Certainly not a match for o (pname_match would say 0)? */
+static int ruled_out(const owner_t *o, const char *author)
+{
+	if (!o->foreign && !o->fam)
+		return 0;
+	if (!ascii_only(author))
+		return 0;
+	return o->foreign || !has_folded(author, o->fam);
+}
+
 /* own: the section's highlight names, parsed once for all its authors. */
-static void mark_pub(pctx_t *c, const msection_t *s, const pname_t *own, mpub_t *p)
+static void mark_pub(pctx_t *c, const msection_t *s, const owner_t *own, mpub_t *p)
 {
 	if (!p->nauthors)
 		return;
@@ -301,9 +360,11 @@ static void mark_pub(pctx_t *c, const msection_t *s, const pname_t *own, mpub_t 
 				fl[i] |= AUTHOR_OWNER;
 				break;
 			}
+			if (ruled_out(&own[j], p->authors[i]))
+				continue;
 			if (!parsed++)
 				pname_parse(p->authors[i], &a);
-			if (pname_match(&own[j], &a))
+			if (pname_match(&own[j].n, &a))
 				fl[i] |= AUTHOR_OWNER;
 		}
 	}
@@ -317,9 +378,9 @@ void pnames_mark(pctx_t *c)
 		msection_t *s = &m->sections[i];
 		if (s->type != SEC_PUBLICATIONS || !s->npubs)
 			continue;
-		pname_t *own = xmalloc((size_t)(s->nhighlight ? s->nhighlight : 1) * sizeof(*own));
+		owner_t *own = xmalloc((size_t)(s->nhighlight ? s->nhighlight : 1) * sizeof(*own));
 		for (int j = 0; j < s->nhighlight; j++)
-			pname_parse(s->highlight[j], &own[j]);
+			owner_parse(s->highlight[j], &own[j]);
 		for (int j = 0; j < s->npubs; j++)
 			mark_pub(c, s, own, &s->pubs[j]);
 		free(own);

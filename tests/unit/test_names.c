@@ -2,6 +2,8 @@
  * the forms real tools write (profile_name_match), and only there; the
  * marks after a name become flags (through a profile). */
 #include <stdio.h>
+#include <string.h>
+#include "buf.h"
 #include "profile.h"
 #include "t.h"
 
@@ -89,9 +91,64 @@ TEST(name_marks)
 	arena_free(a);
 }
 
+/* mark_pub rules most authors out before parsing them: every owner of
+ * the table above against every author of it (and a few more), through a
+ * profile, must mark exactly what profile_name_match says. */
+TEST(name_marks_agree)
+{
+	static const char *const more[] = {"ZHU", "Zhu-Li", "zhu", "Berg", "VAN DER BERG, Anna",
+		"Garcia, Jose", "Muller, Jurgen", "Zhu Zhen", "Tanaka", "12 Zhu", "Zhu, 2",
+		"Q Zhu", "Zhenzhu", "朱 珍", "Zhù Zhen"};
+	size_t nf = sizeof(forms) / sizeof(forms[0]), nm = sizeof(more) / sizeof(more[0]);
+	for (size_t o = 0; o < nf; o++) {
+		if (o && !strcmp(forms[o].owner, forms[o - 1].owner))
+			continue;
+		buf_t y;
+		buf_init(&y);
+		buf_printf(&y, "name: \"%s\"\nsections:\n  - title: P\n    type: publications\n"
+		           "    entries:\n      - title: T\n        authors: [", forms[o].owner);
+		int n = 0;
+		const char *au[64];
+		for (size_t i = 0; i < nf + nm; i++) {
+			const char *w = i < nf ? forms[i].author : more[i - nf];
+			if (!*w)
+				continue;
+			buf_printf(&y, "%s\"%s\"", n ? ", " : "", w);
+			au[n++] = w;
+		}
+		buf_printf(&y, "]\n");
+		arena_t *a = arena_new();
+		errs_t e;
+		model_t *m;
+		errs_init(&e);
+		EQ_INT(profile_load_mem(a, "t.yaml", y.s, y.len, NULL, &m, &e), 0);
+		if (m && m->nsections == 1 && m->sections[0].npubs == 1 &&
+		    m->sections[0].pubs[0].nauthors == n) {
+			const mpub_t *p = &m->sections[0].pubs[0];
+			for (int i = 0; i < n; i++) {
+				int want = !strcmp(au[i], forms[o].owner) ||
+				           profile_name_match(forms[o].owner, au[i]);
+				int got = !!(p->aflags[i] & AUTHOR_OWNER);
+				if (got != want) {
+					t_fail++;
+					fprintf(stderr, "owner '%s', author '%s': marked %d, expected %d\n",
+					        forms[o].owner, au[i], got, want);
+				}
+			}
+		} else {
+			CHECK(0);
+		}
+		t_run++;
+		errs_done(&e);
+		arena_free(a);
+		buf_done(&y);
+	}
+}
+
 int main(void)
 {
 	RUN(name_forms);
 	RUN(name_marks);
+	RUN(name_marks_agree);
 	return t_report();
 }

@@ -131,6 +131,44 @@ static int is_dash(const fx_t *c, const char *p)
 	return at(c, p, '-') && blankz(c, p + 1);
 }
 
+/* The characters a plain scalar's scan stops at: STOP_BLOCK on a block
+ * line (space, ':', line break), STOP_FLOW in a flow collection (those and
+ * ",[]{}"). Runs of other characters are skipped a table look-up each. */
+enum { STOP_BLOCK = 1, STOP_FLOW = 2 };
+static const unsigned char stops[256] = {
+	['\n'] = STOP_BLOCK | STOP_FLOW, [' '] = STOP_BLOCK | STOP_FLOW,
+	[':'] = STOP_BLOCK | STOP_FLOW, [','] = STOP_FLOW, ['['] = STOP_FLOW,
+	[']'] = STOP_FLOW, ['{'] = STOP_FLOW, ['}'] = STOP_FLOW,
+};
+
+static const char *skip_plain(const char *q, const char *end, int stop)
+{
+	while (q < end && !(stops[(unsigned char)*q] & stop))
+		q++;
+	return q;
+}
+
+/* The first of dq, '\\' and LF from r (or end): eight bytes at a time
+ * where none of them is among the eight. */
+static const char *quoted_run(const char *r, const char *end, char dq)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = ones * 0x80;
+	const uint64_t a = ones * (unsigned char)dq, b = ones * '\\', n = ones * '\n';
+	while (end - r >= 8) {
+		uint64_t w, x, y, z;
+		memcpy(&w, r, 8);
+		x = w ^ a;
+		y = w ^ b;
+		z = w ^ n;
+		if ((((x - ones) & ~x) | ((y - ones) & ~y) | ((z - ones) & ~z)) & highs)
+			break;   /* one of them (or a false alarm past one): byte by byte */
+		r += 8;
+	}
+	while (r < end && *r != dq && *r != '\\' && *r != '\n')
+		r++;
+	return r;
+}
+
 static ynode_t *mk(fx_t *c, int kind, int line, int col)
 {
 	if (++c->nodes > YDOC_MAX_NODES)
@@ -320,6 +358,11 @@ static const char *plain_block(fx_t *c, const char **last)
 {
 	const char *q = c->p, *l = q;
 	while (q < c->end && *q != '\n') {
+		const char *r = skip_plain(q, c->end, STOP_BLOCK);
+		if (r > q) {
+			l = q = r;
+			continue;
+		}
 		if (*q == ' ') {
 			if (at(c, q + 1, '#'))
 				break;
@@ -367,9 +410,7 @@ static ynode_t *quoted(fx_t *c)
 	size_t off = (size_t)(q - c->s);
 	char *w = c->buf + off;
 	for (;;) {
-		const char *r = q;   /* a run with nothing to undo: copied at once */
-		while (r < c->end && *r != dq && *r != '\\' && *r != '\n')
-			r++;
+		const char *r = quoted_run(q, c->end, dq);   /* nothing to undo: copied at once */
 		memcpy(w, q, (size_t)(r - q));
 		w += r - q;
 		q = r;
@@ -455,6 +496,9 @@ static ynode_t *flow_item(fx_t *c, int as_key)
 		no(c);
 	const char *q = p0, *l = p0;
 	for (;;) {
+		const char *r = skip_plain(q, c->end, STOP_FLOW);
+		if (r > q)
+			l = q = r;
 		if (q >= c->end || *q == '\n')
 			no(c);
 		char ch = *q;

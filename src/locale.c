@@ -562,15 +562,35 @@ void locale_fill(buf_t *out, const char *pattern, ...)
 	va_end(ap);
 }
 
+/* snprintf(out, size, two ? "%02d" : "%d", v), without its set-up (six
+ * of them per date were 4,000 instructions). */
+static void put_int(char *out, size_t size, int v, int two)
+{
+	char t[16];
+	int n = 0;
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	do
+		t[n++] = (char)('0' + u % 10);
+	while (u /= 10);
+	if (two && n < 2 - (v < 0))
+		t[n++] = '0';
+	if (v < 0)
+		t[n++] = '-';
+	size_t k = 0;
+	while (n > 0 && k + 1 < size)
+		out[k++] = t[--n];
+	out[k] = '\0';
+}
+
 void locale_date(const vlocale_t *l, int precision, int y, int m, int d, buf_t *out)
 {
 	char year[16], yy[8], mn[8], mm[8], dn[8], dd[8];
-	snprintf(year, sizeof(year), "%d", y);
-	snprintf(yy, sizeof(yy), "%02d", ((y % 100) + 100) % 100);
-	snprintf(mn, sizeof(mn), "%d", m);
-	snprintf(mm, sizeof(mm), "%02d", m);
-	snprintf(dn, sizeof(dn), "%d", d);
-	snprintf(dd, sizeof(dd), "%02d", d);
+	put_int(year, sizeof(year), y, 0);
+	put_int(yy, sizeof(yy), ((y % 100) + 100) % 100, 1);
+	put_int(mn, sizeof(mn), m, 0);
+	put_int(mm, sizeof(mm), m, 1);
+	put_int(dn, sizeof(dn), d, 0);
+	put_int(dd, sizeof(dd), d, 1);
 	int k = m >= 1 && m <= 12 ? m - 1 : 0;
 	const char *pat = precision == LOCALE_DAY ? l->date_day
 	                  : precision == LOCALE_MONTH ? l->date_month : l->date_year;
@@ -598,29 +618,35 @@ static int opens_after(uint32_t p)
 	       p == 0x2018 || p == 0x201E || p == 0xAB || p == 0x300C || p == '-';
 }
 
-static int has_seq(const char *w, size_t len, const char *x)
-{
-	size_t k = strlen(x);
-	for (size_t i = 0; i + k <= len; i++)
-		if (!memcmp(w + i, x, k))
-			return 1;
-	return 0;
-}
-
-/* A word (up to the next space) that must stay as written. */
+/* A word (up to the next space) that must stay as written: its length,
+ * or 0. One pass over the word (it is asked at every word start). */
 static size_t verbatim_word(const char *s, size_t n, size_t i)
 {
 	size_t j = i;
-	while (j < n && s[j] != ' ' && s[j] != '\t' && s[j] != '\n')
-		j++;
+	int at = 0, dot = 0, slash = 0, scheme = 0;
+	for (; j < n && s[j] != ' ' && s[j] != '\t' && s[j] != '\n'; j++) {
+		char ch = s[j];
+		if (ch == '@')
+			at = 1;
+		else if (ch == '.')
+			dot = 1;
+		else if (ch == '/')
+			slash = 1;
+		else if (ch == ':' && j + 2 < n && s[j + 1] == '/' && s[j + 2] == '/')
+			scheme = 1;   /* "://" */
+	}
 	size_t len = j - i;
 	const char *w = s + i;
-	int url = (memchr(w, '@', len) && memchr(w, '.', len)) ||
-	          (len > 3 && has_seq(w, len, "://")) || (len > 4 && !strncmp(w, "www.", 4)) ||
+	int url = (at && dot) || (len > 3 && scheme) || (len > 4 && !strncmp(w, "www.", 4)) ||
 	          (len > 4 && !strncmp(w, "doi:", 4)) || (len > 3 && !strncmp(w, "10.", 3) &&
-	                                                  memchr(w, '/', len));
+	                                                  slash);
 	return url ? len : 0;
 }
+
+/* What locale_smart's ASCII runs stop at (and NUL, as strchr did). */
+static const unsigned char smart_stop[128] = {
+	[0] = 1, ['\''] = 1, ['"'] = 1, ['.'] = 1, ['-'] = 1, ['`'] = 1,
+};
 
 static int is_digit_at(const char *s, size_t n, size_t i)
 {
@@ -667,7 +693,7 @@ void locale_smart(const vlocale_t *l, const char *s, size_t n, uint32_t *prev, b
 			   the verbatim check must see or the next backquote */
 			size_t j = i + 1;
 			p = c;
-			while (j < n && (unsigned char)s[j] < 0x80 && !strchr("'\".-`", s[j]) &&
+			while (j < n && (unsigned char)s[j] < 0x80 && !smart_stop[(unsigned char)s[j]] &&
 			       (code || (p != ' ' && p != '\t' && p != '\n' && p != '(')))
 				p = (unsigned char)s[j++];
 			buf_add(out, s + i, j - i);

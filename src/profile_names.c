@@ -319,10 +319,12 @@ static void owner_parse(const char *s, owner_t *o)
 			o->foreign = !ascii_only(o->n.tok[i]);
 }
 
-/* Does the ASCII text s hold t (lower case ASCII), case aside? */
+/* Does the ASCII text s hold t (lower case ASCII, not empty), case aside? */
 static int has_folded(const char *s, const char *t)
 {
 	for (; *s; s++) {
+		if ((*s | 0x20) != t[0])   /* (a quick look: 'A'-'Z' | 0x20 is 'a'-'z') */
+			continue;
 		int k = 0;
 		while (t[k] && s[k] && (s[k] >= 'A' && s[k] <= 'Z' ? s[k] + 32 : s[k]) == t[k])
 			k++;
@@ -332,12 +334,15 @@ static int has_folded(const char *s, const char *t)
 	return 0;
 }
 
-/* Certainly not a match for o (pname_match would say 0)? */
-static int ruled_out(const owner_t *o, const char *author)
+/* Certainly not a match for o (pname_match would say 0)? ascii: whether
+ * the author is in ASCII only, -1 until known. */
+static int ruled_out(const owner_t *o, const char *author, int *ascii)
 {
 	if (!o->foreign && !o->fam)
 		return 0;
-	if (!ascii_only(author))
+	if (*ascii < 0)
+		*ascii = ascii_only(author);
+	if (!*ascii)
 		return 0;
 	return o->foreign || !has_folded(author, o->fam);
 }
@@ -354,13 +359,13 @@ static void mark_pub(pctx_t *c, const msection_t *s, const owner_t *own, mpub_t 
 			if (!strcmp(p->equal[j], p->authors[i]))
 				fl[i] |= AUTHOR_EQUAL;
 		pname_t a;
-		int parsed = 0;
+		int parsed = 0, ascii = -1;
 		for (int j = 0; j < s->nhighlight && !(fl[i] & AUTHOR_OWNER); j++) {
 			if (!strcmp(s->highlight[j], p->authors[i])) {
 				fl[i] |= AUTHOR_OWNER;
 				break;
 			}
-			if (ruled_out(&own[j], p->authors[i]))
+			if (ruled_out(&own[j], p->authors[i], &ascii))
 				continue;
 			if (!parsed++)
 				pname_parse(p->authors[i], &a);

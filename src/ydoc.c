@@ -413,7 +413,7 @@ ynode_t *ydoc_get(const ynode_t *m, const char *key)
 		return NULL;
 	for (int i = 0; i < m->n; i++) {
 		ynode_t *k = m->kids[2 * i];
-		if (k->kind == YD_SCALAR && !strcmp(k->str, key))
+		if (k->kind == YD_SCALAR && k->str[0] == key[0] && !strcmp(k->str, key))
 			return m->kids[2 * i + 1];
 	}
 	return NULL;

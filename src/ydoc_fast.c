@@ -107,6 +107,18 @@ static int colof(fx_t *c, const char *p)
 		w &= ~(w << 1) & 0x8080808080808080u;   /* 10xxxxxx */
 		n -= (int)(((w >> 7) * 0x0101010101010101u) >> 56);
 	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (q < e && e - (const unsigned char *)c->s >= 8) {
+		/* the last 1-7 bytes: the word that ends at e, less its bytes
+		   before q (the low ones) */
+		uint64_t w;
+		memcpy(&w, e - 8, 8);
+		w >>= 8 * (8 - (e - q));
+		w &= ~(w << 1) & 0x8080808080808080u;
+		n -= (int)(((w >> 7) * 0x0101010101010101u) >> 56);
+		q = e;
+	}
+#endif
 	for (; q < e; q++)
 		n -= (*q & 0xc0) == 0x80;
 	c->cc += n;
@@ -238,7 +250,8 @@ static void check_keys(fx_t *c, ynode_t *m)
 	if (m->n <= 16) {
 		for (int i = 1; i < m->n; i++)
 			for (int j = 0; j < i; j++)
-				if (!strcmp(m->kids[2 * i]->str, m->kids[2 * j]->str))
+				if (m->kids[2 * i]->str[0] == m->kids[2 * j]->str[0] &&
+				    !strcmp(m->kids[2 * i]->str, m->kids[2 * j]->str))
 					no(c);
 		return;
 	}

@@ -69,7 +69,7 @@ DEB_FONTS = fonts-noto-core fonts-noto-cjk fonts-font-awesome fonts-wqy-microhei
 # its sanitizer/fuzzer runtimes, whatever its version):
 DEB_TEST  = poppler-utils mupdf-tools ghostscript qpdf valgrind clang libclang-rt-dev \
             python3 python3-yaml python3-jsonschema python3-html5lib python3-pikepdf mandoc \
-            time hyperfine strace ninja-build fontconfig unicode-data bzip2 nodejs
+            time hyperfine strace ninja-build fontconfig unicode-data bzip2 nodejs python3-fonttools
 
 SRC      = $(wildcard src/*.c)
 OBJ      = $(SRC:src/%.c=$(BUILD)/%.o)

@@ -1,0 +1,329 @@
+#!/usr/bin/python3
+"""trip_fonts.py NOTO-SERIF-REGULAR.ttf OUTDIR: write edited copies of Noto
+Serif into OUTDIR, each under a family name of its own ("Trip <Name>"),
+each with one OpenType construct a fast shaping path must either apply
+exactly as HarfBuzz does or leave to HarfBuzz: pair kerning with a second
+value record, ligatures and contexts under always-on features on plain
+letters, single positioning in kern, lookup flags, Extension lookups, GDEF
+without glyph classes, an old 'kern' table without GPOS, FeatureVariations,
+and so on. Prints, a line each, the family name, a text the edit changes
+and what vita's records for it should do (differ from the unedited
+copy's, "Trip Base"; stay the same: features vita turns off; any). For tests/scripts/shape_trip.sh;
+the fonts are made at run time (never committed): python3-fonttools.
+
+The font is first cut to Latin, Greek, Cyrillic and punctuation (fast to
+edit and save); each variant merges lookups written in feature-file syntax
+into the existing GSUB/GPOS (their features added to every language
+system), so Noto's own kerning, marks, small caps and figures stay."""
+import copy
+import io
+import sys
+
+from fontTools import subset
+from fontTools.feaLib.builder import addOpenTypeFeaturesFromString
+from fontTools.otlLib import builder as otl
+from fontTools.ttLib import TTFont, newTable
+from fontTools.ttLib.tables import otTables as ot
+from fontTools.ttLib.tables._k_e_r_n import KernTable_format_0
+
+SRC, OUT = sys.argv[1], sys.argv[2]
+
+UNICODES = (list(range(0x20, 0x370)) + list(range(0x370, 0x530)) + list(range(0x1E00, 0x2000)) +
+            list(range(0x2000, 0x20D0)) + list(range(0x2100, 0x2190)) + list(range(0xFB00, 0xFB07)))
+
+
+def base_font():
+    f = TTFont(SRC)
+    opts = subset.Options()
+    opts.layout_features = ["*"]
+    opts.name_IDs = ["*"]
+    opts.notdef_outline = True
+    opts.glyph_names = True
+    opts.hinting = False
+    opts.legacy_kern = True
+    s = subset.Subsetter(opts)
+    s.populate(unicodes=UNICODES)
+    s.subset(f)
+    buf = io.BytesIO()
+    f.save(buf)
+    return buf.getvalue()
+
+
+BASE = base_font()
+
+
+def load():
+    return TTFont(io.BytesIO(BASE))
+
+
+def walk_records(obj, off, seen=None):
+    """Add off to every LookupListIndex of a (Subst|Pos)LookupRecord under obj."""
+    if seen is None:
+        seen = set()
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, list):
+        for x in obj:
+            walk_records(x, off, seen)
+        return
+    if not hasattr(obj, "__dict__"):
+        return
+    if hasattr(obj, "SequenceIndex") and hasattr(obj, "LookupListIndex"):
+        obj.LookupListIndex += off
+        return
+    for v in list(vars(obj).values()):
+        if isinstance(v, (list, ot.BaseTable)) or hasattr(v, "__dict__"):
+            walk_records(v, off, seen)
+
+
+def all_langsys(table):
+    for sr in table.ScriptList.ScriptRecord:
+        if sr.Script.DefaultLangSys:
+            yield sr.Script.DefaultLangSys
+        for ls in sr.Script.LangSysRecord:
+            yield ls.LangSys
+
+
+def sort_features(table):
+    recs = table.FeatureList.FeatureRecord
+    order = sorted(range(len(recs)), key=lambda i: (recs[i].FeatureTag, i))
+    new_index = {old: new for new, old in enumerate(order)}
+    table.FeatureList.FeatureRecord = [recs[i] for i in order]
+    for ls in all_langsys(table):
+        ls.FeatureIndex = sorted(new_index[i] for i in ls.FeatureIndex)
+        if ls.ReqFeatureIndex != 0xFFFF:
+            ls.ReqFeatureIndex = new_index[ls.ReqFeatureIndex]
+        ls.FeatureCount = len(ls.FeatureIndex)
+
+
+def merge(font, tag, fea):
+    """Build fea alone, then append its lookups to font[tag]: to the features
+    of the same tag (after their own lookups), or as new features in every
+    language system."""
+    scratch = load()
+    del scratch[tag]
+    addOpenTypeFeaturesFromString(scratch, fea, tables=[tag])
+    new, old = scratch[tag].table, font[tag].table
+    off = len(old.LookupList.Lookup)
+    for lk in new.LookupList.Lookup:
+        walk_records(lk, off)
+    old.LookupList.Lookup.extend(new.LookupList.Lookup)
+    old.LookupList.LookupCount = len(old.LookupList.Lookup)
+    added = []
+    for fr in new.FeatureList.FeatureRecord:
+        idx = [i + off for i in fr.Feature.LookupListIndex]
+        recs = old.FeatureList.FeatureRecord
+        same = [r for r in recs if r.FeatureTag == fr.FeatureTag]
+        for r in same:  # HarfBuzz takes the first feature of a tag: add to it
+            r.Feature.LookupListIndex = list(r.Feature.LookupListIndex) + idx
+            r.Feature.LookupCount = len(r.Feature.LookupListIndex)
+        fr.Feature.LookupListIndex = idx
+        fr.Feature.LookupCount = len(idx)
+        added.append((fr.FeatureTag, len(recs)))
+        recs.append(fr)
+    old.FeatureList.FeatureCount = len(old.FeatureList.FeatureRecord)
+    tags = [r.FeatureTag for r in old.FeatureList.FeatureRecord]
+    for ls in all_langsys(old):     # the new ones where the tag is not
+        have = {tags[i] for i in ls.FeatureIndex}
+        ls.FeatureIndex = list(ls.FeatureIndex) + [i for t, i in added if t not in have]
+    sort_features(old)
+    return font
+
+
+def kern_pairs(font):
+    """Noto's first kern subtable (glyph pairs) as a kern-table dict."""
+    pairs = {}
+    for lk in font["GPOS"].table.LookupList.Lookup:
+        for st in lk.SubTable:
+            if lk.LookupType == 2 and st.Format == 1:
+                for g1, ps in zip(st.Coverage.glyphs, st.PairSet):
+                    for pv in ps.PairValueRecord:
+                        v = getattr(pv.Value1, "XAdvance", 0) if pv.Value1 else 0
+                        if v:
+                            pairs[(g1, pv.SecondGlyph)] = v
+        break
+    return pairs
+
+
+def v_kern_table(font):
+    pairs = kern_pairs(font)
+    pairs[("A", "V")] = -120
+    pairs[("T", "o")] = -90
+    pairs[("n", "n")] = -35
+    del font["GPOS"]
+    k = newTable("kern")
+    k.version = 0
+    t = KernTable_format_0()
+    t.version, t.format, t.coverage, t.tupleIndex = 0, 0, 1, 0
+    t.kernTable = pairs
+    k.kernTables = [t]
+    font["kern"] = k
+    return font
+
+
+def v_no_gpos(font):
+    del font["GPOS"]    # HarfBuzz's fallback mark positioning
+    return font
+
+
+def v_no_gdef_classes(font):
+    font["GDEF"].table.GlyphClassDef = None
+    return font
+
+
+def v_no_gdef(font):
+    del font["GDEF"]
+    return font
+
+
+def v_featvar(font):
+    """GPOS FeatureVariations: with no variation coordinates (all 0) the
+    condition -1..1 holds, so 'kern' is replaced by a lookup of its own."""
+    merge(font, "GPOS", "lookup fv { pos n n -60; pos A V -200; } fv;\n"
+                        "feature zzzz { lookup fv; } zzzz;")
+    t = font["GPOS"].table
+    recs = t.FeatureList.FeatureRecord
+    kern = [i for i, r in enumerate(recs) if r.FeatureTag == "kern"]
+    zz = [r for r in recs if r.FeatureTag == "zzzz"][0]
+    cond = ot.ConditionTable()
+    cond.Format, cond.AxisIndex, cond.FilterRangeMinValue, cond.FilterRangeMaxValue = 1, 0, -1.0, 1.0
+    cs = ot.ConditionSet()
+    cs.ConditionTable = [cond]
+    cs.ConditionCount = 1
+    fts = ot.FeatureTableSubstitution()
+    fts.Version = 0x00010000
+    fts.SubstitutionRecord = []
+    for i in kern:
+        r = ot.FeatureTableSubstitutionRecord()
+        r.FeatureIndex = i
+        r.Feature = copy.deepcopy(zz.Feature)
+        fts.SubstitutionRecord.append(r)
+    fts.SubstitutionCount = len(fts.SubstitutionRecord)
+    rec = ot.FeatureVariationRecord()
+    rec.ConditionSet = cs
+    rec.FeatureTableSubstitution = fts
+    fv = ot.FeatureVariations()
+    fv.Version = 0x00010000
+    fv.FeatureVariationRecord = [rec]
+    fv.FeatureVariationCount = 1
+    t.FeatureVariations = fv
+    t.Version = 0x00010001
+    return font
+
+
+def v_drop_script(tag):
+    def f(font):
+        for tt in ("GSUB", "GPOS"):
+            t = font[tt].table
+            t.ScriptList.ScriptRecord = [s for s in t.ScriptList.ScriptRecord if s.ScriptTag != tag]
+            t.ScriptList.ScriptCount = len(t.ScriptList.ScriptRecord)
+        return font
+    return f
+
+
+def v_no_kern_feature(font):
+    t = font["GPOS"].table
+    for r in t.FeatureList.FeatureRecord:
+        if r.FeatureTag == "kern":
+            r.FeatureTag = "ss19"
+    sort_features(t)
+    return font
+
+
+def fea(tag, text):
+    return lambda font: merge(font, tag, text)
+
+
+# (name, how, a text it changes, whether vita's records for that text
+# differ from the unedited copy's: "differ", "same" (features vita turns
+# off), "any")
+VARIANTS = [
+    ("Base", lambda font: font, "AV", "same"),
+    # kerning
+    ("PairValue2", fea("GPOS", "feature kern { pos n <0 0 -30 0> n <12 0 5 0>; "
+                               "pos T <0 0 -40 0> o <-20 0 0 0>; pos A <0 0 0 0> V <0 40 0 0>; } kern;"),
+     "Anna To AV", "differ"),
+    ("PairValue2Adv", fea("GPOS", "feature kern { pos e <0 0 0 0> r <0 0 -25 0>; } kern;"), "er", "differ"),
+    ("PairClass", fea("GPOS", "@L = [a e o]; @R = [n m r s];\n"
+                              "feature kern { pos @L @R -22; } kern;"), "an", "differ"),
+    ("KernSingle", fea("GPOS", "feature kern { pos x <5 0 30 0>; pos r -20; } kern;"), "xr", "differ"),
+    ("KernSingleY", fea("GPOS", "feature kern { pos u <0 12 0 0>; } kern;"), "uu", "differ"),
+    ("KernChainPos", fea("GPOS", "feature kern { pos T o' -60; pos [V W] a' <0 0 -45 0>; } kern;"),
+     "To Va", "differ"),
+    ("KernExtension", fea("GPOS", "lookup ext useExtension { pos n n -40; pos o o 25; } ext;\n"
+                                  "feature kern { lookup ext; } kern;"), "nn oo", "differ"),
+    ("KernIgnoreBase", fea("GPOS", "lookup ib { lookupflag IgnoreBaseGlyphs; "
+                                   "pos tildecomb uni0304 -80; pos n n -70; } ib;\n"
+                                   "feature kern { lookup ib; } kern;"), "x\u0303\u0304", "any"),
+    ("KernNoIgnoreMarks", fea("GPOS", "lookup nm { pos tildecomb V -70; pos n n -15; } nm;\n"
+                                      "feature kern { lookup nm; } kern;"), "x\u0303V nn", "differ"),
+    ("KernMarkSet", fea("GPOS", "@M = [tildecomb];\nlookup ms { lookupflag UseMarkFilteringSet @M; "
+                                "pos x x -50; } ms;\nfeature kern { lookup ms; } kern;"), "xx", "differ"),
+    ("KernRTL", fea("GPOS", "lookup rl { lookupflag RightToLeft; pos n n -33; } rl;\n"
+                            "feature kern { lookup rl; } kern;"), "nn", "differ"),
+    ("KernTable", v_kern_table, "nn", "differ"),
+    ("NoGPOS", v_no_gpos, "AV", "differ"),
+    ("NoKernFeature", v_no_kern_feature, "AV", "differ"),
+    ("FeatVar", v_featvar, "nn", "any"),
+    ("Dist", fea("GPOS", "feature dist { pos n n -40; } dist;"), "nn", "differ"),
+    ("Curs", fea("GPOS", "feature curs { pos cursive n <anchor 0 0> <anchor 560 80>; } curs;"),
+     "nnn", "differ"),
+    ("MarkOnPlain", fea("GPOS", "markClass r <anchor 0 0> @R;\n"
+                                "feature mark { pos base n <anchor 300 100> mark @R; } mark;"),
+     "nr", "differ"),
+    ("LatnOnly", v_drop_script("DFLT"), "AV", "any"),
+    ("DfltOnly", v_drop_script("latn"), "AV", "any"),
+    # substitutions on plain letters under features that are always on
+    ("CcmpLiga", fea("GSUB", "feature ccmp { sub A V by W; } ccmp;"), "AV", "differ"),
+    ("CcmpChain", fea("GSUB", "feature ccmp { sub A' V by a.sc; } ccmp;"), "AV", "differ"),
+    ("CcmpSingle", fea("GSUB", "feature ccmp { sub V by v.sc; } ccmp;"), "AV", "differ"),
+    ("CcmpMultiple", fea("GSUB", "feature ccmp { sub V by V V; } ccmp;"), "AVA", "differ"),
+    ("CcmpExtension", fea("GSUB", "lookup cx useExtension { sub V by v.sc; } cx;\n"
+                                  "feature ccmp { lookup cx; } ccmp;"), "AV", "differ"),
+    ("Locl", fea("GSUB", "feature locl { script latn; language dflt; sub V by v.sc; "
+                         "language TRK; sub i by i.sc; } locl;"), "AV i", "differ"),
+    ("Rlig", fea("GSUB", "feature rlig { sub A V by W; } rlig;"), "AV", "differ"),
+    ("Rclt", fea("GSUB", "feature rclt { sub A' V by a.sc; } rclt;"), "AV", "differ"),
+    ("Rvrn", fea("GSUB", "feature rvrn { sub V by v.sc; } rvrn;"), "AV", "differ"),
+    ("Liga", fea("GSUB", "feature liga { sub A V by W; } liga;"), "AV", "same"),
+    ("Calt", fea("GSUB", "feature calt { sub A' V by a.sc; } calt;"), "AV", "same"),
+    ("Dlig", fea("GSUB", "feature dlig { sub A V by W; } dlig;"), "AV", "same"),
+    # the features vita asks for, done otherwise than by single substitution
+    ("SmcpMultiple", fea("GSUB", "feature smcp { sub numbersign by V V; } smcp;"), "A#", "differ"),
+    ("SmcpLiga", fea("GSUB", "feature smcp { sub at at by V; } smcp;"), "A@@", "differ"),
+    ("SmcpChain", fea("GSUB", "feature smcp { sub at' one by V; } smcp;"), "A@1", "differ"),
+    ("SmcpAlternate", fea("GSUB", "feature smcp { sub numbersign from [V W]; } smcp;"), "A#", "differ"),
+    ("OnumChain", fea("GSUB", "feature onum { sub ampersand' x by V; } onum;"), "1A&x", "differ"),
+    ("C2scIgnoreMarks", fea("GSUB", "lookup cm { lookupflag IgnoreMarks; sub one' two by V; } cm;\n"
+                                    "feature c2sc { lookup cm; } c2sc;"), "12", "differ"),
+]
+
+
+def rename(font, fam):
+    psfam = fam.replace(" ", "")
+    for rec in font["name"].names:
+        if rec.nameID in (1, 16):
+            rec.string = fam
+        elif rec.nameID == 4:
+            rec.string = fam + " Regular"
+        elif rec.nameID == 6:
+            rec.string = psfam + "-Regular"
+        elif rec.nameID == 3:
+            rec.string = psfam + ";trip"
+    font["name"].names = [r for r in font["name"].names if r.nameID != 16 and r.nameID != 17]
+
+
+def main():
+    only = set(sys.argv[3:])
+    for name, make, text, expect in VARIANTS:
+        if only and name not in only:
+            continue
+        fam = "Trip " + name
+        font = make(load())
+        rename(font, fam)
+        font.save("%s/Trip%s-Regular.ttf" % (OUT, name))
+        print("%s\t%s\t%s" % (fam, text, expect))
+
+
+main()

@@ -40,6 +40,7 @@
  */
 #include <hyphen.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -101,32 +102,40 @@ static int hyph_paths(const char *lang, char paths[][256], int max)
  * File layout, native byte order (the cache is per machine): a header,
  * then for each of the one or two levels (the compound level first, as
  * libhyphen links them) its arrays, each 8-aligned:
- *   states   hc_state_t[nstates], numbered breadth first from the root,
- *            so a state's fallback (a proper suffix: shallower) always has
- *            a smaller number and the first levels sit on a few pages
+ *   states   hc_state_t[nstates + 1], numbered breadth first from the
+ *            root, so a state's fallback (a proper suffix: shallower)
+ *            always has a smaller number and the first levels sit on a
+ *            few pages; the last only ends the one before's transitions
  *   chars    uint8_t[ntrans]: the letter of each transition, a state's
- *            transitions contiguous from its first
- *   targets  uint32_t[ntrans]: the state each leads to
+ *            transitions contiguous from its first. libhyphen's machine
+ *            is a trie (every state but the root is reached by exactly
+ *            one transition), so numbered breadth first, transition t
+ *            leads to state t + 1: no targets are stored
  *   match    the digit strings of the states that end a pattern
  *   nohyph   the NOHYPHEN list: nohyphl + 1 NUL-terminated strings
+ *   root     uint32_t[256]: the root's transitions by letter (UINT32_MAX:
+ *            none), where most walks fall back to
+ * and in the header, the set of bytes any transition reads: a word with
+ * none of them (the compound level of most dictionaries holds only
+ * hyphen and apostrophe patterns) walks to nothing and is not walked.
  * The header says where each array is and how long; hc_check checks only
  * that (a few dozen compares): every index is checked where the walk uses
  * it, so no content can make it read outside the file or loop. */
-#define HC_MAGIC "vitahy2"
+#define HC_MAGIC "vitahy3"
 #define HC_MAX (64u << 20)
 #define HC_BOM 0x01020304u
 
 typedef struct {
-	uint32_t trans;           /* first transition */
-	uint32_t match;           /* offset of its digits in match */
+	uint32_t trans;           /* first transition; HC_REPL: a non-standard
+	                             pattern (libhyphen's repl) ends here */
 	int32_t fallback;         /* < the state's own number; -1: none */
-	uint16_t ntrans;
-	uint8_t mlen;             /* digits; 0: no match */
-	uint8_t repl;             /* a non-standard pattern (libhyphen's repl) */
+	uint32_t match;           /* offset of its digits << 8 | how many */
 } hc_state_t;
+#define HC_REPL 0x80000000u
 
 typedef struct {
-	uint64_t states, chars, targets, match, nohyph;   /* file offsets */
+	uint64_t states, chars, match, nohyph, root;   /* file offsets */
+	uint8_t bytes[32];        /* bit c: some transition reads byte c */
 	uint32_t nstates, ntrans, nmatch, nnohyph;
 	int32_t nohyphl;
 	int8_t lhmin, rhmin, clhmin, crhmin;
@@ -147,7 +156,8 @@ struct hc_head {
 typedef struct {
 	const hc_state_t *st;
 	const unsigned char *ch, *match, *nohyph;
-	const uint32_t *to;
+	const uint32_t *root;
+	const uint8_t *bytes;
 	uint32_t nstates, ntrans, nmatch, nnohyph;
 	int nohyphl;
 	int lhmin, rhmin, clhmin, crhmin;
@@ -224,9 +234,9 @@ static size_t nohyphen_len(const HyphenDict *d)
 }
 
 /* Number d's states breadth first: map[old] = new, ord[new] = old. 0 when
- * the machine is the trie libhyphen builds (every state reached from the
- * root, every fallback to a shallower state), else -1 (then libhyphen's
- * own walk is used). */
+ * the machine is the trie libhyphen builds (every state but the root
+ * reached by one transition, every fallback to a shallower state), else
+ * -1 (then libhyphen's own walk is used). */
 static int hc_order(const HyphenDict *d, uint32_t *map, uint32_t *ord)
 {
 	uint32_t n = (uint32_t)d->num_states, head = 0, tail = 0;
@@ -238,12 +248,10 @@ static int hc_order(const HyphenDict *d, uint32_t *map, uint32_t *ord)
 		const HyphenState *s = &d->states[ord[head++]];
 		for (int t = 0; t < s->num_trans; t++) {
 			int to = s->trans[t].new_state;
-			if (to < 0 || to >= (int)n)
-				return -1;
-			if (map[to] == UINT32_MAX) {
-				map[to] = tail;
-				ord[tail++] = (uint32_t)to;
-			}
+			if (to < 0 || to >= (int)n || map[to] != UINT32_MAX)
+				return -1;   /* not a trie */
+			map[to] = tail;
+			ord[tail++] = (uint32_t)to;
 		}
 	}
 	if (tail != n || d->states[0].fallback_state != -1)
@@ -267,7 +275,7 @@ static int hc_level_put(buf_t *b, const HyphenDict *d, hc_level_t *lv)
 	for (uint32_t k = 0; k < n; k++) {
 		const HyphenState *s = &d->states[ord[k]];
 		size_t ml = s->match ? strlen(s->match) : 0;
-		if (s->num_trans > 0xFFFF || ml > 0xFF)
+		if (ml > 0xFF)
 			goto out;
 		nt += (uint32_t)s->num_trans;
 		nm += (uint32_t)ml;
@@ -280,35 +288,47 @@ static int hc_level_put(buf_t *b, const HyphenDict *d, hc_level_t *lv)
 	lv->rhmin = (int8_t)d->rhmin;
 	lv->clhmin = (int8_t)d->clhmin;
 	lv->crhmin = (int8_t)d->crhmin;
-	lv->states = hc_reserve(b, (size_t)n * sizeof(hc_state_t));
+	if (nt >= HC_REPL || nm >= 1u << 24)
+		goto out;
+	lv->states = hc_reserve(b, ((size_t)n + 1) * sizeof(hc_state_t));
 	lv->chars = hc_reserve(b, nt);
-	lv->targets = hc_reserve(b, (size_t)nt * 4);
 	lv->match = hc_reserve(b, nm);
 	lv->nnohyph = (uint32_t)nohyphen_len(d);
 	lv->nohyphl = d->nohyphen ? d->nohyphenl : -1;
 	lv->nohyph = hc_reserve(b, lv->nnohyph);
+	lv->root = hc_reserve(b, 256 * 4);
+	for (int c = 0; c < 256; c++)
+		memcpy(b->s + lv->root + (size_t)c * 4, &(uint32_t){UINT32_MAX}, 4);
 	if (lv->nnohyph)
 		memcpy(b->s + lv->nohyph, d->nohyphen, lv->nnohyph);
 	uint32_t t = 0, m = 0;
 	for (uint32_t k = 0; k < n; k++) {
 		const HyphenState *s = &d->states[ord[k]];
 		hc_state_t x;
-		memset(&x, 0, sizeof(x));
-		x.trans = t;
-		x.match = m;
+		uint32_t ml = (uint32_t)(s->match ? strlen(s->match) : 0);
+		x.trans = t | (s->match && s->repl ? HC_REPL : 0);
+		x.match = m << 8 | ml;
 		x.fallback = s->fallback_state < 0 ? -1 : (int32_t)map[s->fallback_state];
-		x.ntrans = (uint16_t)(s->num_trans > 0 ? s->num_trans : 0);
-		x.mlen = (uint8_t)(s->match ? strlen(s->match) : 0);
-		x.repl = s->match && s->repl;
 		memcpy(b->s + lv->states + (size_t)k * sizeof(x), &x, sizeof(x));
-		for (int i = 0; i < x.ntrans; i++, t++) {
+		for (int i = 0; i < s->num_trans; i++, t++) {
 			uint32_t to = map[s->trans[i].new_state];
-			b->s[lv->chars + t] = s->trans[i].ch;
-			memcpy(b->s + lv->targets + (size_t)t * 4, &to, 4);
+			unsigned char c = (unsigned char)s->trans[i].ch;
+			if (to != t + 1)
+				goto out;   /* breadth first, a trie's cannot be otherwise */
+			b->s[lv->chars + t] = (char)c;
+			lv->bytes[c / 8] |= (uint8_t)(1u << c % 8);
+			if (k == 0) {
+				uint32_t was;
+				memcpy(&was, b->s + lv->root + (size_t)c * 4, 4);
+				if (was == UINT32_MAX)   /* the first, as the scan finds */
+					memcpy(b->s + lv->root + (size_t)c * 4, &to, 4);
+			}
 		}
-		memcpy(b->s + lv->match + m, s->match ? s->match : "", x.mlen);
-		m += x.mlen;
+		memcpy(b->s + lv->match + m, s->match ? s->match : "", ml);
+		m += ml;
 	}
+	hc_state_t end = {t, -1, m << 8};
+	memcpy(b->s + lv->states + (size_t)n * sizeof(end), &end, sizeof(end));
 	rc = 0;
 out:
 	free(map);
@@ -386,18 +406,21 @@ static int hc_check(hyph_t *h, const unsigned char *blk, size_t size, const stru
 	for (uint32_t i = 0; i < hd.nlev; i++) {
 		const hc_level_t *l = &hd.lev[i];
 		hc_lev_t *v = &h->lev[i];
-		if (l->nstates < 1 || !hc_fits(l->states, l->nstates, sizeof(hc_state_t), size, 8) ||
+		if (l->nstates < 1 || l->nstates == UINT32_MAX ||
+		    !hc_fits(l->states, (uint64_t)l->nstates + 1, sizeof(hc_state_t), size, 8) ||
 		    !hc_fits(l->chars, l->ntrans, 1, size, 1) ||
-		    !hc_fits(l->targets, l->ntrans, 4, size, 4) ||
 		    !hc_fits(l->match, l->nmatch, 1, size, 1) ||
 		    !hc_fits(l->nohyph, l->nnohyph, 1, size, 1) ||
+		    !hc_fits(l->root, 256, 4, size, 4) ||
 		    (l->nnohyph && blk[l->nohyph + l->nnohyph - 1] != 0))
 			return -1;
 		v->st = (const hc_state_t *)(blk + l->states);
 		v->ch = blk + l->chars;
-		v->to = (const uint32_t *)(blk + l->targets);
 		v->match = blk + l->match;
 		v->nohyph = blk + l->nohyph;
+		v->root = (const uint32_t *)(blk + l->root);
+		v->bytes = blk + offsetof(struct hc_head, lev) + i * sizeof(hc_level_t) +
+		           offsetof(hc_level_t, bytes);
 		v->nstates = l->nstates;
 		v->ntrans = l->ntrans;
 		v->nmatch = l->nmatch;
@@ -452,20 +475,24 @@ static int hc_map(hyph_t *h, const struct stat *st)
  * pattern matched (libhyphen is then asked instead). */
 static int hc_walk(const hc_lev_t *L, const unsigned char *w, int n, char *v)
 {
-	int len = n + 2;
+	int len = n + 2, any = L->bytes['.' / 8] >> '.' % 8 & 1;
 	uint32_t s = 0;
 	memset(v, '0', (size_t)len);
-	for (int i = 0; i < len; i++) {
+	for (int i = 0; i < n && !any; i++)
+		any = L->bytes[w[i] / 8] >> w[i] % 8 & 1;
+	for (int i = 0; i < len && any; i++) {
 		unsigned c = i == 0 || i == len - 1 ? '.' : w[i - 1];
 		if (c >= '0' && c <= '9')
 			c = '.';
 		for (;;) {
 			const hc_state_t *x = &L->st[s];
-			uint32_t t = x->trans, e = t + x->ntrans, to = UINT32_MAX;
-			if (t <= L->ntrans && e <= L->ntrans && e >= t)
+			uint32_t t = x->trans & ~HC_REPL, e = x[1].trans & ~HC_REPL, to = UINT32_MAX;
+			if (s == 0)
+				to = L->root[c];
+			else if (t <= e && e <= L->ntrans)
 				for (; t < e; t++)
 					if (L->ch[t] == c) {
-						to = L->to[t];
+						to = t + 1;
 						break;
 					}
 			if (to < L->nstates) {
@@ -483,13 +510,14 @@ static int hc_walk(const hc_lev_t *L, const unsigned char *w, int n, char *v)
 			continue;
 		}
 		const hc_state_t *x = &L->st[s];
-		if (x->repl)
+		uint32_t mo = x->match >> 8, ml = x->match & 0xFF;
+		if (x->trans & HC_REPL)
 			return -1;
-		if (!x->mlen || x->match > L->nmatch || x->mlen > L->nmatch - x->match)
+		if (!ml || mo > L->nmatch || ml > L->nmatch - mo)
 			continue;
-		const unsigned char *m = L->match + x->match;
-		int at = i + 1 - x->mlen;
-		for (int k = 0; k < x->mlen; k++)
+		const unsigned char *m = L->match + mo;
+		int at = i + 1 - (int)ml;
+		for (int k = 0; k < (int)ml; k++)
 			if (at + k >= 0 && at + k < len && v[at + k] < (char)m[k])
 				v[at + k] = (char)m[k];
 	}

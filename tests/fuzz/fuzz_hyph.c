@@ -1,9 +1,11 @@
 /* fuzz_hyph: libFuzzer target for hyph.c's reader of its cache file (the
  * compiled patterns, mapped and walked in place without a checksum: see
  * hyph.c). At start the installed en_US and ru patterns are compiled
- * into a private $XDG_CACHE_HOME; an input is byte 0 (which dictionary;
- * bit 1: patches may reach the header too), then patches of 4 bytes (a
- * 24-bit offset into the file, a byte to put there). The damaged file is
+ * into a private $XDG_CACHE_HOME; an input is byte 0 (bit 0: which
+ * dictionary; bits 1 and 2 both set: patches may reach the header too,
+ * which mostly makes the file rejected and compiled again, slowly),
+ * then patches of 4 bytes (a 24-bit offset into the file, a byte to put
+ * there). The damaged file is
  * written back under its name and words are hyphenated through it: any
  * crash, hang or out-of-bounds read is a bug, and the breaks must stay
  * ascending and inside the word (which breaks is not checked: a damaged
@@ -83,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		make_bases();
 	if (size < 1)
 		return 0;
-	int k = data[0] & 1, head = data[0] & 2;
+	int k = data[0] & 1, head = (data[0] & 6) == 6;
 	size_t n = baselen[k], from = head ? 0 : 512;
 	unsigned char *w = malloc(n);
 	memcpy(w, base[k], n);

@@ -24,7 +24,9 @@
  *   3% of the size.
  * - Fonts are our own objects built from the faces' programs in memory
  *   (pdf_font.c, on sfnt.c): text goes into the content stream as literal
- *   strings of 2-byte CIDs, (...) with \\ ( ) CR LF escaped.
+ *   strings of the CIDs' codes, (...) with \\ ( ) CR LF escaped: one
+ *   byte each in a compact font (pdf_font.c's CMap: every Latin subset),
+ *   two (Identity-H) in a big one, which halves the text deflate reads.
  * - The whole PDF is built in libharu's memory stream, then copied to the
  *   temporary file, which is renamed over PATH only when complete. On any
  *   error the temporary file is removed and an existing PATH is untouched.
@@ -230,16 +232,20 @@ static const char *run_problem(const page_run_t *r)
 	return NULL;
 }
 
-/* "/F1 10.5 Tf": size in u, printed exactly (up to 3 decimals). */
+/* "/F1 10.5 Tf": size in u, printed exactly (up to 3 decimals); f's
+ * type0, or its twin when w->wide. */
 static void set_font(pw_t *w, pdf_font_t *f, int32_t size)
 {
-	const char *local = f->local_page == w->pageno + 1 ? f->local : NULL;
+	int twin = w->wide && f->compact;
+	const char **lp = twin ? &f->localw : &f->local;
+	int *pp = twin ? &f->localw_page : &f->local_page;
+	const char *local = *pp == w->pageno + 1 ? *lp : NULL;
 	if (!local) { /* once per page: it puts the font in the resources */
-		local = HPDF_Page_GetLocalFontName(w->page, f->type0);
+		local = HPDF_Page_GetLocalFontName(w->page, twin ? pdf_font_twin(w, f) : f->type0);
 		if (!local)
 			pdf_ok(w, HPDF_FAILD_TO_ALLOC_MEM);
-		f->local = local;
-		f->local_page = w->pageno + 1;
+		*lp = local;
+		*pp = w->pageno + 1;
 	}
 	char buf[160];
 	size_t l = strlen(local);
@@ -256,9 +262,12 @@ static void set_font(pw_t *w, pdf_font_t *f, int32_t size)
 }
 
 /* Append text[0..n) (valid UTF-8, BMP) to the open TJ array as strings
- * of 2-byte CIDs (PDF_CHUNK bytes each at most), escaping \\ ( ) CR and
- * LF; gids as in page_run_t. Returns how far the viewer moves the pen, in
- * 1e-9 pt: the glyphs' /W widths at size, and track (Tc) after each. */
+ * of the CIDs' codes (PDF_CHUNK bytes each at most): one byte in a
+ * compact font, else two; escaping \\ ( ) CR and LF; gids as in
+ * page_run_t. A compact font's CID past 255 closes the array and goes on
+ * in its twin (Tf; the pen is where it was), and back. Returns how far
+ * the viewer moves the pen, in 1e-9 pt: the glyphs' /W widths at size,
+ * and track (Tc) after each. */
 static int64_t show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const uint16_t *gids,
                          int32_t size, int32_t track)
 {
@@ -268,6 +277,10 @@ static int64_t show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const 
 	char *o = w->tb;
 	size_t cap = PDF_CHUNK - 8, k = 0, chunk = 0;
 	int64_t adv = 0, sz = (int64_t)size * 1000, tr = (int64_t)track * 1000000;
+	/* CIDs from lim on take two bytes; cur: whether they are what the
+	   font set draws (always, in a font that is not compact) */
+	unsigned lim = f->compact ? PDF_CODE1 : 0;
+	int cur = f->compact ? w->wide : 1;
 	o[k++] = '(';
 	for (size_t i = 0, ci = 0; i < n; ci++) {
 		uint32_t cp = (unsigned char)s[i];
@@ -284,6 +297,20 @@ static int64_t show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const 
 			wd = f->cw[cp];
 		}
 		adv += wd * sz + tr;
+		if ((c >= lim) != cur) {
+			/* a compact font's CID past 255 (or back): the other Type0
+			   font of f, in a new TJ array */
+			if (k > 1 || chunk) {
+				o[k++] = ')';
+				pdf_put_raw(w, o, k);
+			}
+			cur = w->wide = c >= lim;
+			set_font(w, f, size); /* closes the array */
+			pdf_put_raw(w, "[", 1);
+			w->tj = 1;
+			k = chunk = 0;
+			o[k++] = '(';
+		}
 		if (k + 6 > cap) {
 			pdf_put_raw(w, o, k);
 			k = 0;
@@ -293,16 +320,23 @@ static int64_t show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const 
 			o[k++] = '(';
 			chunk = 0;
 		}
-		unsigned char b[2] = {(unsigned char)(c >> 8), (unsigned char)c};
-		for (int j = 0; j < 2; j++) {
-			unsigned char x = b[j];
+		unsigned char x;
+		if (c >= lim) { /* two bytes */
+			x = (unsigned char)(c >> 8);
 			if (esc[x]) {
 				o[k++] = '\\';
 				x = esc[x];
 			}
 			o[k++] = (char)x;
+			chunk++;
 		}
-		chunk += 2;
+		x = (unsigned char)c;
+		if (esc[x]) {
+			o[k++] = '\\';
+			x = esc[x];
+		}
+		o[k++] = (char)x;
+		chunk++;
 		i += (size_t)l;
 	}
 	o[k++] = ')';
@@ -399,6 +433,7 @@ static int draw_run(pw_t *w, const page_run_t *r, int tag)
 	if (w->face != r->face || w->size != r->size) {
 		w->face = r->face;
 		w->size = r->size;
+		w->wide = 0;
 		set_font(w, font, r->size);
 	}
 	set_fill(w, r->color & 0xFFFFFF);

@@ -8,7 +8,8 @@
  *
  * Why not libharu fonts: HPDF_GetFont costs a 65,536-code-point sweep per
  * font and a 128 KiB CIDToGIDMap (over half of our run time), and 2.3.0
- * loads fonts only from files. So: Type0 (Identity-H, CID = GID) ->
+ * loads fonts only from files. So: Type0 (Identity-H or one-byte codes,
+ * CID = GID) ->
  * CIDFontType2 with /W by CID and /CIDToGIDMap /Identity -> descriptor ->
  * FontFile2; for CFF outlines CIDFontType0 -> FontFile3 /CIDFontType0C, a
  * CID-keyed CFF that sfnt.c writes with the identity charset (CID = GID
@@ -21,6 +22,16 @@
  * way, owned by the code point it was drawn for: ToUnicode maps it back to
  * that code point, so small capitals extract as the lower-case letters
  * written. Two faces with one PostScript name get distinct subset tags.
+ *
+ * A compact font (at most 256 glyphs when loaded: pdf_int.h) has codes of
+ * one byte: its Type0 font's encoding is the CMap Vita-OneByte-H embedded
+ * once per document (<00>-<FF> are CIDs 0-255; its CIDSystemInfo is the
+ * CIDFont's Adobe-Identity-0, as PDF/A-2 6.2.11.3.1 asks of a CMap that
+ * is not Identity-H), and its ToUnicode maps those codes. A copy made
+ * past CID 255 is drawn with a twin Type0 font: Identity-H, the same
+ * CIDFont, a ToUnicode of two-byte codes (MuPDF reads a ToUnicode by
+ * CID within the encoding's code space, so one CMap mixing one- and
+ * two-byte codes would lose the text of CIDs 256 and up there).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,17 +121,29 @@ static void pf_cmap_block(buf_t *st, const char *kw, char *blk, size_t bn, unsig
 	buf_add(st, "\n", 1);
 }
 
+/* "<XX>" over "<XXXX>": the one-byte code of a compact font's CID (its
+ * first two hex digits, 00, dropped). */
+static void bf_short(char *o, size_t *bn, size_t at)
+{
+	memmove(o + at + 1, o + at + 3, *bn - (at + 3));
+	*bn -= 2;
+}
+
 /* ToUnicode: each CID drawn to its code point (bfchar, 100 per block;
- * libharu 2.3's own map used the invalid "begincidrange"). */
-static void *pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n)
+ * libharu 2.3's own map used the invalid "begincidrange"); onebyte: the
+ * codes of a compact font (CIDs 0-255 only). */
+static void *pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n, int onebyte)
 {
 	buf_t *st = pdf_buf(w);
 	buf_puts(st, "/CIDInit /ProcSet findresource begin\n12 dict begin\n"
 	                                  "begincmap\n/CIDSystemInfo << /Registry (Adobe) "
 	                                  "/Ordering (UCS) /Supplement 0 >> def\n/CMapName "
 	                                  "/Adobe-Identity-UCS def\n/CMapType 2 def\n1 "
-	                                  "begincodespacerange\n<0000> <FFFF>\n"
-	                                  "endcodespacerange\n");
+	                                  "begincodespacerange\n");
+	buf_puts(st, onebyte ? "<00> <FF>\nendcodespacerange\n"
+	                     : "<0000> <FFFF>\nendcodespacerange\n");
+	if (onebyte && n > PDF_CODE1)
+		n = PDF_CODE1;
 	/* runs of consecutive CIDs drawing consecutive code points (a-z in
 	   most fonts) as bfrange, the rest as bfchar: a range may not cross a
 	   256 boundary of its CIDs or of the code points' last byte */
@@ -141,9 +164,12 @@ static void *pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n)
 			       (cps[e] & 0xFF))
 				e++;
 			if ((e - c > 1) == !pass) {
+				size_t at = bn;
 				if (pass) {
 					bfchar(blk + bn, c, cps[c]);
 					bn += 14;
+					if (onebyte)
+						bf_short(blk, &bn, at);
 				} else {
 					/* "<first> <last> <code point>\n", 21 bytes */
 					bfchar(blk + bn, c, e - 1);
@@ -151,6 +177,10 @@ static void *pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n)
 					bfchar(blk + bn + 14, cps[c], 0); /* its tail is overwritten */
 					blk[bn + 20] = '\n';
 					bn += 21;
+					if (onebyte) {
+						bf_short(blk, &bn, at);
+						bf_short(blk, &bn, at + 5);
+					}
 				}
 				k++;
 			}
@@ -167,6 +197,56 @@ static void *pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n)
 	buf_puts(st, "endcmap\nCMapName currentdict /CMap defineresource pop\n"
 	             "end\nend\n");
 	return pdf_raw_stream(w, st->s, st->len, "", PDF_Z_CMAP);
+}
+
+/* The compact fonts' encoding: one-byte codes, each its CID (one stream
+ * per document). */
+static void *pf_onebyte_cmap(pw_t *w)
+{
+	static const char cmap[] =
+		"/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n"
+		"/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> def\n"
+		"/CMapName /Vita-OneByte-H def\n/CMapType 1 def\n"
+		"1 begincodespacerange\n<00> <FF>\nendcodespacerange\n"
+		"1 begincidrange\n<00> <FF> 0\nendcidrange\n"
+		"endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n";
+	if (!w->cmap)
+		w->cmap = pdf_raw_stream(w, cmap, sizeof(cmap) - 1,
+		                         "/Type/CMap/CMapName/Vita-OneByte-H/CIDSystemInfo"
+		                         "<</Registry(Adobe)/Ordering(Identity)/Supplement 0>>",
+		                         PDF_Z_CMAP);
+	return w->cmap;
+}
+
+static HPDF_Dict pf_type0(pw_t *w, int onebyte)
+{
+	HPDF_Dict t = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
+	pdf_ok(w, HPDF_Xref_Add(w->pdf->xref, t));
+	pdf_ok(w, HPDF_Dict_AddName(t, "Type", "Font"));
+	pdf_ok(w, HPDF_Dict_AddName(t, "Subtype", "Type0"));
+	if (onebyte)
+		pdf_ok(w, HPDF_Dict_Add(t, "Encoding", pf_onebyte_cmap(w)));
+	else
+		pdf_ok(w, HPDF_Dict_AddName(t, "Encoding", "Identity-H"));
+	return t;
+}
+
+HPDF_Dict pdf_font_twin(pw_t *w, pdf_font_t *f)
+{
+	if (!f->type0w)
+		f->type0w = pf_type0(w, 0);
+	return f->type0w;
+}
+
+/* Type0 font t of CIDFont cid: its name, descendant and ToUnicode. */
+static void pf_type0_finish(pw_t *w, HPDF_Dict t, HPDF_Dict cid, const char *name,
+                            const uint16_t *cps, unsigned n, int onebyte)
+{
+	pdf_ok(w, HPDF_Dict_AddName(t, "BaseFont", name));
+	HPDF_Array desc_fonts = pdf_array(w);
+	pdf_ok(w, HPDF_Array_Add(desc_fonts, cid));
+	pdf_ok(w, HPDF_Dict_Add(t, "DescendantFonts", desc_fonts));
+	pdf_ok(w, HPDF_Dict_Add(t, "ToUnicode", pf_tounicode(w, cps, n, onebyte)));
 }
 
 static HPDF_Dict pf_descriptor(pw_t *w, const pdf_font_t *f, const char *name)
@@ -251,12 +331,9 @@ static void pf_finish(pw_t *w, pdf_font_t *f, int idx)
 	if (!cff) /* a CFF's charset maps CIDs to glyphs (the identity here) */
 		pdf_ok(w, HPDF_Dict_AddName(cid, "CIDToGIDMap", "Identity"));
 
-	HPDF_Dict t = f->type0;
-	pdf_ok(w, HPDF_Dict_AddName(t, "BaseFont", name));
-	HPDF_Array desc_fonts = pdf_array(w);
-	pdf_ok(w, HPDF_Array_Add(desc_fonts, cid));
-	pdf_ok(w, HPDF_Dict_Add(t, "DescendantFonts", desc_fonts));
-	pdf_ok(w, HPDF_Dict_Add(t, "ToUnicode", pf_tounicode(w, cps, n)));
+	pf_type0_finish(w, f->type0, cid, name, cps, n, f->compact);
+	if (f->type0w)
+		pf_type0_finish(w, f->type0w, cid, name, cps, n, 0);
 }
 
 void pdf_fonts_finish(pw_t *w)
@@ -276,11 +353,8 @@ static int pf_load(pw_t *w, pdf_font_t *f)
 	f->cw = xmalloc(65536 * sizeof(int32_t));
 	f->owned = xcalloc(sfnt_nglyphs(f->sf), 1);
 	f->owned[0] = 1; /* CID 0 (.notdef) stands for no code point */
-	HPDF_Dict t = f->type0 = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
-	pdf_ok(w, HPDF_Xref_Add(w->pdf->xref, t));
-	pdf_ok(w, HPDF_Dict_AddName(t, "Type", "Font"));
-	pdf_ok(w, HPDF_Dict_AddName(t, "Subtype", "Type0"));
-	pdf_ok(w, HPDF_Dict_AddName(t, "Encoding", "Identity-H"));
+	f->compact = sfnt_nglyphs(f->sf) <= PDF_CODE1;
+	f->type0 = pf_type0(w, f->compact);
 	return 0;
 }
 

@@ -35,7 +35,19 @@ typedef struct pdf_font {
 	int local_page;
 	pdf_alt_t *alts;            /* feature glyphs drawn (small caps, figures) */
 	int nalts, capalts;
+	int compact;                /* type0 has one-byte codes: CIDs 0-255 */
+	HPDF_Dict type0w;           /* a compact font's Identity-H twin for the
+	                               CIDs past 255 (copies), once needed */
+	const char *localw;         /* its resource name on page localw_page - 1 */
+	int localw_page;
 } pdf_font_t;
+
+/* A font of at most PDF_CODE1 glyphs (every Latin subset: a few dozen)
+ * is compact: its Type0 font draws CID c < PDF_CODE1 with the one-byte
+ * code c (the CMap pdf_font.c embeds), half the bytes of Identity-H's
+ * two. A copy past that (two code points, one glyph) is drawn with its
+ * Identity-H twin (type0w). */
+#define PDF_CODE1 256
 
 typedef struct pdf_img {
 	const char *path;
@@ -94,6 +106,7 @@ struct pw {
 	HPDF_Page page;
 	int pageno;              /* 0-based index of page */
 	int in_text, face, mode;
+	int wide;                /* the font set (Tf) is face's type0w */
 	int tj;                  /* a TJ array is open (pdf_put closes it) */
 	int32_t ty;              /* its baseline (u, from the top) */
 	int64_t pen;             /* where the viewer's pen is in it, 1e-9 pt */
@@ -115,6 +128,7 @@ struct pw {
 	unsigned nheld;
 	buf_t raw;               /* the values of raw objects (pdf_raw_begin) */
 	size_t raw_start;        /* where the one being written starts */
+	void *cmap;              /* the compact fonts' CMap stream, once made */
 	buf_t **bufs;            /* buffers held for the document (pdf_buf) */
 	int nbufs;
 	uint64_t *offsets;       /* pdf_save: per object */
@@ -222,6 +236,8 @@ static inline int pdf_font_has(const pdf_font_t *f, uint32_t cp)
 /* The CID of code point cp drawn with the face's glyph gid (a feature's:
  * page_run.gids), which extraction reads as cp. */
 unsigned pdf_font_cid_glyph(pdf_font_t *f, uint32_t cp, unsigned gid);
+/* A compact font's Identity-H twin, made on first use. */
+HPDF_Dict pdf_font_twin(pw_t *w, pdf_font_t *f);
 void pdf_fonts_finish(pw_t *w);
 void pdf_fonts_free(pw_t *w);
 

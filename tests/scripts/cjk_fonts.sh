@@ -42,7 +42,8 @@ if want + "-Bold" not in faces:
 PY
 	pdffonts "$3" > "$OUT/$1.fonts"
 	for s in Regular Bold; do
-		grep -q "+$2-$s *CID Type 0C *Identity-H *yes yes yes" "$OUT/$1.fonts" ||
+		# Custom: a subset of at most 256 glyphs has one-byte codes (pdf_font.c)
+		grep -Eq "\+$2-$s +CID Type 0C +(Identity-H|Custom) +yes yes yes" "$OUT/$1.fonts" ||
 			no "$1: $2-$s is not an embedded CID Type 0C font: $(cat "$OUT/$1.fonts")"
 	done
 	[ "$(grep -c "+$2-" "$OUT/$1.fonts")" -eq 2 ] || no "$1: not two $2 font objects"

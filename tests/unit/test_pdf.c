@@ -12,6 +12,7 @@
 #include "file.h"
 #include "image.h"
 #include "pdf.h"
+#include "sfnt.h"
 #include "utf8.h"
 #include "t.h"
 
@@ -178,7 +179,7 @@ TEST(test_write_and_check)
 	CHECK(has("pdftotext -f 2 -l 2 %s - 2>/dev/null", out, "Publications on page two"));
 	CHECK(has("pdffonts %s", out, "NotoSerif-Regular"));
 	/* the CJK face is CFF: a CIDFontType0 over a CID-keyed CFF */
-	CHECK(has("pdffonts %s | grep -c 'NotoSerifCJKsc-Regular *CID Type 0C *Identity-H *yes yes yes'", out, "1"));
+	CHECK(has("pdffonts %s | grep -c 'NotoSerifCJKsc-Regular *CID Type 0C *Custom *yes yes yes'", out, "1"));
 	CHECK(has("pdffonts %s | awk 'NR>2 && $0 !~ / yes +yes +yes / {bad=1} END {print bad ? \"BAD\" : \"ALLEMB\"}'",
 	          out, "ALLEMB"));
 	CHECK(has("qpdf --check %s 2>&1", out, "No syntax or stream encoding errors"));
@@ -208,7 +209,10 @@ TEST(test_write_and_check)
 	/* CID = GID: no CIDToGIDMap stream; ToUnicode maps each CID drawn to
 	   its code point with bfchar, which every extractor reads (libharu's
 	   own "begincidrange" map broke gs) */
-	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -ac begincidrange", out, "0"));
+	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -a -e begincidrange -e '^/CMapName' | "
+	          "grep -A1 Adobe-Identity-UCS | grep -c begincidrange", out, "0"));
+	/* a subset's codes are one byte (the one CMap Vita-OneByte-H) */
+	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -ac '^/CMapName /Vita-OneByte-H def'", out, "1"));
 	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -a '> <6731>$'", out, "<6731>"));
 	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -a CIDToGIDMap | sort | uniq -c | "
 	          "awk '{print $1, $3}'", out, "2 /Identity\n"));
@@ -477,6 +481,91 @@ TEST(test_glyph_ids)
 	page_doc_free(d);
 }
 
+/* A compact font (a subset of at most 256 glyphs: one-byte codes through
+ * the embedded Vita-OneByte-H CMap) whose copies run past CID 255 draws
+ * those with its Identity-H twin; every extractor reads both. */
+TEST(test_compact_twin)
+{
+	static const char *const fdirs[] = {"fonts", NULL};
+	uint32_t cps[600];
+	int n = 0;
+	for (uint32_t c = 0x21; c < 0x450 && n < 600; c++)
+		if ((c < 0x7f || c > 0xa0) && (c < 0x180 || (c >= 0x391 && c < 0x3ca) || c >= 0x410))
+			cps[n++] = c;
+	errs_t e;
+	errs_init(&e);
+	arena_t *a = arena_new();
+	font_lib_t *lib = font_lib_new(fdirs, &e);
+	font_chain_t *c = lib ? font_chain_get(lib, "serif", &e) : NULL;
+	int face = c ? font_face_for(c, FONT_REGULAR, "en", 'A') : -1;
+	CHECK(face >= 0);
+	/* the most code points whose subset has at most 256 glyphs */
+	const unsigned char *data = NULL;
+	size_t len = 0;
+	int lo = 1, hi = n, k = 0, ng = 0;
+	while (face >= 0 && lo <= hi) {
+		int mid = (lo + hi) / 2;
+		const unsigned char *p;
+		size_t pn;
+		char why[200];
+		sfnt_t *sf = font_subset(lib, face, cps, mid, a, &p, &pn, &e) == 0 ?
+		             sfnt_open(p, pn, why, sizeof(why)) : NULL;
+		unsigned g = sf ? sfnt_nglyphs(sf) : 100000;
+		sfnt_free(sf);
+		if (g <= 256) {
+			k = mid, ng = (int)g, data = p, len = pn;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	CHECK(ng > 240 && ng <= 256);
+	page_doc_t *d = page_doc_new(595276, 841890);
+	d->lang = "en";
+	d->faces = arena_alloc(d->arena, sizeof(page_face_t));
+	d->nfaces = 1;
+	d->faces[0].name = "subset";
+	d->faces[0].data = data;
+	d->faces[0].len = len;
+	page_t *p = page_add(d);
+	/* the subset's characters, 40 a line, then 20 it lacks: each a copy
+	   of .notdef, CIDs ng to ng + 19 */
+	char line[400], all[4000];
+	size_t an = 0;
+	for (int i = 0; i < k; i += 40) {
+		size_t ln = 0;
+		for (int j = i; j < k && j < i + 40; j++)
+			ln += (size_t)utf8_encode(cps[j], line + ln);
+		line[ln] = '\0';
+		memcpy(all + an, line, ln + 1);
+		an += ln;
+		text(p, 0, 0, 20000, 30000 + i / 40 * 14000, line);
+	}
+	const char *cjk = "\u6731\u5c55\u8fbe\u6559\u80b2\u8bba\u6587\u4e00\u4e8c\u4e09"
+	                  "\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341\u767e\u5343\u4e07";
+	text(p, 0, 0, 20000, 800000, cjk);
+	const char *out = file_in("twin.pdf");
+	EQ_INT(pdf_write(d, out, &e), 0);
+	EQ_INT(e.nerrors, 0);
+	CHECK(has("pdftotext %s - 2>&1", out, cjk));
+	CHECK(has("mutool draw -q -F txt -o - %s 1 2>&1", out, cjk));
+	CHECK(has("gs -q -dNOPAUSE -dBATCH -sDEVICE=txtwrite -sOutputFile=- %s 2>&1", out, cjk));
+	CHECK(has("pdftotext -raw %s - 2>&1 | tr -d '\\n '", out, "!\"#$%&'()*+,-./0123"));
+	CHECK(has("mutool draw -q -F txt -o - %s 1 2>&1 | grep -c -i -e cmap -e error", out, "0"));
+	CHECK(has("pdftotext %s - 2>&1 | grep -c -i -e warning -e error", out, "0"));
+	/* one font program, two Type0 fonts: the compact one and its twin */
+	CHECK(has("pdffonts %s | grep -c 'NotoSerif-Regular *CID TrueType *Custom *yes yes yes'", out, "1"));
+	CHECK(has("pdffonts %s | grep -c 'NotoSerif-Regular *CID TrueType *Identity-H *yes yes yes'", out, "1"));
+	CHECK(has("qpdf --qdf --object-streams=disable %s - | grep -ac '/FontFile2'", out, "1"));
+	CHECK(has("qpdf --check %s 2>&1", out, "No syntax or stream encoding errors"));
+	CHECK(has("pdftoppm -r 20 %s 2>&1 >/dev/null | wc -c", out, "0"));
+	CHECK(has("gs -q -dNOPAUSE -dBATCH -sDEVICE=nullpage %s 2>&1 | grep -ci error", out, "0"));
+	page_doc_free(d);
+	font_lib_free(lib);
+	arena_free(a);
+	errs_done(&e);
+}
+
 /* An image, cached per path, and an empty document. */
 TEST(test_image_and_empty)
 {
@@ -623,6 +712,7 @@ int main(void)
 	RUN(test_failures);
 	RUN(test_bad_text);
 	RUN(test_glyph_ids);
+	RUN(test_compact_twin);
 	RUN(test_image_and_empty);
 	RUN(test_speed);
 	RUN(test_readers);

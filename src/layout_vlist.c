@@ -159,8 +159,14 @@ static int mostly_cjk(const spans_t *s)
 	   paragraph has none, and its letters need no counting) */
 	for (int i = 0; i < s->n && !any; i++) {
 		const unsigned char *t = (const unsigned char *)s->v[i].text;
-		for (int k = 0; k < s->v[i].len; k++)
-			any |= (unsigned char)(t[k] - 0xE3) <= 0xED - 0xE3;
+		int k = 0, n = s->v[i].len;
+		for (uint64_t w; k + 8 <= n; k += 8) {   /* eight ASCII bytes at a time */
+			memcpy(&w, t + k, 8);
+			if (w & 0x8080808080808080u)
+				break;
+		}
+		for (; k < n && !any; k++)
+			any = (unsigned char)(t[k] - 0xE3) <= 0xED - 0xE3;
 	}
 	if (!any)
 		return 0;

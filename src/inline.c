@@ -1545,6 +1545,9 @@ static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 			/* c and the glyphs after it in the box (one span: its bytes
 			   follow c's) for as long as they stay plain */
 			int32_t xl, al;
+			const fcp_t *e = f->c + ax->c1;
+			const int face = L->cur.face, synth = L->cur.synth, lv = L->lv;
+			const size_t room = RUN_MAX - L->rt.len;  /* ls_plain: >= pend + c->len */
 			if (!pend)
 				p0 = c->off;
 			do {
@@ -1552,11 +1555,10 @@ static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 				xl = x;
 				al = c->adv;
 				x = add32(x, al);
-				c = &f->c[++k];
-			} while (k < ax->c1 && c->face == L->cur.face && c->synth == L->cur.synth &&
-			         c->lv == L->lv && !(c->brk | c->shaped | c->gid | !c->draw) &&
-			         L->rt.len + pend + c->len <= RUN_MAX);
-			k--;
+				c++;
+			} while (c < e && c->face == face && c->synth == synth && c->lv == lv &&
+			         !(c->brk | c->shaped | c->gid | !c->draw) && pend + c->len <= room);
+			k = (int)(c - f->c) - 1;
 			L->cur.w = sat32((int64_t)xl + al - L->cur.x);
 			if (f->sp[f->c[k].span].s->url)
 				L->lx1 = add32(xl, al);

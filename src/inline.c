@@ -737,6 +737,10 @@ static void il_shape_text(il_t *f, int a, int b, buf_t *tmp, int **map, int *map
 		if (!c->draw)
 			continue;
 		(*map)[len] = i;
+		if (c->len == 1 && !c->shaped) {   /* ASCII; a space or a tab is ' ' */
+			t[len++] = c->kind == K_SPACE ? ' ' : f->text.s[c->off];
+			continue;
+		}
 		if (c->shaped)
 			len += (size_t)utf8_encode(c->cp, t + len);
 		else if (c->kind == K_SPACE)

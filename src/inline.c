@@ -56,10 +56,19 @@ typedef struct fcp {        /* one code point of the paragraph */
 	int32_t off;            /* bytes into the paragraph text */
 	int32_t adv;            /* u; 0 when not drawn */
 	int32_t span;
-	int16_t face;           /* -1: not drawn */
-	uint8_t len, kind, bk, brk, synth, draw;
-	uint8_t lv;             /* bidi embedding level (odd: right to left) */
-	uint8_t shaped;         /* cp was replaced (Arabic form): text bytes differ */
+	union {                 /* what says whether a glyph continues the run
+	                           of the one before it, read at once as key
+	                           (ls_box; len is not part of it: KEY_MASK) */
+		struct {
+			int16_t face;   /* -1: not drawn */
+			uint8_t synth, draw, brk;
+			uint8_t lv;     /* bidi embedding level (odd: right to left) */
+			uint8_t shaped; /* cp was replaced (Arabic form): text bytes differ */
+			uint8_t len;
+		};
+		uint64_t key;
+	};
+	uint8_t kind, bk;
 	uint8_t cjkgap;         /* a break after it is CJK-Latin: 1/4 em of glue */
 	int32_t lead;           /* u: blank before its ink that a line start drops
 	                           (an opening bracket: its half-width form) */
@@ -1539,6 +1548,15 @@ static inline int ls_plain(const lset_t *L, const fcp_t *c, const fspan_t *s, si
 	       L->rt.len + pend + c->len <= RUN_MAX;
 }
 
+/* The bits of fcp_t.key that two glyphs of one run share: all but len's. */
+static uint64_t key_mask(void)
+{
+	fcp_t m = {0};
+	m.face = -1;
+	m.synth = m.draw = m.brk = m.lv = m.shaped = 0xFF;
+	return m.key;
+}
+
 static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 {
 	int32_t p0 = 0;
@@ -1550,7 +1568,10 @@ static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 			   follow c's) for as long as they stay plain */
 			int32_t xl, al;
 			const fcp_t *e = f->c + ax->c1;
-			const int face = L->cur.face, synth = L->cur.synth, lv = L->lv;
+			/* ls_plain: c has the run's face, style and level, is
+			   drawn, no run break, not shaped, no feature glyph; the
+			   glyphs that continue the run have c's key */
+			const uint64_t mask = key_mask(), key = c->key & mask;
 			const size_t room = RUN_MAX - L->rt.len;  /* ls_plain: >= pend + c->len */
 			if (!pend)
 				p0 = c->off;
@@ -1560,8 +1581,7 @@ static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 				al = c->adv;
 				x = add32(x, al);
 				c++;
-			} while (c < e && c->face == face && c->synth == synth && c->lv == lv &&
-			         !(c->brk | c->shaped | c->gid | !c->draw) && pend + c->len <= room);
+			} while (c < e && (c->key & mask) == key && !c->gid && pend + c->len <= room);
 			k = (int)(c - f->c) - 1;
 			L->cur.w = sat32((int64_t)xl + al - L->cur.x);
 			if (f->sp[f->c[k].span].s->url)

@@ -13,6 +13,11 @@ usage: watch_check.py VITA WORKDIR PROFILE_TEMPLATE PHOTO
 """
 import os, re, shutil, signal, subprocess, sys, threading, time
 
+# A Ctrl-C is what is tested: when this runs as a background job of a
+# non-interactive shell (make test &), SIGINT arrives ignored, vita keeps
+# an ignored signal ignored (nohup), and the renders would outlive it.
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+
 vita, work, template, photo = sys.argv[1:5]
 vita, work = os.path.abspath(vita), os.path.abspath(work)
 shutil.rmtree(work, ignore_errors=True)

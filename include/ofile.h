@@ -43,7 +43,12 @@ int ofile_fd(const ofile_t *o);
  * completed). */
 int ofile_close(ofile_t *o, int ok, errs_t *e);
 /* 1 when path names the same file (device and inode) as one of the
- * files in v[0..n) that exist, writing its index to *which. */
-int ofile_is_one_of(const char *path, const char *const *v, int n, int *which);
+ * files in v[0..n) that exist, writing its index to *which. Files from
+ * v[fresh] on are ones the caller read once and keeps (a batch worker's
+ * fonts, layouts, locales, patterns): their identity is taken when first
+ * asked about and remembered for the process, which is the file the
+ * render was made from even if its name has since been given to another;
+ * v[0..fresh) are looked up on every call (fresh >= n: all of them). */
+int ofile_is_one_of(const char *path, const char *const *v, int n, int fresh, int *which);
 
 #endif

@@ -442,14 +442,16 @@ static char *default_out(const char *profile, const char *dir, const char *ext)
 }
 
 /* An output must not replace one of the files it is made from (-o cv.yaml,
- * -o photo.png): compared by device and inode with what the render read. */
-static int output_is_input(const char *out, errs_t *e)
+ * -o photo.png): compared by device and inode with what the render read.
+ * The files from deps entry fresh on were read once by this process and
+ * kept (a batch worker's); see ofile_is_one_of. */
+static int output_is_input(const char *out, int fresh, errs_t *e)
 {
 	int n = deps_count(), which;
 	const char **v = xcalloc((size_t)(n ? n : 1), sizeof(*v));
 	for (int i = 0; i < n; i++)
 		v[i] = deps_get(i);
-	int hit = ofile_is_one_of(out, v, n, &which);
+	int hit = ofile_is_one_of(out, v, n, fresh, &which);
 	if (hit)
 		err_at(e, out, 0, 0, "the output is %s, an input of this CV; refusing to replace it",
 		       v[which]);
@@ -480,6 +482,7 @@ typedef struct job {
 	font_lib_t *lib, *own_lib;
 	page_doc_t *doc;
 	hyph_set_t *hyphs;
+	int fresh;        /* deps entries before it are the profile's own files */
 } job_t;
 
 /* cmd_render's one render is the process's last work: its job is left to
@@ -505,8 +508,11 @@ static int job_load(job_t *j, const char *profile, const opts_t *o, keep_t *k, e
 	memset(j, 0, sizeof(*j));
 	j->hyphs = k ? k->hyphs : NULL;
 	j->a = arena_new();
+	j->fresh = INT_MAX;
 	if (load_model(j->a, profile, o, &j->m, e))
 		return -1;
+	if (k)   /* what follows (layouts, locales, fonts, patterns) is kept */
+		j->fresh = deps_count();
 	if (o->dump && !strcmp(o->dump, "model"))
 		return 0;
 	if (!(j->s = load_style(j->m, o, k, e)) || !(j->loc = load_locale(j->m, j->s, o, k, e)))
@@ -623,7 +629,7 @@ static int render_one(const char *profile, const char *out, const opts_t *o, kee
 		goto done;
 	}
 	if (o->format != FMT_PDF && !o->dump) {
-		if (output_is_input(out, e) || (o->deps && output_is_input(o->deps, e))) {
+		if (output_is_input(out, j.fresh, e) || (o->deps && output_is_input(o->deps, j.fresh, e))) {
 			code = ERR_USAGE;
 			goto done;
 		}
@@ -643,7 +649,7 @@ static int render_one(const char *profile, const char *out, const opts_t *o, kee
 		page_dump(j.doc, stdout);
 		goto done;
 	}
-	if (output_is_input(out, e) || (o->deps && output_is_input(o->deps, e))) {
+	if (output_is_input(out, j.fresh, e) || (o->deps && output_is_input(o->deps, j.fresh, e))) {
 		code = ERR_USAGE;
 		goto done;
 	}
@@ -1027,7 +1033,9 @@ static char *expand_out(const char *t, const char *profile, const char *name, co
 	const char *sl = strrchr(profile, '/');
 	if (sl)
 		snprintf(folder, sizeof(folder), "%.*s", (int)(sl - profile), profile);
-	const char *fb = realpath(*folder ? folder : "/", real) ? strrchr(real, '/') : NULL;
+	const char *fb = NULL;   /* the folder's real name: only {dir} needs it */
+	if (strstr(t, "{dir}"))
+		fb = realpath(*folder ? folder : "/", real) ? strrchr(real, '/') : NULL;
 	fb = fb && fb[1] ? fb + 1 : folder;
 	const char *base = sl ? sl + 1 : profile, *dot = strrchr(base, '.');
 	char stem[NAME_MAX + 1];
@@ -1143,24 +1151,59 @@ static void put_record(int fd, int index, int code, const char *msg, size_t len,
 
 /* The next CV for a worker: from the counter the workers share (each
  * takes the next one not taken, so that a worker on a busier core, or
- * with longer CVs, takes fewer), else w, w + jobs, ...; n when done. */
-static int next_cv(int *shared, int *mine, int jobs, int n)
+ * with longer CVs, takes fewer), else w, w + jobs, ...; n when done.
+ * order (NULL: as given) is the order they are taken in. */
+static int next_cv(int *shared, int *mine, int jobs, int n, const int *order)
 {
 	int i = shared ? __atomic_fetch_add(shared, 1, __ATOMIC_RELAXED) : *mine;
 	*mine += jobs;
-	return i < n ? i : n;
+	return i >= n ? n : order ? order[i] : i;
+}
+
+typedef struct bsize {
+	off_t size;
+	int i;
+} bsize_t;
+
+static int by_size(const void *pa, const void *pb)
+{
+	const bsize_t *a = pa, *b = pb;
+	if (a->size != b->size)
+		return a->size > b->size ? -1 : 1;
+	return a->i - b->i;
+}
+
+/* Several workers take the biggest profiles first: a long CV taken last
+ * would keep one worker busy while the others have finished (the CVs'
+ * files are their nearest measure of work). NULL: in the order given. */
+static int *batch_order(const bcv_t *cv, int n, int jobs)
+{
+	if (jobs < 2)
+		return NULL;
+	bsize_t *v = xmalloc(sizeof(*v) * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+		v[i].size = cv[i].out && !stat(cv[i].profile, &st) ? st.st_size : 0;
+		v[i].i = i;
+	}
+	qsort(v, (size_t)n, sizeof(*v), by_size);
+	int *order = xmalloc(sizeof(*order) * (size_t)n);
+	for (int i = 0; i < n; i++)
+		order[i] = v[i].i;
+	free(v);
+	return order;
 }
 
 /* A worker: its CVs (next_cv) with one keep_t. */
-static void batch_worker(bcv_t *cv, int n, int w, int jobs, int *shared, const opts_t *bo,
-                         int fd)
+static void batch_worker(bcv_t *cv, int n, int w, int jobs, int *shared, const int *order,
+                         const opts_t *bo, int fd)
 {
 	opts_t one = *bo;
 	one.deps = NULL;   /* the parent writes every CV's rule into one file */
 	const opts_t *o = &one;
 	keep_t k = {.hyphs = hyph_set_new()};
 	ofile_sweep_once();   /* the output directory is read once, not per CV */
-	for (int i, mine = w; (i = next_cv(shared, &mine, jobs, n)) < n;) {
+	for (int i, mine = w; (i = next_cv(shared, &mine, jobs, n, order)) < n;) {
 		if (!cv[i].out)
 			continue;
 		errs_t e;
@@ -1279,6 +1322,7 @@ static int batch_run(bcv_t *cv, int n, int jobs, const opts_t *o)
 			*shared = 0;
 	}
 #endif
+	int *order = batch_order(cv, n, jobs);
 	int started = 0;
 	for (int w = 0; w < jobs; w++) {
 		int fds[2];
@@ -1297,7 +1341,7 @@ static int batch_run(bcv_t *cv, int n, int jobs, const opts_t *o)
 			for (int k = 0; k < started; k++)
 				close(p[k].fd);
 			close(fds[0]);
-			batch_worker(cv, n, w, jobs, shared, o, fds[1]);
+			batch_worker(cv, n, w, jobs, shared, order, o, fds[1]);
 			_exit(0);
 		}
 		close(fds[1]);
@@ -1342,6 +1386,7 @@ static int batch_run(bcv_t *cv, int n, int jobs, const opts_t *o)
 		;
 	if (shared)
 		munmap(shared, sizeof(int));
+	free(order);
 	bar_clear(&b);
 	for (int w = 0; w < started; w++)
 		buf_done(&p[w].in);
@@ -1358,6 +1403,8 @@ static int batch_run(bcv_t *cv, int n, int jobs, const opts_t *o)
 	return lost;
 }
 
+/* The table and the count, written at once (stderr has no buffer: a
+ * line per write would be a system call per CV). */
 static void batch_summary(const bcv_t *cv, int n, const opts_t *o)
 {
 	int counts[4] = {0};
@@ -1368,22 +1415,26 @@ static void batch_summary(const bcv_t *cv, int n, const opts_t *o)
 		int l = (int)strlen(cv[i].profile);
 		wide = l > wide && l < 60 ? l : wide;
 	}
+	buf_t b;
+	buf_init(&b);
 	for (int i = 0; i < n; i++) {
 		const bcv_t *c = &cv[i];
 		if (c->state == B_FAILED)
-			fprintf(stderr, "  %-8s  %-*s  %s\n", label[c->state], wide, c->profile,
-			        c->first_error ? c->first_error : "");
+			buf_printf(&b, "  %-8s  %-*s  %s\n", label[c->state], wide, c->profile,
+			           c->first_error ? c->first_error : "");
 		else
-			fprintf(stderr, "  %-8s  %-*s  -> %s%s\n", label[c->state], wide, c->profile,
-			        c->out, c->state == B_SKIPPED ? " (up to date)" : "");
+			buf_printf(&b, "  %-8s  %-*s  -> %s%s\n", label[c->state], wide, c->profile,
+			           c->out, c->state == B_SKIPPED ? " (up to date)" : "");
 	}
-	fprintf(stderr, "vita: %d of %d CVs rendered into %s", counts[B_RENDERED], n,
-	        o->dir ? o->dir : ".");
+	buf_printf(&b, "vita: %d of %d CVs rendered into %s", counts[B_RENDERED], n,
+	           o->dir ? o->dir : ".");
 	if (counts[B_SKIPPED])
-		fprintf(stderr, ", %d up to date", counts[B_SKIPPED]);
+		buf_printf(&b, ", %d up to date", counts[B_SKIPPED]);
 	if (counts[B_FAILED])
-		fprintf(stderr, ", %d failed (errors above)", counts[B_FAILED]);
-	fputc('\n', stderr);
+		buf_printf(&b, ", %d failed (errors above)", counts[B_FAILED]);
+	buf_putc(&b, '\n');
+	fwrite(b.s, 1, b.len, stderr);
+	buf_done(&b);
 }
 
 static int batch_depfile(const bcv_t *cv, int n, const char *path)

@@ -304,13 +304,14 @@ int ofile_fd(const ofile_t *o)
 static int put_in_place(const ofile_t *o)
 {
 #ifdef RENAME_EXCHANGE
-	struct stat st;
-	if (o->replaces && !lstat(o->path, &st) && S_ISREG(st.st_mode) &&
-	    renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->path, RENAME_EXCHANGE) == 0) {
+	/* (no name: ENOENT, and rename below; a symlink now: it is removed,
+	   as rename would replace it) */
+	if (o->replaces && renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->path, RENAME_EXCHANGE) == 0) {
 		if (unlink(o->tmp) == 0)
 			return 0;
-		/* whatever now has the temporary's name is not the old file (it
-		   became something else in between): swap back, rename below */
+		/* what now has the temporary's name is no longer a file (the
+		   name became a directory since it was opened): swap back, and
+		   rename below fails as it would have */
 		if (renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->path, RENAME_EXCHANGE) < 0)
 			return -1;
 	}
@@ -341,13 +342,52 @@ int ofile_close(ofile_t *o, int ok, errs_t *e)
 	return rc;
 }
 
-int ofile_is_one_of(const char *path, const char *const *v, int n, int *which)
+/* ofile_is_one_of's identities of kept files, by name (a small open
+ * hash table; when full, names are looked up every time). */
+enum { IDS_MAX = 256 };
+static struct ident {
+	char *path;
+	dev_t dev;
+	ino_t ino;
+} ids[IDS_MAX];
+static int nids;
+
+static unsigned ids_hash(const char *s)
+{
+	unsigned h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* The identity of kept file p: remembered, else looked up (and
+ * remembered). 0, or -1 when it does not exist. */
+static int kept_id(const char *p, struct stat *st)
+{
+	unsigned h = ids_hash(p) % IDS_MAX;
+	for (int n = 0; n < IDS_MAX && ids[h].path; n++, h = (h + 1) % IDS_MAX)
+		if (!strcmp(ids[h].path, p)) {
+			st->st_dev = ids[h].dev;
+			st->st_ino = ids[h].ino;
+			return 0;
+		}
+	if (stat(p, st))
+		return -1;
+	if (nids < IDS_MAX / 2 && !ids[h].path) {
+		ids[h] = (struct ident){xstrdup(p), st->st_dev, st->st_ino};
+		nids++;
+	}
+	return 0;
+}
+
+int ofile_is_one_of(const char *path, const char *const *v, int n, int fresh, int *which)
 {
 	struct stat a, b;
 	if (!strcmp(path, "-") || stat(path, &a) || !S_ISREG(a.st_mode))
 		return 0;
 	for (int i = 0; i < n; i++)
-		if (v[i] && !stat(v[i], &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+		if (v[i] && !(i < fresh ? stat(v[i], &b) : kept_id(v[i], &b)) &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
 			if (which)
 				*which = i;
 			return 1;

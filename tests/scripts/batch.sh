@@ -97,6 +97,28 @@ if [ -f "$dic" ] && [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
 	grep -q 'up to date' hy3.err || no "--changed: hyph: not up to date after a render: $(cat hy3.err)"
 fi
 
+# an output that is an input is refused in batch too, also when that
+# input is a layout the worker kept from an earlier CV (its identity is
+# remembered, not looked up again): a's output is new, b's is the layout
+# both use, read and kept for a
+mkdir -p oi/p/layouts
+printf 'name: b\nextends: academic\n' > oi/p/layouts/b.yaml
+cp oi/p/layouts/b.yaml oi/b.orig
+for n in a b; do printf 'name: Person %s\nlayout: b\nsections:\n  - {title: T, type: text, text: hi}\n' $n > oi/p/$n.yaml; done
+: > oi/p/layouts/a.yaml   # a's output exists: its inputs are looked at (and b.yaml remembered)
+"$V" batch oi/p/a.yaml oi/p/b.yaml -o 'oi/p/layouts/{stem}.yaml' -j 1 --trusted 2> oi.err; c=$?
+[ $c = 1 ] || no "batch: an output that is a kept input: exit $c, want 1"
+grep -q '^oi/p/layouts/b.yaml: error: the output is .*layouts/b.yaml, an input of this CV' oi.err ||
+	no "batch: a kept input as the output is not refused: $(cat oi.err)"
+cmp -s oi/p/layouts/b.yaml oi/b.orig || no "batch replaced a layout it read"
+[ -s oi/p/layouts/a.yaml ] || no "batch: the CV whose output is not an input did not render"
+if command -v strace >/dev/null; then   # b.yaml looked up once: for a, then remembered
+	: > oi/p/layouts/a.yaml
+	strace -f -e trace=newfstatat,stat -o oi.st "$V" batch oi/p/a.yaml oi/p/b.yaml -o 'oi/p/layouts/{stem}.yaml' -j 1 --trusted 2>/dev/null
+	n=$(grep -c '"oi/p/layouts/b.yaml"' oi.st)
+	[ "$n" -le 2 ] || no "batch: the kept layout b.yaml is looked up $n times"
+fi
+
 # a system failure (the output is a directory) is exit 3; the others render
 mkdir -p sys/ada.pdf
 "$V" batch people/ada/cv.yaml people/bob/cv.yaml -d sys -o '{dir}.pdf' 2> sys.err; c=$?

@@ -89,9 +89,29 @@ TEST(test_ofile)
 	snprintf(alias, sizeof(alias), "%s/./out.pdf", dir);
 	const char *ins[2] = {"/nonexistent", alias};
 	int which = -1;
-	EQ_INT(ofile_is_one_of(path, ins, 2, &which), 1);
+	EQ_INT(ofile_is_one_of(path, ins, 2, 2, &which), 1);
 	EQ_INT(which, 1);
-	EQ_INT(ofile_is_one_of("-", ins, 2, &which), 0);
+	EQ_INT(ofile_is_one_of("-", ins, 2, 2, &which), 0);
+	/* a kept input (from index fresh on) is the file first seen under its
+	   name: another file given that name later is not it, the first one
+	   under another name still is */
+	char kept[600], alias2[600], repl[600];
+	snprintf(kept, sizeof(kept), "%s/kept.yaml", dir);
+	snprintf(alias2, sizeof(alias2), "%s/link.pdf", dir);
+	snprintf(repl, sizeof(repl), "%s/repl.yaml", dir);
+	FILE *kf = fopen(kept, "w");
+	CHECK(kf && fputs("k", kf) >= 0 && fclose(kf) == 0);
+	CHECK(link(kept, alias2) == 0);
+	const char *kin[1] = {kept};
+	EQ_INT(ofile_is_one_of(kept, kin, 1, 0, &which), 1);
+	kf = fopen(repl, "w");
+	CHECK(kf && fputs("r", kf) >= 0 && fclose(kf) == 0);
+	CHECK(rename(repl, kept) == 0);
+	EQ_INT(ofile_is_one_of(kept, kin, 1, 0, &which), 0);
+	EQ_INT(ofile_is_one_of(alias2, kin, 1, 0, &which), 1);
+	EQ_INT(ofile_is_one_of(kept, kin, 1, 1, &which), 1);   /* looked up now */
+	unlink(kept);
+	unlink(alias2);
 	/* a missing directory: an exit-3 error naming the file */
 	o = ofile_open("/nonexistent-dir/x.pdf", "the PDF", &e);
 	CHECK(o == NULL);

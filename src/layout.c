@@ -486,77 +486,105 @@ static void light_check(lay_t *L)
 	}
 }
 
+/* One layout on its way: its blocks laid out on the regions (lay_build),
+ * then placed on pages (lay_finish) or dropped (lay_drop); it stays where
+ * it is in between (L is pointed into). */
+typedef struct attempt {
+	lay_t L;
+	page_image_t photo;
+	hyph_t *own_hyph;
+} attempt_t;
+
+static void lay_end(attempt_t *t)
+{
+	for (int i = 0; i < R_COUNT; i++)
+		free(t->L.reg[i].v);
+	hyph_close(t->own_hyph);
+	arena_free(t->L.a);
+}
+
+static void lay_drop(attempt_t *t)
+{
+	page_doc_free(t->L.d);
+	lay_end(t);
+}
+
+/* The header and the sections of a layout with style s; -1 on failure. */
+static int lay_build(attempt_t *t, const model_t *m, const char *cjk, const style_t *s,
+                     const style_t *orig, font_lib_t *lib, const layout_opts_t *o, errs_t *e)
+{
+	memset(t, 0, sizeof(*t));
+	lay_t *L = &t->L;
+	L->m = m;
+	L->s = s;
+	L->orig = orig;
+	L->loc = o->loc;
+	L->rtl = o->loc->rtl;
+	L->cjk = cjk;
+	L->lib = lib;
+	L->e = e;
+	L->lang = text_lang(m, s);
+	int32_t width = s->page_w - s->margin_left - s->margin_right;
+	L->avail = s->page_h - s->margin_top - s->margin_bottom;
+	if (width < 72000 || L->avail < 144000) {
+		err_at(e, s->file, 0, 0,
+		       "the margins leave too little room on the page: %d x %d pt between them, "
+		       "at least 72 x 144 pt needed (page.margin.left/right/top/bottom)",
+		       width / 1000, L->avail / 1000);
+		return -1;
+	}
+	if (lay_regions(L))
+		return -1;
+	if (!(L->body = font_chain_get(lib, s->font_body, e)) ||
+	    !(L->head = font_chain_get(lib, s->font_heading, e)))
+		return -1;
+	lay_absent(L, L->body, "fonts.body");
+	if (L->head != L->body)
+		lay_absent(L, L->head, "fonts.heading");
+	if (o->strict && layout_coverage(m, s, lib, 1, e))
+		return -1;
+	light_check(L);
+	L->a = arena_new();
+	/* the text's language picks the patterns (hyph_de.dic, hyph_ru_RU.dic
+	   ...); none for CJK or RTL languages: no hyphenation */
+	if (s->hyphenate && L->lang && o->hyphs) {
+		L->hyph = hyph_set_get(o->hyphs, L->lang);   /* kept across CVs */
+	} else if (s->hyphenate && L->lang) {
+		errs_t he;
+		errs_init(&he);
+		L->hyph = t->own_hyph = hyph_open(L->lang, &he); /* no patterns: no hyphenation */
+		errs_done(&he);
+	}
+	page_doc_t *d = L->d = page_doc_new(s->page_w, s->page_h);
+	d->lang = L->loc && L->loc->lang ? L->loc->lang : L->lang;
+	if (lay_header(L, &t->photo) || L->failed || (lay_body(L), L->failed)) {
+		lay_drop(t);
+		return -1;
+	}
+	return 0;
+}
+
+/* A built layout on its pages, with footers and document information. */
+static page_doc_t *lay_finish(attempt_t *t, const layout_opts_t *o, int32_t *last_fill)
+{
+	lay_t *L = &t->L;
+	page_doc_t *d = L->d;
+	d->epoch = o->epoch;
+	lay_pages(L, d, &t->photo);
+	*last_fill = L->last_fill;
+	footers(L, d, o->epoch);
+	doc_info(L, d);
+	lay_end(t);
+	return d;
+}
+
 /* One layout with style s; NULL on failure. */
 static page_doc_t *lay_once(const model_t *m, const char *cjk, const style_t *s,
                             const style_t *orig, font_lib_t *lib, const layout_opts_t *o,
                             errs_t *e, int32_t *last_fill)
 {
-	lay_t L;
-	memset(&L, 0, sizeof(L));
-	L.m = m;
-	L.s = s;
-	L.orig = orig;
-	L.loc = o->loc;
-	L.rtl = o->loc->rtl;
-	L.cjk = cjk;
-	L.lib = lib;
-	L.e = e;
-	L.lang = text_lang(m, s);
-	int32_t width = s->page_w - s->margin_left - s->margin_right;
-	L.avail = s->page_h - s->margin_top - s->margin_bottom;
-	if (width < 72000 || L.avail < 144000) {
-		err_at(e, s->file, 0, 0,
-		       "the margins leave too little room on the page: %d x %d pt between them, "
-		       "at least 72 x 144 pt needed (page.margin.left/right/top/bottom)",
-		       width / 1000, L.avail / 1000);
-		return NULL;
-	}
-	if (lay_regions(&L))
-		return NULL;
-	if (!(L.body = font_chain_get(lib, s->font_body, e)) ||
-	    !(L.head = font_chain_get(lib, s->font_heading, e)))
-		return NULL;
-	lay_absent(&L, L.body, "fonts.body");
-	if (L.head != L.body)
-		lay_absent(&L, L.head, "fonts.heading");
-	if (o->strict && layout_coverage(m, s, lib, 1, e))
-		return NULL;
-	light_check(&L);
-	L.a = arena_new();
-	/* the text's language picks the patterns (hyph_de.dic, hyph_ru_RU.dic
-	   ...); none for CJK or RTL languages: no hyphenation */
-	hyph_t *own_hyph = NULL;
-	if (s->hyphenate && L.lang && o->hyphs) {
-		L.hyph = hyph_set_get(o->hyphs, L.lang);   /* kept across CVs */
-	} else if (s->hyphenate && L.lang) {
-		errs_t he;
-		errs_init(&he);
-		L.hyph = own_hyph = hyph_open(L.lang, &he); /* no patterns: no hyphenation */
-		errs_done(&he);
-	}
-	page_doc_t *d = L.d = page_doc_new(s->page_w, s->page_h);
-	d->lang = L.loc && L.loc->lang ? L.loc->lang : L.lang;
-	page_image_t photo;
-	if (lay_header(&L, &photo) || L.failed)
-		goto fail;
-	lay_body(&L);
-	if (L.failed)
-		goto fail;
-	d->epoch = o->epoch;
-	lay_pages(&L, d, &photo);
-	*last_fill = L.last_fill;
-	footers(&L, d, o->epoch);
-	doc_info(&L, d);
-	goto out;
-fail:
-	page_doc_free(d);
-	d = NULL;
-out:
-	for (int i = 0; i < R_COUNT; i++)
-		free(L.reg[i].v);
-	hyph_close(own_hyph);
-	arena_free(L.a);
-	return d;
+	attempt_t t;
+	return lay_build(&t, m, cjk, s, orig, lib, o, e) ? NULL : lay_finish(&t, o, last_fill);
 }
 
 static int32_t scale(int32_t v, int32_t pm)
@@ -618,14 +646,23 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 		errs_init(&q);
 		q.max = e->max;
 		tighten(&t, s, k);
-		d = lay_once(m, cjk, &t, s, lib, o, &q, &fill);
-		int n = d ? d->npages : 0;
-		int failed = q.nerrors > 0;
+		/* an attempt is placed on pages only when it is kept (the one
+		   that fits, or the fallback); its page count and the fill of
+		   its last page are what placing it would give (lay_measure) */
+		attempt_t at;
+		int built = lay_build(&at, m, cjk, &t, s, lib, o, &q) == 0;
+		int n = built ? lay_measure(&at.L, &fill) : 0;
 		if (k == 0)
 			pages0 = n;
 		int ok_pages = !s->fit_pages || n <= s->fit_pages;
 		int ok_short = !s->fit_no_short || n <= 1 || fill * 5 >= avail ||
 		               (k > 0 && n < pages0);
+		d = NULL;
+		if (built && !q.nerrors && ((ok_pages && ok_short) || k == last))
+			d = lay_finish(&at, o, &fill);
+		else if (built)
+			lay_drop(&at);
+		int failed = q.nerrors > 0;
 		if (!failed && d && ok_pages && ok_short) {
 			best = k;
 			errs_append(e, &q);

@@ -126,6 +126,7 @@ void lay_untag(lay_t *L, int tag);
 void lay_place(page_t *pg, const vitem_t *v, int32_t baseline, int rtl);
 /* Paginate the regions and place them on new pages of d. */
 void lay_pages(lay_t *L, page_doc_t *d, page_image_t *photo);
+int lay_measure(const lay_t *L, int32_t *last_fill);
 int32_t lay_height(const region_t *r, int from, int to);
 
 /* ---- blocks (layout_blocks.c, layout_header.c) ---- */

@@ -475,6 +475,37 @@ static void anchors(lay_t *L, page_t *page, const region_t *r, int from, int to,
 	}
 }
 
+/* What lay_pages would make of the regions, without placing anything:
+ * the number of pages, and the height it would use on the last one (its
+ * L->last_fill). For fit's attempts that are not kept. */
+int lay_measure(const lay_t *L, int32_t *last_fill)
+{
+	const style_t *s = L->s;
+	const region_t *hr = &L->reg[R_HEAD], *mr = &L->reg[R_MAIN], *sr = &L->reg[R_SIDE];
+	int32_t hh = lay_height(hr, 0, hr->nv);
+	layout_page_t *pm, *ps;
+	int npm = region_pages(mr, L->avail - hh, L->avail, &pm);
+	int nps = region_pages(sr, L->avail - hh, L->avail, &ps);
+	int np = npm > nps ? npm : nps;
+	if (np < 1)
+		np = 1;
+	int p = np - 1;
+	int32_t top = s->margin_top + (p == 0 ? hh : 0), bottom = top;
+	const region_t *r[2] = {mr, sr};
+	const layout_page_t *pages[2] = {pm, ps};
+	int counts[2] = {npm, nps};
+	for (int c = 0; c < 2; c++)
+		if (p < counts[c]) {
+			int32_t b = top + lay_height(r[c], pages[c][p].start, pages[c][p].end);
+			if (b > bottom)
+				bottom = b;
+		}
+	*last_fill = bottom - s->margin_top;
+	free(pm);
+	free(ps);
+	return np;
+}
+
 /* Paginate the regions and place them on new pages of d: the header at
  * the top of the first page, then on each page the columns in reading
  * order (the main column, then the sidebar; sidebar.read: before turns

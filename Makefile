@@ -46,6 +46,13 @@ ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Iinclude -DVITA_VERSION=\"$(VERSION)\"
                -DVITA_DATADIR=\"$(DATADIR)\" $(PKG_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS = $(WARN) $(CFLAGS)
 LIBS     = $(PKG_LIBS) -lhpdf -lhyphen -lm
+# What build/vita links: LIBS but the libraries it loads when first called
+# (include/dl.h: most renders never call them, and each library linked
+# costs every process its pages and the dynamic linker's lookups).
+# debian/control names them, as dpkg-shlibdeps cannot see them.
+DL_PKGS  = fontconfig
+VITA_LIBS := $(shell pkg-config --libs $(filter-out $(DL_PKGS),$(PKGS)) 2>/dev/null) -lhpdf \
+             -lhyphen -lm
 
 SAN       = -fsanitize=address,undefined -fno-omit-frame-pointer
 SAN_FLAGS = -O1 -g $(SAN) -fno-sanitize-recover=all -Werror
@@ -141,7 +148,7 @@ BIND_FIRST = -lc -lhpdf -lharfbuzz -lpng16 -Wl,--push-state,--no-as-needed -lfre
              -Wl,--pop-state -ljpeg
 
 $(BUILD)/vita: $(OBJ)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(BIND_FIRST) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(BIND_FIRST) $(VITA_LIBS)
 
 # make static: $(BUILD)/vita-static, the same objects with every library
 # Debian ships as a .a file linked in, and not the default. Debian 12 has

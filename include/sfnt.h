@@ -33,6 +33,65 @@ typedef struct sfnt_metrics {
 	int slanted;            /* italic angle, or head.macStyle italic */
 } sfnt_metrics_t;
 
+/* A font file read by pieces (a CJK collection is 26 MB, of which a CV
+ * needs a few KB): a private anonymous mapping of the file's size, zero
+ * until a part is asked for with sfnt_file_need, which reads the 4 KiB
+ * blocks it covers with pread. Mapping the file instead costs the pages
+ * the kernel maps around each one touched (64 KB: fault-around), which a
+ * binary search over cmap or a CJK face's charstrings scatter over
+ * megabytes. Pointers into sfnt_file_bytes stay valid until the close;
+ * the bytes are the file's where they were asked for, else zero. */
+typedef struct sfnt_file sfnt_file_t;
+sfnt_file_t *sfnt_file_open(const char *path, char *why, size_t whysz);
+const unsigned char *sfnt_file_bytes(const sfnt_file_t *f, size_t *n);
+/* Read p[0..len) of f's bytes (clamped to the file) unless read already;
+ * f NULL (bytes in memory) does nothing. */
+void sfnt_file_need(sfnt_file_t *f, const unsigned char *p, size_t len);
+/* Read face index's table directory and the small tables whose fields
+ * sfnt_check, sfnt_face_read and sfnt_face_name read (head, hhea, maxp,
+ * OS/2, name, post's header). */
+void sfnt_file_face(sfnt_file_t *f, int index);
+/* Table tag of face index, read whole; NULL when the face has none (the
+ * first of two; cut to the file's end). */
+const unsigned char *sfnt_file_table(sfnt_file_t *f, int index, uint32_t tag, size_t *len);
+/* The same, not read (where it lies). */
+const unsigned char *sfnt_file_find(sfnt_file_t *f, int index, uint32_t tag, size_t *len);
+void sfnt_file_close(sfnt_file_t *f);
+
+/* What HarfBuzz 6's font functions read from a face's cmap and hmtx, read
+ * by pieces instead (a CJK face's cmap and hmtx are 250 KB each, of which
+ * a lookup needs a few bytes): the glyph of a code point and the advance
+ * of a glyph as hb_font_get_nominal_glyph and hb_font_get_glyph_h_advance
+ * give them (at a scale of units per em). */
+typedef struct sfnt_hb {
+	sfnt_file_t *src;
+	const unsigned char *cmap;  /* the subtable HarfBuzz reads */
+	uint32_t cmaplen;
+	int cmapfmt;                /* 4 or 12 */
+	const unsigned char *hmtx;
+	unsigned nglyphs, nmetrics;
+	int dense;                  /* hmtx read whole (small: a Latin face's) */
+	uint64_t cache[256];        /* (cp + 1) << 16 | glyph, by cp % 256: text
+	                             * repeats its characters (HarfBuzz's cache) */
+} sfnt_hb_t;
+/* 0 when face index is one these follow exactly as HarfBuzz does: the
+ * cmap subtable HarfBuzz picks is of format 4 or 12 and sound, no symbol
+ * subtable, no variations, hhea and maxp as sfnt_check wants them; else
+ * -1 (leave it to HarfBuzz). */
+int sfnt_hb_cmap(sfnt_file_t *src, int index, sfnt_hb_t *h);
+/* The glyph of cp, unchecked against numGlyphs as HarfBuzz's; 0: none. */
+unsigned sfnt_hb_glyph(sfnt_hb_t *h, uint32_t cp);
+/* The advance of glyph g < h->nglyphs, font units (inline: shaping asks
+ * for it per glyph). */
+unsigned sfnt_hb_advance_read(const sfnt_hb_t *h, unsigned g);
+static inline unsigned sfnt_hb_advance(const sfnt_hb_t *h, unsigned g)
+{
+	if (!h->dense)
+		return sfnt_hb_advance_read(h, g);
+	const unsigned char *r = h->hmtx + 4 * (size_t)(g < h->nmetrics ? g : h->nmetrics - 1);
+	return (unsigned)r[0] << 8 | r[1];
+}
+
 /* 0 when face index of the font in p[0..n) is a glyf TrueType or a CFF
  * (not CFF2) OpenType font whose tables we can trust; else -1 with a
  * reason in why. */
@@ -79,6 +138,10 @@ void sfnt_program(sfnt_t *f, const uint8_t *keep, const unsigned char **out, siz
 int sfnt_subset(const unsigned char *p, size_t n, int index, const uint32_t *cps, int ncps,
                 const uint16_t *gids, int ngids, uint16_t *newids, unsigned char **out,
                 size_t *outlen, char *why, size_t whysz);
+/* The same from a font file read by pieces: only what the subset needs. */
+int sfnt_subset_file(sfnt_file_t *src, int index, const uint32_t *cps, int ncps,
+                     const uint16_t *gids, int ngids, uint16_t *newids, unsigned char **out,
+                     size_t *outlen, char *why, size_t whysz);
 
 /* The single-face font p[0..n), which has no cmap, with one added: a
  * (3,1) format 4 subtable mapping code point cps[i] to glyph gids[i]

@@ -33,17 +33,28 @@
 #include <fontconfig/fontconfig.h>
 #include "arena.h"
 #include "buf.h"
+#include "dl.h"
 #include "font_int.h"
 #include "suggest.h"
 #include "ydoc.h"
 
 #define CHAIN_MAX_FACES 32
 
+/* fontconfig, loaded when first asked (dl.h): a render whose families
+ * are all in the font cache never calls it. */
+#define FC_FUNCS(X) X(FcInitLoadConfigAndFonts) X(FcConfigDestroy) X(FcPatternCreate) \
+	X(FcPatternDestroy) X(FcPatternAddString) X(FcPatternGetString) X(FcPatternGetInteger) \
+	X(FcPatternGetBool) X(FcObjectSetBuild) X(FcObjectSetDestroy) X(FcFontList) \
+	X(FcFontSetDestroy)
+static struct {
+	FC_FUNCS(DL_FIELD)
+} fcl;
+
 void font_fc_free(font_lib_t *lib)
 {
 	font_fccache_free(lib);
 	if (lib->fc)
-		FcConfigDestroy((FcConfig *)lib->fc);
+		fcl.FcConfigDestroy((FcConfig *)lib->fc); /* set: lib->fc was made */
 	lib->fc = NULL;
 }
 
@@ -74,8 +85,17 @@ void font_chain_free(font_chain_t *c)
 
 static FcConfig *fc_config(font_lib_t *lib)
 {
-	if (!lib->fc)
-		lib->fc = FcInitLoadConfigAndFonts();
+	static int loaded; /* 1, or -1 when the library cannot be loaded */
+	if (!loaded) {
+		char why[300];
+		void *h = dl_open("libfontconfig.so.1", why, sizeof(why));
+#define X(f) DL_SYM(h, fcl, f, why)
+		FC_FUNCS(X)
+#undef X
+		loaded = h ? 1 : -1;
+	}
+	if (!lib->fc && loaded > 0)
+		lib->fc = fcl.FcInitLoadConfigAndFonts();
 	return (FcConfig *)lib->fc;
 }
 
@@ -122,22 +142,22 @@ static int fc_cands(FcFontSet *fs, font_cand_t *v, int max)
 		FcChar8 *file, *fmt;
 		FcBool var = FcFalse;
 		font_cand_t *c = &v[n];
-		if (FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch)
+		if (fcl.FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch)
 			continue;
-		FcPatternGetBool(p, FC_VARIABLE, 0, &var);
+		fcl.FcPatternGetBool(p, FC_VARIABLE, 0, &var);
 		c->file = (char *)file;
 		c->index = 0;
 		c->weight = FC_WEIGHT_REGULAR;
 		c->slant = FC_SLANT_ROMAN;
 		c->width = FC_WIDTH_NORMAL;
-		FcPatternGetInteger(p, FC_INDEX, 0, &c->index);
+		fcl.FcPatternGetInteger(p, FC_INDEX, 0, &c->index);
 		if (c->index >> 16)
 			continue; /* a named instance of a variable font: not a file face */
-		FcPatternGetInteger(p, FC_WEIGHT, 0, &c->weight);
-		FcPatternGetInteger(p, FC_SLANT, 0, &c->slant);
-		FcPatternGetInteger(p, FC_WIDTH, 0, &c->width);
+		fcl.FcPatternGetInteger(p, FC_WEIGHT, 0, &c->weight);
+		fcl.FcPatternGetInteger(p, FC_SLANT, 0, &c->slant);
+		fcl.FcPatternGetInteger(p, FC_WIDTH, 0, &c->width);
 		/* a variable font draws its default instance: a last resort */
-		c->truetype = !var && FcPatternGetString(p, FC_FONTFORMAT, 0, &fmt) == FcResultMatch &&
+		c->truetype = !var && fcl.FcPatternGetString(p, FC_FONTFORMAT, 0, &fmt) == FcResultMatch &&
 		              strcmp((const char *)fmt, "TrueType") == 0;
 		n++;
 	}
@@ -172,13 +192,13 @@ static int family_list(chain_ctx_t *x, const char *family, font_cand_t *v, int m
 	FcConfig *fc = fc_config(x->lib);
 	if (!fc)
 		return err_sys(x->e, x->file, "cannot initialise fontconfig");
-	FcPattern *p = FcPatternCreate();
-	FcPatternAddString(p, FC_FAMILY, (const FcChar8 *)family);
-	FcObjectSet *os = FcObjectSetBuild(FC_FILE, FC_INDEX, FC_WEIGHT, FC_SLANT, FC_WIDTH,
+	FcPattern *p = fcl.FcPatternCreate();
+	fcl.FcPatternAddString(p, FC_FAMILY, (const FcChar8 *)family);
+	FcObjectSet *os = fcl.FcObjectSetBuild(FC_FILE, FC_INDEX, FC_WEIGHT, FC_SLANT, FC_WIDTH,
 	                                   FC_FONTFORMAT, FC_VARIABLE, (char *)0);
-	FcFontSet *fs = FcFontList(fc, p, os);
-	FcObjectSetDestroy(os);
-	FcPatternDestroy(p);
+	FcFontSet *fs = fcl.FcFontList(fc, p, os);
+	fcl.FcObjectSetDestroy(os);
+	fcl.FcPatternDestroy(p);
 	*fsp = fs;
 	n = fs ? fc_cands(fs, v, max) : 0;
 	font_fccache_store(x->lib, family, v, n);
@@ -191,15 +211,15 @@ int font_family_suggest(font_lib_t *lib, const char *family, char *near, size_t 
 	FcConfig *fc = fc_config(lib);
 	if (!fc)
 		return 0;
-	FcPattern *p = FcPatternCreate();
-	FcObjectSet *os = FcObjectSetBuild(FC_FAMILY, (char *)0);
-	FcFontSet *fs = FcFontList(fc, p, os);
-	FcObjectSetDestroy(os);
-	FcPatternDestroy(p);
+	FcPattern *p = fcl.FcPatternCreate();
+	FcObjectSet *os = fcl.FcObjectSetBuild(FC_FAMILY, (char *)0);
+	FcFontSet *fs = fcl.FcFontList(fc, p, os);
+	fcl.FcObjectSetDestroy(os);
+	fcl.FcPatternDestroy(p);
 	int best = 4;
 	for (int i = 0; fs && i < fs->nfont; i++) {
 		FcChar8 *f;
-		for (int k = 0; FcPatternGetString(fs->fonts[i], FC_FAMILY, k, &f) == FcResultMatch; k++) {
+		for (int k = 0; fcl.FcPatternGetString(fs->fonts[i], FC_FAMILY, k, &f) == FcResultMatch; k++) {
 			int d = suggest_distance(family, (const char *)f);
 			if (d < best && d <= (int)strlen((const char *)f) / 3) {
 				best = d;
@@ -208,7 +228,7 @@ int font_family_suggest(font_lib_t *lib, const char *family, char *near, size_t 
 		}
 	}
 	if (fs)
-		FcFontSetDestroy(fs);
+		fcl.FcFontSetDestroy(fs);
 	return best < 4;
 }
 
@@ -266,7 +286,7 @@ static int resolve_family(chain_ctx_t *x, font_entry_t *en, const ynode_t *at)
 		rc = -1;
 out:
 	if (fs)
-		FcFontSetDestroy(fs);
+		fcl.FcFontSetDestroy(fs);
 	return rc;
 }
 

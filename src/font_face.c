@@ -1,8 +1,18 @@
 /* font_face: one font file + face index: validated when a chain names it
  * (font_file_get, sfnt checks), loaded on first use (font_face_use: the
- * mapped file, vertical metrics from its tables, HarfBuzz objects, face
- * id), names when asked for, nominal advances, and the errors of lazy
- * loading (lib->late).
+ * file read by pieces, vertical metrics from its tables, HarfBuzz objects,
+ * face id), names when asked for, nominal advances, and the errors of
+ * lazy loading (lib->late).
+ *
+ * Memory: a face costs the pages of its file that are read. HarfBuzz gets
+ * the tables it reads whole (GSUB, GPOS, ...) read whole from the file
+ * (sfnt_file_table), and reads glyphs and advances through sfnt_hb_*,
+ * which read the few bytes of cmap and hmtx a lookup needs; what else it
+ * reads scattered (outlines, for a glyph's ink box) comes from the mapped
+ * file, mapped only then. The subsets are cut from the file read by pieces
+ * too. Mapping the whole file instead cost the 64 KB the kernel maps
+ * around each page touched: 2 MB of a 26 MB CJK collection for the three
+ * characters of a name, 10 MB for a CV in Chinese.
  *
  * No FreeType: what it gave (names, units per em, ascender, descender, the
  * OS/2 table) sfnt_face.c reads by its rules, and the checks a chain's
@@ -70,18 +80,128 @@ static char *dup_or(char *s)
 	return s ? s : xstrdup("");
 }
 
+/* Tables HarfBuzz gets from the mapped file: those it reads scattered
+ * (a glyph's outline, metrics, cmap entry), which cost the 64 KB around
+ * each page touched there but no more; the others (the layout tables it
+ * sanitizes whole, the small ones) it gets read whole from f->file. */
+static int table_scattered(hb_tag_t tag)
+{
+	static const hb_tag_t t[] = {
+		HB_TAG('C', 'F', 'F', ' '), HB_TAG('C', 'F', 'F', '2'), HB_TAG('g', 'l', 'y', 'f'),
+		HB_TAG('l', 'o', 'c', 'a'), HB_TAG('c', 'm', 'a', 'p'), HB_TAG('h', 'm', 't', 'x'),
+		HB_TAG('v', 'm', 't', 'x'), HB_TAG('V', 'O', 'R', 'G'), HB_TAG('p', 'o', 's', 't'),
+		HB_TAG('C', 'B', 'D', 'T'), HB_TAG('C', 'B', 'L', 'C'), HB_TAG('s', 'b', 'i', 'x'),
+		HB_TAG('S', 'V', 'G', ' '), HB_TAG('C', 'O', 'L', 'R'), HB_TAG('C', 'P', 'A', 'L'),
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i] == tag)
+			return 1;
+	return 0;
+}
+
+static hb_blob_t *face_table(hb_face_t *face, hb_tag_t tag, void *data)
+{
+	(void)face;
+	font_face_t *f = data;
+	size_t len;
+	if (tag == 0 || table_scattered(tag)) {
+		if (!f->mapped)
+			f->mapped = hb_blob_create_from_file(f->path);
+		unsigned n;
+		const char *p = hb_blob_get_data(f->mapped, &n);
+		if (tag == 0)
+			return hb_blob_reference(f->mapped);
+		const unsigned char *t = sfnt_file_find(f->file, f->index, tag, &len);
+		size_t size;
+		const unsigned char *base = sfnt_file_bytes(f->file, &size);
+		if (!t || !p || size != n)
+			return hb_blob_get_empty();
+		return hb_blob_create_sub_blob(f->mapped, (unsigned)(t - base), (unsigned)len);
+	}
+	const unsigned char *t = sfnt_file_table(f->file, f->index, tag, &len);
+	if (!t)
+		return hb_blob_get_empty();
+	return hb_blob_create((const char *)t, (unsigned)len, HB_MEMORY_MODE_READONLY, NULL, NULL);
+}
+
+static hb_bool_t fast_glyph(hb_font_t *font, void *data, hb_codepoint_t u, hb_codepoint_t *g,
+                          void *user)
+{
+	(void)font, (void)user;
+	font_face_t *f = data;
+	*g = sfnt_hb_glyph(&f->hb, u);
+	return *g != 0;
+}
+
+static unsigned fast_glyphs(hb_font_t *font, void *data, unsigned n, const hb_codepoint_t *u,
+                          unsigned ustride, hb_codepoint_t *g, unsigned gstride, void *user)
+{
+	(void)font, (void)user;
+	font_face_t *f = data;
+	unsigned i;
+	for (i = 0; i < n; i++) {
+		if (!(*g = sfnt_hb_glyph(&f->hb, *u)))
+			break;
+		u = (const hb_codepoint_t *)((const char *)u + ustride);
+		g = (hb_codepoint_t *)((char *)g + gstride);
+	}
+	return i;
+}
+
+/* HarfBuzz's value at a scale of upem (f->hbfont's: set once). */
+static hb_position_t fast_advance(font_face_t *f, hb_codepoint_t g)
+{
+	if (g >= f->hb.nglyphs)
+		return hb_font_get_glyph_h_advance(f->otfont, g);
+	return (hb_position_t)sfnt_hb_advance(&f->hb, g);
+}
+
+static hb_position_t fast_h_advance(hb_font_t *font, void *data, hb_codepoint_t g, void *user)
+{
+	(void)font, (void)user;
+	return fast_advance(data, g);
+}
+
+static void fast_h_advances(hb_font_t *font, void *data, unsigned n, const hb_codepoint_t *g,
+                          unsigned gstride, hb_position_t *a, unsigned astride, void *user)
+{
+	(void)font, (void)user;
+	for (unsigned i = 0; i < n; i++) {
+		*a = fast_advance(data, *g);
+		g = (const hb_codepoint_t *)((const char *)g + gstride);
+		a = (hb_position_t *)((char *)a + astride);
+	}
+}
+
+static hb_font_funcs_t *fast_funcs(void)
+{
+	static hb_font_funcs_t *funcs;
+	if (!funcs) {
+		funcs = hb_font_funcs_create();
+		hb_font_funcs_set_nominal_glyph_func(funcs, fast_glyph, NULL, NULL);
+		hb_font_funcs_set_nominal_glyphs_func(funcs, fast_glyphs, NULL, NULL);
+		hb_font_funcs_set_glyph_h_advance_func(funcs, fast_h_advance, NULL, NULL);
+		hb_font_funcs_set_glyph_h_advances_func(funcs, fast_h_advances, NULL, NULL);
+		hb_font_funcs_make_immutable(funcs);
+	}
+	return funcs;
+}
+
 /* Units per em and vertical metrics from the sfnt tables (the values
- * FreeType gives: src/sfnt_face.c); the mapped file and HarfBuzz's face
- * and font on it. */
+ * FreeType gives: src/sfnt_face.c); HarfBuzz's face on the file's tables
+ * (face_table) and its font, whose glyphs and advances come from
+ * sfnt_hb_* when the face is one those read as HarfBuzz does. */
 static int face_load(font_lib_t *lib, font_face_t *f)
 {
-	f->blob = hb_blob_create_from_file_or_fail(f->path);
-	if (!f->blob) {
+	char why[300];
+	f->file = sfnt_file_open(f->path, why, sizeof(why));
+	if (!f->file) {
 		face_error(&lib->late, f->path, "cannot read font file", "", 0, 0);
 		return -1;
 	}
-	unsigned len;
-	const unsigned char *p = (const unsigned char *)hb_blob_get_data(f->blob, &len);
+	sfnt_file_face(f->file, f->index);
+	size_t len;
+	const unsigned char *p = sfnt_file_bytes(f->file, &len);
 	if (sfnt_face_read(p, len, f->index, &f->sf) != 0) {
 		face_error(&lib->late, f->path, "corrupt font: no readable head or hhea table", "", 0, 0);
 		return -1;
@@ -98,18 +218,22 @@ static int face_load(font_lib_t *lib, font_face_t *f)
 		f->asc = f->sf.typo_asc;
 		f->desc = f->sf.typo_desc;
 	}
-	f->hbface = hb_face_create(f->blob, (unsigned)f->index);
-	f->hbfont = hb_font_create(f->hbface);
-	hb_font_set_scale(f->hbfont, f->upem, f->upem);
+	f->hbface = hb_face_create_for_tables(face_table, f, NULL);
+	hb_face_set_index(f->hbface, (unsigned)f->index);
+	f->otfont = hb_font_create(f->hbface);
+	hb_font_set_scale(f->otfont, f->upem, f->upem);
+	f->hbfont = hb_font_reference(f->otfont);
+	if (sfnt_hb_cmap(f->file, f->index, &f->hb) == 0) {
+		hb_font_destroy(f->hbfont);
+		f->hbfont = hb_font_create_sub_font(f->otfont);
+		hb_font_set_funcs(f->hbfont, fast_funcs(), f, NULL);
+	}
 	f->nglyphs = hb_face_get_glyph_count(f->hbface);
 	if (f->nglyphs == 0) {
 		face_error(&lib->late, f->path, "corrupt font: HarfBuzz finds no glyphs", "", 0, 0);
 		return -1;
 	}
 	f->kerns = -1;
-	/* zeroed lazily: a CJK face's 65,535 glyphs are 256 KB, of which a CV
-	   touches a few pages (calloc maps big arrays fresh, not memset) */
-	f->milli = xcalloc(f->nglyphs, sizeof(int32_t));
 	if (f->cap <= 0) {
 		hb_codepoint_t g;
 		hb_glyph_extents_t ex;
@@ -159,11 +283,19 @@ int font_face_kerns(font_face_t *f)
 }
 
 /* Nominal advance as libharu computes it: trunc(advance * 1000 / upem);
- * cached as value + 1 (0: not yet; a negative one is not cached). */
+ * read from hmtx (f->hb: no array of 65,535 glyphs for a CJK face, whose
+ * pages a CV touches all over), else cached as value + 1 (0: not yet; a
+ * negative one is not cached). */
 int32_t font_face_milli(font_face_t *f, unsigned gid)
 {
 	if (gid >= f->nglyphs)
 		return 0;
+	if (f->hb.src && gid < f->hb.nglyphs) /* no cache: as cheap */
+		return (int32_t)((int64_t)sfnt_hb_advance(&f->hb, gid) * 1000 / f->upem);
+	/* zeroed lazily: a CJK face's 65,535 glyphs are 256 KB, of which a CV
+	   touches a few pages (calloc maps big arrays fresh, not memset) */
+	if (!f->milli)
+		f->milli = xcalloc(f->nglyphs, sizeof(int32_t));
 	if (f->milli[gid] > 0)
 		return f->milli[gid] - 1;
 	int64_t a = hb_font_get_glyph_h_advance(f->hbfont, gid);
@@ -217,8 +349,10 @@ void font_face_free(font_face_t *f)
 	free(f->gid);
 	hb_font_destroy(f->shapefont);
 	hb_font_destroy(f->hbfont);
+	hb_font_destroy(f->otfont);
 	hb_face_destroy(f->hbface);
-	hb_blob_destroy(f->blob);
+	hb_blob_destroy(f->mapped);
+	sfnt_file_close(f->file);
 	free(f->milli);
 	free(f->family);
 	free(f->style);

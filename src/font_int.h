@@ -28,10 +28,16 @@ struct font_face {
 	int broken;             /* loading failed (error recorded) */
 	font_face_info_t info;
 	char *family, *style, *psname;  /* read when font_face_info asks */
-	sfnt_face_t sf;         /* what its tables say (points into blob) */
-	hb_blob_t *blob;        /* the mapped file */
-	hb_face_t *hbface;
-	hb_font_t *hbfont;      /* scale = upem: positions in font units */
+	sfnt_face_t sf;         /* what its tables say (points into file) */
+	sfnt_file_t *file;      /* the file, read by pieces (font_face.c) */
+	hb_blob_t *mapped;      /* the file mapped, for the tables HarfBuzz reads
+	                         * scattered (outlines; cmap, hmtx without hb) */
+	sfnt_hb_t hb;           /* cmap and hmtx read by pieces for hbfont */
+	hb_face_t *hbface;      /* its tables from file (or mapped) */
+	hb_font_t *otfont;      /* HarfBuzz's own font functions on hbface */
+	hb_font_t *hbfont;      /* scale = upem: positions in font units; otfont's
+	                         * sub-font that reads glyphs and advances from hb
+	                         * (or otfont itself) */
 	int upem;
 	int asc, desc, cap; /* font units */
 	int kerns;              /* has GPOS or kern: worth shaping; -1 not yet known

@@ -99,6 +99,8 @@ static hb_codepoint_t face_gid(font_face_t *f, uint32_t cp)
 /* The unscaled (font units) nominal advance of glyph gid. */
 static int32_t face_hadv(font_face_t *f, hb_codepoint_t gid)
 {
+	if (f->hb.src && gid < f->hb.nglyphs) /* hmtx read by pieces: no array */
+		return (int32_t)sfnt_hb_advance(&f->hb, gid);
 	if (gid >= f->nglyphs)
 		return hb_font_get_glyph_h_advance(f->hbfont, gid);
 	if (!f->hadv)

@@ -1,7 +1,8 @@
 /* font_subset: a small font program with just the code points a document
  * uses, for the PDF writer to embed (kept in memory).
  *
- * sfnt_subset (sfnt_glyf.c) cuts it straight from the mapped file, with no
+ * sfnt_subset_file (sfnt_glyf.c) cuts it straight from the file (read by
+ * pieces: what the glyphs need), with no
  * library: the glyphs used (TrueType: and their composite components),
  * renumbered in the order of their ids, without hinting (CFF: the
  * charstrings flattened), with a cmap of the code points kept. It made
@@ -30,13 +31,11 @@ int font_subset_glyphs(font_lib_t *lib, int face, const uint32_t *cps, int ncps,
 	if (face < 0 || face >= lib->nused)
 		return err_sys(e, "", "font_subset: no face %d", face);
 	font_face_t *f = lib->used[face];
-	unsigned n;
-	const unsigned char *p = (const unsigned char *)hb_blob_get_data(f->blob, &n);
 	unsigned char *o = NULL;
 	size_t on = 0;
 	char why[300] = "empty font file";
-	int r = p ? sfnt_subset(p, n, f->index, cps, ncps, gids, ngids, newids, &o, &on, why,
-	                        sizeof(why)) : -1;
+	int r = f->file ? sfnt_subset_file(f->file, f->index, cps, ncps, gids, ngids, newids, &o, &on,
+	                                   why, sizeof(why)) : -1;
 	if (r == 0 && sfnt_check(o, on, 0, why, sizeof(why)) != 0)
 		r = -1;
 	if (r == 0) {

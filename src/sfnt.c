@@ -136,8 +136,8 @@ static int check_need(const sfnt_tab_t *t, int k, uint32_t minlen, char *why, si
 }
 
 /* The fields we divide by or size buffers with (cff: no loca). */
-static int check_fields(const unsigned char *p, const sfnt_tab_t *t, int cff, char *why,
-                        size_t whysz)
+static int check_fields(const unsigned char *p, const sfnt_tab_t *t, int cff, sfnt_file_t *src,
+                        char *why, size_t whysz)
 {
 	const unsigned char *head = p + t[C_HEAD].off, *hhea = p + t[C_HHEA].off;
 	const unsigned char *maxp = p + t[C_MAXP].off;
@@ -155,13 +155,17 @@ static int check_fields(const unsigned char *p, const sfnt_tab_t *t, int cff, ch
 	if ((uint64_t)t[C_HMTX].len < 4 * (uint64_t)nhm + 2 * (uint64_t)(nglyphs - nhm))
 		return snprintf(why, whysz, "corrupt font: 'hmtx' too short for %u glyphs", nglyphs), -1;
 	if (cff)
-		return sfnt_cff_check(p + t[C_CFF].off, t[C_CFF].len, nglyphs, why, whysz);
+		return sfnt_cff_check(p + t[C_CFF].off, t[C_CFF].len, nglyphs, src, why, whysz);
 	if ((uint64_t)t[C_LOCA].len < (nglyphs + 1ull) * (locfmt ? 4 : 2))
 		return snprintf(why, whysz, "corrupt font: 'loca' too short for %u glyphs", nglyphs), -1;
 	return 0;
 }
 
-int sfnt_check(const unsigned char *p, size_t n, int index, char *why, size_t whysz)
+/* sfnt_check of bytes that may be a file read by pieces (src): its
+ * directory and small tables read (sfnt_file_face), the CFF header read
+ * when checked. */
+static int check_src(const unsigned char *p, size_t n, sfnt_file_t *src, int index, char *why,
+                     size_t whysz)
 {
 	sfnt_tab_t t[C_N];
 	memset(t, 0, sizeof(t));
@@ -181,7 +185,12 @@ int sfnt_check(const unsigned char *p, size_t n, int index, char *why, size_t wh
 	    check_need(t, C_MAXP, 6, why, whysz) || check_need(t, C_HMTX, 4, why, whysz) ||
 	    check_need(t, C_CMAP, 4, why, whysz) || check_need(t, C_NAME, 6, why, whysz))
 		return -1;
-	return check_fields(p, t, cff, why, whysz);
+	return check_fields(p, t, cff, src, why, whysz);
+}
+
+int sfnt_check(const unsigned char *p, size_t n, int index, char *why, size_t whysz)
+{
+	return check_src(p, n, NULL, index, why, whysz);
 }
 
 int sfnt_check_file(const char *path, int index, char *why, size_t whysz)
@@ -256,13 +265,16 @@ static int tt_cmap(sfnt_t *f)
 	const unsigned char *t = f->p + f->off[T_CMAP];
 	uint32_t len = f->len[T_CMAP];
 	int best = 0;
+	sfnt_need(f->src, t, 4);
 	unsigned n = len >= 4 ? be16(t + 2) : 0;
+	sfnt_need(f->src, t + 4, 8 * (size_t)n);
 	for (unsigned i = 0; i < n && 4 + 8 * (i + 1) <= len; i++) {
 		const unsigned char *r = t + 4 + 8 * i;
 		unsigned plat = be16(r), enc = be16(r + 2);
 		uint32_t o = be32(r + 4);
 		if (!(plat == 0 || (plat == 3 && (enc == 1 || enc == 10))) || o > len - 8)
 			continue;
+		sfnt_need(f->src, t + o, 8);
 		unsigned fmt = be16(t + o);
 		uint32_t sl = fmt == 12 ? be32(t + o + 4) : be16(t + o + 2);
 		int score = fmt == 12 ? 3 : fmt == 4 ? 1 + (plat == 3) : 0;
@@ -273,21 +285,23 @@ static int tt_cmap(sfnt_t *f)
 		f->cmaplen = sl;
 		f->cmapfmt = (int)fmt;
 	}
+	if (best)
+		sfnt_need(f->src, f->cmap, 16);
 	return best ? 0 : -1;
 }
 
 /* Binary searches, as every cmap reader does: a subtable's segments and
  * groups are sorted (a CJK face's format 12 has 15,000 groups). */
-static unsigned tt_gid12(const sfnt_t *f, uint32_t cp)
+static unsigned gid12(sfnt_file_t *src, const unsigned char *c, uint32_t cmaplen, uint32_t cp)
 {
-	const unsigned char *c = f->cmap;
 	uint32_t ng = be32(c + 12);
-	if (ng > (f->cmaplen - 16) / 12)
-		ng = (f->cmaplen - 16) / 12;
+	if (ng > (cmaplen - 16) / 12)
+		ng = (cmaplen - 16) / 12;
 	uint32_t lo = 0, hi = ng;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		const unsigned char *r = c + 16 + 12 * (size_t)mid;
+		sfnt_need(src, r, 12);
 		if (cp < be32(r))
 			hi = mid;
 		else if (cp > be32(r + 4))
@@ -298,15 +312,15 @@ static unsigned tt_gid12(const sfnt_t *f, uint32_t cp)
 	return 0;
 }
 
-static unsigned tt_gid4(const sfnt_t *f, uint32_t cp)
+static unsigned gid4(sfnt_file_t *src, const unsigned char *c, uint32_t cmaplen, uint32_t cp)
 {
-	const unsigned char *c = f->cmap;
 	unsigned nseg = be16(c + 6) / 2;
-	if (16 + 8 * (uint32_t)nseg > f->cmaplen)
+	if (16 + 8 * (uint32_t)nseg > cmaplen)
 		return 0;
 	unsigned lo = 0, hi = nseg; /* the first segment whose end >= cp */
 	while (lo < hi) {
 		unsigned mid = (lo + hi) / 2;
+		sfnt_need(src, c + 14 + 2 * mid, 2);
 		if (be16(c + 14 + 2 * mid) < cp)
 			lo = mid + 1;
 		else
@@ -315,6 +329,9 @@ static unsigned tt_gid4(const sfnt_t *f, uint32_t cp)
 	if (lo == nseg)
 		return 0;
 	unsigned i = 2 * lo, segx2 = 2 * nseg;
+	sfnt_need(src, c + 16 + segx2 + i, 2);
+	sfnt_need(src, c + 16 + 2 * segx2 + i, 2);
+	sfnt_need(src, c + 16 + 3 * segx2 + i, 2);
 	unsigned start = be16(c + 16 + segx2 + i), delta = be16(c + 16 + 2 * segx2 + i);
 	uint32_t ro_at = 16 + 3 * (uint32_t)segx2 + i, ro = be16(c + ro_at);
 	if (cp < start)
@@ -322,13 +339,16 @@ static unsigned tt_gid4(const sfnt_t *f, uint32_t cp)
 	if (ro == 0)
 		return (cp + delta) & 0xFFFF;
 	uint32_t at = ro_at + ro + 2 * (cp - start);
-	unsigned v = at + 2 <= f->cmaplen ? be16(c + at) : 0;
+	if (at + 2 <= cmaplen)
+		sfnt_need(src, c + at, 2);
+	unsigned v = at + 2 <= cmaplen ? be16(c + at) : 0;
 	return v ? (v + delta) & 0xFFFF : 0;
 }
 
 static unsigned tt_gid(const sfnt_t *f, uint32_t cp)
 {
-	unsigned g = f->cmapfmt == 12 ? tt_gid12(f, cp) : cp <= 0xffff ? tt_gid4(f, cp) : 0;
+	unsigned g = f->cmapfmt == 12 ? gid12(f->src, f->cmap, f->cmaplen, cp)
+	             : cp <= 0xffff ? gid4(f->src, f->cmap, f->cmaplen, cp) : 0;
 	return g < f->nglyphs ? g : 0;
 }
 
@@ -336,6 +356,7 @@ static unsigned tt_gid(const sfnt_t *f, uint32_t cp)
 static int tt_width(const sfnt_t *f, unsigned g)
 {
 	unsigned m = g < f->nmetrics ? g : f->nmetrics - 1;
+	sfnt_need(f->src, f->p + f->off[T_HMTX] + 4 * m, 2);
 	return (int)(be16(f->p + f->off[T_HMTX] + 4 * m) * 1000u / f->upem);
 }
 
@@ -344,6 +365,7 @@ const unsigned char *sfnt_glyph_data(const sfnt_t *f, unsigned g, uint32_t *len)
 {
 	const unsigned char *l = f->p + f->off[T_LOCA];
 	uint32_t a, b;
+	sfnt_need(f->src, f->locfmt ? l + 4 * g : l + 2 * g, f->locfmt ? 8 : 4);
 	if (f->locfmt) {
 		a = be32(l + 4 * g);
 		b = be32(l + 4 * g + 4);
@@ -355,6 +377,7 @@ const unsigned char *sfnt_glyph_data(const sfnt_t *f, unsigned g, uint32_t *len)
 	if (a >= b || b > f->len[T_GLYF])
 		return NULL;
 	*len = b - a;
+	sfnt_need(f->src, f->p + f->off[T_GLYF] + a, *len);
 	return f->p + f->off[T_GLYF] + a;
 }
 
@@ -623,7 +646,7 @@ sfnt_t *sfnt_open(const unsigned char *p, size_t n, char *why, size_t whysz)
 		return NULL;
 	}
 	if (!f->len[T_GLYF]) {
-		f->cff = sfnt_cff_open(p + f->off[T_CFF], f->len[T_CFF], f->nglyphs, 0, why, whysz);
+		f->cff = sfnt_cff_open(p + f->off[T_CFF], f->len[T_CFF], f->nglyphs, 0, NULL, why, whysz);
 		if (!f->cff) {
 			free(f);
 			return NULL;
@@ -632,14 +655,18 @@ sfnt_t *sfnt_open(const unsigned char *p, size_t n, char *why, size_t whysz)
 	return f;
 }
 
-sfnt_t *sfnt_open_face(const unsigned char *p, size_t n, int index, char *why, size_t whysz)
+sfnt_t *sfnt_open_face(const unsigned char *p, size_t n, sfnt_file_t *src, int index, char *why,
+                       size_t whysz)
 {
 	uint32_t dir = 0;
-	if (sfnt_check(p, n, index, why, whysz) || check_face_offset(p, n, index, &dir, why, whysz))
+	if (src)
+		sfnt_file_face(src, index);
+	if (check_src(p, n, src, index, why, whysz) || check_face_offset(p, n, index, &dir, why, whysz))
 		return NULL;
 	sfnt_t *f = xcalloc(1, sizeof(*f));
 	f->p = p;
 	f->n = n;
+	f->src = src;
 	const char *bad = tt_parse(f, dir, 0);
 	if (bad) {
 		snprintf(why, whysz, "%s", bad);
@@ -852,4 +879,103 @@ int sfnt_with_cmap(const unsigned char *p, size_t n, const uint32_t *cps, const 
 	*out = b.p;
 	*outlen = b.n;
 	return 0;
+}
+
+/* ---- HarfBuzz's cmap and hmtx, read by pieces ---- */
+
+/* HarfBuzz 6's order (hb-ot-cmap-table.hh, find_best_subtable): a (3,0)
+ * symbol subtable first (not followed here), then these. */
+static const unsigned hb_cmap_order[][2] = {{3, 10}, {0, 6}, {0, 4}, {3, 1}, {0, 3},
+                                            {0, 2}, {0, 1}, {0, 0}};
+
+int sfnt_hb_cmap(sfnt_file_t *src, int index, sfnt_hb_t *h)
+{
+	int ok;
+	uint32_t dir = sfnt_file_dir(src, index, &ok);
+	const unsigned char *p = src->p;
+	memset(h, 0, sizeof(*h));
+	h->src = src;
+	if (!ok)
+		return -1;
+	uint32_t co = 0, cl = 0, ho = 0, hl = 0, hhea = 0, maxp = 0;
+	unsigned nt = be16(p + dir + 4);
+	for (unsigned i = 0; i < nt; i++) {
+		const unsigned char *r = p + dir + 12 + 16 * (size_t)i;
+		uint32_t tag = be32(r), o = be32(r + 8), l = be32(r + 12);
+		if ((uint64_t)o + l > src->n)
+			continue;
+		if (tag == TAG('f', 'v', 'a', 'r') || tag == TAG('H', 'V', 'A', 'R'))
+			return -1; /* variations: HarfBuzz's own reading */
+		if (tag == TAG('c', 'm', 'a', 'p') && !cl)
+			co = o, cl = l;
+		else if (tag == TAG('h', 'm', 't', 'x') && !hl)
+			ho = o, hl = l;
+		else if (tag == TAG('h', 'h', 'e', 'a') && l >= 36 && !hhea)
+			hhea = o;
+		else if (tag == TAG('m', 'a', 'x', 'p') && l >= 6 && !maxp)
+			maxp = o;
+	}
+	if (cl < 4 || !hhea || !maxp)
+		return -1;
+	sfnt_need(src, p + hhea, 36);
+	sfnt_need(src, p + maxp, 6);
+	h->nglyphs = be16(p + maxp + 4);
+	h->nmetrics = be16(p + hhea + 34);
+	/* the values sfnt_check sees to; else HarfBuzz's fallbacks */
+	if (!h->nglyphs || !h->nmetrics || h->nmetrics > h->nglyphs ||
+	    hl < 4 * h->nmetrics + 2 * (h->nglyphs - h->nmetrics))
+		return -1;
+	h->hmtx = p + ho;
+	if (hl <= 65536) { /* a few pages, most touched anyway: read at once */
+		sfnt_need(src, h->hmtx, hl);
+		h->dense = 1;
+	}
+	const unsigned char *t = p + co;
+	sfnt_need(src, t, 4);
+	unsigned n = be16(t + 2);
+	if (be16(t) != 0 || 4 + 8 * (uint64_t)n > cl)
+		return -1;
+	sfnt_need(src, t + 4, 8 * (size_t)n);
+	for (unsigned i = 0; i < n; i++)
+		if (be16(t + 4 + 8 * i) == 3 && be16(t + 6 + 8 * i) == 0)
+			return -1;
+	for (size_t k = 0; k < sizeof(hb_cmap_order) / sizeof(hb_cmap_order[0]); k++)
+		for (unsigned i = 0; i < n; i++) {
+			const unsigned char *r = t + 4 + 8 * i;
+			if (be16(r) != hb_cmap_order[k][0] || be16(r + 2) != hb_cmap_order[k][1])
+				continue;
+			uint32_t o = be32(r + 4);
+			if ((uint64_t)o + 16 > cl)
+				return -1;
+			sfnt_need(src, t + o, 16);
+			unsigned fmt = be16(t + o);
+			uint64_t sl = fmt == 12 ? be32(t + o + 4) : be16(t + o + 2);
+			if ((fmt != 12 && fmt != 4) || o + sl > cl ||
+			    (fmt == 12 && 16 + 12 * (uint64_t)be32(t + o + 12) > sl) ||
+			    (fmt == 4 && 16 + 4 * (uint64_t)be16(t + o + 6) > sl))
+				return -1;
+			h->cmap = t + o;
+			h->cmaplen = (uint32_t)sl;
+			h->cmapfmt = (int)fmt;
+			return 0;
+		}
+	return -1;
+}
+
+unsigned sfnt_hb_glyph(sfnt_hb_t *h, uint32_t cp)
+{
+	uint64_t *c = &h->cache[cp % 256];
+	if (*c >> 16 == (uint64_t)cp + 1)
+		return (unsigned)(*c & 0xffff);
+	unsigned g = h->cmapfmt == 12 ? gid12(h->src, h->cmap, h->cmaplen, cp)
+	             : cp <= 0xffff ? gid4(h->src, h->cmap, h->cmaplen, cp) : 0;
+	*c = ((uint64_t)cp + 1) << 16 | (g & 0xffff);
+	return g;
+}
+
+unsigned sfnt_hb_advance_read(const sfnt_hb_t *h, unsigned g)
+{
+	const unsigned char *r = h->hmtx + 4 * (size_t)(g < h->nmetrics ? g : h->nmetrics - 1);
+	sfnt_need(h->src, r, 2);
+	return be16(r);
 }

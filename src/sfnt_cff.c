@@ -64,6 +64,7 @@ struct sfnt_cff {
 	unsigned nfd3;          /* their number */
 	unsigned sid_adobe, sid_identity; /* 0: not among the strings */
 	int lazy;               /* CharStrings and Subrs offsets checked when read */
+	sfnt_file_t *src;       /* p is a font file read by pieces: read what is used */
 };
 
 /* One DICT operator with its operands (integers; a real reads as 0). */
@@ -95,6 +96,7 @@ static int cff_index(const sfnt_cff_t *c, uint32_t at, cff_index_t *x, int check
 	x->at = at;
 	if (at > c->n || c->n - at < 2)
 		return -1;
+	sfnt_need(c->src, c->p + at, 3);
 	x->count = be16(c->p + at);
 	if (x->count == 0) {
 		x->end = at + 2;
@@ -107,6 +109,10 @@ static int cff_index(const sfnt_cff_t *c, uint32_t at, cff_index_t *x, int check
 	if (x->osz < 1 || x->osz > 4 || offs + arr > c->n)
 		return -1;
 	x->data = (uint32_t)(offs + arr - 1);
+	if (check)
+		sfnt_need(c->src, c->p + offs, arr);
+	else
+		sfnt_need(c->src, c->p + offs + (size_t)x->count * x->osz, x->osz);
 	uint32_t prev = 1;
 	for (unsigned i = check ? 0 : x->count; i <= x->count; i++) {
 		uint32_t o = be_n(c->p + offs + (size_t)i * x->osz, x->osz);
@@ -123,24 +129,60 @@ static const unsigned char *cff_item(const sfnt_cff_t *c, const cff_index_t *x, 
                                      uint32_t *len)
 {
 	const unsigned char *o = c->p + x->at + 3 + (size_t)i * x->osz;
+	sfnt_need(c->src, o, 2 * x->osz);
 	uint32_t a = be_n(o, x->osz), b = be_n(o + x->osz, x->osz);
 	*len = b - a;
+	sfnt_need(c->src, c->p + x->data + a, *len);
 	return c->p + x->data + a;
 }
 
-/* Item i of an INDEX whose offsets were not all checked (c->lazy); NULL
- * when its offsets are out of order or out of the table. */
-static const unsigned char *cff_item_safe(const sfnt_cff_t *c, const cff_index_t *x, unsigned i,
-                                          uint32_t *len)
+/* Where item i of an INDEX whose offsets were not all checked (c->lazy)
+ * lies, not read (c->src); NULL when its offsets are out of order or out
+ * of the table. */
+static const unsigned char *cff_item_at(const sfnt_cff_t *c, const cff_index_t *x, unsigned i,
+                                        uint32_t *len)
 {
 	if (i >= x->count)
 		return NULL;
 	const unsigned char *o = c->p + x->at + 3 + (size_t)i * x->osz;
+	unsigned char two[8];
+	if (c->src && x == &c->cs) { /* a CJK face's are 256 KB: copy the two */
+		sfnt_file_copy(c->src, o, 2 * x->osz, two);
+		o = two;
+	} else {
+		sfnt_need(c->src, o, 2 * x->osz);
+	}
 	uint32_t a = be_n(o, x->osz), b = be_n(o + x->osz, x->osz);
 	if (a < 1 || b < a || (uint64_t)x->data + b > c->n)
 		return NULL;
 	*len = b - a;
 	return c->p + x->data + a;
+}
+
+/* The same, read. */
+static const unsigned char *cff_item_safe(const sfnt_cff_t *c, const cff_index_t *x, unsigned i,
+                                          uint32_t *len)
+{
+	const unsigned char *p = cff_item_at(c, x, i, len);
+	if (p)
+		sfnt_need(c->src, p, *len);
+	return p;
+}
+
+/* Glyph g's charstring (as cff_item_safe). From a file read by pieces, a
+ * copy in buf: a CJK face's charstrings lie one per 4 KiB block, which the
+ * copy does not keep (the subroutines they call lie together: read in
+ * blocks). */
+static const unsigned char *cff_charstring(const sfnt_cff_t *c, unsigned g, uint32_t *len,
+                                           bbuf_t *buf)
+{
+	const unsigned char *p = cff_item_at(c, &c->cs, g, len);
+	if (!p || !c->src)
+		return p;
+	buf->n = 0;
+	unsigned char *d = sfnt_bb_grow(buf, *len ? *len : 1);
+	sfnt_file_copy(c->src, p, *len, d);
+	return d;
 }
 
 /* The next operator of the DICT bytes [*at, end): 1, or 0 at the end, -1
@@ -153,6 +195,7 @@ static int cff_dict_next(const sfnt_cff_t *c, uint32_t *at, uint32_t end, cff_op
 	op->start = i;
 	if (i >= end)
 		return 0;
+	sfnt_need(c->src, p + i, end - i);
 	while (i < end) {
 		unsigned b = p[i];
 		long v = 0;
@@ -244,6 +287,7 @@ static int cff_read_top(sfnt_cff_t *c, cff_top_t *t, char *why, size_t whysz)
 /* Header, Name, Top DICT, String and Global Subr INDEXes, and the Top DICT. */
 static int cff_read_head(sfnt_cff_t *c, cff_top_t *t, int check, char *why, size_t whysz)
 {
+	sfnt_need(c->src, c->p, 4);
 	if (c->n < 4 || c->p[0] != 1 || c->p[2] < 4 || c->p[2] > c->n)
 		return cff_fail(why, whysz, "bad header");
 	if (cff_index(c, c->p[2], &c->name, 1) || cff_index(c, c->name.end, &c->top, 1) ||
@@ -259,15 +303,18 @@ static int cff_read_head(sfnt_cff_t *c, cff_top_t *t, int check, char *why, size
 	return 0;
 }
 
-int sfnt_cff_check(const unsigned char *p, size_t n, unsigned nglyphs, char *why, size_t whysz)
+int sfnt_cff_check(const unsigned char *p, size_t n, unsigned nglyphs, sfnt_file_t *src,
+                   char *why, size_t whysz)
 {
 	sfnt_cff_t c;
 	memset(&c, 0, sizeof(c));
 	c.p = p;
 	c.n = n;
+	c.src = src;
 	cff_top_t t;
 	if (cff_read_head(&c, &t, 0, why, whysz))
 		return -1;
+	sfnt_need(src, p + t.charstrings, 2);
 	if (be16(p + t.charstrings) != nglyphs)
 		return cff_fail(why, whysz, "CharStrings count differs from maxp.numGlyphs");
 	return 0;
@@ -332,6 +379,8 @@ static int cff_read_fds(sfnt_cff_t *c, const cff_top_t *t)
 static int cff_read_fdselect(sfnt_cff_t *c, uint32_t at)
 {
 	const unsigned char *p = c->p;
+	if (at < c->n)
+		sfnt_need(c->src, p + at, 1);
 	int keep3 = c->lazy && c->cid && at < c->n && p[at] == 3;
 	if (!keep3)
 		c->fdsel = xcalloc(c->nglyphs ? c->nglyphs : 1, 1);
@@ -339,7 +388,9 @@ static int cff_read_fdselect(sfnt_cff_t *c, uint32_t at)
 		return 0;
 	if (at >= c->n)
 		return -1;
+	sfnt_need(c->src, p + at, 3);
 	if (p[at] == 0) {
+		sfnt_need(c->src, p + at + 1, c->nglyphs);
 		if (c->n - at - 1 < c->nglyphs)
 			return -1;
 		for (unsigned g = 0; g < c->nglyphs; g++)
@@ -353,6 +404,7 @@ static int cff_read_fdselect(sfnt_cff_t *c, uint32_t at)
 	if (nr == 0 || (uint64_t)at + 3 + 3 * (uint64_t)nr + 2 > c->n)
 		return -1;
 	const unsigned char *r = p + at + 3;
+	sfnt_need(c->src, r, 3 * (size_t)nr + 2);
 	if (be16(r) != 0 || be16(r + 3 * nr) != c->nglyphs)
 		return -1;
 	for (unsigned i = 0; i < nr; i++) {
@@ -397,9 +449,10 @@ static void cff_find_strings(sfnt_cff_t *c)
 }
 
 sfnt_cff_t *sfnt_cff_open(const unsigned char *p, size_t n, unsigned nglyphs, int lazy,
-                          char *why, size_t whysz)
+                          sfnt_file_t *src, char *why, size_t whysz)
 {
 	sfnt_cff_t *c = xcalloc(1, sizeof(*c));
+	c->src = src;
 	c->p = p;
 	c->n = n;
 	c->nglyphs = nglyphs;
@@ -672,8 +725,10 @@ static void put_privates(const sfnt_cff_t *c, const uint8_t *order, unsigned nfd
 		}
 		patch_int5(b, priv_at[i], (uint32_t)at);
 		patch_int5(b, size_at[i], (uint32_t)(b->n - at));
-		if (sub)
+		if (sub) {
+			sfnt_need(c->src, c->p + fd->subrs, fd->subrslen);
 			put(b, c->p + fd->subrs, fd->subrslen);
+		}
 	}
 }
 
@@ -881,10 +936,10 @@ static int cs_exec(cs_run_t *r, const unsigned char *p, uint32_t len, int depth)
 
 /* Glyph g's charstring with its subroutines inlined and its hints dropped,
  * at the end of out; -1 when it cannot be. */
-static int cs_flatten(const sfnt_cff_t *c, unsigned g, bbuf_t *out)
+static int cs_flatten(const sfnt_cff_t *c, unsigned g, bbuf_t *out, bbuf_t *buf)
 {
 	uint32_t len;
-	const unsigned char *p = cff_item_safe(c, &c->cs, g, &len);
+	const unsigned char *p = cff_charstring(c, g, &len, buf);
 	if (!p)
 		return -1;
 	const cff_fd_t *fd = &c->fd[cff_fd_of(c, g)];
@@ -952,24 +1007,27 @@ static void put_subset_top(const sfnt_cff_t *c, unsigned n, bbuf_t *d, size_t at
 static int cff_charstrings(const sfnt_cff_t *c, const uint16_t *ids, unsigned n, int raw,
                            bbuf_t *cs, const unsigned char **item, uint32_t *len)
 {
+	bbuf_t buf = {0};
+	int rc = 0;
 	cs->n = 0;
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; i < n && rc == 0; i++) {
 		size_t at = cs->n;
 		uint32_t l;
 		const unsigned char *p;
 		if (i == 0) { /* .notdef draws nothing */
 			*sfnt_bb_grow(cs, 1) = CS_ENDCHAR;
 		} else if (!raw) {
-			if (cs_flatten(c, ids[i], cs))
-				return -1;
-		} else {
-			if (!(p = cff_item_safe(c, &c->cs, ids[i], &l)))
-				return -1;
-			if (l)
-				memcpy(sfnt_bb_grow(cs, l), p, l);
+			rc = cs_flatten(c, ids[i], cs, &buf);
+		} else if (!(p = cff_charstring(c, ids[i], &l, &buf))) {
+			rc = -1;
+		} else if (l) {
+			memcpy(sfnt_bb_grow(cs, l), p, l);
 		}
 		len[i] = (uint32_t)(cs->n - at);
 	}
+	free(buf.p);
+	if (rc)
+		return -1;
 	for (unsigned i = 0, at = 0; i < n; at += len[i++])
 		item[i] = cs->p + at;
 	return 0;
@@ -993,14 +1051,17 @@ int sfnt_cff_subset(const sfnt_cff_t *c, const uint16_t *ids, unsigned n, bbuf_t
 		static const uint32_t strlens[2] = {5, 8};
 		b->n = 0;
 		put(b, header, 4);
+		sfnt_need(c->src, c->p + c->name.at, c->name.end - c->name.at);
 		put(b, c->p + c->name.at, c->name.end - c->name.at);
 		size_t off_at[4];
 		put_subset_top(c, n, &top, off_at);
 		put_one_index(b, top.p, (uint32_t)top.n);
 		size_t top_at = b->n - top.n;
 		put_index(b, 2, strs, strlens);
-		if (raw)
+		if (raw) {
+			sfnt_need(c->src, c->p + c->gsubr.at, c->gsubr.end - c->gsubr.at);
 			put(b, c->p + c->gsubr.at, c->gsubr.end - c->gsubr.at);
+		}
 		else
 			put_be(b, 0, 2); /* no global subroutines */
 		uint32_t offs[4];

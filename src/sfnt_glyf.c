@@ -226,6 +226,8 @@ static void metric(const sfnt_t *f, unsigned g, unsigned *adv, unsigned *lsb)
 {
 	const unsigned char *h = f->p + f->off[T_HMTX];
 	unsigned m = g < f->nmetrics ? g : f->nmetrics - 1;
+	sfnt_need(f->src, h + 4 * m, 2);
+	sfnt_need(f->src, g < f->nmetrics ? h + 4 * g + 2 : h + 4 * f->nmetrics + 2 * (g - f->nmetrics), 2);
 	*adv = be16(h + 4 * m);
 	/* sfnt_check saw hmtx hold every glyph's bearing */
 	*lsb = g < f->nmetrics ? be16(h + 4 * g + 2) : be16(h + 4 * f->nmetrics + 2 * (g - f->nmetrics));
@@ -275,6 +277,7 @@ static void put_cmap(const gset_t *s, const uint32_t *u, const unsigned *ug, int
 static void put_copy(const sfnt_t *f, int k, uint32_t max, bbuf_t *b)
 {
 	uint32_t n = f->len[k] < max ? f->len[k] : max;
+	sfnt_need(f->src, f->p + f->off[k], n);
 	memcpy(sfnt_bb_grow(b, n), f->p + f->off[k], n);
 }
 
@@ -439,15 +442,16 @@ static void gs_sort(gset_t *s, unsigned nglyphs)
 	}
 }
 
-int sfnt_subset(const unsigned char *p, size_t n, int index, const uint32_t *cps, int ncps,
-                const uint16_t *gids, int ngids, uint16_t *newids, unsigned char **out,
-                size_t *outlen, char *why, size_t whysz)
+static int subset(const unsigned char *p, size_t n, sfnt_file_t *src, int index,
+                  const uint32_t *cps, int ncps, const uint16_t *gids, int ngids,
+                  uint16_t *newids, unsigned char **out, size_t *outlen, char *why, size_t whysz)
 {
-	sfnt_t *f = sfnt_open_face(p, n, index, why, whysz);
+	sfnt_t *f = sfnt_open_face(p, n, src, index, why, whysz);
 	if (!f)
 		return -1;
 	if (!f->len[T_GLYF]) {
-		f->cff = sfnt_cff_open(p + f->off[T_CFF], f->len[T_CFF], f->nglyphs, 1, why, whysz);
+		f->cff = sfnt_cff_open(p + f->off[T_CFF], f->len[T_CFF], f->nglyphs, 1, src, why,
+		                       whysz);
 		if (!f->cff) {
 			sfnt_free(f);
 			return -1;
@@ -490,4 +494,20 @@ int sfnt_subset(const unsigned char *p, size_t n, int index, const uint32_t *cps
 	free(s.id);
 	sfnt_free(f);
 	return rc;
+}
+
+int sfnt_subset(const unsigned char *p, size_t n, int index, const uint32_t *cps, int ncps,
+                const uint16_t *gids, int ngids, uint16_t *newids, unsigned char **out,
+                size_t *outlen, char *why, size_t whysz)
+{
+	return subset(p, n, NULL, index, cps, ncps, gids, ngids, newids, out, outlen, why, whysz);
+}
+
+int sfnt_subset_file(sfnt_file_t *src, int index, const uint32_t *cps, int ncps,
+                     const uint16_t *gids, int ngids, uint16_t *newids, unsigned char **out,
+                     size_t *outlen, char *why, size_t whysz)
+{
+	size_t n;
+	const unsigned char *p = sfnt_file_bytes(src, &n);
+	return subset(p, n, src, index, cps, ncps, gids, ngids, newids, out, outlen, why, whysz);
 }

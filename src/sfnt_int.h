@@ -27,21 +27,50 @@ static inline unsigned char *sfnt_bb_grow(bbuf_t *b, size_t k)
 	return o;
 }
 
+/* A font file read by pieces (include/sfnt.h): blocks of SFNT_BLOCK bytes,
+ * a bit in have[] for each one read. */
+enum { SFNT_BLOCK = 4096 };
+struct sfnt_file {
+	int fd;
+	unsigned char *p;       /* n bytes, anonymous: zero until read */
+	size_t n;
+	uint8_t *have;
+};
+
+/* sfnt_file_need, inline for the common ask (a few bytes of a block read
+ * already: a binary search's probe, a charstring). */
+static inline void sfnt_need(sfnt_file_t *f, const unsigned char *p, size_t len)
+{
+	if (!f)
+		return;
+	size_t off = (size_t)((uintptr_t)p - (uintptr_t)f->p), b = off / SFNT_BLOCK;
+	if (off < f->n && off % SFNT_BLOCK + len <= SFNT_BLOCK && (f->have[b / 8] >> (b % 8) & 1))
+		return;
+	sfnt_file_need(f, p, len);
+}
+/* The table directory of face index in f (read), or 0 with *ok 0. */
+uint32_t sfnt_file_dir(sfnt_file_t *f, int index, int *ok);
+/* p[0..len) of f's bytes copied to dst, without reading them into f (a
+ * few bytes alone in their block); zeros past the file's end. */
+void sfnt_file_copy(sfnt_file_t *f, const unsigned char *p, size_t len, unsigned char *dst);
+
 /* A parsed CFF table ('CFF ', version 1): CID-keyed or name-keyed. */
 typedef struct sfnt_cff sfnt_cff_t;
 
 /* 0 when the CFF table p[0..n) of a font of nglyphs glyphs looks sound
  * (header, Top DICT, CharStrings count): the check of a font named by a
  * chain, which reads only a few bytes of it. */
-int sfnt_cff_check(const unsigned char *p, size_t n, unsigned nglyphs, char *why, size_t whysz);
+int sfnt_cff_check(const unsigned char *p, size_t n, unsigned nglyphs, sfnt_file_t *src,
+                   char *why, size_t whysz);
 
 /* Parse the CFF table p[0..n) of a font of nglyphs glyphs; NULL with a
  * reason in why when it is corrupt or cannot be embedded. lazy: the
  * offsets of the CharStrings and Subrs INDEXes are checked when an item
  * is read, not all at once (65,535 of them in a CJK face), for
- * sfnt_cff_subset. */
+ * sfnt_cff_subset. src: p lies in a font file read by pieces (sfnt_file_need
+ * before each read), else NULL (also for sfnt_cff_check). */
 sfnt_cff_t *sfnt_cff_open(const unsigned char *p, size_t n, unsigned nglyphs, int lazy,
-                          char *why, size_t whysz);
+                          sfnt_file_t *src, char *why, size_t whysz);
 void sfnt_cff_free(sfnt_cff_t *c);
 
 /* Write a CID-keyed CFF (FontFile3 /CIDFontType0C) of total glyphs into
@@ -72,6 +101,7 @@ enum { T_CFF, T_OS2, T_CMAP, T_CVT, T_FPGM, T_GLYF, T_HEAD, T_HHEA, T_HMTX, T_LO
 struct sfnt {
 	const unsigned char *p;     /* the caller's bytes (a collection: the whole file) */
 	size_t n;
+	sfnt_file_t *src;           /* p is a file read by pieces (sfnt_file_need), or NULL */
 	uint32_t off[T_N], len[T_N]; /* len 0: absent */
 	unsigned upem, nglyphs, nmetrics, locfmt;
 	const unsigned char *cmap;  /* the Unicode subtable used */
@@ -89,7 +119,8 @@ struct sfnt {
 /* Face index of p[0..n) (a collection or not) as sfnt_open reads it, but
  * for cutting a subset: no PostScript name or embedding licence needed,
  * and a CFF face is not parsed (f->cff NULL, f->len[T_GLYF] 0). */
-sfnt_t *sfnt_open_face(const unsigned char *p, size_t n, int index, char *why, size_t whysz);
+sfnt_t *sfnt_open_face(const unsigned char *p, size_t n, sfnt_file_t *src, int index, char *why,
+                       size_t whysz);
 /* Glyph g's bytes in glyf (g < nglyphs); NULL and *len 0 when empty or
  * out of bounds. */
 const unsigned char *sfnt_glyph_data(const sfnt_t *f, unsigned g, uint32_t *len);

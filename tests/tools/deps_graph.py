@@ -33,7 +33,7 @@ import sys
 # without .c/.h and without _int (font_int.h is the font module's); a
 # name covers its parts too (font: font_chain.c, font_int.h, ...).
 STAGES = [
-    ("base", "err arena buf utf8 unicode suggest file deps ofile version datadir"),
+    ("base", "err arena buf utf8 unicode suggest file deps ofile version datadir dl"),
     ("read", "ydoc json image"),  # YAML/JSON trees, photo pixels
     ("profile", "profile model"),
     ("style", "style"),

@@ -10,6 +10,7 @@
 #define VITA_PDF_INT_H
 #include <setjmp.h>
 #include <stdint.h>
+#include <string.h>
 #include <hpdf.h>
 #include "buf.h"
 #include "err.h"
@@ -202,16 +203,72 @@ int pdf_save(pw_t *w);
  * space only between two tokens that need one), for raw objects: the
  * many small dictionaries (structure elements, link annotations) written
  * directly instead of built as libharu objects. */
-void pdf_ser_tok(pdf_ser_t *o, const char *t, size_t n, int starts_reg, int ends_reg);
-void pdf_ser_int(pdf_ser_t *o, long long v);
-void pdf_ser_ref(pdf_ser_t *o, unsigned id);          /* "N 0 R" */
+/* (The small ones inline: the structure tree of a long CV writes tens of
+ * thousands of tokens, a call and a memcpy call each cost more than the
+ * bytes.) */
+static inline void pdf_ser_put(buf_t *b, const char *t, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		buf_add(b, t, n);
+		return;
+	}
+	memcpy(b->s + b->len, t, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static inline void pdf_ser_tok(pdf_ser_t *o, const char *t, size_t n, int starts_reg,
+                               int ends_reg)
+{
+	if (o->reg && starts_reg)
+		pdf_ser_put(o->b, " ", 1);
+	pdf_ser_put(o->b, t, n);
+	o->reg = ends_reg;
+}
+
+/* c is a regular character: not white space, not a delimiter */
+static inline int pdf_ser_regular(unsigned char c)
+{
+	return c > ' ' && c != '(' && c != ')' && c != '<' && c != '>' && c != '[' && c != ']' &&
+	       c != '{' && c != '}' && c != '/' && c != '%';
+}
+
+/* v >= 0 in decimal ending at e, with tail[0..nt) after it; its start */
+static inline char *pdf_ser_digits(char *e, unsigned long long v)
+{
+	do {
+		*--e = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return e;
+}
+
+static inline void pdf_ser_int(pdf_ser_t *o, long long v)
+{
+	char t[24], *e = t + sizeof(t);
+	char *b = pdf_ser_digits(e, v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v);
+	if (v < 0)
+		*--b = '-';
+	pdf_ser_tok(o, b, (size_t)(e - b), 1, 1);
+}
+
+static inline void pdf_ser_ref(pdf_ser_t *o, unsigned id)   /* "N 0 R" */
+{
+	char t[24], *e = t + sizeof(t) - 4;
+	memcpy(e, " 0 R", 4);
+	char *b = pdf_ser_digits(e, id);
+	pdf_ser_tok(o, b, (size_t)(e + 4 - b), 1, 1);
+}
 void pdf_ser_real(pdf_ser_t *o, float r);             /* as a libharu real */
 void pdf_ser_name(pdf_ser_t *o, const char *s);
 void pdf_ser_string(pdf_ser_t *o, const unsigned char *v, size_t n);
 void pdf_ser_binary(pdf_ser_t *o, const unsigned char *v, size_t n);
-/* tokens: pdf_ser_lit(o, "/Type/Annot"), a string literal */
+/* tokens: pdf_ser_lit(o, "/Type/Annot"), a string literal (spaced by its
+ * first and last characters, known when compiled) */
 void pdf_ser_litn(pdf_ser_t *o, const char *s, size_t n);
-#define pdf_ser_lit(o, lit) pdf_ser_litn((o), "" lit, sizeof(lit) - 1)
+#define pdf_ser_lit(o, lit) \
+	pdf_ser_tok((o), "" lit, sizeof(lit) - 1, pdf_ser_regular((lit)[0]), \
+	            pdf_ser_regular((lit)[sizeof(lit) - 2]))
 
 /* pdf_obj.c: a raw object: an indirect object (a libharu null in the
  * xref, which other objects refer to as usual) whose value is the text

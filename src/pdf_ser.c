@@ -14,40 +14,12 @@
 /* buf_add without the call when the buffer has room (most tokens) */
 static void put(buf_t *b, const char *t, size_t n)
 {
-	if (b->len + n + 1 > b->cap) {
-		buf_add(b, t, n);
-		return;
-	}
-	memcpy(b->s + b->len, t, n);
-	b->len += n;
-	b->s[b->len] = '\0';
+	pdf_ser_put(b, t, n);
 }
-
-void pdf_ser_tok(pdf_ser_t *o, const char *t, size_t n, int starts_reg, int ends_reg)
-{
-	if (o->reg && starts_reg)
-		put(o->b, " ", 1);
-	put(o->b, t, n);
-	o->reg = ends_reg;
-}
-
-/* 1 for a regular character: not white space, not a delimiter */
-static unsigned char regular[256];
 
 static int is_regular(unsigned char c)
 {
-	if (!regular[0]) {
-		for (int i = 0; i < 256; i++)
-			regular[i] = 2 | (i > ' ' && !strchr("()<>[]{}/%", i));
-	}
-	return regular[c] & 1;
-}
-
-void pdf_ser_int(pdf_ser_t *o, long long v)
-{
-	char t[32];
-	int k = pdf_num(t, v, 0);
-	pdf_ser_tok(o, t, (size_t)k, 1, 1);
+	return pdf_ser_regular(c);
 }
 
 /* A literal run of tokens ("/Type/Annot", "]/F 4"): spaced by its first
@@ -57,15 +29,6 @@ void pdf_ser_litn(pdf_ser_t *o, const char *s, size_t n)
 	if (!n)
 		return;
 	pdf_ser_tok(o, s, n, is_regular((unsigned char)s[0]), is_regular((unsigned char)s[n - 1]));
-}
-
-/* "N 0 R" */
-void pdf_ser_ref(pdf_ser_t *o, unsigned id)
-{
-	char t[32];
-	int k = pdf_num(t, id, 0);
-	memcpy(t + k, " 0 R", 4);
-	pdf_ser_tok(o, t, (size_t)k + 4, 1, 1);
 }
 
 /* A real as libharu keeps it (a float), to 5 decimals (the MediaBox's

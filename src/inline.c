@@ -301,6 +301,7 @@ static const char lb_pairs[LBP_JT][LBP_RI + 1] = {
 #define LB_LOW 0x800            /* classes below this come from a table */
 #define LB_EOS 0xFFFFFFFFu
 static uint8_t lb_low[LB_LOW];
+static uint8_t lb_al[256];      /* byte b: an ASCII character of class AL */
 static int lb_n;                /* entries of lb_prop_default */
 
 static void lb_init(void)
@@ -313,6 +314,8 @@ static void lb_init(void)
 	for (int i = 0; i < lb_n && lb_prop_default[i].start < LB_LOW; i++)
 		for (utf32_t c = lb_prop_default[i].start; c <= lb_prop_default[i].end && c < LB_LOW; c++)
 			lb_low[c] = (uint8_t)lb_prop_default[i].prop;
+	for (int b = 0; b < 0x80; b++)
+		lb_al[b] = lb_low[b] == LBP_AL;
 }
 
 static enum LineBreakClass lb_default(utf32_t c)
@@ -421,11 +424,11 @@ line:
 			brks[at] = LINEBREAK_INSIDEACHAR;
 		/* inside a word: AL after AL is an indirect break, not taken
 		   (the class before is no space); nothing else changes */
-		while (cur == LBP_AL && nw == LBP_AL && lowfast && pos < len && s[pos] < 0x80 &&
-		       lb_low[s[pos]] == LBP_AL) {
-			brks[at] = LINEBREAK_NOBREAK;
-			at = pos++;
-		}
+		if (cur == LBP_AL && nw == LBP_AL && lowfast)
+			while (pos < len && lb_al[s[pos]]) {
+				brks[at] = LINEBREAK_NOBREAK;
+				at = pos++;
+			}
 		last = nw;
 		if (lowfast && pos < len && s[pos] < 0x80) {
 			ch = s[pos++];

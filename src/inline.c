@@ -1537,18 +1537,34 @@ static void ls_glyph(il_t *f, lset_t *L, int si, int face, int synth, int brk,
 	}
 }
 
+/* Spans a and b draw alike: a glyph of b may follow one of a in a run as
+ * ls_glyph would leave it (same size, colour, language, link, artifact
+ * or not; neither tracked nor framed), and the line's ascent and descent
+ * stay what a's gave it (same chain, style and size: font_metrics). An
+ * author list's names and the commas between them. */
+static int ls_like(const fspan_t *a, const fspan_t *b)
+{
+	const inline_span_t *x = a->s, *y = b->s;
+	return a->plain && b->plain && x->chain == y->chain && x->style == y->style &&
+	       x->size == y->size && x->color == y->color && x->lang == y->lang &&
+	       x->url == y->url && !((x->flags ^ y->flags) & INLINE_ARTIFACT);
+}
+
 /* Can c (drawn) go on the open run as ls_glyph would put it there, with
- * nothing to do but add its bytes and its width? The common case: the
+ * nothing to do but add its bytes and its width (and, from another span
+ * that draws alike, become the run's last span)? The common case: the
  * glyph before it came from the same span (so size, colour, language,
  * tracking and frame agree), same face, no run break, left to right,
  * plain text; its span (s) has no tracking (so the run is not sealed)
  * and no frame, and the open link, if any, is its own. */
-static inline int ls_plain(const lset_t *L, const fcp_t *c, const fspan_t *s, size_t pend)
+static inline int ls_plain(const il_t *f, const lset_t *L, const fcp_t *c, size_t pend)
 {
-	return c->span == L->last_si && !(c->brk | c->shaped | c->gid | (c->lv & 1)) &&
+	const fspan_t *s = &f->sp[c->span];
+	return !(c->brk | c->shaped | c->gid | (c->lv & 1)) &&
 	       c->face == L->cur.face && c->synth == L->cur.synth && c->lv == L->lv && L->open &&
 	       s->plain && (!s->s->url || L->url == s->s->url) &&
-	       L->rt.len + pend + c->len <= RUN_MAX;
+	       L->rt.len + pend + c->len <= RUN_MAX &&
+	       (c->span == L->last_si || (L->last_si >= 0 && ls_like(&f->sp[L->last_si], s)));
 }
 
 /* The bits of fcp_t.key that two glyphs of one run share: all but len's. */
@@ -1566,7 +1582,7 @@ static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 	size_t pend = 0;        /* bytes f->text.s[p0..) of plain glyphs not yet in L->rt */
 	for (int k = ax->c0; k < ax->c1; k++) {
 		const fcp_t *c = &f->c[k];
-		if (c->face >= 0 && c->draw && ls_plain(L, c, &f->sp[c->span], pend)) {
+		if (c->face >= 0 && c->draw && ls_plain(f, L, c, pend)) {
 			/* c and the glyphs after it in the box (one span: its bytes
 			   follow c's) for as long as they stay plain */
 			int32_t xl, al;
@@ -1578,6 +1594,7 @@ static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 			const size_t room = RUN_MAX - L->rt.len;  /* ls_plain: >= pend + c->len */
 			if (!pend)
 				p0 = c->off;
+			L->last_si = c->span;
 			do {
 				pend += c->len;
 				xl = x;

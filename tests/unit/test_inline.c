@@ -324,9 +324,9 @@ TEST(url)
  * (mid-word too) sets the same runs: a glyph from another span takes
  * ls_glyph's full path, one from the span before it the short one. A
  * link span in the middle keeps its own extent either way. */
-static void set_runs(const inline_span_t *s, int n, char *out, size_t cap)
+static void set_runs_as(const inline_span_t *s, int n, int align, char *out, size_t cap)
 {
-	inline_opts_t o = opts(150000, INLINE_JUSTIFY);
+	inline_opts_t o = opts(150000, align);
 	inline_result_t r;
 	errs_t e;
 	size_t k = 0;
@@ -345,6 +345,51 @@ static void set_runs(const inline_span_t *s, int n, char *out, size_t cap)
 		k += (size_t)snprintf(out + k, cap - k, "|");
 	}
 	errs_done(&e);
+}
+
+static void set_runs(const inline_span_t *s, int n, char *out, size_t cap)
+{
+	set_runs_as(s, n, INLINE_JUSTIFY, out, cap);
+}
+
+/* An author list: names that never break, commas between them, in spans
+ * that draw alike, make the runs one span of the same text makes (a run
+ * goes on across spans that draw alike); a name in bold does not. */
+TEST(runs_across_like_spans)
+{
+	static char a[8192], b[8192];
+	static const char *const names[] = {"Alice Smith", "Bo Wang", "Chen Ivanova",
+	                                    "Dmitri Garc\u00eda", "Elena Kim", "Fatima Zhu",
+	                                    "Gennady Liu", "Hiro Tanaka", "Ines M\u00fcller"};
+	char all[512] = "";
+	inline_span_t cut[32];
+	int n = 0;
+	for (int i = 0; i < 9; i++) {
+		if (i) {
+			cut[n++] = span(", ", FONT_REGULAR, 0, NULL);
+			strcat(all, ", ");
+		}
+		cut[n++] = span(names[i], FONT_REGULAR, INLINE_NOBREAK | INLINE_NOHYPH, NULL);
+		strcat(all, names[i]);
+	}
+	inline_span_t one = span(all, FONT_REGULAR, 0, NULL);
+	for (int align = INLINE_LEFT; align <= INLINE_CENTER; align++) {
+		/* one span breaks where the names may not: compare a line */
+		inline_span_t c1[32];
+		memcpy(c1, cut, sizeof(c1));
+		for (int i = 0; i < n; i++)
+			c1[i].flags = 0;
+		set_runs_as(&one, 1, align, a, sizeof(a));
+		set_runs_as(c1, n, align, b, sizeof(b));
+		EQ_STR(b, a);
+		set_runs_as(cut, n, align, b, sizeof(b));
+		CHECK(strchr(b, '|') != NULL);
+	}
+	/* a bold name is a run of its own */
+	cut[2].style = FONT_BOLD;
+	set_runs_as(cut, 5, INLINE_LEFT, b, sizeof(b));
+	CHECK(strstr(b, "[Alice Smith, ]") != NULL && strstr(b, "[Bo") != NULL &&
+	      strstr(b, ", Bo") == NULL);
 }
 
 TEST(runs_across_spans)
@@ -697,6 +742,7 @@ int main(void)
 	RUN(soft_hyphen);
 	RUN(url);
 	RUN(runs_across_spans);
+	RUN(runs_across_like_spans);
 	RUN(rtl_from_0590);
 	RUN(overflow);
 	RUN(missing);

@@ -21,7 +21,8 @@
  * error while loading lazily (the file changed or vanished since the
  * check) is kept in lib->late and handed to the next call that takes an
  * errs_t (font_shape, font_subset); the face then covers nothing. The
- * lowest of the src/font*.c files: it calls none of them.
+ * lowest of the src/font*.c files: it calls none of them but font_ot.c's
+ * font_ot_free (a face owns the fast path's tables).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -347,6 +348,7 @@ void font_face_free(font_face_t *f)
 		hb_shape_plan_destroy(f->plan[i]);
 	free(f->hadv);
 	free(f->gid);
+	font_ot_free(f->ot);
 	hb_font_destroy(f->shapefont);
 	hb_font_destroy(f->hbfont);
 	hb_font_destroy(f->otfont);

@@ -53,6 +53,7 @@ struct font_face {
 	unsigned planfeats[FONT_NPLANS];      /* FONT_FEAT_* of each plan */
 	int nplans;
 	unsigned feats;         /* FONT_FEAT_* its GSUB has, | FONT_FEATS_READ */
+	struct font_ot *ot;     /* font_ot.c's tables, read on first use */
 };
 
 /* One entry of a chain: a family (or explicit files) and its 4 styles. */
@@ -176,7 +177,31 @@ void font_chain_free(font_chain_t *c);
 int font_chain_join(font_chain_t *c, font_chain_t *tail, errs_t *e);
 void font_fc_free(font_lib_t *lib);
 
-/* font_shape.c (calls font_face.c, font_pick.c) */
+/* font_ot.c (calls no other src/font*.c file): shaping a word without
+ * HarfBuzz where its result is sure to be HarfBuzz 6.0's */
+typedef struct font_ot font_ot_t;
+/* 1 when the fast path shaped the n code points cps (glyphs g[0..n), their
+ * cmap glyphs, replaced by the glyphs GSUB gives) of a run of script sc
+ * with the user features user[0..nuser) (keyed by mask) as HarfBuzz would:
+ * dx, xoff, yoff get each glyph's x advance added to its nominal one, and
+ * its offsets (font units). 0: not modelled, shape it with HarfBuzz. */
+int font_ot_shape(font_face_t *f, hb_script_t sc, unsigned mask, const hb_tag_t *user, int nuser,
+                  const uint32_t *cps, uint32_t *g, int n, int32_t *dx, int32_t *xoff,
+                  int32_t *yoff);
+/* font_face_kerns's answer (a GPOS or a kern table) for a face the fast
+ * path models; -1 for the others. */
+int font_ot_kerns(font_face_t *f);
+/* Bit i set when script 0's default LangSys of GSUB has feature tags[i];
+ * -1 for a face the fast path does not model. */
+int font_ot_feats(font_face_t *f, const hb_tag_t *tags, int ntags);
+/* HarfBuzz's x advance and offset of the glyph gid of cp shaped alone
+ * with the default features and 'halt' (font_halt.c): 1; 2 when shaping
+ * replaces the glyph; 0 when HarfBuzz must answer. */
+int font_ot_halt(font_face_t *f, uint32_t cp, uint32_t gid, int32_t *xadv, int32_t *xoff);
+#define FONT_OT_HALT 0x100000u  /* font_ot_shape's mask for that feature set */
+void font_ot_free(font_ot_t *o);
+
+/* font_shape.c (calls font_face.c, font_pick.c, font_ot.c) */
 void font_cache_free(font_lib_t *lib);
 
 #endif

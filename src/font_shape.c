@@ -20,6 +20,7 @@
  * offset glyph is then drawn at the offset position; the total width is
  * unchanged). y offsets cannot be expressed and are dropped.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "arena.h"
@@ -202,13 +203,37 @@ static const hb_tag_t feat_tags[] = {
 };
 #define NFEAT_TAGS (sizeof(feat_tags) / sizeof(feat_tags[0]))
 
-/* FONT_FEAT_* that f's GSUB has (read once). */
+/* 1 when VITA_SHAPER=harfbuzz asks for HarfBuzz for everything (the
+ * fast path of font_ot.c off: differential tests compare the two). */
+static int shaper_mode = -1;   /* 0 fast path, 1 HarfBuzz only, 2 fast + counts */
+static long shaper_count[2];   /* items shaped by the fast path, by HarfBuzz */
+
+static void shaper_report(void)
+{
+	fprintf(stderr, "vita: shaper: %ld items by the fast path, %ld by HarfBuzz\n",
+	        shaper_count[0], shaper_count[1]);
+}
+
+static int shaper_hb(void)
+{
+	if (shaper_mode < 0) {
+		const char *e = getenv("VITA_SHAPER");
+		shaper_mode = e && strcmp(e, "harfbuzz") == 0 ? 1 : e && strcmp(e, "stats") == 0 ? 2 : 0;
+		if (shaper_mode == 2)
+			atexit(shaper_report);
+	}
+	return shaper_mode == 1;
+}
+
+/* FONT_FEAT_* that f's GSUB has (read once; from font_ot.c's reading of
+ * the table when it models the face: HarfBuzz's would load all of GSUB). */
 static unsigned face_feats(font_face_t *f)
 {
 	if (f->feats & FONT_FEATS_READ)
 		return f->feats & ~FONT_FEATS_READ;
-	unsigned have = 0;
-	for (unsigned i = 0; i < NFEAT_TAGS; i++) {
+	int ot = shaper_hb() ? -1 : font_ot_feats(f, feat_tags, (int)NFEAT_TAGS);
+	unsigned have = ot >= 0 ? (unsigned)ot : 0;
+	for (unsigned i = 0; ot < 0 && i < NFEAT_TAGS; i++) {
 		unsigned idx;
 		if (hb_ot_layout_language_find_feature(f->hbface, HB_OT_TAG_GSUB, 0,
 		                                       HB_OT_LAYOUT_DEFAULT_LANGUAGE_INDEX,
@@ -265,10 +290,36 @@ static void buf_shape(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 	                      feats, nfeats);
 }
 
-/* Record, per code point of an item that maps 1:1 to a glyph, the
- * kerning and offset, and the glyph when a feature of mask replaced its
- * cmap glyph; anything else keeps nominal values. info[0..m) are the
- * item's glyphs, their clusters counted from base. */
+/* Record code point g's shaped glyph got (0: its cluster is not one
+ * glyph) and position: its kerning and offset, and the glyph when a
+ * feature of mask replaced its cmap glyph; anything else keeps nominal
+ * values. */
+static void record_glyph(font_face_t *f, font_sglyph_t *g, hb_codepoint_t got, int32_t xadv,
+                         int32_t xoff, int32_t yoff, unsigned mask)
+{
+	hb_codepoint_t want = face_gid(f, g->cp);
+	if (mask && got != want && want && got && got < f->nglyphs && got <= 0xffff) {
+		g->gid = got;      /* a feature's glyph: its own advance */
+		g->milli = font_face_milli(f, got);
+		want = got;
+	}
+	if (got && got == want) {
+		int32_t nom = face_hadv(f, want);
+		int sl = font_script_lang(g->cp);
+		/* Han, kana and CJK marks are set solid (jlreq 3.1, clreq
+		   3.1): the CJK faces' 'kern' narrows some kana (デ, ー to
+		   0.93 em); the pairs of marks are inline.c's business */
+		if (sl == FONT_LANG_NONE || sl == FONT_LANG_KO)
+			g->kern = xadv - nom;
+		g->xoff = xoff;
+		if (xoff || yoff)
+			g->flags |= 1;
+	}
+}
+
+/* Record, per code point of an item that maps 1:1 to a glyph, what
+ * HarfBuzz gave (record_glyph). info[0..m) are the item's glyphs, their
+ * clusters counted from base. */
 static void item_record(font_face_t *f, const hb_glyph_info_t *info,
                         const hb_glyph_position_t *pos, unsigned m, uint32_t base,
                         font_sglyph_t *g, int ng, unsigned mask)
@@ -281,25 +332,9 @@ static void item_record(font_face_t *f, const hb_glyph_info_t *info,
 		unsigned cnt = 0;
 		while (gi + cnt < m && info[gi + cnt].cluster == off)
 			cnt++;
-		hb_codepoint_t want = face_gid(f, g[k].cp), got = cnt == 1 ? info[gi].codepoint : 0;
-		if (mask && cnt == 1 && got != want && want && got && got < f->nglyphs &&
-		    got <= 0xffff) {
-			g[k].gid = got;      /* a feature's glyph: its own advance */
-			g[k].milli = font_face_milli(f, got);
-			want = got;
-		}
-		if (cnt == 1 && got == want) {
-			int32_t nom = face_hadv(f, want);
-			int sl = font_script_lang(g[k].cp);
-			/* Han, kana and CJK marks are set solid (jlreq 3.1, clreq
-			   3.1): the CJK faces' 'kern' narrows some kana (デ, ー to
-			   0.93 em); the pairs of marks are inline.c's business */
-			if (sl == FONT_LANG_NONE || sl == FONT_LANG_KO)
-				g[k].kern = pos[gi].x_advance - nom;
-			g[k].xoff = pos[gi].x_offset;
-			if (pos[gi].x_offset || pos[gi].y_offset)
-				g[k].flags |= 1;
-		}
+		if (cnt == 1)
+			record_glyph(f, &g[k], info[gi].codepoint, pos[gi].x_advance, pos[gi].x_offset,
+			             pos[gi].y_offset, mask);
 		gi += cnt;
 	}
 }
@@ -371,6 +406,50 @@ static void item_fill(font_face_t *f, const char *s, uint32_t n, unsigned mask,
 static int item_shaped(font_face_t *f, int n, unsigned mask)
 {
 	return mask || (n > 1 && font_face_kerns(f));
+}
+
+/* The same when whether f kerns is known. */
+static int item_shaped_as(int n, unsigned mask, int kerns)
+{
+	return mask || (n > 1 && kerns);
+}
+
+#define FAST_MAX 256
+
+static hb_script_t text_script(const char *s, uint32_t n);
+
+/* Shape an item with font_ot.c's fast path: 1 when its records are set
+ * (exactly as HarfBuzz would have set them), 0 when it needs HarfBuzz. */
+static int item_fast(font_face_t *f, const char *s, uint32_t len, font_sglyph_t *g, int n,
+                     unsigned mask)
+{
+	if (shaper_hb() || n > FAST_MAX)
+		return 0;
+	int kerns = font_ot_kerns(f);
+	if (kerns < 0)
+		return 0;
+	if (!item_shaped_as(n, mask, kerns))
+		return 1;
+	uint32_t cps[FAST_MAX], gids[FAST_MAX];
+	int32_t dx[FAST_MAX], xoff[FAST_MAX], yoff[FAST_MAX];
+	hb_tag_t user[NFEAT_TAGS];
+	int nuser = 0;
+	for (unsigned i = 0; i < NFEAT_TAGS; i++)
+		if (mask & 1u << i)
+			user[nuser++] = feat_tags[i];
+	for (int k = 0; k < n; k++) {
+		cps[k] = g[k].cp;
+		gids[k] = face_gid(f, g[k].cp);
+	}
+	if (!font_ot_shape(f, text_script(s, len), mask, user, nuser, cps, gids, n, dx, xoff, yoff)) {
+		if (shaper_mode == 2 && getenv("VITA_SHAPER_SHOW"))
+			fprintf(stderr, "harfbuzz: %.*s\n", (int)len, s);
+		return 0;
+	}
+	shaper_count[0]++;
+	for (int k = 0; k < n; k++)
+		record_glyph(f, &g[k], gids[k], face_hadv(f, gids[k]) + dx[k], xoff[k], yoff[k], mask);
+	return 1;
 }
 
 static const char *item_text(const font_sitem_t *it)
@@ -786,14 +865,21 @@ static void win_item(win_t *w, font_chain_t *c, int k, int style, unsigned feats
 		x->g = tmp.g;
 		x->n = tmp.n;
 		x->own = 1;
-		x->todo = item_shaped(f, x->n, x->mask);
+		x->todo = 1;
 	} else {
 		int fresh;
 		font_sitem_t *it = item_get(w->lib, f, s + a, n, x->mask, &fresh);
 		x->g = it->g;
 		x->n = it->n;
-		x->todo = fresh && item_shaped(f, x->n, x->mask);
+		x->todo = fresh;
 	}
+	/* nothing to shape (one character, no features), or the fast path
+	   shaped it: HarfBuzz is not asked, nor is the face's GPOS loaded */
+	if (x->todo && (item_shaped_as(x->n, x->mask, 1) == 0 ||
+	                item_fast(f, x->s, n, x->g, x->n, x->mask)))
+		x->todo = 0;
+	if (x->todo && (x->todo = item_shaped(f, x->n, x->mask)) != 0)
+		shaper_count[1]++;
 	if (x->todo)
 		x->script = text_script(x->s, n);
 }

@@ -1,0 +1,1382 @@
+/* font_ot: the OpenType shaping of ordinary words without HarfBuzz.
+ *
+ * font_shape.c shapes with +kern and no ligatures, language "und", and
+ * keeps of HarfBuzz's output one record per code point. For a word of
+ * spacing characters that all have glyphs, in a font with GDEF, GSUB and
+ * GPOS but no AAT tables, what HarfBuzz 6.0 does reduces to: choose the
+ * script and language system (hb-ot-map.cc, hb-ot-layout.cc), collect the
+ * lookups of the features its plan enables (hb-ot-shape.cc: rvrn in a
+ * stage of its own, then ltra ltrm rand trak Harf HARF Buzz BUZZ abvm
+ * blwm ccmp locl mark mkmk rlig curs dist kern rclt and the caller's; in
+ * each stage in lookup order, each once), apply each GSUB lookup at each
+ * position its flags do not skip, then position with the GPOS lookups.
+ * Single substitutions, single and pair positioning are computed here as
+ * HarfBuzz computes them; for every other kind of lookup this file only
+ * decides whether it could apply anywhere in the word (a ligature whose
+ * components follow, a context whose backtrack, input and lookahead
+ * match, a mark glyph a mark lookup covers): if it could, the word goes
+ * to HarfBuzz. So does every word or face this file does not model
+ * (marks, default ignorables, fractions, AAT tables, a legacy 'kern' table
+ * HarfBuzz would apply, FeatureVariations, anything out of bounds).
+ *
+ * Every read is bounds-checked: a table that lies is a face for HarfBuzz.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <hb-ot.h>
+#include "arena.h"
+#include "font_int.h"
+
+#define NOT_COVERED 0xffffffffu
+#define MAX_PLANS 16
+#define MAX_LOOKUPS 256         /* per table in a plan; more: HarfBuzz */
+#define MAX_WORD 256
+#define IGNORE_FLAGS 0x0e       /* IgnoreBaseGlyphs | IgnoreLigatures | IgnoreMarks */
+#define P_BASE 2                /* HarfBuzz's glyph props (= the lookup flags) */
+#define P_LIG 4
+
+enum { GSUB, GPOS };
+
+typedef struct tab {
+	const unsigned char *p;
+	uint32_t n;
+} tab_t;
+
+typedef struct lookup {
+	int state;              /* 0 unread, 1 ok, -1 not modelled */
+	unsigned type, flag;    /* type: the extension's for an extension lookup */
+	unsigned nsub;
+	uint32_t *sub;          /* subtable offsets in the table */
+} lookup_t;
+
+/* Per glyph and plan: bit k of sub (pos) set when the glyph is in the
+ * first coverage of a subtable of the plan's k-th GSUB (GPOS) lookup,
+ * the only lookups that can act at its position. */
+typedef struct gbits {
+	uint32_t sub, pos;
+} gbits_t;
+#define GB_DONE 0x80000000u     /* in pos: computed */
+#define GB_DECLINE 0x40000000u  /* in pos: a lookup not modelled covers it */
+#define GB_MAXLK 30             /* more lookups in a plan: no cache */
+
+typedef struct plan {
+	hb_script_t script;
+	unsigned mask;
+	int ok;
+	int nlk[2];
+	uint16_t lk[2][MAX_LOOKUPS * 2];  /* GSUB: stage 0 then stage 1 */
+	gbits_t *gb;            /* per glyph, allocated on first use; NULL: all bits */
+	int nocache;
+	struct pairc *pc;       /* pair lookups' results, allocated on first use */
+	struct plan *alias;     /* the plan of the same lookups, used instead */
+} plan_t;
+
+/* What a pair lookup (number k of the plan) did to glyphs g1, g2 (the
+ * next one its flags do not skip): HarfBuzz's result, kept for the next
+ * word with the pair. */
+typedef struct pairc {
+	uint64_t key;           /* k << 40 | g1 << 20 | g2, + 1; 0: empty */
+	int32_t v[6];           /* dx, xoff, yoff of the first glyph, of the second */
+	uint8_t applied, skip2; /* skip2: the next pair starts after the second */
+} pairc_t;
+#define PAIRC_N 4096
+
+struct font_ot {
+	int ok;
+	hb_blob_t *blob[3];
+	tab_t t[2], gdef;
+	uint32_t classdef;      /* GDEF glyph class definition, 0: none */
+	unsigned nglyphs;
+	int kerns;              /* GPOS or a legacy kern table */
+	int kern_table;
+	unsigned nlookups[2];
+	lookup_t *lk[2];
+	plan_t plan[MAX_PLANS];
+	int nplans;
+	int feats;              /* FONT_FEAT_* of script 0's default LangSys; -1 unknown */
+	uint8_t *pcache;        /* per glyph: GDEF props + 1, 0xff a mark; 0 unknown */
+};
+
+/* ---- bounds-checked reading ---- */
+
+typedef struct rd {
+	const unsigned char *p;
+	uint32_t n;
+	int bad;
+} rd_t;
+
+static unsigned u16(rd_t *r, uint64_t o)
+{
+	if (o + 2 > r->n) {
+		r->bad = 1;
+		return 0;
+	}
+	return (unsigned)r->p[o] << 8 | r->p[o + 1];
+}
+
+static int s16(rd_t *r, uint64_t o)
+{
+	unsigned v = u16(r, o);
+	return v >= 0x8000 ? (int)v - 0x10000 : (int)v;
+}
+
+static uint32_t u32(rd_t *r, uint64_t o)
+{
+	if (o + 4 > r->n) {
+		r->bad = 1;
+		return 0;
+	}
+	return (uint32_t)r->p[o] << 24 | (uint32_t)r->p[o + 1] << 16 | (uint32_t)r->p[o + 2] << 8 |
+	       r->p[o + 3];
+}
+
+/* 1 when [o, o + len) lies in the table (else marks it bad). */
+static int span(rd_t *r, uint64_t o, uint64_t len)
+{
+	if (o + len > r->n) {
+		r->bad = 1;
+		return 0;
+	}
+	return 1;
+}
+
+/* HarfBuzz's one binary search (hb_bsearch_impl) over count records of
+ * stride bytes at o whose 16-bit key is first: the index, or -1. */
+static long bsearch16(rd_t *r, uint32_t o, unsigned count, unsigned stride, unsigned key)
+{
+	if (!span(r, o, (uint64_t)count * stride))
+		return -1;
+	int min = 0, max = (int)count - 1;
+	while (min <= max) {
+		int mid = (int)(((unsigned)min + (unsigned)max) / 2);
+		unsigned v = u16(r, o + (uint64_t)mid * stride);
+		if (key < v)
+			max = mid - 1;
+		else if (key > v)
+			min = mid + 1;
+		else
+			return mid;
+	}
+	return -1;
+}
+
+/* The same over 6-byte records with a 32-bit tag (ScriptList, LangSys
+ * records: RecordListOf's find_index). */
+static long bsearch_tag(rd_t *r, uint32_t o, unsigned count, uint32_t tag)
+{
+	if (!span(r, o, (uint64_t)count * 6))
+		return -1;
+	int min = 0, max = (int)count - 1;
+	while (min <= max) {
+		int mid = (int)(((unsigned)min + (unsigned)max) / 2);
+		uint32_t v = u32(r, o + (uint64_t)mid * 6);
+		if (tag < v)
+			max = mid - 1;
+		else if (tag > v)
+			min = mid + 1;
+		else
+			return mid;
+	}
+	return -1;
+}
+
+/* Coverage index of glyph g in the coverage table at o (0: none). */
+static uint32_t coverage(rd_t *r, uint32_t o, unsigned g)
+{
+	if (!o)
+		return NOT_COVERED;
+	unsigned fmt = u16(r, o), count = u16(r, (uint64_t)o + 2);
+	if (fmt == 1) {
+		long i = bsearch16(r, o + 4, count, 2, g);
+		return i < 0 ? NOT_COVERED : (uint32_t)i;
+	}
+	if (fmt == 2) {
+		if (!span(r, (uint64_t)o + 4, (uint64_t)count * 6))
+			return NOT_COVERED;
+		int min = 0, max = (int)count - 1;
+		while (min <= max) {
+			int mid = (int)(((unsigned)min + (unsigned)max) / 2);
+			uint64_t rec = (uint64_t)o + 4 + (uint64_t)mid * 6;
+			unsigned first = u16(r, rec), last = u16(r, rec + 2);
+			if (g < first)
+				max = mid - 1;
+			else if (g > last)
+				min = mid + 1;
+			else
+				return u16(r, rec + 4) + (g - first);
+		}
+		return NOT_COVERED;
+	}
+	return NOT_COVERED;
+}
+
+/* Class of glyph g in the class definition at o (0: none). */
+static unsigned classdef(rd_t *r, uint32_t o, unsigned g)
+{
+	if (!o)
+		return 0;
+	unsigned fmt = u16(r, o);
+	if (fmt == 1) {
+		unsigned start = u16(r, (uint64_t)o + 2), count = u16(r, (uint64_t)o + 4);
+		unsigned i = (g - start) & 0xffffffffu;
+		if (g < start || i >= count)
+			return 0;
+		return u16(r, (uint64_t)o + 6 + 2 * (uint64_t)i);
+	}
+	if (fmt == 2) {
+		unsigned count = u16(r, (uint64_t)o + 2);
+		if (!span(r, (uint64_t)o + 4, (uint64_t)count * 6))
+			return 0;
+		int min = 0, max = (int)count - 1;
+		while (min <= max) {
+			int mid = (int)(((unsigned)min + (unsigned)max) / 2);
+			uint64_t rec = (uint64_t)o + 4 + (uint64_t)mid * 6;
+			unsigned first = u16(r, rec), last = u16(r, rec + 2);
+			if (g < first)
+				max = mid - 1;
+			else if (g > last)
+				min = mid + 1;
+			else
+				return u16(r, rec + 4);
+		}
+	}
+	return 0;
+}
+
+static rd_t tab_rd(const tab_t *t)
+{
+	rd_t r = { t->p, t->n, 0 };
+	return r;
+}
+
+/* ---- the face ---- */
+
+static tab_t table(font_face_t *f, font_ot_t *o, int slot, hb_tag_t tag)
+{
+	o->blob[slot] = hb_face_reference_table(f->hbface, tag);
+	unsigned len = 0;
+	const char *p = hb_blob_get_data(o->blob[slot], &len);
+	tab_t t = { (const unsigned char *)p, p ? len : 0 };
+	return t;
+}
+
+static int has_table(font_face_t *f, hb_tag_t tag)
+{
+	hb_blob_t *b = hb_face_reference_table(f->hbface, tag);
+	unsigned len = hb_blob_get_length(b);
+	hb_blob_destroy(b);
+	return len > 0;
+}
+
+/* The GDEF lengths of the fonts HarfBuzz ignores the GDEF of
+ * (GDEF::is_blocklisted: old Windows and Mac fonts whose glyph classes
+ * are wrong); such a face is left to HarfBuzz. */
+static int gdef_suspect(uint32_t n)
+{
+	static const uint16_t len[] = { 180, 188, 192, 430, 442, 478, 490, 832, 844, 898, 910,
+		                        928, 940, 964, 976, 994, 1006, 1018, 1046, 1058 };
+	for (unsigned i = 0; i < sizeof(len) / sizeof(len[0]); i++)
+		if (n == len[i])
+			return 1;
+	return 0;
+}
+
+/* GSUB/GPOS header: version 1.0 (1.1 only without FeatureVariations). */
+static int layout_ok(const tab_t *t)
+{
+	if (!t->n)
+		return 1;
+	rd_t r = tab_rd(t);
+	unsigned major = u16(&r, 0), minor = u16(&r, 2);
+	if (major != 1 || r.bad || t->n < 10)
+		return 0;
+	if (minor >= 1 && (t->n < 14 || u32(&r, 10) != 0))
+		return 0;
+	return 1;
+}
+
+static void plans_free(font_ot_t *o);
+
+static font_ot_t *ot_open(font_face_t *f)
+{
+	font_ot_t *o = xcalloc(1, sizeof(*o));
+	o->feats = -1;
+	o->nglyphs = f->nglyphs;
+	f->ot = o;
+	/* AAT shaping, tracking: not modelled */
+	if (has_table(f, HB_TAG('m', 'o', 'r', 'x')) || has_table(f, HB_TAG('m', 'o', 'r', 't')) ||
+	    has_table(f, HB_TAG('k', 'e', 'r', 'x')) || has_table(f, HB_TAG('t', 'r', 'a', 'k')))
+		return o;
+	o->t[GSUB] = table(f, o, 0, HB_TAG('G', 'S', 'U', 'B'));
+	o->t[GPOS] = table(f, o, 1, HB_TAG('G', 'P', 'O', 'S'));
+	o->gdef = table(f, o, 2, HB_TAG('G', 'D', 'E', 'F'));
+	o->kern_table = has_table(f, HB_TAG('k', 'e', 'r', 'n'));
+	if (!layout_ok(&o->t[GSUB]) || !layout_ok(&o->t[GPOS]))
+		return o;
+	if (o->gdef.n) {
+		rd_t r = tab_rd(&o->gdef);
+		if (u16(&r, 0) != 1 || gdef_suspect(o->gdef.n))
+			return o;
+		o->classdef = u16(&r, 4);
+		if (r.bad)
+			return o;
+		if (o->classdef) {
+			unsigned fmt = u16(&r, o->classdef);
+			if (fmt == 1)
+				span(&r, (uint64_t)o->classdef + 6, 2 * (uint64_t)u16(&r, (uint64_t)o->classdef + 4));
+			else if (fmt == 2)
+				span(&r, (uint64_t)o->classdef + 4, 6 * (uint64_t)u16(&r, (uint64_t)o->classdef + 2));
+			else
+				return o;
+			if (r.bad)
+				return o;
+		}
+	}
+	for (int t = 0; t < 2; t++) {
+		if (!o->t[t].n)
+			continue;
+		rd_t r = tab_rd(&o->t[t]);
+		unsigned ll = u16(&r, 8);
+		o->nlookups[t] = ll ? u16(&r, ll) : 0;
+		if (r.bad)
+			return o;
+		o->lk[t] = xcalloc(o->nlookups[t] + 1, sizeof(lookup_t));
+	}
+	o->kerns = o->t[GPOS].n > 0 || o->kern_table;
+	o->ok = 1;
+	return o;
+}
+
+static font_ot_t *face_ot(font_face_t *f)
+{
+	return f->ot ? f->ot : ot_open(f);
+}
+
+void font_ot_free(font_ot_t *o)
+{
+	if (!o)
+		return;
+	plans_free(o);
+	free(o->pcache);
+	for (int t = 0; t < 2; t++) {
+		if (o->lk[t])
+			for (unsigned i = 0; i < o->nlookups[t]; i++)
+				free(o->lk[t][i].sub);
+		free(o->lk[t]);
+	}
+	for (int i = 0; i < 3; i++)
+		hb_blob_destroy(o->blob[i]);
+	free(o);
+}
+
+/* Lookup i of table t, its subtables found (extensions unwrapped). */
+static const lookup_t *lookup_get(font_ot_t *o, int t, unsigned i)
+{
+	lookup_t *L = &o->lk[t][i];
+	if (L->state)
+		return L;
+	L->state = -1;
+	rd_t r = tab_rd(&o->t[t]);
+	uint32_t ll = u16(&r, 8);
+	uint32_t lo = ll + u16(&r, (uint64_t)ll + 2 + 2 * (uint64_t)i);
+	unsigned type = u16(&r, lo), flag = u16(&r, (uint64_t)lo + 2), nsub = u16(&r, (uint64_t)lo + 4);
+	unsigned ext = t == GSUB ? 7 : 9;
+	if (r.bad || !span(&r, (uint64_t)lo + 6, 2 * (uint64_t)nsub))
+		return L;
+	L->sub = xmalloc((nsub + 1) * sizeof(uint32_t));
+	unsigned etype = 0;
+	for (unsigned k = 0; k < nsub; k++) {
+		uint32_t so = lo + u16(&r, (uint64_t)lo + 6 + 2 * (uint64_t)k);
+		if (type == ext) {
+			unsigned fmt = u16(&r, so), et = u16(&r, (uint64_t)so + 2);
+			uint32_t off = u32(&r, (uint64_t)so + 4);
+			if (fmt != 1 || et == ext || (k && et != etype) || (uint64_t)so + off >= r.n)
+				return L;
+			etype = et;
+			so += off;
+		}
+		if (r.bad || so >= r.n)
+			return L;
+		L->sub[k] = so;
+	}
+	L->type = type == ext ? etype : type;
+	L->flag = flag;
+	L->nsub = nsub;
+	if (L->type == 0 || (t == GSUB && L->type > 8) || (t == GPOS && L->type > 9))
+		return L;
+	if (nsub == 0 && type == ext)
+		return L;
+	L->state = 1;
+	return L;
+}
+
+/* ---- the plan: script, language system, features, lookups ---- */
+
+/* The LangSys HarfBuzz's map builder chooses in table t for script tags
+ * st[0..nst) and language tags lt[0..nlt). */
+static uint32_t select_langsys(rd_t *r, const hb_tag_t *st, unsigned nst, const hb_tag_t *lt,
+                               unsigned nlt)
+{
+	uint32_t sl = u16(r, 4);
+	if (!sl)
+		return 0;
+	unsigned ns = u16(r, sl);
+	long si = -1;
+	for (unsigned i = 0; i < nst && si < 0; i++)
+		si = bsearch_tag(r, sl + 2, ns, st[i]);
+	if (si < 0)
+		si = bsearch_tag(r, sl + 2, ns, HB_TAG('D', 'F', 'L', 'T'));
+	if (si < 0)
+		si = bsearch_tag(r, sl + 2, ns, HB_TAG('d', 'f', 'l', 't'));
+	if (si < 0)
+		si = bsearch_tag(r, sl + 2, ns, HB_TAG('l', 'a', 't', 'n'));
+	if (si < 0 || r->bad)
+		return 0;
+	uint32_t so = sl + u16(r, (uint64_t)sl + 2 + 6 * (uint64_t)si + 4);
+	if (so == sl)
+		return 0;
+	unsigned nl = u16(r, (uint64_t)so + 2);
+	long li = -1;
+	for (unsigned i = 0; i < nlt && li < 0; i++)
+		li = bsearch_tag(r, so + 4, nl, lt[i]);
+	if (li < 0)
+		li = bsearch_tag(r, so + 4, nl, HB_TAG('d', 'f', 'l', 't'));
+	if (li >= 0) {
+		unsigned off = u16(r, (uint64_t)so + 4 + 6 * (uint64_t)li + 4);
+		return off ? so + off : 0;
+	}
+	unsigned def = u16(r, so);
+	return def ? so + def : 0;
+}
+
+/* Feature index of tag in LangSys ls (first listed), or -1. */
+static long find_feature(rd_t *r, uint32_t ls, hb_tag_t tag)
+{
+	if (!ls)
+		return -1;
+	uint32_t fl = u16(r, 6);
+	unsigned nf = fl ? u16(r, fl) : 0, n = u16(r, (uint64_t)ls + 4);
+	if (!span(r, (uint64_t)ls + 6, 2 * (uint64_t)n))
+		return -1;
+	for (unsigned i = 0; i < n; i++) {
+		unsigned fi = u16(r, (uint64_t)ls + 6 + 2 * (uint64_t)i);
+		uint32_t ftag = fi < nf ? u32(r, (uint64_t)fl + 2 + 6 * (uint64_t)fi) : 0;
+		if (ftag == tag)
+			return fi;
+	}
+	return -1;
+}
+
+static int add_feature_lookups(font_ot_t *o, rd_t *r, int t, long fi, plan_t *p, int *n,
+                               int cap)
+{
+	if (fi < 0)
+		return 0;
+	uint32_t fl = u16(r, 6);
+	unsigned nf = fl ? u16(r, fl) : 0;
+	if ((unsigned long)fi >= nf)
+		return 0;
+	uint32_t fo = fl + u16(r, (uint64_t)fl + 2 + 6 * (uint64_t)fi + 4);
+	unsigned cnt = u16(r, (uint64_t)fo + 2);
+	if (!span(r, (uint64_t)fo + 4, 2 * (uint64_t)cnt))
+		return -1;
+	for (unsigned i = 0; i < cnt; i++) {
+		unsigned li = u16(r, (uint64_t)fo + 4 + 2 * (uint64_t)i);
+		if (li >= o->nlookups[t])
+			continue;
+		if (*n >= cap)
+			return -1;
+		p->lk[t][(*n)++] = (uint16_t)li;
+	}
+	return 0;
+}
+
+static int cmp_u16(const void *a, const void *b)
+{
+	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+}
+
+/* Sort v[from..*n) and drop repeats. */
+static void sort_uniq(uint16_t *v, int from, int *n)
+{
+	qsort(v + from, (size_t)(*n - from), sizeof(*v), cmp_u16);
+	int j = from;
+	for (int i = from; i < *n; i++)
+		if (i == from || v[i] != v[j - 1])
+			v[j++] = v[i];
+	*n = j;
+}
+
+/* The features HarfBuzz 6.0's plan enables for a horizontal LTR run of a
+ * script of the default shaper (hb_ot_shape_collect_features, with
+ * font_shape.c's -liga -clig -dlig -calt; frac, numr and dnom only
+ * apply around U+2044, which no word here has), sorted by tag as the map
+ * builder merges them; stage 0 is rvrn's. */
+static const hb_tag_t plan_tags[] = {
+	HB_TAG('B', 'U', 'Z', 'Z'), HB_TAG('B', 'u', 'z', 'z'), HB_TAG('H', 'A', 'R', 'F'),
+	HB_TAG('H', 'a', 'r', 'f'), HB_TAG('a', 'b', 'v', 'm'), HB_TAG('b', 'l', 'w', 'm'),
+	HB_TAG('c', 'c', 'm', 'p'), HB_TAG('c', 'u', 'r', 's'), HB_TAG('d', 'i', 's', 't'),
+	HB_TAG('k', 'e', 'r', 'n'), HB_TAG('l', 'o', 'c', 'l'), HB_TAG('l', 't', 'r', 'a'),
+	HB_TAG('l', 't', 'r', 'm'), HB_TAG('m', 'a', 'r', 'k'), HB_TAG('m', 'k', 'm', 'k'),
+	HB_TAG('r', 'a', 'n', 'd'), HB_TAG('r', 'c', 'l', 't'), HB_TAG('r', 'l', 'i', 'g'),
+	HB_TAG('r', 'v', 'r', 'n'), HB_TAG('t', 'r', 'a', 'k'),
+};
+#define NPLAN_TAGS (sizeof(plan_tags) / sizeof(plan_tags[0]))
+#define RVRN HB_TAG('r', 'v', 'r', 'n')
+
+static int cmp_tag(const void *a, const void *b)
+{
+	hb_tag_t x = *(const hb_tag_t *)a, y = *(const hb_tag_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Tags a run's LangSys is chosen by (hb_ot_tags_from_script_and_language). */
+static void run_tags(hb_script_t sc, hb_tag_t *st, unsigned *nst, hb_tag_t *lt, unsigned *nlt)
+{
+	static hb_language_t und;
+	if (!und)
+		und = hb_language_from_string("und", 3);
+	*nst = HB_OT_MAX_TAGS_PER_SCRIPT;
+	*nlt = HB_OT_MAX_TAGS_PER_LANGUAGE;
+	hb_ot_tags_from_script_and_language(sc, und, nst, st, nlt, lt);
+}
+
+static void plan_make(font_ot_t *o, plan_t *p, const hb_tag_t *user, int nuser)
+{
+	hb_tag_t st[HB_OT_MAX_TAGS_PER_SCRIPT], lt[HB_OT_MAX_TAGS_PER_LANGUAGE];
+	unsigned nst, nlt;
+	run_tags(p->script, st, &nst, lt, &nlt);
+	hb_tag_t tags[NPLAN_TAGS + 8];
+	int ntags = 0;
+	for (unsigned i = 0; i < NPLAN_TAGS; i++)
+		tags[ntags++] = plan_tags[i];
+	for (int i = 0; i < nuser && i < 8; i++)
+		tags[ntags++] = user[i];
+	qsort(tags, (size_t)ntags, sizeof(*tags), cmp_tag);
+	int has_gpos_kern = 0;
+	p->ok = 0;
+	for (int t = 0; t < 2; t++) {
+		int n = 0;
+		p->nlk[t] = 0;
+		if (!o->t[t].n)
+			continue;
+		rd_t r = tab_rd(&o->t[t]);
+		uint32_t ls = select_langsys(&r, st, nst, lt, nlt);
+		unsigned req = ls ? u16(&r, (uint64_t)ls + 2) : 0xffff;
+		uint32_t fl = u16(&r, 6);
+		unsigned nf = fl ? u16(&r, fl) : 0;
+		hb_tag_t reqtag = req != 0xffff && req < nf ? u32(&r, (uint64_t)fl + 2 + 6 * (uint64_t)req) : 0;
+		/* the required feature: in the stage of an enabled feature of
+		   its tag (frac, numr, dnom are enabled, if never applied) */
+		int reqstage = 0;
+		for (int i = 0; i < ntags; i++)
+			if (reqtag && tags[i] == reqtag)
+				reqstage = t == GSUB && tags[i] != RVRN ? 1 : 0;
+		if (t == GSUB && (reqtag == HB_TAG('f', 'r', 'a', 'c') || reqtag == HB_TAG('n', 'u', 'm', 'r') ||
+		                  reqtag == HB_TAG('d', 'n', 'o', 'm')))
+			reqstage = 1;
+		for (int stage = 0; stage < (t == GSUB ? 2 : 1); stage++) {
+			int from = n;
+			if (req != 0xffff && reqstage == stage &&
+			    add_feature_lookups(o, &r, t, req, p, &n, MAX_LOOKUPS * 2) < 0)
+				return;
+			for (int i = 0; i < ntags; i++) {
+				if (i && tags[i] == tags[i - 1])
+					continue;
+				int fstage = t == GSUB && tags[i] != RVRN ? 1 : 0;
+				if (fstage != stage)
+					continue;
+				long fi = find_feature(&r, ls, tags[i]);
+				if (t == GPOS && tags[i] == HB_TAG('k', 'e', 'r', 'n') && fi >= 0)
+					has_gpos_kern = 1;
+				if (add_feature_lookups(o, &r, t, fi, p, &n, MAX_LOOKUPS * 2) < 0)
+					return;
+			}
+			sort_uniq(p->lk[t], from, &n);
+		}
+		if (r.bad)
+			return;
+		p->nlk[t] = n;
+		for (int i = 0; i < n; i++)
+			if (lookup_get(o, t, p->lk[t][i])->state < 0)
+				return;
+	}
+	/* HarfBuzz applies a legacy kern table when GPOS has no kern feature */
+	if (o->kern_table && !(has_gpos_kern && o->t[GPOS].n))
+		return;
+	p->nocache = p->nlk[GSUB] > GB_MAXLK || p->nlk[GPOS] > GB_MAXLK;
+	p->ok = 1;
+}
+
+static void plans_free(font_ot_t *o)
+{
+	for (int i = 0; i < o->nplans; i++) {
+		if (o->plan[i].alias)
+			continue;
+		free(o->plan[i].gb);
+		free(o->plan[i].pc);
+	}
+	o->nplans = 0;
+}
+
+/* The plan of script sc and features mask; one whose lookups are another
+ * plan's is that plan (the same glyph bits and pair results). */
+static plan_t *plan_get(font_ot_t *o, hb_script_t sc, unsigned mask, const hb_tag_t *user,
+                        int nuser)
+{
+	for (int i = 0; i < o->nplans; i++)
+		if (o->plan[i].script == sc && o->plan[i].mask == mask)
+			return o->plan[i].alias ? o->plan[i].alias : &o->plan[i];
+	if (o->nplans == MAX_PLANS)
+		plans_free(o);
+	plan_t *p = &o->plan[o->nplans++];
+	memset(p, 0, sizeof(*p));
+	p->script = sc;
+	p->mask = mask;
+	plan_make(o, p, user, nuser);
+	for (int i = 0; i < o->nplans - 1; i++) {
+		plan_t *q = &o->plan[i];
+		if (!q->alias && q->ok == p->ok && q->nlk[0] == p->nlk[0] && q->nlk[1] == p->nlk[1] &&
+		    !memcmp(q->lk[0], p->lk[0], (size_t)p->nlk[0] * sizeof(uint16_t)) &&
+		    !memcmp(q->lk[1], p->lk[1], (size_t)p->nlk[1] * sizeof(uint16_t))) {
+			p->alias = q;
+			return q;
+		}
+	}
+	return p;
+}
+
+/* ---- applying ---- */
+
+typedef struct word {
+	rd_t r;                 /* the table being applied */
+	unsigned n;
+	uint32_t *g;
+	uint8_t *props;
+	unsigned flag;          /* the lookup's */
+	int32_t *dx, *xoff, *yoff;
+	int decline;
+	int nocache;            /* the plan has no glyph bits: all lookups may act */
+	gbits_t any;            /* the lookups that may act somewhere */
+	gbits_t bits[MAX_WORD];
+} word_t;
+
+/* Whether the t lookup number k of the plan may act at position i. */
+static int may_act(const word_t *w, unsigned i, int t, int k)
+{
+	return w->nocache || ((t == GSUB ? w->bits[i].sub : w->bits[i].pos) >> k & 1);
+}
+
+static int skipped(const word_t *w, unsigned i)
+{
+	return (w->props[i] & w->flag & IGNORE_FLAGS) != 0;
+}
+
+enum { M_GLYPH, M_CLASS, M_COVER };
+
+typedef struct matcher {
+	int kind;
+	uint32_t base;          /* classdef offset, or the subtable (coverage offsets) */
+	uint32_t vals;          /* offset of the 16-bit values */
+} matcher_t;
+
+static int match_one(word_t *w, const matcher_t *m, unsigned k, unsigned glyph)
+{
+	unsigned v = u16(&w->r, (uint64_t)m->vals + 2 * (uint64_t)k);
+	if (m->kind == M_GLYPH)
+		return glyph == v;
+	if (m->kind == M_CLASS)
+		return classdef(&w->r, m->base, glyph) == v;
+	return coverage(&w->r, m->base + v, glyph) != NOT_COVERED;
+}
+
+/* skippy_iter.next()/prev() over the word: HarfBuzz's matching of count
+ * items after (dir 1) or before (dir -1) position idx, each the next glyph
+ * the lookup's flags do not skip. *last: where the last one matched. */
+static int match_seq(word_t *w, unsigned idx, int dir, unsigned count, const matcher_t *m,
+                     unsigned *last)
+{
+	unsigned num = count;
+	for (unsigned k = 0; k < count; k++) {
+		int found = 0;
+		if (dir > 0) {
+			while ((long)idx < (long)w->n - (long)num) {
+				idx++;
+				if (skipped(w, idx))
+					continue;
+				if (!match_one(w, m, k, w->g[idx]))
+					return 0;
+				found = 1;
+				break;
+			}
+		} else {
+			while (idx > num - 1) {
+				idx--;
+				if (skipped(w, idx))
+					continue;
+				if (!match_one(w, m, k, w->g[idx]))
+					return 0;
+				found = 1;
+				break;
+			}
+		}
+		if (!found)
+			return 0;
+		num--;
+	}
+	*last = idx;
+	return 1;
+}
+
+/* Whether a chain rule (backtrack, input after the first glyph,
+ * lookahead) matches at i: the rule would apply. */
+static int chain_match(word_t *w, unsigned i, unsigned nb, const matcher_t *b, unsigned ni,
+                       const matcher_t *in, unsigned na, const matcher_t *a)
+{
+	unsigned end = i, tmp;
+	if (ni > 64)
+		return 0;
+	if (ni > 1 && !match_seq(w, i, 1, ni - 1, in, &end))
+		return 0;
+	if (na && !match_seq(w, end, 1, na, a, &tmp))
+		return 0;
+	if (nb && !match_seq(w, i, -1, nb, b, &tmp))
+		return 0;
+	return 1;
+}
+
+/* Context (5/7) and chain context (6/8) subtable at so: 1 when it could
+ * apply at position i. Unknown formats apply never (as HarfBuzz). */
+static int context_fires(word_t *w, uint32_t so, int chain, unsigned i)
+{
+	rd_t *r = &w->r;
+	unsigned fmt = u16(r, so), g = w->g[i];
+	if (fmt == 3) {
+		if (!chain) {
+			unsigned ng = u16(r, (uint64_t)so + 2);
+			if (!ng)
+				return 0;
+			if (coverage(r, so + u16(r, (uint64_t)so + 6), g) == NOT_COVERED)
+				return 0;
+			matcher_t in = { M_COVER, so, so + 8 };
+			return chain_match(w, i, 0, NULL, ng, &in, 0, NULL);
+		}
+		uint32_t p = so + 2;
+		unsigned nb = u16(r, p);
+		matcher_t b = { M_COVER, so, p + 2 };
+		p += 2 + 2 * nb;
+		unsigned ni = u16(r, p);
+		if (!ni)
+			return 0;
+		if (coverage(r, so + u16(r, (uint64_t)p + 2), g) == NOT_COVERED)
+			return 0;
+		matcher_t in = { M_COVER, so, p + 4 };
+		p += 2 + 2 * ni;
+		unsigned na = u16(r, p);
+		matcher_t a = { M_COVER, so, p + 2 };
+		return chain_match(w, i, nb, &b, ni, &in, na, &a);
+	}
+	if (fmt != 1 && fmt != 2)
+		return 0;
+	uint32_t cov = so + u16(r, (uint64_t)so + 2);
+	uint32_t idx = coverage(r, cov, g);
+	if (idx == NOT_COVERED)
+		return 0;
+	uint32_t cdb = 0, cdi = 0, cda = 0, sets;
+	if (fmt == 2) {
+		if (chain) {
+			unsigned ob = u16(r, (uint64_t)so + 4), oi = u16(r, (uint64_t)so + 6),
+			         oa = u16(r, (uint64_t)so + 8);
+			cdb = ob ? so + ob : 0;
+			cdi = oi ? so + oi : 0;
+			cda = oa ? so + oa : 0;
+			sets = so + 10;
+		} else {
+			unsigned oi = u16(r, (uint64_t)so + 4);
+			cdi = oi ? so + oi : 0;
+			sets = so + 6;
+		}
+		idx = classdef(r, cdi, g);
+	} else {
+		sets = so + 4;
+	}
+	unsigned nsets = u16(r, sets);
+	if (idx >= nsets)
+		return 0;
+	unsigned rso = u16(r, (uint64_t)sets + 2 + 2 * (uint64_t)idx);
+	if (!rso)
+		return 0;
+	uint32_t rs = so + rso;
+	unsigned nrules = u16(r, rs);
+	for (unsigned k = 0; k < nrules && !r->bad; k++) {
+		unsigned ro = u16(r, (uint64_t)rs + 2 + 2 * (uint64_t)k);
+		if (!ro)
+			return 1;       /* a Null rule: input count 0 matches */
+		uint32_t p = rs + ro;
+		int kind = fmt == 1 ? M_GLYPH : M_CLASS;
+		if (!chain) {
+			unsigned ni = u16(r, p);
+			matcher_t in = { kind, cdi, p + 4 };
+			if (chain_match(w, i, 0, NULL, ni, &in, 0, NULL))
+				return 1;
+			continue;
+		}
+		unsigned nb = u16(r, p);
+		matcher_t b = { kind, cdb, p + 2 };
+		p += 2 + 2 * nb;
+		unsigned ni = u16(r, p);
+		matcher_t in = { kind, cdi, p + 2 };
+		p += 2 + 2 * (ni ? ni - 1 : 0);
+		unsigned na = u16(r, p);
+		matcher_t a = { kind, cda, p + 2 };
+		if (chain_match(w, i, nb, &b, ni, &in, na, &a))
+			return 1;
+	}
+	return 0;
+}
+
+/* Ligature subtable: 1 when a ligature of the glyph at i would form. */
+static int ligature_fires(word_t *w, uint32_t so, unsigned i)
+{
+	rd_t *r = &w->r;
+	if (u16(r, so) != 1)
+		return 0;
+	uint32_t idx = coverage(r, so + u16(r, (uint64_t)so + 2), w->g[i]);
+	if (idx == NOT_COVERED || idx >= u16(r, (uint64_t)so + 4))
+		return 0;
+	unsigned sso = u16(r, (uint64_t)so + 6 + 2 * (uint64_t)idx);
+	if (!sso)
+		return 0;
+	uint32_t set = so + sso;
+	unsigned nl = u16(r, set);
+	for (unsigned k = 0; k < nl && !r->bad; k++) {
+		unsigned lo = u16(r, (uint64_t)set + 2 + 2 * (uint64_t)k);
+		if (!lo)
+			continue;
+		uint32_t lig = set + lo;
+		unsigned count = u16(r, (uint64_t)lig + 2);
+		if (count == 0)
+			continue;
+		if (count == 1 || count > 64)
+			return count == 1;
+		matcher_t in = { M_GLYPH, 0, lig + 4 };
+		unsigned end;
+		if (match_seq(w, i, 1, count - 1, &in, &end))
+			return 1;
+	}
+	return 0;
+}
+
+/* Glyph props as HarfBuzz sets them from GDEF (0: a mark, which the fast
+ * path leaves to HarfBuzz; 1 when GDEF has no classes: base, as synthesised). */
+static int glyph_props(font_ot_t *o, unsigned g, uint8_t *props)
+{
+	if (!o->classdef) {
+		*props = P_BASE;
+		return 1;
+	}
+	if (g >= o->nglyphs)
+		return 0;
+	if (!o->pcache)
+		o->pcache = xcalloc(o->nglyphs, 1);
+	if (!o->pcache[g]) {
+		rd_t r = tab_rd(&o->gdef);
+		unsigned c = classdef(&r, o->classdef, g);
+		o->pcache[g] = r.bad || c == 3 ? 0xff : 1 + (c == 1 ? P_BASE : c == 2 ? P_LIG : 0);
+	}
+	if (o->pcache[g] == 0xff)
+		return 0;
+	*props = (uint8_t)(o->pcache[g] - 1);
+	return 1;
+}
+
+/* The first coverage of subtable so of a lookup of type type in table
+ * t: the one the glyph at the current position must be in (0: none). */
+static uint32_t first_coverage(rd_t *r, int t, unsigned type, uint32_t so)
+{
+	unsigned fmt = u16(r, so);
+	int ctx = t == GSUB ? type == 5 || type == 6 : type == 7 || type == 8;
+	int chain = t == GSUB ? type == 6 : type == 8;
+	if (ctx && fmt == 3) {
+		if (!chain)
+			return u16(r, (uint64_t)so + 2) ? so + u16(r, (uint64_t)so + 6) : 0;
+		uint32_t p = so + 4 + 2 * u16(r, (uint64_t)so + 2);
+		return u16(r, p) ? so + u16(r, (uint64_t)p + 2) : 0;
+	}
+	if (ctx && fmt != 1 && fmt != 2)
+		return 0;
+	unsigned off = u16(r, (uint64_t)so + 2);
+	return off ? so + off : 0;
+}
+
+static int declines(int t, unsigned type)
+{
+	return t == GSUB ? type == 2 || type == 3 || type == 8 : type >= 3 && type <= 6;
+}
+
+/* Set bit in *field of every glyph coverage c lists (a superset of what
+ * coverage() finds when the table is not sorted: the bits only tell
+ * where to look). */
+static void coverage_mark(rd_t *r, uint32_t c, gbits_t *gb, unsigned nglyphs, int t, uint32_t bit)
+{
+	unsigned fmt = u16(r, c), count = u16(r, (uint64_t)c + 2);
+	if (fmt == 1 && span(r, (uint64_t)c + 4, 2 * (uint64_t)count)) {
+		for (unsigned i = 0; i < count; i++) {
+			unsigned g = u16(r, (uint64_t)c + 4 + 2 * (uint64_t)i);
+			if (g < nglyphs)
+				*(t == GSUB ? &gb[g].sub : &gb[g].pos) |= bit;
+		}
+	} else if (fmt == 2 && span(r, (uint64_t)c + 4, 6 * (uint64_t)count)) {
+		for (unsigned i = 0; i < count; i++) {
+			unsigned a = u16(r, (uint64_t)c + 4 + 6 * (uint64_t)i);
+			unsigned b = u16(r, (uint64_t)c + 6 + 6 * (uint64_t)i);
+			for (unsigned g = a; g <= b && g < nglyphs; g++)
+				*(t == GSUB ? &gb[g].sub : &gb[g].pos) |= bit;
+		}
+	}
+}
+
+/* All glyphs' bits at once, for a face of few glyphs: one pass over each
+ * coverage rather than a search per glyph and subtable. */
+static void plan_bits(font_ot_t *o, plan_t *p)
+{
+	p->gb = xcalloc(o->nglyphs, sizeof(*p->gb));
+	for (int t = 0; t < 2; t++) {
+		rd_t r = tab_rd(&o->t[t]);
+		for (int k = 0; k < p->nlk[t]; k++) {
+			const lookup_t *L = &o->lk[t][p->lk[t][k]];
+			for (unsigned s = 0; s < L->nsub; s++) {
+				uint32_t c = first_coverage(&r, t, L->type, L->sub[s]);
+				if (!c)
+					continue;
+				coverage_mark(&r, c, p->gb, o->nglyphs, t, 1u << k);
+				if (declines(t, L->type))
+					coverage_mark(&r, c, p->gb, o->nglyphs, GPOS, GB_DECLINE);
+			}
+		}
+		if (r.bad)
+			p->nocache = 1;
+	}
+	for (unsigned g = 0; g < o->nglyphs; g++)
+		p->gb[g].pos |= GB_DONE;
+}
+
+/* Glyph g's bits in plan p. */
+static gbits_t glyph_bits(font_ot_t *o, plan_t *p, unsigned g)
+{
+	gbits_t all = { 0xffffffffu, 0xffffffffu & ~GB_DECLINE };
+	if (p->nocache || g >= o->nglyphs)
+		return all;
+	if (!p->gb && o->nglyphs <= 16384)
+		plan_bits(o, p);
+	if (p->nocache)
+		return all;
+	if (!p->gb)
+		p->gb = xcalloc(o->nglyphs, sizeof(*p->gb));
+	gbits_t *b = &p->gb[g];
+	if (b->pos & GB_DONE)
+		return *b;
+	gbits_t v = { 0, GB_DONE };
+	for (int t = 0; t < 2; t++) {
+		rd_t r = tab_rd(&o->t[t]);
+		for (int k = 0; k < p->nlk[t]; k++) {
+			const lookup_t *L = &o->lk[t][p->lk[t][k]];
+			for (unsigned s = 0; s < L->nsub; s++) {
+				uint32_t c = first_coverage(&r, t, L->type, L->sub[s]);
+				if (!c || coverage(&r, c, g) == NOT_COVERED)
+					continue;
+				if (t == GSUB)
+					v.sub |= 1u << k;
+				else
+					v.pos |= 1u << k;
+				if (declines(t, L->type))
+					v.pos |= GB_DECLINE;
+			}
+		}
+		if (r.bad)
+			return all;
+	}
+	*b = v;
+	return v;
+}
+
+/* One GSUB lookup over the word. */
+static void gsub_lookup(font_ot_t *o, plan_t *p, word_t *w, int k)
+{
+	const lookup_t *L = &o->lk[GSUB][p->lk[GSUB][k]];
+	rd_t *r = &w->r;
+	w->flag = L->flag;
+	for (unsigned i = 0; i < w->n && !w->decline; i++) {
+		if (!may_act(w, i, GSUB, k) || skipped(w, i))
+			continue;
+		for (unsigned s = 0; s < L->nsub; s++) {
+			uint32_t so = L->sub[s];
+			unsigned fmt = u16(r, so), g = w->g[i];
+			if (L->type == 1) {
+				uint32_t idx = coverage(r, so + u16(r, (uint64_t)so + 2), g);
+				if (idx == NOT_COVERED || (fmt != 1 && fmt != 2))
+					continue;
+				unsigned ng;
+				if (fmt == 1) {
+					ng = (g + u16(r, (uint64_t)so + 4)) & 0xffffu;
+				} else {
+					if (idx >= u16(r, (uint64_t)so + 4))
+						continue;
+					ng = u16(r, (uint64_t)so + 6 + 2 * (uint64_t)idx);
+				}
+				uint8_t pr;
+				if (ng >= o->nglyphs || !glyph_props(o, ng, &pr)) {
+					w->decline = 1;
+					return;
+				}
+				if (o->classdef)
+					w->props[i] = pr;
+				w->g[i] = ng;
+				w->bits[i] = glyph_bits(o, p, ng);
+				w->any.sub |= w->bits[i].sub;
+				w->any.pos |= w->bits[i].pos;
+				if (w->bits[i].pos & GB_DECLINE)
+					w->decline = 1;
+				break;
+			} else if (L->type == 4) {
+				if (ligature_fires(w, so, i)) {
+					w->decline = 1;
+					return;
+				}
+			} else if (L->type == 5 || L->type == 6) {
+				if (context_fires(w, so, L->type == 6, i)) {
+					w->decline = 1;
+					return;
+				}
+			} else {
+				/* multiple, alternate, reverse chain: any covered glyph */
+				if (coverage(r, so + u16(r, (uint64_t)so + 2), g) != NOT_COVERED) {
+					w->decline = 1;
+					return;
+				}
+			}
+		}
+	}
+}
+
+static unsigned popcount16(unsigned v)
+{
+	unsigned c = 0;
+	for (; v; v &= v - 1)
+		c++;
+	return c;
+}
+
+/* ValueRecord of format fmt at o added to glyph i (devices: none apply at
+ * ppem 0 without variations). */
+static void value_apply(word_t *w, unsigned fmt, uint32_t o, unsigned i)
+{
+	rd_t *r = &w->r;
+	if (fmt & 1)
+		w->xoff[i] += s16(r, o), o += 2;
+	if (fmt & 2)
+		w->yoff[i] += s16(r, o), o += 2;
+	if (fmt & 4)
+		w->dx[i] += s16(r, o);
+}
+
+/* The next glyph after i the lookup does not skip, or n. */
+static unsigned next_unskipped(const word_t *w, unsigned i)
+{
+	for (unsigned j = i + 1; j < w->n; j++)
+		if (!skipped(w, j))
+			return j;
+	return w->n;
+}
+
+/* PairPos subtable at so for the glyph at *i: 1 when it applied (*i: the
+ * position after, as HarfBuzz sets buffer->idx). */
+static int pair_apply(word_t *w, uint32_t so, unsigned *i)
+{
+	rd_t *r = &w->r;
+	unsigned fmt = u16(r, so);
+	if (fmt != 1 && fmt != 2)
+		return 0;
+	uint32_t idx = coverage(r, so + u16(r, (uint64_t)so + 2), w->g[*i]);
+	if (idx == NOT_COVERED)
+		return 0;
+	unsigned j = next_unskipped(w, *i);
+	if (j >= w->n)
+		return 0;
+	unsigned f1 = u16(r, (uint64_t)so + 4), f2 = u16(r, (uint64_t)so + 6);
+	unsigned len1 = popcount16(f1), len2 = popcount16(f2);
+	if (fmt == 1) {
+		if (idx >= u16(r, (uint64_t)so + 8))
+			return 0;
+		unsigned pso = u16(r, (uint64_t)so + 10 + 2 * (uint64_t)idx);
+		if (!pso)
+			return 0;
+		uint32_t ps = so + pso;
+		unsigned cnt = u16(r, ps);
+		unsigned stride = 2 * (1 + len1 + len2);
+		long k = bsearch16(r, ps + 2, cnt, stride, w->g[j]);
+		if (k < 0)
+			return 0;
+		uint32_t rec = ps + 2 + (uint32_t)k * stride + 2;
+		value_apply(w, f1, rec, *i);
+		value_apply(w, f2, rec + 2 * len1, j);
+	} else {
+		unsigned cd1 = u16(r, (uint64_t)so + 8), cd2 = u16(r, (uint64_t)so + 10);
+		unsigned n1 = u16(r, (uint64_t)so + 12), n2 = u16(r, (uint64_t)so + 14);
+		unsigned k1 = classdef(r, cd1 ? so + cd1 : 0, w->g[*i]);
+		unsigned k2 = classdef(r, cd2 ? so + cd2 : 0, w->g[j]);
+		/* HarfBuzz's sanitizer drops a subtable whose matrix overruns */
+		if (!span(r, (uint64_t)so + 16, 2 * (uint64_t)(len1 + len2) * n1 * n2) || k1 >= n1 ||
+		    k2 >= n2)
+			return 0;
+		uint64_t rec = (uint64_t)so + 16 + 2 * ((uint64_t)(len1 + len2) * (k1 * (uint64_t)n2 + k2));
+		if (!span(r, rec, 2 * (uint64_t)(len1 + len2)))
+			return 0;
+		value_apply(w, f1, (uint32_t)rec, *i);
+		value_apply(w, f2, (uint32_t)rec + 2 * len1, j);
+	}
+	*i = len2 ? j + 1 : j;
+	return 1;
+}
+
+/* A pair lookup (the plan's k-th GPOS lookup L) at position *i: 1 when
+ * one of its subtables applied (*i moved as HarfBuzz moves buffer->idx). */
+static int pair_lookup(plan_t *p, word_t *w, int k, const lookup_t *L, unsigned *i)
+{
+	unsigned a = *i, j = next_unskipped(w, a);
+	if (j >= w->n)
+		return 0;
+	uint64_t key = ((uint64_t)k << 40 | (uint64_t)w->g[a] << 20 | w->g[j]) + 1;
+	if (!p->pc)
+		p->pc = xcalloc(PAIRC_N, sizeof(*p->pc));
+	pairc_t *c = &p->pc[(key * 0x9e3779b97f4a7c15ull) >> 52];
+	if (c->key != key) {
+		int32_t old[6] = { w->dx[a], w->xoff[a], w->yoff[a], w->dx[j], w->xoff[j], w->yoff[j] };
+		unsigned at = a;
+		int applied = 0;
+		for (unsigned s = 0; s < L->nsub && !applied; s++)
+			applied = pair_apply(w, L->sub[s], &at);
+		if (w->r.bad)
+			return 0;
+		c->key = key;
+		c->applied = (uint8_t)applied;
+		c->skip2 = applied && at == j + 1;
+		int32_t now[6] = { w->dx[a], w->xoff[a], w->yoff[a], w->dx[j], w->xoff[j], w->yoff[j] };
+		for (int m = 0; m < 6; m++)
+			c->v[m] = now[m] - old[m];
+		if (applied)
+			*i = at;
+		return applied;
+	}
+	if (!c->applied)
+		return 0;
+	w->dx[a] += c->v[0], w->xoff[a] += c->v[1], w->yoff[a] += c->v[2];
+	w->dx[j] += c->v[3], w->xoff[j] += c->v[4], w->yoff[j] += c->v[5];
+	*i = c->skip2 ? j + 1 : j;
+	return 1;
+}
+
+static void gpos_lookup(font_ot_t *o, plan_t *p, word_t *w, int k)
+{
+	const lookup_t *L = &o->lk[GPOS][p->lk[GPOS][k]];
+	rd_t *r = &w->r;
+	w->flag = L->flag;
+	unsigned i = 0;
+	while (i < w->n && !w->decline) {
+		int applied = 0;
+		if (L->type == 2) {
+			if (may_act(w, i, GPOS, k) && !skipped(w, i))
+				applied = pair_lookup(p, w, k, L, &i);
+		} else if (may_act(w, i, GPOS, k) && !skipped(w, i)) {
+			for (unsigned s = 0; s < L->nsub && !applied; s++) {
+				uint32_t so = L->sub[s];
+				unsigned fmt = u16(r, so), g = w->g[i];
+				switch (L->type) {
+				case 1: {
+					uint32_t idx = coverage(r, so + u16(r, (uint64_t)so + 2), g);
+					if (idx == NOT_COVERED || (fmt != 1 && fmt != 2))
+						break;
+					unsigned vf = u16(r, (uint64_t)so + 4);
+					if (fmt == 1) {
+						value_apply(w, vf, so + 6, i);
+					} else {
+						if (idx >= u16(r, (uint64_t)so + 6))
+							break;
+						value_apply(w, vf, so + 8 + 2 * popcount16(vf) * idx, i);
+					}
+					i++;
+					applied = 1;
+					break;
+				}
+				case 2:
+					applied = pair_apply(w, so, &i);
+					break;
+				case 7:
+				case 8:
+					if (context_fires(w, so, L->type == 8, i))
+						w->decline = 1;
+					break;
+				default: /* cursive, mark to base/ligature/mark: covered glyphs */
+					if (coverage(r, so + u16(r, (uint64_t)so + 2), g) != NOT_COVERED)
+						w->decline = 1;
+					break;
+				}
+				if (w->decline)
+					return;
+			}
+		}
+		if (!applied)
+			i++;
+	}
+}
+
+/* Characters a word of the fast path may hold: spacing, not default
+ * ignorable, not U+2044 (fractions), not controls, none HarfBuzz joins to
+ * the character before (marks, FF9E..FF9F), in the blocks of the scripts
+ * of the default shaper it is used for. */
+static int cp_ok(uint32_t cp)
+{
+	if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp == 0xad)
+		return 0;
+	if (cp < 0x300)
+		return 1;
+	if (!(cp < 0x2e00 || (cp >= 0x2e80 && cp <= 0x9fff) || (cp >= 0xf900 && cp <= 0xfaff) ||
+	      (cp >= 0xfb00 && cp <= 0xfb06) || (cp >= 0xfe30 && cp <= 0xfe4f) ||
+	      (cp >= 0xff00 && cp <= 0xffef && cp != 0xff9e && cp != 0xff9f && cp != 0xffa0) ||
+	      (cp >= 0x20000 && cp <= 0x3ffff)))
+		return 0;
+	if (cp == 0x34f || cp == 0x61c || (cp >= 0x115f && cp <= 0x1160) ||
+	    (cp >= 0x17b4 && cp <= 0x17b5) || (cp >= 0x180b && cp <= 0x180f) ||
+	    (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) ||
+	    (cp >= 0x2060 && cp <= 0x206f) || cp == 0x2044 || cp == 0x3164)
+		return 0;
+	hb_unicode_general_category_t gc =
+		hb_unicode_general_category(hb_unicode_funcs_get_default(), cp);
+	return gc != HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK &&
+	       gc != HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK &&
+	       gc != HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK &&
+	       gc != HB_UNICODE_GENERAL_CATEGORY_FORMAT &&
+	       gc != HB_UNICODE_GENERAL_CATEGORY_CONTROL &&
+	       gc != HB_UNICODE_GENERAL_CATEGORY_UNASSIGNED &&
+	       gc != HB_UNICODE_GENERAL_CATEGORY_SURROGATE &&
+	       gc != HB_UNICODE_GENERAL_CATEGORY_PRIVATE_USE;
+}
+
+/* Scripts HarfBuzz shapes with its default shaper, left to right, whose
+ * runs the fast path takes (INVALID: only Common characters). */
+static int script_ok(hb_script_t sc)
+{
+	return sc == HB_SCRIPT_INVALID || sc == HB_SCRIPT_LATIN || sc == HB_SCRIPT_GREEK ||
+	       sc == HB_SCRIPT_CYRILLIC || sc == HB_SCRIPT_HAN || sc == HB_SCRIPT_HIRAGANA ||
+	       sc == HB_SCRIPT_KATAKANA;
+}
+
+int font_ot_kerns(font_face_t *f)
+{
+	font_ot_t *o = face_ot(f);
+	return o->ok ? o->kerns : -1;
+}
+
+int font_ot_shape(font_face_t *f, hb_script_t sc, unsigned mask, const hb_tag_t *user,
+                  int nuser, const uint32_t *cps, uint32_t *g, int n, int32_t *dx,
+                  int32_t *xoff, int32_t *yoff)
+{
+	font_ot_t *o = face_ot(f);
+	if (!o->ok || n <= 0 || n > MAX_WORD)
+		return 0;
+	if (!script_ok(sc))
+		return 0;
+	uint8_t props[MAX_WORD];
+	for (int i = 0; i < n; i++) {
+		if (!cp_ok(cps[i]) || g[i] == 0 || g[i] >= o->nglyphs || !glyph_props(o, g[i], &props[i]))
+			return 0;
+		dx[i] = xoff[i] = yoff[i] = 0;
+	}
+	plan_t *p = plan_get(o, sc, mask, user, nuser);
+	if (!p->ok)
+		return 0;
+	word_t w;
+	w.decline = 0;
+	w.nocache = p->nocache;
+	w.any.sub = w.any.pos = 0;
+	for (int i = 0; i < n; i++) {
+		w.bits[i] = glyph_bits(o, p, g[i]);
+		if (w.bits[i].pos & GB_DECLINE)
+			return 0;
+		w.any.sub |= w.bits[i].sub;
+		w.any.pos |= w.bits[i].pos;
+	}
+	w.n = (unsigned)n;
+	w.g = g;
+	w.props = props;
+	w.dx = dx;
+	w.xoff = xoff;
+	w.yoff = yoff;
+	w.r = tab_rd(&o->t[GSUB]);
+	for (int k = 0; k < p->nlk[GSUB] && !w.decline; k++)
+		if (w.nocache || (w.any.sub >> k & 1))
+			gsub_lookup(o, p, &w, k);
+	if (w.decline || w.r.bad)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (g[i] >= o->nglyphs)
+			return 0;
+	w.r = tab_rd(&o->t[GPOS]);
+	for (int k = 0; k < p->nlk[GPOS] && !w.decline; k++)
+		if (w.nocache || (w.any.pos >> k & 1))
+			gpos_lookup(o, p, &w, k);
+	return !w.decline && !w.r.bad;
+}
+
+/* FONT_FEAT_* (bit i: tags[i]) that script 0's default LangSys of GSUB
+ * lists (as hb_ot_layout_language_find_feature(face, GSUB, 0,
+ * DEFAULT_LANGUAGE_INDEX) finds them); -1 when not modelled. */
+int font_ot_feats(font_face_t *f, const hb_tag_t *tags, int ntags)
+{
+	font_ot_t *o = face_ot(f);
+	if (!o->ok)
+		return -1;
+	if (o->feats >= 0)
+		return o->feats;
+	int have = 0;
+	if (o->t[GSUB].n) {
+		rd_t r = tab_rd(&o->t[GSUB]);
+		uint32_t sl = u16(&r, 4);
+		uint32_t ls = 0;
+		if (sl && u16(&r, sl) > 0) {
+			uint32_t so = sl + u16(&r, (uint64_t)sl + 2 + 4);
+			unsigned def = so != sl ? u16(&r, so) : 0;
+			ls = def ? so + def : 0;
+		}
+		for (int i = 0; i < ntags; i++)
+			if (find_feature(&r, ls, tags[i]) >= 0)
+				have |= 1 << i;
+		if (r.bad)
+			return -1;
+	}
+	o->feats = have;
+	return have;
+}
+
+/* HarfBuzz's shaping of cp (glyph gid) alone with its default features
+ * and 'halt' (font_halt.c's question): 1 and its x advance and offset
+ * when the fast path can answer, 0 when HarfBuzz must. */
+int font_ot_halt(font_face_t *f, uint32_t cp, uint32_t gid, int32_t *xadv, int32_t *xoff)
+{
+	static const hb_tag_t user[4] = { HB_TAG('c', 'a', 'l', 't'), HB_TAG('c', 'l', 'i', 'g'),
+		                          HB_TAG('h', 'a', 'l', 't'), HB_TAG('l', 'i', 'g', 'a') };
+	hb_script_t sc = hb_unicode_script(hb_unicode_funcs_get_default(), cp);
+	if (sc == HB_SCRIPT_COMMON || sc == HB_SCRIPT_INHERITED || sc == HB_SCRIPT_UNKNOWN)
+		sc = HB_SCRIPT_INVALID;
+	uint32_t g = gid;
+	int32_t dx, xo, yo;
+	if (!font_ot_shape(f, sc, FONT_OT_HALT, user, 4, &cp, &g, 1, &dx, &xo, &yo))
+		return 0;
+	if (g != gid) {
+		*xadv = *xoff = 0;  /* another glyph: no halt answer */
+		return 2;
+	}
+	*xadv = hb_font_get_glyph_h_advance(f->hbfont, gid) + dx;
+	*xoff = xo;
+	return 1;
+}

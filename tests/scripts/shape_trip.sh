@@ -50,13 +50,14 @@ while IFS="$tab" read -r fam text expect; do
 	else
 		[ "$expect" = same ] && no "$fam: '$text' shapes otherwise than in the unedited font"
 	fi
-	# a CV set in it: the same PDF and dump both ways
+	# a CV set in it (academic: oldstyle figures; classic: small caps):
+	# the same PDFs and dumps both ways
 	for m in fast hb; do
 		if [ $m = hb ]; then s=harfbuzz; else s=; fi
-		VITA_SHAPER=$s "$VITA" render tests/shape/latin.yaml --set "fonts.body=$fam" \
-			--set "fonts.heading=$fam" -o "$OUT/out/$fam.$m.pdf" 2>"$OUT/out/$fam.$m.err"
-		VITA_SHAPER=$s "$VITA" render tests/shape/latin.yaml --set "fonts.body=$fam" \
-			--set "fonts.heading=$fam" --dump=layout > "$OUT/out/$fam.$m.layout" 2>/dev/null
+		set -- tests/shape/latin.yaml --set "fonts.body=$fam" --set "fonts.heading=$fam"
+		VITA_SHAPER=$s "$VITA" render "$@" -o "$OUT/out/$fam.$m.pdf" 2>"$OUT/out/$fam.$m.err"
+		VITA_SHAPER=$s "$VITA" render "$@" --dump=layout > "$OUT/out/$fam.$m.layout" 2>/dev/null
+		VITA_SHAPER=$s "$VITA" render "$@" -l classic --dump=layout >> "$OUT/out/$fam.$m.layout" 2>/dev/null
 	done
 	pdffonts "$OUT/out/$fam.fast.pdf" 2>/dev/null | grep -q "+Trip${fam#Trip }-Regular " ||
 		{ no "$fam: the CV does not use it"; cat "$OUT/out/$fam.fast.err"; }

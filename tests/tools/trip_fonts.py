@@ -231,6 +231,108 @@ def v_no_kern_feature(font):
     return font
 
 
+def add_feature(table, tag, feature):
+    fr = ot.FeatureRecord()
+    fr.FeatureTag, fr.Feature = tag, feature
+    table.FeatureList.FeatureRecord.append(fr)
+    table.FeatureList.FeatureCount = len(table.FeatureList.FeatureRecord)
+    i = len(table.FeatureList.FeatureRecord) - 1
+    for ls in all_langsys(table):
+        ls.FeatureIndex = list(ls.FeatureIndex) + [i]
+    sort_features(table)
+
+
+def features(table, tag):
+    return [r.Feature for r in table.FeatureList.FeatureRecord if r.FeatureTag == tag]
+
+
+def v_req_feature(font):
+    """Every default language system's required feature: smcp."""
+    t = font["GSUB"].table
+    i = [k for k, r in enumerate(t.FeatureList.FeatureRecord) if r.FeatureTag == "smcp"][0]
+    for sr in t.ScriptList.ScriptRecord:
+        if sr.Script.DefaultLangSys:
+            sr.Script.DefaultLangSys.ReqFeatureIndex = i
+    return font
+
+
+def v_kern_twice(font):
+    """kern lists each of its lookups twice (HarfBuzz applies it once)."""
+    for f in features(font["GPOS"].table, "kern"):
+        f.LookupListIndex = list(f.LookupListIndex) * 2
+        f.LookupCount = len(f.LookupListIndex)
+    return font
+
+
+def v_kern_dist(font):
+    """dist has the lookups of kern (applied once in all)."""
+    t = font["GPOS"].table
+    add_feature(t, "dist", copy.deepcopy(features(t, "kern")[0]))
+    return font
+
+
+def v_gsub_order(font):
+    """smcp's lookups listed last first: HarfBuzz applies them in lookup order."""
+    merge(font, "GSUB", "lookup g1 { sub numbersign by at; } g1;\n"
+                        "lookup g2 { sub at by V; } g2;\n"
+                        "feature smcp { lookup g1; lookup g2; } smcp;")
+    for f in features(font["GSUB"].table, "smcp"):
+        f.LookupListIndex = sorted(f.LookupListIndex, reverse=True)
+    return font
+
+
+def v_many_lookups(font):
+    """40 more kern lookups (past what a plan may cache)."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    lk = ["lookup k%d { pos %s %s -%d; } k%d;" % (i, letters[i % 26], letters[(i + 1) % 26], 5 + i, i)
+          for i in range(40)]
+    return merge(font, "GPOS", "\n".join(lk) + "\nfeature kern { " +
+                 " ".join("lookup k%d;" % i for i in range(40)) + " } kern;")
+
+
+def v_gdef_classes(font):
+    """GDEF calls n a mark, o a ligature, the tilde a base."""
+    cd = font["GDEF"].table.GlyphClassDef.classDefs
+    cd["n"], cd["o"], cd["tildecomb"] = 3, 2, 1
+    return font
+
+
+def v_mark_attach(font):
+    """A kern lookup that skips marks of another attachment class."""
+    merge(font, "GPOS", "lookup ma { pos x x -50; } ma;\nfeature kern { lookup ma; } kern;")
+    g = font["GDEF"].table
+    cd = ot.MarkAttachClassDef()
+    cd.classDefs = {"tildecomb": 1, "acutecomb": 2}
+    g.MarkAttachClassDef = cd
+    font["GPOS"].table.LookupList.Lookup[-1].LookupFlag = 0x0100
+    return font
+
+
+def v_mark_set_no_sets(font):
+    """UseMarkFilteringSet in a GDEF 1.0 (no mark glyph sets)."""
+    merge(font, "GPOS", "@M = [tildecomb];\nlookup ms { lookupflag UseMarkFilteringSet @M; "
+                        "pos x x -50; } ms;\nfeature kern { lookup ms; } kern;")
+    g = font["GDEF"].table
+    g.Version = 0x00010000
+    g.MarkGlyphSetsDef = None
+    return font
+
+
+def v_kern_table_and_gpos(font):
+    """GPOS without a kern feature, and a 'kern' table."""
+    pairs = kern_pairs(font)
+    v_no_kern_feature(font)
+    k = newTable("kern")
+    k.version = 0
+    t = KernTable_format_0()
+    t.version, t.format, t.coverage, t.tupleIndex = 0, 0, 1, 0
+    pairs[("n", "n")] = -45
+    t.kernTable = pairs
+    k.kernTables = [t]
+    font["kern"] = k
+    return font
+
+
 def fea(tag, text):
     return lambda font: merge(font, tag, text)
 
@@ -272,6 +374,19 @@ VARIANTS = [
     ("MarkOnPlain", fea("GPOS", "markClass r <anchor 0 0> @R;\n"
                                 "feature mark { pos base n <anchor 300 100> mark @R; } mark;"),
      "nr", "differ"),
+    ("KernTwice", v_kern_twice, "AV To", "same"),
+    ("KernDistSame", v_kern_dist, "AV To", "same"),
+    ("ManyLookups", v_many_lookups, "abcdefghij", "differ"),
+    ("GdefClasses", v_gdef_classes, "Anna To", "differ"),
+    ("MarkAttach", v_mark_attach, "x\u0303x x\u0301x xx", "differ"),
+    ("MarkSetNoSets", v_mark_set_no_sets, "x\u0303x xx", "any"),
+    ("KernTableAndGpos", v_kern_table_and_gpos, "nn", "differ"),
+    ("KernSpace", fea("GPOS", "feature kern { pos A space -50; pos space T -40; pos uni00A0 V -30; } kern;"),
+     "A T A\u00a0V", "differ"),
+    ("PairDevice", fea("GPOS", "feature kern { pos n n <-30 0 -30 0 <device NULL> <device NULL> "
+                               "<device 1 -5, 2 -5, 3 -5, 4 -5, 5 -5, 6 -5, 7 -5, 8 -5, 9 -5, 10 -5, 11 -5, 12 -5> "
+                               "<device NULL>>; } kern;"), "nn", "differ"),
+    ("NoGrekCyrl", lambda font: v_drop_script("cyrl")(v_drop_script("grek")(font)), "ΑΥΤΟ ГА", "any"),
     ("LatnOnly", v_drop_script("DFLT"), "AV", "any"),
     ("DfltOnly", v_drop_script("latn"), "AV", "any"),
     # substitutions on plain letters under features that are always on
@@ -286,6 +401,10 @@ VARIANTS = [
     ("Rlig", fea("GSUB", "feature rlig { sub A V by W; } rlig;"), "AV", "differ"),
     ("Rclt", fea("GSUB", "feature rclt { sub A' V by a.sc; } rclt;"), "AV", "differ"),
     ("Rvrn", fea("GSUB", "feature rvrn { sub V by v.sc; } rvrn;"), "AV", "differ"),
+    ("ReqFeature", v_req_feature, "To", "differ"),
+    ("ReverseChain", fea("GSUB", "feature ccmp { rsub A n' by m; } ccmp;"), "An", "any"),
+    ("GsubOrder", v_gsub_order, "A#", "differ"),
+    ("SmcpDeltaNeg", fea("GSUB", "feature smcp { sub at by numbersign; } smcp;"), "A@", "differ"),
     ("Liga", fea("GSUB", "feature liga { sub A V by W; } liga;"), "AV", "same"),
     ("Calt", fea("GSUB", "feature calt { sub A' V by a.sc; } calt;"), "AV", "same"),
     ("Dlig", fea("GSUB", "feature dlig { sub A V by W; } dlig;"), "AV", "same"),

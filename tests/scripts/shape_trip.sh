@@ -26,8 +26,8 @@ noto=$(fc-list -f '%{file}\n' 'Noto Serif:style=Regular' | grep -m1 'NotoSerif-R
 dejavu=$(fc-list -f '%{file}\n' 'DejaVu Sans:style=Book' | grep -m1 'DejaVuSans.ttf')
 [ -n "$noto" ] && [ -n "$dejavu" ] || { echo "FAIL: Noto Serif / DejaVu Sans not installed"; exit 1; }
 /usr/bin/python3 -c 'import fontTools' 2>/dev/null || { echo "FAIL: python3-fonttools not installed"; exit 1; }
-/usr/bin/python3 tests/tools/trip_fonts.py "$noto" "$OUT/fonts" > "$OUT/list" ||
-	{ echo "FAIL: trip_fonts.py"; exit 1; }
+/usr/bin/python3 tests/tools/trip_fonts.py "$noto" "$OUT/fonts" > "$OUT/list" 2>"$OUT/trip_fonts.log" ||
+	{ echo "FAIL: trip_fonts.py"; cat "$OUT/trip_fonts.log"; exit 1; }
 ln -s "$noto" "$dejavu" "$OUT/fonts/"
 cat > "$OUT/fonts.conf" <<XML
 <?xml version="1.0"?>

@@ -333,6 +333,66 @@ def v_kern_table_and_gpos(font):
     return font
 
 
+# Tables that lie within their bounds: HarfBuzz searches coverage, pair
+# sets and script lists by bisection and checks class numbers; a fast path
+# must give what HarfBuzz gives (or leave the face to it).
+
+def kern_subtables(font, fmt):
+    for lk in font["GPOS"].table.LookupList.Lookup:
+        for st in lk.SubTable:
+            if lk.LookupType == 2 and st.Format == fmt:
+                yield st
+
+
+def v_coverage_unsorted(font):
+    """The glyph pairs' coverage (and pair sets) in reverse glyph order."""
+    for st in kern_subtables(font, 1):
+        st.Coverage.glyphs = st.Coverage.glyphs[::-1]
+        st.PairSet = st.PairSet[::-1]
+    return font
+
+
+def v_pairset_unsorted(font):
+    """Each pair set's second glyphs in reverse order."""
+    for st in kern_subtables(font, 1):
+        for ps in st.PairSet:
+            ps.PairValueRecord = ps.PairValueRecord[::-1]
+    return font
+
+
+def v_class_overflow(font):
+    """Class pairs: a second-glyph class past Class2Count, a first one past Class1Count."""
+    for st in kern_subtables(font, 2):
+        c2 = st.ClassDef2.classDefs
+        for g in list(c2)[:len(c2) // 2]:
+            c2[g] = st.Class2Count + 3
+        c1 = st.ClassDef1.classDefs
+        for g in list(c1)[:3]:
+            c1[g] = st.Class1Count + 1
+        break
+    return font
+
+
+def v_scripts_unsorted(font):
+    for tt in ("GSUB", "GPOS"):
+        sl = font[tt].table.ScriptList
+        sl.ScriptRecord = sorted(sl.ScriptRecord, key=lambda r: r.ScriptTag, reverse=True)
+    return font
+
+
+def v_gdef_class7(font):
+    cd = font["GDEF"].table.GlyphClassDef.classDefs
+    cd["n"], cd["V"] = 7, 5
+    return font
+
+
+def v_mark_attach_no_classdef(font):
+    merge(font, "GPOS", "lookup ma { pos x x -50; } ma;\nfeature kern { lookup ma; } kern;")
+    font["GDEF"].table.MarkAttachClassDef = None
+    font["GPOS"].table.LookupList.Lookup[-1].LookupFlag = 0x0300
+    return font
+
+
 def fea(tag, text):
     return lambda font: merge(font, tag, text)
 
@@ -387,6 +447,12 @@ VARIANTS = [
                                "<device 1 -5, 2 -5, 3 -5, 4 -5, 5 -5, 6 -5, 7 -5, 8 -5, 9 -5, 10 -5, 11 -5, 12 -5> "
                                "<device NULL>>; } kern;"), "nn", "differ"),
     ("NoGrekCyrl", lambda font: v_drop_script("cyrl")(v_drop_script("grek")(font)), "ΑΥΤΟ ГА", "any"),
+    ("CoverageUnsorted", v_coverage_unsorted, "AV To Ty", "any"),
+    ("PairSetUnsorted", v_pairset_unsorted, "AV To Ty", "any"),
+    ("ClassOverflow", v_class_overflow, "AV To Ty", "any"),
+    ("ScriptsUnsorted", v_scripts_unsorted, "AV", "any"),
+    ("GdefClass7", v_gdef_class7, "AVnn", "any"),
+    ("MarkAttachNoClassDef", v_mark_attach_no_classdef, "x\u0303x xx", "any"),
     ("LatnOnly", v_drop_script("DFLT"), "AV", "any"),
     ("DfltOnly", v_drop_script("latn"), "AV", "any"),
     # substitutions on plain letters under features that are always on

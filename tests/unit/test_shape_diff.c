@@ -754,7 +754,34 @@ static void random_string(const uint32_t *cps, int n, int maxlen, int space, cha
 	out[m] = 0;
 }
 
+/* Words around the lengths where a shaper may change its ways (256
+ * code points, 256 bytes): kerning pairs of one and two bytes, the last
+ * one or a mark at the end. */
+static void long_words(font_chain_t *ch, const char *chain)
+{
+	static const char *const unit[] = {"AV", "To", "ΑΥ", "ГА", "Vo"};
+	static const int lens[] = {127, 128, 129, 255, 256, 257, 300};
+	char s[1400];
+	for (size_t u = 0; u < sizeof(unit) / sizeof(unit[0]); u++)
+		for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++)
+			for (int end = 0; end < 3; end++) {
+				size_t k = 0, ul = strlen(unit[u]) / 2;     /* bytes per code point */
+				for (int i = 0; i < lens[l]; i++) {
+					memcpy(s + k, unit[u] + (i % 2) * ul, ul);
+					k += ul;
+				}
+				if (end == 1)
+					k += (size_t)utf8_encode(0x303, s + k);
+				else if (end == 2)
+					s[k++] = '.';
+				s[k] = 0;
+				call_shape(ch, chain, FONT_REGULAR, 0, BIG, "en", s, 1);
+				call_pieces(ch, chain, FONT_REGULAR, 0, BODY, "en", s);
+			}
+}
+
 #define NRANDOM 24
+static int families_listed;     /* the families are fontconfig's (no -f) */
 
 /* Random and built strings in chain ch (the family's face first). */
 static void work_face(font_chain_t *ch, const char *chain, const char *family, int all)
@@ -780,6 +807,8 @@ static void work_face(font_chain_t *ch, const char *chain, const char *family, i
 			calls_for(ch, chain, trip[i], 0, 1);
 		for (int i = 0; all && !si && trip_lines[i]; i++)
 			calls_for(ch, chain, trip_lines[i], 1, 1);
+		if (!si && (all || !families_listed))
+			long_words(ch, chain);
 		if (!all && (!si || full)) {    /* the built strings in each family's regular face */
 			for (int i = 0; trip[i]; i++) {
 				call_shape(ch, chain, st, 0, BIG, "en", trip[i], 0);
@@ -943,8 +972,10 @@ int main(int argc, char **argv)
 		}
 	}
 	int builtin = !families.n;
-	if (!families.n && !only_text)
+	if (!families.n && !only_text) {
 		list_families();
+		families_listed = 1;
+	}
 	if (print_only) {
 		work(0, 1, builtin);
 		return 0;

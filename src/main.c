@@ -219,6 +219,7 @@ typedef struct kept {
 typedef struct keep {
 	font_lib_t *lib;
 	hyph_set_t *hyphs;
+	datadir_t *dirs[2];   /* vita's layouts and locales (no profile folder) */
 	kept_t styles[KEEP_MAX], locales[KEEP_MAX];
 	int nstyles, nlocales;
 } keep_t;
@@ -280,6 +281,8 @@ static void keep_free(keep_t *k)
 	hyph_set_free(k->hyphs);
 	kept_free(k->styles, k->nstyles, free_style);
 	kept_free(k->locales, k->nlocales, free_locale);
+	free(k->dirs[0]);
+	free(k->dirs[1]);
 	memset(k, 0, sizeof(*k));
 }
 
@@ -330,18 +333,34 @@ static vlocale_t *open_locale(const char *code, const char *const *dirs, const c
 	return l;
 }
 
+/* The search path for sub (kind 0 "layouts", 1 "locales"): in tmp, or
+ * the keep's when there is no profile folder in it (every CV's then). */
+static const datadir_t *data_dirs(datadir_t *tmp, int kind, const char *dir, keep_t *k)
+{
+	const char *sub = kind ? "locales" : "layouts";
+	if (!k || dir) {
+		datadir_get(tmp, sub, dir);
+		return tmp;
+	}
+	if (!k->dirs[kind]) {
+		k->dirs[kind] = xmalloc(sizeof(datadir_t));
+		datadir_get(k->dirs[kind], sub, NULL);
+	}
+	return k->dirs[kind];
+}
+
 /* Layout for a model: -l beats the profile's `layout:`; then the
  * profile's overrides, then --set. */
 static style_t *load_style(const model_t *m, const opts_t *o, keep_t *k, errs_t *e)
 {
-	datadir_t d;
-	datadir_get(&d, "layouts", m && !o->untrusted ? m->dir : NULL);
+	datadir_t tmp;
+	const datadir_t *d = data_dirs(&tmp, 0, m && !o->untrusted ? m->dir : NULL, k);
 	const char *name = o->layout ? o->layout : m && m->layout ? m->layout : "academic";
 	/* the profile's layout is found beside the profile (and, untrusted,
 	   only among vita's); -l beside the working directory */
 	int own = !o->layout && m && m->layout;
 	style_t *s = open_style(name, own ? m->file : NULL, own ? m->layout_line : 0,
-	                        own ? m->layout_col : 0, d.dirs,
+	                        own ? m->layout_col : 0, d->dirs,
 	                        own && o->untrusted ? STYLE_CONFINED : 0, k, e);
 	if (!s)
 		return NULL;
@@ -366,9 +385,8 @@ static style_t *load_style(const model_t *m, const opts_t *o, keep_t *k, errs_t 
 static vlocale_t *load_locale(const model_t *m, const style_t *s, const opts_t *o, keep_t *k,
                               errs_t *e)
 {
-	datadir_t d;
-	datadir_get(&d, "locales", m && !o->untrusted ? m->dir : NULL);
-	const char *const *dirs = d.dirs;
+	datadir_t tmp;
+	const char *const *dirs = data_dirs(&tmp, 1, m && !o->untrusted ? m->dir : NULL, k)->dirs;
 	const char *code = s->lang ? s->lang : "en", *where = s->file;
 	int line = 0, col = 0;
 	if (o->lang) {

@@ -48,11 +48,11 @@ ALL_CFLAGS = $(WARN) $(CFLAGS)
 LIBS     = $(PKG_LIBS) -lhpdf -lhyphen -lm
 # What build/vita links: LIBS but the libraries it loads when first called
 # (include/dl.h: most renders never call them, and each library linked
-# costs every process its pages and the dynamic linker's lookups).
+# costs every process its pages and the dynamic linker's lookups), and
+# libhyphen.
 # debian/control names them, as dpkg-shlibdeps cannot see them.
-DL_PKGS  = fontconfig
-VITA_LIBS := $(shell pkg-config --libs $(filter-out $(DL_PKGS),$(PKGS)) 2>/dev/null) -lhpdf \
-             -lhyphen -lm
+DL_PKGS  = fontconfig fribidi libjpeg yaml-0.1
+VITA_LIBS := $(shell pkg-config --libs $(filter-out $(DL_PKGS),$(PKGS)) 2>/dev/null) -lhpdf -lm
 
 SAN       = -fsanitize=address,undefined -fno-omit-frame-pointer
 SAN_FLAGS = -O1 -g $(SAN) -fno-sanitize-recover=all -Werror
@@ -145,21 +145,22 @@ HPDF_VERSION = $(shell echo HPDF_VERSION_TEXT | \
 # loads it anyway; --as-needed would leave it 16th, its 120 symbols
 # looked up through every library before it: 48 K more).
 BIND_FIRST = -lc -lhpdf -lharfbuzz -lpng16 -Wl,--push-state,--no-as-needed -lfreetype \
-             -Wl,--pop-state -ljpeg
+             -Wl,--pop-state
 
 $(BUILD)/vita: $(OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(BIND_FIRST) $(VITA_LIBS)
 
 # make static: $(BUILD)/vita-static, the same objects with every library
-# Debian ships as a .a file linked in, and not the default. Debian 12 has
-# no .a for libharu, HarfBuzz or libunibreak, and those
-# load FreeType, libpng, zlib, glib, graphite2 and brotli as shared
-# libraries anyway (a second, static copy of those would be two copies in
-# one process), so only STATIC_LIBS are static: 7 fewer shared libraries
-# (21 -> 14): the dynamic linker does 1.58 M instead of 2.25 M instructions,
-# about 1 M instructions and 0.2 ms less per fresh render
-# (README, "Building"; BENCHMARKS.md). A missing .a is linked dynamically.
-STATIC_LIBS  = fribidi yaml fontconfig expat jpeg deflate hyphen
+# Debian ships as a .a file and the binary refers to linked in, and not
+# the default. Debian 12 has no .a for libharu, HarfBuzz or libunibreak,
+# and those load FreeType, libpng, zlib, glib, graphite2 and brotli as
+# shared libraries anyway (a second, static copy of those would be two
+# copies in one process), so only STATIC_LIBS are static: libdeflate. The
+# libraries of DL_PKGS and libhyphen are loaded on first use in this build
+# too (nothing refers to them). build/vita starts with 14 shared libraries
+# (21 before they were loaded on first use), vita-static with 13 (README,
+# "Building"; BENCHMARKS.md). A missing .a is linked dynamically.
+STATIC_LIBS  = deflate
 STATIC_FOUND = $(foreach l,$(STATIC_LIBS),$(if $(wildcard $(shell $(CC) -print-file-name=lib$(l).a)),$(l)))
 STATIC_DYN   = $(filter-out $(STATIC_FOUND),$(STATIC_LIBS)) harfbuzz freetype unibreak \
                png16 hpdf z m

@@ -71,6 +71,10 @@ typedef struct sfnt_hb {
 	const unsigned char *hmtx;
 	unsigned nglyphs, nmetrics;
 	int dense;                  /* hmtx read whole (small: a Latin face's) */
+	const unsigned char *glyf, *loca; /* a glyf face's ink boxes (sfnt_hb_extents) */
+	uint32_t glyflen;
+	unsigned ninked;            /* glyphs loca holds (0: not a glyf face read so) */
+	int shortloca;
 	uint64_t cache[256];        /* (cp + 1) << 16 | glyph, by cp % 256: text
 	                             * repeats its characters (HarfBuzz's cache) */
 } sfnt_hb_t;
@@ -84,6 +88,11 @@ unsigned sfnt_hb_glyph(sfnt_hb_t *h, uint32_t cp);
 /* The advance of glyph g < h->nglyphs, font units (inline: shaping asks
  * for it per glyph). */
 unsigned sfnt_hb_advance_read(const sfnt_hb_t *h, unsigned g);
+/* Glyph g's ink box (x bearing, y bearing, width, height, font units) as
+ * hb_font_get_glyph_extents gives it for a glyf face with no colour or
+ * bitmap tables: 1, or 0 when HarfBuzz has none (*e zero); -1: not such a
+ * face (ask HarfBuzz). */
+int sfnt_hb_extents(const sfnt_hb_t *h, unsigned g, int32_t e[4]);
 static inline unsigned sfnt_hb_advance(const sfnt_hb_t *h, unsigned g)
 {
 	if (!h->dense)

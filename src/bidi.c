@@ -1,13 +1,50 @@
 /* bidi: UAX #9 levels, Arabic joining and line order with libfribidi
- * (see bidi.h). */
+ * (see bidi.h), loaded when a paragraph first has a right-to-left
+ * character (dl.h): most CVs have none. */
 #include <stdlib.h>
 #include <fribidi.h>
 #include "arena.h"
 #include "bidi.h"
+#include "dl.h"
+
+#define FRIBIDI_FUNCS(X) X(fribidi_get_bidi_type) X(fribidi_get_bidi_types) \
+	X(fribidi_get_bracket_types) X(fribidi_get_par_embedding_levels_ex) \
+	X(fribidi_get_joining_types) X(fribidi_join_arabic) X(fribidi_shape)
+static struct {
+	FRIBIDI_FUNCS(DL_FIELD)
+} fb;
+
+/* 1 when libfribidi is loaded (0 when it cannot be: a broken install,
+ * its text then stays left to right). */
+static int fb_loaded(void)
+{
+	static int loaded; /* 1, or -1 when it cannot be loaded */
+	if (!loaded) {
+		char why[300];
+		void *h = dl_open("libfribidi.so.0", why, sizeof(why));
+#define X(f) DL_SYM(h, fb, f, why)
+		FRIBIDI_FUNCS(X)
+#undef X
+		loaded = h ? 1 : -1;
+	}
+	return loaded > 0;
+}
+
+/* Where Unicode has right-to-left characters (bidi classes R, AL, AN):
+ * outside these blocks there are none (test_inline checks every code
+ * point), so text of other scripts (CJK) never loads the library. */
+static int rtl_block(uint32_t cp)
+{
+	return (cp >= 0x590 && cp <= 0x8ff) || cp == 0x200f || (cp >= 0xfb1d && cp <= 0xfdff) ||
+	       (cp >= 0xfe70 && cp <= 0xfeff) || (cp >= 0x10800 && cp <= 0x10fff) ||
+	       (cp >= 0x1e800 && cp <= 0x1efff);
+}
 
 int bidi_is_rtl(uint32_t cp)
 {
-	FriBidiCharType t = fribidi_get_bidi_type(cp);
+	if (!rtl_block(cp) || !fb_loaded())
+		return 0;
+	FriBidiCharType t = fb.fribidi_get_bidi_type(cp);
 	return t == FRIBIDI_TYPE_RTL || t == FRIBIDI_TYPE_AL || t == FRIBIDI_TYPE_AN;
 }
 
@@ -15,16 +52,18 @@ int bidi_levels(const uint32_t *cp, int n, int rtl, uint8_t *lv)
 {
 	if (n <= 0)
 		return 0;
+	if (!fb_loaded())
+		return -1;
 	FriBidiCharType *t = xmalloc((size_t)n * sizeof(*t));
 	FriBidiBracketType *bt = xmalloc((size_t)n * sizeof(*bt));
 	FriBidiLevel *l = xmalloc((size_t)n * sizeof(*l));
-	fribidi_get_bidi_types(cp, n, t);
-	fribidi_get_bracket_types(cp, n, t, bt);
+	fb.fribidi_get_bidi_types(cp, n, t);
+	fb.fribidi_get_bracket_types(cp, n, t, bt);
 	/* in a right-to-left page a paragraph takes the direction of its first
 	   strong character (an English sentence stays left to right), RTL
 	   when it has none */
 	FriBidiParType base = rtl ? FRIBIDI_PAR_WRTL : FRIBIDI_PAR_LTR;
-	FriBidiLevel max = fribidi_get_par_embedding_levels_ex(t, bt, n, &base, l);
+	FriBidiLevel max = fb.fribidi_get_par_embedding_levels_ex(t, bt, n, &base, l);
 	int r = max == 0 ? -1 : max - 1;
 	for (int i = 0; i < n; i++)
 		lv[i] = r < 0 ? (uint8_t)(rtl != 0) : (uint8_t)l[i];
@@ -36,17 +75,17 @@ int bidi_levels(const uint32_t *cp, int n, int rtl, uint8_t *lv)
 
 void bidi_shape(uint32_t *cp, int n, const uint8_t *lv)
 {
-	if (n <= 0)
+	if (n <= 0 || !fb_loaded())
 		return;
 	FriBidiCharType *t = xmalloc((size_t)n * sizeof(*t));
 	FriBidiArabicProp *ap = xmalloc((size_t)n * sizeof(*ap));
 	FriBidiLevel *l = xmalloc((size_t)n * sizeof(*l));
 	for (int i = 0; i < n; i++)
 		l[i] = (FriBidiLevel)lv[i];
-	fribidi_get_bidi_types(cp, n, t);
-	fribidi_get_joining_types(cp, n, ap);
-	fribidi_join_arabic(t, n, l, ap);
-	fribidi_shape(FRIBIDI_FLAG_SHAPE_MIRRORING | FRIBIDI_FLAGS_ARABIC, l, n, ap, cp);
+	fb.fribidi_get_bidi_types(cp, n, t);
+	fb.fribidi_get_joining_types(cp, n, ap);
+	fb.fribidi_join_arabic(t, n, l, ap);
+	fb.fribidi_shape(FRIBIDI_FLAG_SHAPE_MIRRORING | FRIBIDI_FLAGS_ARABIC, l, n, ap, cp);
 	free(t);
 	free(ap);
 	free(l);

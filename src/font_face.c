@@ -174,6 +174,24 @@ static void fast_h_advances(hb_font_t *font, void *data, unsigned n, const hb_co
 	}
 }
 
+/* A glyf face's ink box from loca, glyf and hmtx (sfnt_hb_extents), else
+ * HarfBuzz's (from the mapped file). */
+static hb_bool_t fast_extents(hb_font_t *font, void *data, hb_codepoint_t g,
+                              hb_glyph_extents_t *e, void *user)
+{
+	(void)font, (void)user;
+	font_face_t *f = data;
+	int32_t v[4];
+	int r = sfnt_hb_extents(&f->hb, g, v);
+	if (r < 0)
+		return hb_font_get_glyph_extents(f->otfont, g, e);
+	e->x_bearing = v[0];
+	e->y_bearing = v[1];
+	e->width = v[2];
+	e->height = v[3];
+	return r;
+}
+
 static hb_font_funcs_t *fast_funcs(void)
 {
 	static hb_font_funcs_t *funcs;
@@ -183,6 +201,7 @@ static hb_font_funcs_t *fast_funcs(void)
 		hb_font_funcs_set_nominal_glyphs_func(funcs, fast_glyphs, NULL, NULL);
 		hb_font_funcs_set_glyph_h_advance_func(funcs, fast_h_advance, NULL, NULL);
 		hb_font_funcs_set_glyph_h_advances_func(funcs, fast_h_advances, NULL, NULL);
+		hb_font_funcs_set_glyph_extents_func(funcs, fast_extents, NULL, NULL);
 		hb_font_funcs_make_immutable(funcs);
 	}
 	return funcs;

@@ -54,6 +54,7 @@
 #include "hyph.h"
 #include "utf8.h"
 #include "deps.h"
+#include "dl.h"
 
 #define HYPH_DIR "/usr/share/hyphen"
 #define HYPH_MAXWORD 100          /* letters; longer words are not split */
@@ -721,13 +722,29 @@ void hyph_set_free(hyph_set_t *set)
 	free(set);
 }
 
+/* libhyphen, loaded when first needed (dl.h): with the compiled form
+ * cached, a run never calls it. */
+#define HNJ_FUNCS(X) X(hnj_hyphen_load) X(hnj_hyphen_free) X(hnj_hyphen_hyphenate3)
+static struct {
+	HNJ_FUNCS(DL_FIELD)
+} hl;
+
 /* libhyphen's own dictionary for h (parsed once, ~37 M instructions for
  * en_US): what the compiled form is made from, and the walk for a word
  * that meets a non-standard pattern (none of Debian's reaches one). */
 static HyphenDict *hyph_lib(hyph_t *h)
 {
+	static int loaded; /* 1, or -1 when the library cannot be loaded */
+	if (!loaded) {
+		char why[300];
+		void *l = dl_open("libhyphen.so.0", why, sizeof(why));
+#define X(f) DL_SYM(l, hl, f, why)
+		HNJ_FUNCS(X)
+#undef X
+		loaded = l ? 1 : -1;
+	}
 	if (!h->dict && !h->lib_failed) {
-		h->dict = hnj_hyphen_load(h->path);
+		h->dict = loaded > 0 ? hl.hnj_hyphen_load(h->path) : NULL;
 		h->lib_failed = !h->dict;
 	}
 	return h->dict;
@@ -762,7 +779,7 @@ static int hyph_load(hyph_t *h)
 			hc_write(h, &b);
 			h->blk = b.s;        /* kept: the levels point into it */
 			h->blksize = b.len;
-			hnj_hyphen_free(d);  /* parsed again only if a word needs it */
+			hl.hnj_hyphen_free(d);  /* parsed again only if a word needs it */
 			h->dict = NULL;
 			return 0;
 		}
@@ -790,7 +807,7 @@ void hyph_close(hyph_t *h)
 	else
 		free(h->blk);
 	if (h->dict)
-		hnj_hyphen_free(h->dict);
+		hl.hnj_hyphen_free(h->dict);
 	free(h);
 }
 
@@ -842,7 +859,7 @@ static int hyph_values(hyph_t *h, const char *enc, int len, char *hy)
 		return 0;
 	HyphenDict *d = hyph_lib(h);
 	memset(hy, 0, HYPH_MAXWORD * 4 + 5);
-	if (d && hnj_hyphen_hyphenate3(d, enc, len, hy, NULL, &rep, &pos, &cut, HYPH_LMIN,
+	if (d && hl.hnj_hyphen_hyphenate3(d, enc, len, hy, NULL, &rep, &pos, &cut, HYPH_LMIN,
 	                               HYPH_RMIN, HYPH_LMIN, HYPH_RMIN) == 0)
 		rc = 0;
 	if (rep) {

@@ -16,6 +16,7 @@
 #include <jpeglib.h>
 #include <jerror.h>
 #include <png.h>
+#include "dl.h"
 #include "file.h"
 #include "image.h"
 
@@ -308,6 +309,34 @@ done:
 
 /* ---- JPEG ---- */
 
+/* libjpeg, loaded when a JPEG is first read or written (dl.h): most CVs
+ * have no photo, or a PNG one. */
+#define JPEG_FUNCS(X) X(jpeg_std_error) X(jpeg_CreateDecompress) X(jpeg_stdio_src) \
+	X(jpeg_read_header) X(jpeg_start_decompress) X(jpeg_read_scanlines) \
+	X(jpeg_finish_decompress) X(jpeg_destroy_decompress) X(jpeg_CreateCompress) \
+	X(jpeg_mem_dest) X(jpeg_set_defaults) X(jpeg_set_quality) X(jpeg_start_compress) \
+	X(jpeg_write_scanlines) X(jpeg_finish_compress) X(jpeg_destroy_compress)
+static struct {
+	JPEG_FUNCS(DL_FIELD)
+} jl;
+
+/* 0, or -1 with the reason in *why. */
+static int jpeg_lib(const char **why)
+{
+	static int loaded; /* 1, or -1 when it cannot be loaded */
+	static char msg[300];
+	if (!loaded) {
+		void *h = dl_open("libjpeg.so.62", msg, sizeof(msg));
+#define X(f) DL_SYM(h, jl, f, msg)
+		JPEG_FUNCS(X)
+#undef X
+		loaded = h ? 1 : -1;
+	}
+	if (loaded < 0)
+		*why = msg;
+	return loaded > 0 ? 0 : -1;
+}
+
 typedef struct jpgjob {     /* on the heap: survives the longjmp intact */
 	struct jpeg_decompress_struct ci;
 	struct jpeg_error_mgr err;
@@ -390,7 +419,7 @@ static int jpg_color(jpgjob_t *j, const char **why)
 static int jpg_rows(jpgjob_t *j, arena_t *a, image_t *out, const char **why)
 {
 	struct jpeg_decompress_struct *ci = &j->ci;
-	jpeg_read_header(ci, TRUE);
+	jl.jpeg_read_header(ci, TRUE);
 	int sw = (int)ci->image_width, sh = (int)ci->image_height, dw, dh;
 	if (sw < 1 || sh < 1 || sw > IMAGE_MAX_SIDE || sh > IMAGE_MAX_SIDE) {
 		*why = "image size out of range";
@@ -405,7 +434,7 @@ static int jpg_rows(jpgjob_t *j, arena_t *a, image_t *out, const char **why)
 		d /= 2;
 	ci->scale_num = 1;
 	ci->scale_denom = (unsigned)d;
-	jpeg_start_decompress(ci);
+	jl.jpeg_start_decompress(ci);
 	int ow = (int)ci->output_width, oh = (int)ci->output_height;
 	if (dw > ow || dh > oh)
 		fit(ow, oh, dw, dh, &dw, &dh);
@@ -415,7 +444,7 @@ static int jpg_rows(jpgjob_t *j, arena_t *a, image_t *out, const char **why)
 	while (ci->output_scanline < ci->output_height) {
 		int y = (int)ci->output_scanline;
 		JSAMPROW r = j->row;
-		if (jpeg_read_scanlines(ci, &r, 1) != 1) {
+		if (jl.jpeg_read_scanlines(ci, &r, 1) != 1) {
 			*why = "the file ends too early";
 			return -1;
 		}
@@ -423,7 +452,7 @@ static int jpg_rows(jpgjob_t *j, arena_t *a, image_t *out, const char **why)
 			cmyk_rgb(j->row, j->rgb, ow, ci->saw_Adobe_marker);
 		box_row(&j->box, y, ci->out_color_space == JCS_CMYK ? j->rgb : j->row, 0, 1, ow);
 	}
-	jpeg_finish_decompress(ci);
+	jl.jpeg_finish_decompress(ci);
 	box_done(&j->box, a, out);
 	out->src_w = sw;
 	out->src_h = sh;
@@ -432,9 +461,11 @@ static int jpg_rows(jpgjob_t *j, arena_t *a, image_t *out, const char **why)
 
 static int jpg_load(FILE *f, arena_t *a, image_t *out, const char **why)
 {
+	if (jpeg_lib(why))
+		return -1;
 	jpgjob_t *j = xcalloc(1, sizeof(*j));
 	int rc = -1;
-	j->ci.err = jpeg_std_error(&j->err);
+	j->ci.err = jl.jpeg_std_error(&j->err);
 	j->err.error_exit = jpg_fail;
 	j->err.emit_message = jpg_message;
 	j->ci.client_data = j;
@@ -442,14 +473,14 @@ static int jpg_load(FILE *f, arena_t *a, image_t *out, const char **why)
 		*why = reason(j->msg);
 		goto done;
 	}
-	jpeg_create_decompress(&j->ci);
+	jl.jpeg_CreateDecompress(&j->ci, JPEG_LIB_VERSION, sizeof(j->ci));
 	j->created = 1;
 	j->ci.mem->max_memory_to_use = JPEG_MAX_MEM;
-	jpeg_stdio_src(&j->ci, f);
+	jl.jpeg_stdio_src(&j->ci, f);
 	rc = jpg_rows(j, a, out, why);
 done:
 	if (j->created)
-		jpeg_destroy_decompress(&j->ci);
+		jl.jpeg_destroy_decompress(&j->ci);
 	box_free(&j->box);
 	free(j->row);
 	free(j->rgb);
@@ -473,39 +504,42 @@ static void jpg_out_fail(j_common_ptr c)
 
 int image_jpeg(const image_t *im, int quality, unsigned char **out, size_t *n)
 {
-	jpgout_t *j = xcalloc(1, sizeof(*j));
-	int rc = -1;
+	const char *why;
 	*out = NULL;
 	*n = 0;
-	j->ci.err = jpeg_std_error(&j->err);
+	if (jpeg_lib(&why))
+		return -1;
+	jpgout_t *j = xcalloc(1, sizeof(*j));
+	int rc = -1;
+	j->ci.err = jl.jpeg_std_error(&j->err);
 	j->err.error_exit = jpg_out_fail;
 	j->ci.client_data = j;
 	if (setjmp(j->jb))
 		goto done;
-	jpeg_create_compress(&j->ci);
+	jl.jpeg_CreateCompress(&j->ci, JPEG_LIB_VERSION, sizeof(j->ci));
 	j->created = 1;
-	jpeg_mem_dest(&j->ci, &j->buf, &j->n);
+	jl.jpeg_mem_dest(&j->ci, &j->buf, &j->n);
 	j->ci.image_width = (JDIMENSION)im->w;
 	j->ci.image_height = (JDIMENSION)im->h;
 	j->ci.input_components = im->comps;
 	j->ci.in_color_space = im->comps == 1 ? JCS_GRAYSCALE : JCS_RGB;
-	jpeg_set_defaults(&j->ci);
-	jpeg_set_quality(&j->ci, quality, TRUE);
+	jl.jpeg_set_defaults(&j->ci);
+	jl.jpeg_set_quality(&j->ci, quality, TRUE);
 	j->ci.write_JFIF_header = FALSE;
 	j->ci.write_Adobe_marker = FALSE;
-	jpeg_start_compress(&j->ci, TRUE);
+	jl.jpeg_start_compress(&j->ci, TRUE);
 	while (j->ci.next_scanline < j->ci.image_height) {
 		JSAMPROW r = im->px + (size_t)j->ci.next_scanline * (size_t)im->w * (size_t)im->comps;
-		jpeg_write_scanlines(&j->ci, &r, 1);
+		jl.jpeg_write_scanlines(&j->ci, &r, 1);
 	}
-	jpeg_finish_compress(&j->ci);
+	jl.jpeg_finish_compress(&j->ci);
 	*out = j->buf;
 	*n = j->n;
 	j->buf = NULL;
 	rc = 0;
 done:
 	if (j->created)
-		jpeg_destroy_compress(&j->ci);
+		jl.jpeg_destroy_compress(&j->ci);
 	free(j->buf);
 	free(j);
 	return rc;

@@ -897,7 +897,9 @@ int sfnt_hb_cmap(sfnt_file_t *src, int index, sfnt_hb_t *h)
 	h->src = src;
 	if (!ok)
 		return -1;
-	uint32_t co = 0, cl = 0, ho = 0, hl = 0, hhea = 0, maxp = 0;
+	uint32_t co = 0, cl = 0, ho = 0, hl = 0, hhea = 0, maxp = 0, head = 0;
+	uint32_t go = 0, gl = 0, lo = 0, ll = 0;
+	int other = 0; /* outlines or colour glyphs HarfBuzz's ink boxes read first */
 	unsigned nt = be16(p + dir + 4);
 	for (unsigned i = 0; i < nt; i++) {
 		const unsigned char *r = p + dir + 12 + 16 * (size_t)i;
@@ -914,6 +916,17 @@ int sfnt_hb_cmap(sfnt_file_t *src, int index, sfnt_hb_t *h)
 			hhea = o;
 		else if (tag == TAG('m', 'a', 'x', 'p') && l >= 6 && !maxp)
 			maxp = o;
+		else if (tag == TAG('h', 'e', 'a', 'd') && l >= 54 && !head)
+			head = o;
+		else if (tag == TAG('g', 'l', 'y', 'f') && !gl)
+			go = o, gl = l;
+		else if (tag == TAG('l', 'o', 'c', 'a') && !ll)
+			lo = o, ll = l;
+		else if (tag == TAG('C', 'F', 'F', ' ') || tag == TAG('C', 'F', 'F', '2') ||
+		         tag == TAG('s', 'b', 'i', 'x') || tag == TAG('C', 'B', 'D', 'T') ||
+		         tag == TAG('C', 'B', 'L', 'C') || tag == TAG('C', 'O', 'L', 'R') ||
+		         tag == TAG('S', 'V', 'G', ' ') || tag == TAG('g', 'v', 'a', 'r'))
+			other = 1;
 	}
 	if (cl < 4 || !hhea || !maxp)
 		return -1;
@@ -925,6 +938,20 @@ int sfnt_hb_cmap(sfnt_file_t *src, int index, sfnt_hb_t *h)
 	if (!h->nglyphs || !h->nmetrics || h->nmetrics > h->nglyphs ||
 	    hl < 4 * h->nmetrics + 2 * (h->nglyphs - h->nmetrics))
 		return -1;
+	if (head && gl && ll && !other) {
+		sfnt_need(src, p + head, 54);
+		unsigned locfmt = be16(p + head + 50), datafmt = be16(p + head + 52);
+		unsigned k = ll / (locfmt ? 4 : 2);
+		if (locfmt <= 1 && datafmt == 0) {
+			h->glyf = p + go;
+			h->glyflen = gl;
+			h->loca = p + lo;
+			h->shortloca = locfmt == 0;
+			h->ninked = (k > 1 ? k : 1) - 1;
+			if (h->ninked > h->nglyphs)
+				h->ninked = h->nglyphs;
+		}
+	}
 	h->hmtx = p + ho;
 	if (hl <= 65536) { /* a few pages, most touched anyway: read at once */
 		sfnt_need(src, h->hmtx, hl);
@@ -978,4 +1005,35 @@ unsigned sfnt_hb_advance_read(const sfnt_hb_t *h, unsigned g)
 	const unsigned char *r = h->hmtx + 4 * (size_t)(g < h->nmetrics ? g : h->nmetrics - 1);
 	sfnt_need(h->src, r, 2);
 	return be16(r);
+}
+
+int sfnt_hb_extents(const sfnt_hb_t *h, unsigned g, int32_t e[4])
+{
+	memset(e, 0, 4 * sizeof(*e));
+	if (!h->glyf)
+		return -1;
+	if (g >= h->ninked)
+		return 0;
+	const unsigned char *l = h->loca + (h->shortloca ? 2 : 4) * (size_t)g;
+	sfnt_need(h->src, l, h->shortloca ? 4 : 8);
+	uint32_t a = h->shortloca ? 2 * be16(l) : be32(l);
+	uint32_t b = h->shortloca ? 2 * be16(l + 2) : be32(l + 4);
+	if (a > b || b > h->glyflen || b - a < 10)
+		return 1; /* an empty glyph: no ink */
+	const unsigned char *d = h->glyf + a;
+	sfnt_need(h->src, d, 10);
+	if (be16(d) == 0)
+		return 1;
+	int x0 = s16(d + 2), y0 = s16(d + 4), x1 = s16(d + 6), y1 = s16(d + 8);
+	int xmin = x0 < x1 ? x0 : x1, xmax = x0 < x1 ? x1 : x0;
+	int ymin = y0 < y1 ? y0 : y1, ymax = y0 < y1 ? y1 : y0;
+	/* HarfBuzz's x bearing is the left side bearing (hmtx) */
+	const unsigned char *sb = g < h->nmetrics ? h->hmtx + 4 * (size_t)g + 2
+	                          : h->hmtx + 4 * (size_t)h->nmetrics + 2 * (size_t)(g - h->nmetrics);
+	sfnt_need(h->src, sb, 2);
+	e[0] = s16(sb);
+	e[1] = ymax;
+	e[2] = xmax - xmin;
+	e[3] = ymin - ymax;
+	return 1;
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
+#include "dl.h"
 #include "utf8.h"
 #include "ydoc_int.h"
 
@@ -338,6 +339,30 @@ static int on_event(yctx_t *c, const yaml_event_t *ev)
 	}
 }
 
+/* libyaml, loaded when ydoc_fast first declines a file (dl.h): most
+ * runs read every file with it. */
+#define YAML_FUNCS(X) X(yaml_parser_initialize) X(yaml_parser_set_input_string) \
+	X(yaml_parser_set_encoding) X(yaml_parser_parse) X(yaml_event_delete) \
+	X(yaml_parser_delete)
+static struct {
+	YAML_FUNCS(DL_FIELD)
+} yl;
+
+/* 0, or -1 with an error naming file (the library cannot be loaded). */
+static int yaml_lib(const char *file, errs_t *e)
+{
+	static int loaded; /* 1, or -1 when it cannot be loaded */
+	static char why[300];
+	if (!loaded) {
+		void *h = dl_open("libyaml-0.so.2", why, sizeof(why));
+#define X(f) DL_SYM(h, yl, f, why)
+		YAML_FUNCS(X)
+#undef X
+		loaded = h ? 1 : -1;
+	}
+	return loaded > 0 ? 0 : err_sys(e, file, "%s", why);
+}
+
 static int yaml_fail(yctx_t *c, const yaml_parser_t *p)
 {
 	const yaml_mark_t *m = &p->problem_mark;
@@ -379,27 +404,27 @@ int ydoc_libyaml(arena_t *a, const char *file, const char *data, size_t len,
 	*root = &node_new(c, YD_NULL, start)->n;
 	c->e = e;
 	c->file = file;
-	if (ydoc_precheck(file, data, len, e) < 0) {
+	if (ydoc_precheck(file, data, len, e) < 0 || yaml_lib(file, e) < 0) {
 		free(c);
 		return -1;
 	}
-	if (!yaml_parser_initialize(&p)) {
+	if (!yl.yaml_parser_initialize(&p)) {
 		free(c);
 		return err_at(e, file, 0, 0, "cannot initialise the YAML parser");
 	}
-	yaml_parser_set_input_string(&p, (const unsigned char *)data, len);
-	yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
+	yl.yaml_parser_set_input_string(&p, (const unsigned char *)data, len);
+	yl.yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
 	while (!done && rc == 0) {
 		yaml_event_t ev;
-		if (!yaml_parser_parse(&p, &ev)) {
+		if (!yl.yaml_parser_parse(&p, &ev)) {
 			rc = yaml_fail(c, &p);
 			break;
 		}
 		done = ev.type == YAML_STREAM_END_EVENT;
 		rc = on_event(c, &ev);
-		yaml_event_delete(&ev);
+		yl.yaml_event_delete(&ev);
 	}
-	yaml_parser_delete(&p);
+	yl.yaml_parser_delete(&p);
 	ydoc_cleanup(c);
 	if (rc == 0 && c->root)
 		*root = &c->root->n;

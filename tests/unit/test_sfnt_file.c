@@ -1,7 +1,8 @@
 /* test_sfnt_file: a font file read by pieces (sfnt_file_*) gives the
  * file's bytes where asked, and what sfnt_hb_* read from it (a face's
  * glyph per code point, advance per glyph) is what HarfBuzz's own font
- * functions give on the whole mapped file, for every installed face the
+ * functions give on the whole mapped file (and a glyf face's ink boxes),
+ * for every installed face the
  * fast path takes (a sample of code points and glyphs; every BMP code
  * point and glyph of the faces vita's chains name). Also: a subset cut
  * from a file read by pieces is the one cut from the whole file. */
@@ -21,7 +22,7 @@
 
 typedef struct walk_st {
 	int files, faces, fast, bad;
-	long compared;
+	long compared, inked;
 } walk_st_t;
 
 static walk_st_t walk;
@@ -81,6 +82,23 @@ static int face_same(const char *path, const unsigned char *p, size_t n, int idx
 				bad++;
 			}
 		}
+		for (unsigned g = 0; g < h->nglyphs + 2 && bad < 5; g += all ? 1 : 61) {
+			hb_glyph_extents_t he;
+			int32_t e[4];
+			int r = sfnt_hb_extents(h, g, e);
+			if (r < 0)
+				break; /* not a glyf face read so: HarfBuzz answers */
+			int hr = hb_font_get_glyph_extents(font, g, &he);
+			walk.compared++;
+			walk.inked++;
+			if (r != hr || (hr && (e[0] != he.x_bearing || e[1] != he.y_bearing ||
+			                       e[2] != he.width || e[3] != he.height))) {
+				fprintf(stderr, "  %s %d: glyph %u box %d %d,%d %dx%d, HarfBuzz %d %d,%d %dx%d\n",
+				        path, idx, g, r, e[0], e[1], e[2], e[3], hr, he.x_bearing,
+				        he.y_bearing, he.width, he.height);
+				bad++;
+			}
+		}
 		hb_font_destroy(font);
 		hb_face_destroy(face);
 		hb_blob_destroy(blob);
@@ -125,8 +143,10 @@ TEST(hb_funcs)
 {
 	memset(&walk, 0, sizeof(walk));
 	nftw("/usr/share/fonts", walk_one, 16, FTW_PHYS);
-	fprintf(stderr, "  hb_funcs: %d files, %d faces, %d read by pieces, %ld lookups, "
-	        "%d differences\n", walk.files, walk.faces, walk.fast, walk.compared, walk.bad);
+	fprintf(stderr, "  hb_funcs: %d files, %d faces, %d read by pieces, %ld lookups (%ld ink "
+	        "boxes), %d differences\n", walk.files, walk.faces, walk.fast, walk.compared,
+	        walk.inked, walk.bad);
+	CHECK(walk.inked > 0);
 	CHECK(walk.fast > 0);
 	EQ_INT(walk.bad, 0);
 }

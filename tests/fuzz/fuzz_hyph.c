@@ -43,13 +43,27 @@ static unsigned char *slurp(const char *path, size_t *n)
 	return p;
 }
 
+static char dir[] = "/tmp/vita-fuzz-hyph-XXXXXX";
+
+/* The private cache goes when the fuzzer exits. */
+static void cleanup(void)
+{
+	char sub[600];
+	for (int k = 0; k < 2; k++)
+		if (paths[k][0])
+			unlink(paths[k]);
+	snprintf(sub, sizeof(sub), "%s/vita", dir);
+	rmdir(sub);
+	rmdir(dir);
+}
+
 static void make_bases(void)
 {
-	static char dir[] = "/tmp/vita-fuzz-hyph-XXXXXX";
 	if (!mkdtemp(dir)) {
 		perror(dir);
 		exit(2);
 	}
+	atexit(cleanup);
 	setenv("XDG_CACHE_HOME", dir, 1);
 	unsetenv("VITA_NO_HYPH_CACHE");
 	for (int k = 0; k < 2; k++) {

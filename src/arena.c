@@ -3,9 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-/* GCC 12 with -fsanitize=undefined misreports vsnprintf(NULL, 0, fmt, ...)
- * as a "null format string". */
-#pragma GCC diagnostic ignored "-Wformat-truncation"
 #include "arena.h"
 
 #define ARENA_BLOCK (64 * 1024)
@@ -197,13 +194,20 @@ char *arena_strdup(arena_t *a, const char *s)
 	return arena_strndup(a, s, strlen(s));
 }
 
+/* One vsnprintf into a stack buffer, copied, when the text fits (most
+ * do); else a second one into the arena. */
 char *arena_printf(arena_t *a, const char *fmt, ...)
 {
+	char tmp[256];
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
 	va_end(ap);
 	char *p = arena_alloc(a, (size_t)n + 1);
+	if (n >= 0 && (size_t)n < sizeof(tmp)) {
+		memcpy(p, tmp, (size_t)n + 1);
+		return p;
+	}
 	va_start(ap, fmt);
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
 	va_end(ap);

@@ -222,6 +222,22 @@ static int splits(const pname_t *p, int f0[3], int f1[3])
 	return 2;
 }
 
+/* p's tokens one after the other in x (those that fit, as strcat would
+ * have it); the length. */
+static size_t joined(const pname_t *p, char *x, size_t size)
+{
+	size_t n = 0;
+	for (int i = 0; i < p->ntok; i++) {
+		size_t l = strlen(p->tok[i]);
+		if (n + l < size) {
+			memcpy(x + n, p->tok[i], l);
+			n += l;
+		}
+	}
+	x[n] = '\0';
+	return n;
+}
+
 /* profile_name_match on parsed names. */
 static int pname_match(const pname_t *o, const pname_t *a)
 {
@@ -229,14 +245,8 @@ static int pname_match(const pname_t *o, const pname_t *a)
 	if (!o->ntok || !a->ntok)
 		return 0;
 	if (!o->cased || !a->cased) {          /* CJK and other caseless scripts */
-		char x[512] = "", y[512] = "";
-		for (int i = 0; i < o->ntok; i++)
-			if (strlen(x) + strlen(o->tok[i]) < sizeof(x))
-				strcat(x, o->tok[i]);
-		for (int i = 0; i < a->ntok; i++)
-			if (strlen(y) + strlen(a->tok[i]) < sizeof(y))
-				strcat(y, a->tok[i]);
-		return !strcmp(x, y);
+		char x[512], y[512];
+		return joined(o, x, sizeof(x)) == joined(a, y, sizeof(y)) && !strcmp(x, y);
 	}
 	int no = splits(o, of0, of1), na = splits(a, af0, af1);
 	/* the owner's own form is taken as written: family last, or after a comma */

@@ -273,6 +273,20 @@ static int set_node(locale_box_t *b, const char *path, const ynode_t *v, const c
 	return set_scalar(b, k, v->str, file, v->line, v->col, e);
 }
 
+/* snprintf(out, size, "%s%s%.60s", prefix, *prefix ? "." : "", key),
+ * without its set-up (once per key of a locale file). */
+static void key_path(char *out, size_t size, const char *prefix, const char *key)
+{
+	size_t n = 0;
+	for (const char *p = prefix; *p && n + 1 < size; p++)
+		out[n++] = *p;
+	if (*prefix && n + 1 < size)
+		out[n++] = '.';
+	for (size_t i = 0; key[i] && i < 60 && n + 1 < size; i++)
+		out[n++] = key[i];
+	out[n] = '\0';
+}
+
 static int walk(locale_box_t *b, const ynode_t *m, const char *prefix, const char *file,
                 errs_t *e)
 {
@@ -284,7 +298,7 @@ static int walk(locale_box_t *b, const ynode_t *m, const char *prefix, const cha
 			continue;
 		}
 		char path[128];
-		snprintf(path, sizeof(path), "%s%s%.60s", prefix, *prefix ? "." : "", k->str);
+		key_path(path, sizeof(path), prefix, k->str);
 		if (v->kind == YD_MAP && !*prefix)
 			rc |= walk(b, v, path, file, e);
 		else

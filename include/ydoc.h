@@ -28,6 +28,8 @@ struct ynode {
 	const char *str;      /* YD_SCALAR: the value, NUL-terminated */
 	size_t len;           /* YD_SCALAR: bytes */
 	int plain;            /* YD_SCALAR: 1 when unquoted (so `12` may be an int) */
+	int clean;            /* YD_SCALAR: 1 when known to be valid UTF-8 without NUL
+	                         (ydoc_fast's reading: it takes only such text) */
 	ynode_t **kids;       /* YD_SEQ: items; YD_MAP: key0, val0, key1, val1, ... */
 	int n;                /* YD_SEQ: items; YD_MAP: pairs */
 };

@@ -658,6 +658,7 @@ static void rc_prepass(pctx_t *c, ynode_t *n, int highlights, const ynode_t *kw,
 		if (highlights)
 			n->str = rc_nested(c->a, n->str);
 		n->len = strlen(n->str);
+		n->clean = 0;   /* rewritten: pv_string checks it again */
 	} else if (n->kind == YD_SEQ) {
 		for (int i = 0; i < n->n; i++)
 			rc_prepass(c, n->kids[i], highlights, kw, depth + 1);

@@ -246,12 +246,14 @@ int pv_string(pctx_t *c, const ynode_t *n, const char *key, const char **out)
 	if (n->len > PROFILE_MAX_STR)
 		return pv_err(c, n, "'%s' is too long (%zu bytes; at most %d)", key,
 		              n->len, PROFILE_MAX_STR);
-	if (strlen(n->str) != n->len)
-		return pv_err(c, n, "'%s' contains a NUL character", key);
-	long bad = utf8_invalid_at(n->str, n->len);
-	if (bad >= 0)
-		return pv_err(c, n, "'%s' is not valid UTF-8 (at byte %ld of the value)",
-		              key, bad);
+	if (!n->clean) {   /* (ydoc_fast's scalars are known to be both) */
+		if (strlen(n->str) != n->len)
+			return pv_err(c, n, "'%s' contains a NUL character", key);
+		long bad = utf8_invalid_at(n->str, n->len);
+		if (bad >= 0)
+			return pv_err(c, n, "'%s' is not valid UTF-8 (at byte %ld of the value)",
+			              key, bad);
+	}
 	*out = n->str;
 	return 0;
 }

@@ -189,6 +189,7 @@ static ynode_t *mk(fx_t *c, int kind, int line, int col)
 	n->kind = kind;
 	n->line = line;
 	n->col = col;
+	n->clean = 1;   /* clean_text passed, and escapes make valid UTF-8, never NUL */
 	return n;
 }
 

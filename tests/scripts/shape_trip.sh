@@ -13,6 +13,10 @@
 #  - a CV with the font as its body font renders to the same PDF and
 #    layout dump both ways.
 # Needs python3-fonttools (Makefile DEB_TEST); the fonts exist only in $OUT.
+# (trip_fonts.py --lies makes two fonts whose tables HarfBuzz's sanitizer
+# drops or neuters, a GPOS LookupCount one too high and a GSUB ligature set
+# offset into another set, where the fast path still differs from HarfBuzz
+# at 8321683: to be added here once it does not.)
 set -u
 VITA=$(readlink -f "${VITA:-build/vita}")
 B=${BUILD:-build}
@@ -28,6 +32,11 @@ dejavu=$(fc-list -f '%{file}\n' 'DejaVu Sans:style=Book' | grep -m1 'DejaVuSans.
 /usr/bin/python3 -c 'import fontTools' 2>/dev/null || { echo "FAIL: python3-fonttools not installed"; exit 1; }
 /usr/bin/python3 tests/tools/trip_fonts.py "$noto" "$OUT/fonts" > "$OUT/list" 2>"$OUT/trip_fonts.log" ||
 	{ echo "FAIL: trip_fonts.py"; cat "$OUT/trip_fonts.log"; exit 1; }
+# 24 copies with random bytes of GSUB/GPOS/GDEF changed (a fixed seed: the
+# fast path must give what HarfBuzz gives, whatever HarfBuzz's sanitizer
+# makes of them)
+/usr/bin/python3 tests/tools/trip_fonts.py "$noto" "$OUT/fonts" --mutants 24 2 > "$OUT/mutants" 2>>"$OUT/trip_fonts.log" ||
+	{ echo "FAIL: trip_fonts.py --mutants"; cat "$OUT/trip_fonts.log"; exit 1; }
 ln -s "$noto" "$dejavu" "$OUT/fonts/"
 cat > "$OUT/fonts.conf" <<XML
 <?xml version="1.0"?>
@@ -37,7 +46,8 @@ XML
 export FONTCONFIG_FILE="$PWD/$OUT/fonts.conf" VITA_NO_FONT_CACHE=1 SOURCE_DATE_EPOCH=1767225600
 unset VITA_SHAPER
 n=$(wc -l < "$OUT/list")
-[ "$(fc-list | wc -l)" -eq $((n + 2)) ] || no "the private fontconfig lists $(fc-list | wc -l) fonts, not $((n + 2))"
+nm=$(wc -l < "$OUT/mutants")
+[ "$(fc-list | wc -l)" -eq $((n + nm + 2)) ] || no "the private fontconfig lists $(fc-list | wc -l) fonts, not $((n + nm + 2))"
 args=
 tab=$(printf '\t')
 while IFS="$tab" read -r fam text expect; do
@@ -65,9 +75,10 @@ while IFS="$tab" read -r fam text expect; do
 	cmp -s "$OUT/out/$fam.fast.layout" "$OUT/out/$fam.hb.layout" ||
 		{ no "$fam: the layout dumps differ"; diff "$OUT/out/$fam.hb.layout" "$OUT/out/$fam.fast.layout" | head -10; }
 done < "$OUT/list"
+while IFS="$tab" read -r fam text expect; do args="$args -f '$fam'"; done < "$OUT/mutants"
 eval "\"$T\" $args" > "$OUT/diff.log" 2>&1 || { no "test_shape_diff on the trip fonts"; head -80 "$OUT/diff.log"; }
 tail -1 "$OUT/diff.log"
 grep 'calls' "$OUT/diff.log"
-echo "$n fonts"
+echo "$n fonts, $nm mutants"
 [ $fail = 0 ] && rm -rf "$OUT/fonts" && find "$OUT" -name '*.pdf' -delete
 exit $fail

@@ -17,6 +17,7 @@ into the existing GSUB/GPOS (their features added to every language
 system), so Noto's own kerning, marks, small caps and figures stay."""
 import copy
 import io
+import random
 import sys
 
 from fontTools import subset
@@ -24,6 +25,7 @@ from fontTools.feaLib.builder import addOpenTypeFeaturesFromString
 from fontTools.otlLib import builder as otl
 from fontTools.ttLib import TTFont, newTable
 from fontTools.ttLib.tables import otTables as ot
+from fontTools.ttLib.tables.DefaultTable import DefaultTable
 from fontTools.ttLib.tables._k_e_r_n import KernTable_format_0
 
 SRC, OUT = sys.argv[1], sys.argv[2]
@@ -485,6 +487,74 @@ VARIANTS = [
 ]
 
 
+# Tables that lie so that HarfBuzz's sanitizer drops or neuters something
+# (found by mutating bytes; tests/scripts/shape_trip.sh --lies): HarfBuzz's
+# view of the font is then not the raw table.
+
+def raw_table(font, tag):
+    data = bytearray(font.reader[tag])
+    t = DefaultTable(tag)
+    return data, t
+
+
+def v_lie_lookup_count(font):
+    """GPOS LookupCount one too high: the extra offset is lookup 0's type;
+    HarfBuzz neuters that bogus lookup by zeroing those bytes, so the kern
+    lookup (lookup 0) gets type 0."""
+    data, t = raw_table(font, "GPOS")
+    ll = data[8] << 8 | data[9]
+    n = (data[ll] << 8 | data[ll + 1]) + 1
+    data[ll], data[ll + 1] = n >> 8, n & 0xFF
+    t.data = bytes(data)
+    font["GPOS"] = t
+    return font
+
+
+def v_lie_ligset(font):
+    """A LigatureSet offset of the first ligature lookup moved 42 bytes back,
+    into another set: HarfBuzz rejects the whole GSUB."""
+    data, t = raw_table(font, "GSUB")
+    u16 = lambda o: data[o] << 8 | data[o + 1]
+    ll = u16(8)
+    for k in range(u16(ll)):
+        lk = ll + u16(ll + 2 + 2 * k)
+        if u16(lk) == 4:
+            st = lk + u16(lk + 6)
+            cnt = u16(st + 4)
+            e = st + 6 + 2 * (cnt - 2)
+            v = u16(e) - 42
+            data[e], data[e + 1] = v >> 8, v & 0xFF
+            break
+    t.data = bytes(data)
+    font["GSUB"] = t
+    return font
+
+
+LIES = [
+    ("LieLookupCount", v_lie_lookup_count, "AV", "differ"),
+    ("LieLigset", v_lie_ligset, "AV", "any"),
+]
+
+
+def mutant(font, rnd):
+    """Random changes to a few bytes of GSUB, GPOS or GDEF."""
+    tag = rnd.choice(["GPOS", "GPOS", "GSUB", "GDEF"])
+    data, t = raw_table(font, tag)
+    for _ in range(rnd.choice([1, 1, 2, 4, 8])):
+        i = rnd.randrange(len(data))
+        kind = rnd.random()
+        if kind < 0.4:
+            data[i] = rnd.randrange(256)
+        elif kind < 0.7:
+            data[i] ^= 1 << rnd.randrange(8)
+        elif i + 1 < len(data):
+            v = ((data[i] << 8 | data[i + 1]) + rnd.choice([-2, -1, 1, 2])) & 0xFFFF
+            data[i], data[i + 1] = v >> 8, v & 0xFF
+    t.data = bytes(data)
+    font[tag] = t
+    return font
+
+
 def rename(font, fam):
     psfam = fam.replace(" ", "")
     for rec in font["name"].names:
@@ -500,8 +570,22 @@ def rename(font, fam):
 
 
 def main():
-    only = set(sys.argv[3:])
-    for name, make, text, expect in VARIANTS:
+    args = sys.argv[3:]
+    variants = VARIANTS
+    if args[:1] == ["--lies"]:
+        variants, args = LIES, args[1:]
+    if args[:1] == ["--mutants"]:
+        n, seed = int(args[1]), int(args[2])
+        rnd = random.Random(seed)
+        for k in range(n):
+            fam = "Mut %d" % (seed * 1000 + k)
+            font = mutant(load(), rnd)
+            rename(font, fam)
+            font.save("%s/Mut%d-Regular.ttf" % (OUT, seed * 1000 + k))
+            print("%s\t%s\t%s" % (fam, "AV", "any"))
+        return
+    only = set(args)
+    for name, make, text, expect in variants:
         if only and name not in only:
             continue
         fam = "Trip " + name

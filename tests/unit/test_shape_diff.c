@@ -419,12 +419,24 @@ static void print_call(const call_t *c, size_t n)
 	fputc('\n', stderr);
 }
 
+/* What call c asked: both processes must make the same calls in the
+ * same order (a font API answer that differs between them, such as
+ * font_features, makes them part: reported, then the comparison stops). */
+static int32_t call_hash(const call_t *c)
+{
+	char buf[200];
+	int l = snprintf(buf, sizeof(buf), "%s|%s|%d|%x|%d|%s|%d", c->what, c->chain, c->style,
+	                 c->feats, (int)c->size, c->lang ? c->lang : "", c->ncut);
+	uint64_t h = fnv(buf, (size_t)l) ^ fnv(c->s, strlen(c->s));
+	return (int32_t)(h ^ (h >> 32));
+}
+
 /* Record (child) or compare (parent) the result of call c. */
 static void record(const call_t *c, int rc, const font_shaped_t *sh)
 {
 	ncalls++;
 	nglyphs += sh->n;
-	int32_t head[4] = {rc, sh->n, sh->width, sh->missing};
+	int32_t head[4] = {rc, sh->n, sh->width, sh->missing}, hash = call_hash(c);
 	if (print_only) {       /* -P: the records, no comparison */
 		printf("%s style %d feats 0x%x size %d lang %s: rc %d n %d width %d missing %d\n", c->what,
 		       c->style, c->feats, (int)c->size, c->lang ? c->lang : "NULL", rc, sh->n, sh->width,
@@ -438,6 +450,7 @@ static void record(const call_t *c, int rc, const font_shaped_t *sh)
 		return;
 	}
 	if (rec_out) {
+		put32(rec_out, hash);
 		for (int i = 0; i < 4; i++)
 			put32(rec_out, head[i]);
 		for (int k = 0; k < sh->n; k++) {
@@ -450,7 +463,17 @@ static void record(const call_t *c, int rc, const font_shaped_t *sh)
 	size_t n = strlen(c->s);
 	if (verbose)
 		print_call(c, n);
-	int32_t exp[4];
+	int32_t exp[4], ehash;
+	if (!get32(rec_in, &ehash)) {
+		fprintf(stderr, "the HarfBuzz process ended before call %ld\n", ncalls);
+		exit(1);
+	}
+	if (ehash != hash) {
+		fprintf(stderr, "DESYNC at call %ld: the HarfBuzz process made another call here than\n", ncalls);
+		print_call(c, n);
+		fprintf(stderr, "(a font API answer differs between them: see the mismatch before)\n");
+		exit(1);
+	}
 	for (int i = 0; i < 4; i++)
 		if (!get32(rec_in, &exp[i])) {
 			fprintf(stderr, "the HarfBuzz process ended before call %ld\n", ncalls);
@@ -549,6 +572,29 @@ static void call_pieces(font_chain_t *ch, const char *chain, int style, unsigned
 	free(cut);
 }
 
+/* font_features of chain ch in style st, as a record (width: the mask)
+ * before the calls that depend on it. */
+static void record_features(font_chain_t *ch, const char *chain, int st)
+{
+	static const unsigned all = FONT_FEAT_SMCP | FONT_FEAT_C2SC | FONT_FEAT_ONUM |
+	                            FONT_FEAT_LNUM | FONT_FEAT_TNUM | FONT_FEAT_PNUM;
+	font_shaped_t sh;
+	font_shaped_init(&sh);
+	sh.width = (int32_t)font_features(ch, st, all);
+	call_t c = {chain, st, all, 0, NULL, "font_features", "", NULL, 1};
+	record(&c, 0, &sh);
+}
+
+static int families_listed;     /* the families are fontconfig's (no -f) */
+
+/* Whether to shape with mask m: when the face has some of it; with -f
+ * (a few fonts, maybe broken ones) always, so the calls do not depend on
+ * font_features, whose answers are compared (record_features). */
+static int has_feats(font_chain_t *ch, int st, unsigned m)
+{
+	return !families_listed || font_features(ch, st, m) != 0;
+}
+
 /* ---- the workload (the same in both processes) ---- */
 
 #define BIG 1000000     /* 1000 pt: a font unit shows */
@@ -613,13 +659,14 @@ static void calls_for(font_chain_t *ch, const char *chain, const char *s0, int p
 		unsigned masks[3 + NFIG];
 		int nm = 0;
 		masks[nm++] = 0;
-		if ((all || !si) && font_features(ch, st, FONT_FEAT_SMCP))
+		record_features(ch, chain, st);
+		if ((all || !si) && has_feats(ch, st, FONT_FEAT_SMCP))
 			masks[nm++] = FONT_FEAT_SMCP;
-		if ((all || !si) && font_features(ch, st, FONT_FEAT_C2SC))
+		if ((all || !si) && has_feats(ch, st, FONT_FEAT_C2SC))
 			masks[nm++] = FONT_FEAT_SMCP | FONT_FEAT_C2SC;
 		if ((all || !si) && has_digit(s))
 			for (unsigned k = 0; k < NFIG; k++)
-				if (font_features(ch, st, fig_masks[k]))
+				if (has_feats(ch, st, fig_masks[k]))
 					masks[nm++] = fig_masks[k];
 		for (int mi = 0; mi < nm; mi++)
 			for (int li = 0; li < nl; li++) {
@@ -762,7 +809,9 @@ static void long_words(font_chain_t *ch, const char *chain)
 	static const char *const unit[] = {"AV", "To", "ΑΥ", "ГА", "Vo"};
 	static const int lens[] = {127, 128, 129, 255, 256, 257, 300};
 	char s[1400];
-	for (size_t u = 0; u < sizeof(unit) / sizeof(unit[0]); u++)
+	/* a few given families: the Latin pair only (they are Noto Serif) */
+	size_t nu = families_listed ? sizeof(unit) / sizeof(unit[0]) : 1;
+	for (size_t u = 0; u < nu; u++)
 		for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++)
 			for (int end = 0; end < 3; end++) {
 				size_t k = 0, ul = strlen(unit[u]) / 2;     /* bytes per code point */
@@ -781,7 +830,6 @@ static void long_words(font_chain_t *ch, const char *chain)
 }
 
 #define NRANDOM 24
-static int families_listed;     /* the families are fontconfig's (no -f) */
 
 /* Random and built strings in chain ch (the family's face first). */
 static void work_face(font_chain_t *ch, const char *chain, const char *family, int all)
@@ -810,9 +858,10 @@ static void work_face(font_chain_t *ch, const char *chain, const char *family, i
 		if (!si && (all || !families_listed))
 			long_words(ch, chain);
 		if (!all && (!si || full)) {    /* the built strings in each family's regular face */
+			record_features(ch, chain, st);
 			for (int i = 0; trip[i]; i++) {
 				call_shape(ch, chain, st, 0, BIG, "en", trip[i], 0);
-				if (font_features(ch, st, FONT_FEAT_SMCP))
+				if (has_feats(ch, st, FONT_FEAT_SMCP))
 					call_shape(ch, chain, st, FONT_FEAT_SMCP | FONT_FEAT_C2SC, BIG, "en",
 					           trip[i], 0);
 			}

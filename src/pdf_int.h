@@ -303,16 +303,16 @@ void pdf_fonts_free(pw_t *w);
  * count. Measured per stream of zhanda-zhu and long-250 (bytes out,
  * instructions): TrueType subsets 7.0 KB 4,769/352 K at 1, 4,657/631 K at
  * 6 (2-3% larger); ToUnicode 0.6 KB 317/64 K vs 316/92 K; a CFF 0.9 KB
- * 832/102 K vs 830/137 K; the small xref stream 0.7 KB 311/80 K vs
- * 312/155 K, but long-250's 13 KB one 4,498/595 K vs 3,523/2,127 K;
- * content and object streams lose 5-25% at level 1. */
+ * 832/102 K vs 830/137 K; the xref stream (rows through the Up
+ * predictor) is smaller at level 1: long-250's 15 KB 632/260 K vs
+ * 656/519 K; content and object streams lose 5-25% at level 1. */
 #define PDF_Z_FAST 1
 #define PDF_Z_BEST 6
 #define PDF_Z_FONT PDF_Z_FAST     /* font programs (TrueType, CFF) */
 #define PDF_Z_CMAP PDF_Z_FAST     /* ToUnicode maps */
 #define PDF_Z_CONTENT PDF_Z_BEST  /* page contents */
 #define PDF_Z_OBJSTM PDF_Z_BEST   /* the object stream */
-#define PDF_Z_XREF_SMALL 4096     /* an xref stream up to this many bytes: fast */
+#define PDF_Z_XREF PDF_Z_FAST     /* the cross-reference stream */
 
 /* pdf_deflate.c: zlib-format deflate (libdeflate) at level (1-12); *out
  * stays valid until the next call; returns its length, 0 on failure. */

@@ -490,8 +490,7 @@ int pdf_save(pw_t *w)
 	if (pdf->info)
 		k += snprintf(xd + k, sizeof(xd) - (size_t)k, "/Info %u 0 R", obj_num(pdf->info));
 	snprintf(xd + k, sizeof(xd) - (size_t)k, "/ID[<%s><%s>]", hex, hex);
-	flate_object(w, out, xrefno, xd, xs->s, xs->len,
-	             xs->len <= PDF_Z_XREF_SMALL ? PDF_Z_FAST : PDF_Z_BEST);
+	flate_object(w, out, xrefno, xd, xs->s, xs->len, PDF_Z_XREF);
 	buf_add(out, "startxref\n", 10);
 	put_uint(out, at);
 	buf_add(out, "\n%%EOF\n", 7);

@@ -25,6 +25,9 @@
  */
 #include <setjmp.h>
 #include <stdlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <string.h>
 #include "utf8.h"
 #include "ydoc_int.h"
@@ -60,6 +63,21 @@ static int clean_text(const char *data, size_t len)
 	const unsigned char *s = (const unsigned char *)data;
 	size_t i = 0;
 	while (i < len) {
+#ifdef __SSE2__
+		/* sixteen bytes at a time while all are printable ASCII or LF (as
+		   signed bytes, non-ASCII ones are below 0x20 too) */
+		const __m128i sp = _mm_set1_epi8(0x20), lf16 = _mm_set1_epi8('\n'),
+		              del = _mm_set1_epi8(0x7f);
+		while (len - i >= 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+			__m128i bad = _mm_or_si128(_mm_andnot_si128(_mm_cmpeq_epi8(v, lf16),
+			                                            _mm_cmplt_epi8(v, sp)),
+			                           _mm_cmpeq_epi8(v, del));
+			if (_mm_movemask_epi8(bad))
+				break;
+			i += 16;
+		}
+#endif
 		/* eight bytes at a time while all are printable ASCII or LF */
 		const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u,
 		               lows = 0x7f7f7f7f7f7f7f7fu;

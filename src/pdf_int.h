@@ -311,7 +311,7 @@ void pdf_fonts_free(pw_t *w);
 #define PDF_Z_FONT PDF_Z_FAST     /* font programs (TrueType, CFF) */
 #define PDF_Z_CMAP PDF_Z_FAST     /* ToUnicode maps */
 #define PDF_Z_CONTENT PDF_Z_BEST  /* page contents */
-#define PDF_Z_OBJSTM PDF_Z_BEST   /* the object stream */
+#define PDF_Z_OBJSTM 5            /* the object stream: level 5 costs 0.9% more bytes than 6 on long-250, 1.7% fewer instructions */
 #define PDF_Z_XREF PDF_Z_FAST     /* the cross-reference stream */
 
 /* pdf_deflate.c: zlib-format deflate (libdeflate) at level (1-12); *out

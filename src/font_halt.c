@@ -33,6 +33,18 @@ static int halt_gpos(font_face_t *f, hb_codepoint_t gid, uint32_t cp, int32_t *c
                      int32_t *dx)
 {
 	static const hb_feature_t on = { HB_TAG('h', 'a', 'l', 't'), 1, 0, (unsigned)-1 };
+	int32_t adv, off;
+	/* font_ot.c answers as HarfBuzz would, without loading its tables */
+	int fast = getenv("VITA_SHAPER") && !strcmp(getenv("VITA_SHAPER"), "harfbuzz") ? 0 :
+	           font_ot_halt(f, cp, gid, &adv, &off);
+	if (fast) {
+		int32_t nom = hb_font_get_glyph_h_advance(f->hbfont, gid);
+		if (fast == 2 || adv >= nom || adv <= 0)
+			return 0;
+		*cut = nom - adv;
+		*dx = off;
+		return 1;
+	}
 	hb_buffer_t *b = hb_buffer_create();
 	int ok = 0;
 	hb_buffer_add_codepoints(b, &cp, 1, 0, 1);

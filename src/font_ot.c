@@ -297,6 +297,78 @@ static int layout_ok(const tab_t *t)
 
 static void plans_free(font_ot_t *o);
 
+/* The script, feature and lookup lists of a GSUB or GPOS whole and in
+ * bounds, every record's object too: HarfBuzz's sanitizer would cut out
+ * (or drop the table for) what is not, and the fast path would not see
+ * the table HarfBuzz sees. */
+static int langsys_ok(rd_t *r, uint32_t ls)
+{
+	return span(r, ls, 6 + 2 * (uint64_t)u16(r, (uint64_t)ls + 4));
+}
+
+static int lists_ok(rd_t *r, int t)
+{
+	uint32_t sl = u16(r, 4), fl = u16(r, 6), ll = u16(r, 8);
+	if (sl) {
+		unsigned ns = u16(r, sl);
+		if (!span(r, (uint64_t)sl + 2, 6 * (uint64_t)ns))
+			return 0;
+		for (unsigned i = 0; i < ns; i++) {
+			unsigned so = u16(r, (uint64_t)sl + 2 + 6 * (uint64_t)i + 4);
+			if (!so)
+				continue;
+			uint32_t sc = sl + so;
+			unsigned def = u16(r, sc), nl = u16(r, (uint64_t)sc + 2);
+			if (!span(r, (uint64_t)sc + 4, 6 * (uint64_t)nl) || (def && !langsys_ok(r, sc + def)))
+				return 0;
+			for (unsigned k = 0; k < nl; k++) {
+				unsigned lo = u16(r, (uint64_t)sc + 4 + 6 * (uint64_t)k + 4);
+				if (lo && !langsys_ok(r, sc + lo))
+					return 0;
+			}
+		}
+	}
+	if (fl) {
+		unsigned nf = u16(r, fl);
+		if (!span(r, (uint64_t)fl + 2, 6 * (uint64_t)nf))
+			return 0;
+		for (unsigned i = 0; i < nf; i++) {
+			unsigned fo = u16(r, (uint64_t)fl + 2 + 6 * (uint64_t)i + 4);
+			if (!fo)
+				continue;
+			uint32_t fe = fl + fo;
+			/* FeatureParams: left to HarfBuzz */
+			if (u16(r, fe) || !span(r, (uint64_t)fe + 4, 2 * (uint64_t)u16(r, (uint64_t)fe + 2)))
+				return 0;
+		}
+	}
+	if (ll) {
+		unsigned nl = u16(r, ll);
+		if (!span(r, (uint64_t)ll + 2, 2 * (uint64_t)nl))
+			return 0;
+		for (unsigned i = 0; i < nl; i++) {
+			unsigned lo = u16(r, (uint64_t)ll + 2 + 2 * (uint64_t)i);
+			if (!lo)
+				continue;
+			uint32_t L = ll + lo;
+			unsigned type = u16(r, L), flag = u16(r, (uint64_t)L + 2), ns = u16(r, (uint64_t)L + 4);
+			if (!span(r, L, 6 + 2 * (uint64_t)ns + (flag & 0x10 ? 2 : 0)))
+				return 0;
+			for (unsigned k = 0; k < ns; k++) {
+				unsigned so = u16(r, (uint64_t)L + 6 + 2 * (uint64_t)k);
+				if (!so || !span(r, (uint64_t)L + so, 4))
+					return 0;
+				if (type == (t == GSUB ? 7u : 9u) &&
+				    (!span(r, (uint64_t)L + so, 8) ||
+				     !span(r, (uint64_t)L + so + u32(r, (uint64_t)L + so + 4), 4)))
+					return 0;
+			}
+		}
+	}
+	return !r->bad;
+}
+
+
 static font_ot_t *ot_open(font_face_t *f)
 {
 	font_ot_t *o = xcalloc(1, sizeof(*o));
@@ -338,7 +410,7 @@ static font_ot_t *ot_open(font_face_t *f)
 		rd_t r = tab_rd(&o->t[t]);
 		unsigned ll = u16(&r, 8);
 		o->nlookups[t] = ll ? u16(&r, ll) : 0;
-		if (r.bad)
+		if (r.bad || !lists_ok(&r, t))
 			return o;
 		o->lk[t] = xcalloc(o->nlookups[t] + 1, sizeof(lookup_t));
 	}
@@ -367,6 +439,181 @@ void font_ot_free(font_ot_t *o)
 	for (int i = 0; i < 3; i++)
 		hb_blob_destroy(o->blob[i]);
 	free(o);
+}
+
+/* ---- the subtables the fast path reads, whole and in bounds ---- */
+
+static int cov_ok(rd_t *r, uint32_t c)
+{
+	unsigned fmt = u16(r, c), n = u16(r, (uint64_t)c + 2);
+	if (fmt == 1)
+		return span(r, (uint64_t)c + 4, 2 * (uint64_t)n);
+	if (fmt == 2)
+		return span(r, (uint64_t)c + 4, 6 * (uint64_t)n);
+	return !r->bad;
+}
+
+static int cd_ok(rd_t *r, uint32_t c)
+{
+	unsigned fmt = u16(r, c);
+	if (fmt == 1)
+		return span(r, (uint64_t)c + 6, 2 * (uint64_t)u16(r, (uint64_t)c + 4));
+	if (fmt == 2)
+		return span(r, (uint64_t)c + 4, 6 * (uint64_t)u16(r, (uint64_t)c + 2));
+	return !r->bad;
+}
+
+/* offset o from base, which must be in bounds if not 0 */
+static int off_cov(rd_t *r, uint32_t base, uint64_t at)
+{
+	unsigned o = u16(r, at);
+	return !o || cov_ok(r, base + o);
+}
+
+static int off_cd(rd_t *r, uint32_t base, uint64_t at)
+{
+	unsigned o = u16(r, at);
+	return !o || cd_ok(r, base + o);
+}
+
+/* A context rule set's rules (chain: backtrack, input, lookahead). */
+static int rules_ok(rd_t *r, uint32_t rs, int chain)
+{
+	unsigned nr = u16(r, rs);
+	if (!span(r, (uint64_t)rs + 2, 2 * (uint64_t)nr))
+		return 0;
+	for (unsigned k = 0; k < nr; k++) {
+		unsigned ro = u16(r, (uint64_t)rs + 2 + 2 * (uint64_t)k);
+		if (!ro)
+			continue;
+		uint64_t p = (uint64_t)rs + ro;
+		if (!chain) {
+			unsigned ni = u16(r, p), nl = u16(r, p + 2);
+			if (!span(r, p + 4, 2 * (uint64_t)(ni ? ni - 1 : 0) + 4 * (uint64_t)nl))
+				return 0;
+			continue;
+		}
+		unsigned nb = u16(r, p);
+		p += 2 + 2 * (uint64_t)nb;
+		unsigned ni = u16(r, p);
+		p += 2 + 2 * (uint64_t)(ni ? ni - 1 : 0);
+		unsigned na = u16(r, p);
+		p += 2 + 2 * (uint64_t)na;
+		unsigned nl = u16(r, p);
+		if (!span(r, p + 2, 4 * (uint64_t)nl))
+			return 0;
+	}
+	return !r->bad;
+}
+
+static int context_ok(rd_t *r, uint32_t so, int chain)
+{
+	unsigned fmt = u16(r, so);
+	if (fmt == 3) {
+		if (!chain) {
+			unsigned ng = u16(r, (uint64_t)so + 2), nl = u16(r, (uint64_t)so + 4);
+			if (!span(r, (uint64_t)so + 6, 2 * (uint64_t)ng + 4 * (uint64_t)nl))
+				return 0;
+			for (unsigned i = 0; i < ng; i++)
+				if (!off_cov(r, so, (uint64_t)so + 6 + 2 * (uint64_t)i))
+					return 0;
+			return 1;
+		}
+		uint64_t p = (uint64_t)so + 2;
+		for (int part = 0; part < 3; part++) {
+			unsigned cnt = u16(r, p);
+			if (!span(r, p + 2, 2 * (uint64_t)cnt))
+				return 0;
+			for (unsigned i = 0; i < cnt; i++)
+				if (!off_cov(r, so, p + 2 + 2 * (uint64_t)i))
+					return 0;
+			p += 2 + 2 * (uint64_t)cnt;
+		}
+		return span(r, p + 2, 4 * (uint64_t)u16(r, p));
+	}
+	if (fmt != 1 && fmt != 2)
+		return !r->bad;
+	if (!off_cov(r, so, (uint64_t)so + 2))
+		return 0;
+	uint64_t sets = (uint64_t)so + 4;
+	if (fmt == 2) {
+		for (int i = 0; i < (chain ? 3 : 1); i++)
+			if (!off_cd(r, so, (uint64_t)so + 4 + 2 * (uint64_t)i))
+				return 0;
+		sets = (uint64_t)so + (chain ? 10 : 6);
+	}
+	unsigned ns = u16(r, sets);
+	if (!span(r, sets + 2, 2 * (uint64_t)ns))
+		return 0;
+	for (unsigned i = 0; i < ns; i++) {
+		unsigned o = u16(r, sets + 2 + 2 * (uint64_t)i);
+		if (o && !rules_ok(r, so + o, chain))
+			return 0;
+	}
+	return 1;
+}
+
+static unsigned popcount16(unsigned v);
+
+/* Subtable so of a lookup of type type in table t. */
+static int subtable_ok(rd_t *r, int t, unsigned type, uint32_t so)
+{
+	unsigned fmt = u16(r, so);
+	if (t == GSUB ? type == 5 || type == 6 : type == 7 || type == 8)
+		return context_ok(r, so, t == GSUB ? type == 6 : type == 8);
+	if (!off_cov(r, so, (uint64_t)so + 2))
+		return 0;
+	if (t == GSUB && type == 1)
+		return fmt == 1 ? span(r, so, 6) :
+		       fmt == 2 ? span(r, (uint64_t)so + 6, 2 * (uint64_t)u16(r, (uint64_t)so + 4)) : 1;
+	if (t == GSUB && type == 4) {
+		unsigned ns = u16(r, (uint64_t)so + 4);
+		if (!span(r, (uint64_t)so + 6, 2 * (uint64_t)ns))
+			return 0;
+		for (unsigned i = 0; i < ns; i++) {
+			unsigned o = u16(r, (uint64_t)so + 6 + 2 * (uint64_t)i);
+			if (!o)
+				continue;
+			uint32_t set = so + o;
+			unsigned nl = u16(r, set);
+			if (!span(r, (uint64_t)set + 2, 2 * (uint64_t)nl))
+				return 0;
+			for (unsigned k = 0; k < nl; k++) {
+				unsigned lo = u16(r, (uint64_t)set + 2 + 2 * (uint64_t)k);
+				unsigned c = lo ? u16(r, (uint64_t)set + lo + 2) : 0;
+				if (lo && !span(r, (uint64_t)set + lo + 4, 2 * (uint64_t)(c ? c - 1 : 0)))
+					return 0;
+			}
+		}
+		return 1;
+	}
+	if (t == GPOS && type == 1) {
+		unsigned len = popcount16(u16(r, (uint64_t)so + 4));
+		return fmt == 1 ? span(r, (uint64_t)so + 6, 2 * (uint64_t)len) :
+		       fmt == 2 ? span(r, (uint64_t)so + 8, 2 * (uint64_t)len * u16(r, (uint64_t)so + 6)) :
+		                  1;
+	}
+	if (t == GPOS && type == 2) {
+		unsigned len = popcount16(u16(r, (uint64_t)so + 4)) + popcount16(u16(r, (uint64_t)so + 6));
+		if (fmt == 1) {
+			unsigned ns = u16(r, (uint64_t)so + 8);
+			if (!span(r, (uint64_t)so + 10, 2 * (uint64_t)ns))
+				return 0;
+			for (unsigned i = 0; i < ns; i++) {
+				unsigned o = u16(r, (uint64_t)so + 10 + 2 * (uint64_t)i);
+				if (o && !span(r, (uint64_t)so + o + 2,
+				               (uint64_t)u16(r, (uint64_t)so + o) * 2 * (1 + len)))
+					return 0;
+			}
+			return 1;
+		}
+		if (fmt == 2)
+			return off_cd(r, so, (uint64_t)so + 8) && off_cd(r, so, (uint64_t)so + 10) &&
+			       span(r, (uint64_t)so + 16, 2 * (uint64_t)len * u16(r, (uint64_t)so + 12) *
+			                                      u16(r, (uint64_t)so + 14));
+		return 1;
+	}
+	return !r->bad;         /* the others: their first coverage is all that is read */
 }
 
 /* Lookup i of table t, its subtables found (extensions unwrapped). */
@@ -402,6 +649,9 @@ static const lookup_t *lookup_get(font_ot_t *o, int t, unsigned i)
 	L->type = type == ext ? etype : type;
 	L->flag = flag;
 	L->nsub = nsub;
+	for (unsigned k = 0; k < nsub; k++)
+		if (!subtable_ok(&r, t, L->type, L->sub[k]))
+			return L;
 	if (L->type == 0 || (t == GSUB && L->type > 8) || (t == GPOS && L->type > 9))
 		return L;
 	if (nsub == 0 && type == ext)

@@ -132,8 +132,41 @@ static int candidate(uint32_t c)
 	       (c >= 0xff01 && c < 0xff20) || c == 0x200d || c == 0x9 || c == 0xad;
 }
 
+/* font_halt.c's question (cp alone, default features + halt) both ways. */
+static void halt_check(hb_buffer_t *b, font_face_t *f, uint32_t cp)
+{
+	hb_codepoint_t gid;
+	int32_t adv, off;
+	if (!hb_font_get_nominal_glyph(f->hbfont, cp, &gid) || !gid)
+		return;
+	n_words++;
+	int r = font_ot_halt(f, cp, gid, &adv, &off);
+	if (!r)
+		return;
+	n_fast++;
+	static const hb_feature_t on = { HB_TAG('h', 'a', 'l', 't'), 1, 0, (unsigned)-1 };
+	hb_buffer_clear_contents(b);
+	hb_buffer_add_codepoints(b, &cp, 1, 0, 1);
+	hb_buffer_set_direction(b, HB_DIRECTION_LTR);
+	hb_buffer_set_language(b, hb_language_from_string("und", 3));
+	hb_buffer_guess_segment_properties(b);
+	hb_shape(f->hbfont, b, &on, 1);
+	unsigned m;
+	hb_glyph_info_t *in = hb_buffer_get_glyph_infos(b, &m);
+	hb_glyph_position_t *p = hb_buffer_get_glyph_positions(b, NULL);
+	int same = m == 1 && (r == 2 ? in[0].codepoint != gid :
+	                      in[0].codepoint == gid && p[0].x_advance == adv && p[0].x_offset == off);
+	if (!same)
+		report(f, &cp, 1, 0, "halt: HarfBuzz differs");
+}
+
 static void face_words(hb_buffer_t *b, font_face_t *f, int words)
 {
+	static const uint32_t halts[] = { 0x3001, 0x3002, 0x300c, 0x300d, 0x300e, 0x3010, 0x3011,
+		                          0xff08, 0xff09, 0xff0c, 0xff0e, 0xff1a, 0xff1b, 0x2018,
+		                          0x2019, 0x201c, 0x201d, 0x2026, 0x30fb, 'a' };
+	for (unsigned i = 0; i < sizeof(halts) / sizeof(halts[0]); i++)
+		halt_check(b, f, halts[i]);
 	uint32_t cps[1500];
 	int ncp = 0;
 	for (uint32_t c = 0x9; c < 0xff20 && ncp < 1500; c++) {

@@ -53,11 +53,12 @@ typedef struct lookup {
  * first coverage of a subtable of the plan's k-th GSUB (GPOS) lookup,
  * the only lookups that can act at its position. */
 typedef struct gbits {
-	uint32_t sub, pos;
+	uint16_t sub, pos;
 } gbits_t;
-#define GB_DONE 0x80000000u     /* in pos: computed */
-#define GB_DECLINE 0x40000000u  /* in pos: a lookup not modelled covers it */
-#define GB_MAXLK 30             /* more lookups in a plan: no cache */
+#define GB_DONE 0x8000u         /* in pos: computed */
+#define GB_DECLINE 0x4000u      /* in pos: a lookup not modelled covers it */
+#define GB_MAXSUB 16            /* more lookups in a plan: no cache */
+#define GB_MAXPOS 14
 
 typedef struct plan {
 	hb_script_t script;
@@ -67,19 +68,18 @@ typedef struct plan {
 	uint16_t lk[2][MAX_LOOKUPS * 2];  /* GSUB: stage 0 then stage 1 */
 	gbits_t *gb;            /* per glyph, allocated on first use; NULL: all bits */
 	int nocache;
-	struct pairc *pc;       /* pair lookups' results, allocated on first use */
 	struct plan *alias;     /* the plan of the same lookups, used instead */
 } plan_t;
 
-/* What a pair lookup (number k of the plan) did to glyphs g1, g2 (the
- * next one its flags do not skip): HarfBuzz's result, kept for the next
- * word with the pair. */
+/* What a pair lookup (GPOS lookup L) did to glyphs g1, g2 (the next one
+ * its flags do not skip): HarfBuzz's result, kept per face for the next
+ * word with the pair. One subtable applies: its values fit 16 bits. */
 typedef struct pairc {
-	uint64_t key;           /* k << 40 | g1 << 20 | g2, + 1; 0: empty */
-	int32_t v[6];           /* dx, xoff, yoff of the first glyph, of the second */
+	uint64_t key;           /* L << 40 | g1 << 20 | g2, + 1; 0: empty */
+	int16_t v[6];           /* dx, xoff, yoff of the first glyph, of the second */
 	uint8_t applied, skip2; /* skip2: the next pair starts after the second */
 } pairc_t;
-#define PAIRC_N 4096
+#define PAIRC_BITS 11
 
 struct font_ot {
 	int ok;
@@ -95,6 +95,7 @@ struct font_ot {
 	int nplans;
 	int feats;              /* FONT_FEAT_* of script 0's default LangSys; -1 unknown */
 	uint8_t *pcache;        /* per glyph: GDEF props + 1, 0xff a mark; 0 unknown */
+	pairc_t *pc;            /* pair results, allocated on first use */
 };
 
 /* ---- bounds-checked reading ---- */
@@ -430,6 +431,7 @@ void font_ot_free(font_ot_t *o)
 		return;
 	plans_free(o);
 	free(o->pcache);
+	free(o->pc);
 	for (int t = 0; t < 2; t++) {
 		if (o->lk[t])
 			for (unsigned i = 0; i < o->nlookups[t]; i++)
@@ -854,7 +856,7 @@ static void plan_make(font_ot_t *o, plan_t *p, const hb_tag_t *user, int nuser)
 	/* HarfBuzz applies a legacy kern table when GPOS has no kern feature */
 	if (o->kern_table && !(has_gpos_kern && o->t[GPOS].n))
 		return;
-	p->nocache = p->nlk[GSUB] > GB_MAXLK || p->nlk[GPOS] > GB_MAXLK;
+	p->nocache = p->nlk[GSUB] > GB_MAXSUB || p->nlk[GPOS] > GB_MAXPOS;
 	p->ok = 1;
 }
 
@@ -864,7 +866,6 @@ static void plans_free(font_ot_t *o)
 		if (o->plan[i].alias)
 			continue;
 		free(o->plan[i].gb);
-		free(o->plan[i].pc);
 	}
 	o->nplans = 0;
 }
@@ -1174,14 +1175,14 @@ static void coverage_mark(rd_t *r, uint32_t c, gbits_t *gb, unsigned nglyphs, in
 		for (unsigned i = 0; i < count; i++) {
 			unsigned g = u16(r, (uint64_t)c + 4 + 2 * (uint64_t)i);
 			if (g < nglyphs)
-				*(t == GSUB ? &gb[g].sub : &gb[g].pos) |= bit;
+				*(t == GSUB ? &gb[g].sub : &gb[g].pos) |= (uint16_t)bit;
 		}
 	} else if (fmt == 2 && span(r, (uint64_t)c + 4, 6 * (uint64_t)count)) {
 		for (unsigned i = 0; i < count; i++) {
 			unsigned a = u16(r, (uint64_t)c + 4 + 6 * (uint64_t)i);
 			unsigned b = u16(r, (uint64_t)c + 6 + 6 * (uint64_t)i);
 			for (unsigned g = a; g <= b && g < nglyphs; g++)
-				*(t == GSUB ? &gb[g].sub : &gb[g].pos) |= bit;
+				*(t == GSUB ? &gb[g].sub : &gb[g].pos) |= (uint16_t)bit;
 		}
 	}
 }
@@ -1214,7 +1215,7 @@ static void plan_bits(font_ot_t *o, plan_t *p)
 /* Glyph g's bits in plan p. */
 static gbits_t glyph_bits(font_ot_t *o, plan_t *p, unsigned g)
 {
-	gbits_t all = { 0xffffffffu, 0xffffffffu & ~GB_DECLINE };
+	gbits_t all = { 0xffffu, 0xffffu & ~GB_DECLINE };
 	if (p->nocache || g >= o->nglyphs)
 		return all;
 	if (!p->gb && o->nglyphs <= 16384)
@@ -1236,9 +1237,9 @@ static gbits_t glyph_bits(font_ot_t *o, plan_t *p, unsigned g)
 				if (!c || coverage(&r, c, g) == NOT_COVERED)
 					continue;
 				if (t == GSUB)
-					v.sub |= 1u << k;
+					v.sub |= (uint16_t)(1u << k);
 				else
-					v.pos |= 1u << k;
+					v.pos |= (uint16_t)(1u << k);
 				if (declines(t, L->type))
 					v.pos |= GB_DECLINE;
 			}
@@ -1391,15 +1392,15 @@ static int pair_apply(word_t *w, uint32_t so, unsigned *i)
 
 /* A pair lookup (the plan's k-th GPOS lookup L) at position *i: 1 when
  * one of its subtables applied (*i moved as HarfBuzz moves buffer->idx). */
-static int pair_lookup(plan_t *p, word_t *w, int k, const lookup_t *L, unsigned *i)
+static int pair_lookup(font_ot_t *o, unsigned lk, word_t *w, const lookup_t *L, unsigned *i)
 {
 	unsigned a = *i, j = next_unskipped(w, a);
 	if (j >= w->n)
 		return 0;
-	uint64_t key = ((uint64_t)k << 40 | (uint64_t)w->g[a] << 20 | w->g[j]) + 1;
-	if (!p->pc)
-		p->pc = xcalloc(PAIRC_N, sizeof(*p->pc));
-	pairc_t *c = &p->pc[(key * 0x9e3779b97f4a7c15ull) >> 52];
+	uint64_t key = ((uint64_t)lk << 40 | (uint64_t)w->g[a] << 20 | w->g[j]) + 1;
+	if (!o->pc)
+		o->pc = xcalloc((size_t)1 << PAIRC_BITS, sizeof(*o->pc));
+	pairc_t *c = &o->pc[(key * 0x9e3779b97f4a7c15ull) >> (64 - PAIRC_BITS)];
 	if (c->key != key) {
 		int32_t old[6] = { w->dx[a], w->xoff[a], w->yoff[a], w->dx[j], w->xoff[j], w->yoff[j] };
 		unsigned at = a;
@@ -1413,7 +1414,7 @@ static int pair_lookup(plan_t *p, word_t *w, int k, const lookup_t *L, unsigned 
 		c->skip2 = applied && at == j + 1;
 		int32_t now[6] = { w->dx[a], w->xoff[a], w->yoff[a], w->dx[j], w->xoff[j], w->yoff[j] };
 		for (int m = 0; m < 6; m++)
-			c->v[m] = now[m] - old[m];
+			c->v[m] = (int16_t)(now[m] - old[m]);
 		if (applied)
 			*i = at;
 		return applied;
@@ -1436,7 +1437,7 @@ static void gpos_lookup(font_ot_t *o, plan_t *p, word_t *w, int k)
 		int applied = 0;
 		if (L->type == 2) {
 			if (may_act(w, i, GPOS, k) && !skipped(w, i))
-				applied = pair_lookup(p, w, k, L, &i);
+				applied = pair_lookup(o, p->lk[GPOS][k], w, L, &i);
 		} else if (may_act(w, i, GPOS, k) && !skipped(w, i)) {
 			for (unsigned s = 0; s < L->nsub && !applied; s++) {
 				uint32_t so = L->sub[s];

@@ -31,6 +31,7 @@
 #define MAX_PLANS 16
 #define MAX_LOOKUPS 256         /* per table in a plan; more: HarfBuzz */
 #define MAX_WORD 256
+#define PC_PAGE 256            /* glyphs per page of GDEF props */
 #define IGNORE_FLAGS 0x0e       /* IgnoreBaseGlyphs | IgnoreLigatures | IgnoreMarks */
 #define P_BASE 2                /* HarfBuzz's glyph props (= the lookup flags) */
 #define P_LIG 4
@@ -69,7 +70,9 @@ typedef struct plan {
 	gbits_t *gb;            /* per glyph, allocated on first use; NULL: all bits */
 	int nocache;
 	struct plan *alias;     /* the plan of the same lookups, used instead */
+	gbits_t **gbp;          /* gb of a face of many glyphs, by pages */
 } plan_t;
+#define GB_PAGE 64
 
 /* What a pair lookup (GPOS lookup L) did to glyphs g1, g2 (the next one
  * its flags do not skip): HarfBuzz's result, kept per face for the next
@@ -94,7 +97,8 @@ struct font_ot {
 	plan_t plan[MAX_PLANS];
 	int nplans;
 	int feats;              /* FONT_FEAT_* of script 0's default LangSys; -1 unknown */
-	uint8_t *pcache;        /* per glyph: GDEF props + 1, 0xff a mark; 0 unknown */
+	uint8_t **pcache;       /* per glyph, by pages of PC_PAGE: GDEF props + 1,
+	                         * 0xff a mark; 0 unknown */
 	pairc_t *pc;            /* pair results, allocated on first use */
 };
 
@@ -430,6 +434,9 @@ void font_ot_free(font_ot_t *o)
 	if (!o)
 		return;
 	plans_free(o);
+	if (o->pcache)
+		for (unsigned k = 0; k <= o->nglyphs / PC_PAGE; k++)
+			free(o->pcache[k]);
 	free(o->pcache);
 	free(o->pc);
 	for (int t = 0; t < 2; t++) {
@@ -866,6 +873,10 @@ static void plans_free(font_ot_t *o)
 		if (o->plan[i].alias)
 			continue;
 		free(o->plan[i].gb);
+		if (o->plan[i].gbp)
+			for (unsigned k = 0; k <= o->nglyphs / GB_PAGE; k++)
+				free(o->plan[i].gbp[k]);
+		free(o->plan[i].gbp);
 	}
 	o->nplans = 0;
 }
@@ -1129,15 +1140,19 @@ static int glyph_props(font_ot_t *o, unsigned g, uint8_t *props)
 	if (g >= o->nglyphs)
 		return 0;
 	if (!o->pcache)
-		o->pcache = xcalloc(o->nglyphs, 1);
-	if (!o->pcache[g]) {
+		o->pcache = xcalloc(o->nglyphs / PC_PAGE + 1, sizeof(*o->pcache));
+	uint8_t **pg = &o->pcache[g / PC_PAGE];
+	if (!*pg)
+		*pg = xcalloc(PC_PAGE, 1);
+	uint8_t *pc = &(*pg)[g % PC_PAGE];
+	if (!*pc) {
 		rd_t r = tab_rd(&o->gdef);
 		unsigned c = classdef(&r, o->classdef, g);
-		o->pcache[g] = r.bad || c == 3 ? 0xff : 1 + (c == 1 ? P_BASE : c == 2 ? P_LIG : 0);
+		*pc = r.bad || c == 3 ? 0xff : (uint8_t)(1 + (c == 1 ? P_BASE : c == 2 ? P_LIG : 0));
 	}
-	if (o->pcache[g] == 0xff)
+	if (*pc == 0xff)
 		return 0;
-	*props = (uint8_t)(o->pcache[g] - 1);
+	*props = (uint8_t)(*pc - 1);
 	return 1;
 }
 
@@ -1222,9 +1237,17 @@ static gbits_t glyph_bits(font_ot_t *o, plan_t *p, unsigned g)
 		plan_bits(o, p);
 	if (p->nocache)
 		return all;
-	if (!p->gb)
-		p->gb = xcalloc(o->nglyphs, sizeof(*p->gb));
-	gbits_t *b = &p->gb[g];
+	if (p->gb)
+		return p->gb[g];
+	/* a face of many glyphs (CJK): pages of GB_PAGE glyphs, made when
+	   a glyph of theirs is first asked (a CV's few hundred glyphs lie
+	   all over the font: a whole array would be touched all over) */
+	if (!p->gbp)
+		p->gbp = xcalloc(o->nglyphs / GB_PAGE + 1, sizeof(*p->gbp));
+	gbits_t **pg = &p->gbp[g / GB_PAGE];
+	if (!*pg)
+		*pg = xcalloc(GB_PAGE, sizeof(**pg));
+	gbits_t *b = &(*pg)[g % GB_PAGE];
 	if (b->pos & GB_DONE)
 		return *b;
 	gbits_t v = { 0, GB_DONE };

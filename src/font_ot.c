@@ -48,6 +48,8 @@ typedef struct lookup {
 	unsigned type, flag;    /* type: the extension's for an extension lookup */
 	unsigned nsub;
 	uint32_t *sub;          /* subtable offsets in the table */
+	uint32_t *cov;          /* their first coverages (first_coverage), in sub's block */
+	int covbad;             /* finding them read past the table */
 } lookup_t;
 
 /* Per glyph and plan: bit k of sub (pos) set when the glyph is in the
@@ -625,6 +627,8 @@ static int subtable_ok(rd_t *r, int t, unsigned type, uint32_t so)
 	return !r->bad;         /* the others: their first coverage is all that is read */
 }
 
+static uint32_t first_coverage(rd_t *r, int t, unsigned type, uint32_t so);
+
 /* Lookup i of table t, its subtables found (extensions unwrapped). */
 static const lookup_t *lookup_get(font_ot_t *o, int t, unsigned i)
 {
@@ -639,7 +643,8 @@ static const lookup_t *lookup_get(font_ot_t *o, int t, unsigned i)
 	unsigned ext = t == GSUB ? 7 : 9;
 	if (r.bad || !span(&r, (uint64_t)lo + 6, 2 * (uint64_t)nsub))
 		return L;
-	L->sub = xmalloc((nsub + 1) * sizeof(uint32_t));
+	L->sub = xmalloc(2 * (nsub + 1) * sizeof(uint32_t));
+	L->cov = L->sub + nsub + 1;
 	unsigned etype = 0;
 	for (unsigned k = 0; k < nsub; k++) {
 		uint32_t so = lo + u16(&r, (uint64_t)lo + 6 + 2 * (uint64_t)k);
@@ -665,6 +670,12 @@ static const lookup_t *lookup_get(font_ot_t *o, int t, unsigned i)
 		return L;
 	if (nsub == 0 && type == ext)
 		return L;
+	/* glyph_bits asks for them per new glyph and subtable: a CJK face's
+	   hundreds of glyphs times its kern lookup's subtables */
+	rd_t rc = tab_rd(&o->t[t]);
+	for (unsigned k = 0; k < nsub; k++)
+		L->cov[k] = first_coverage(&rc, t, L->type, L->sub[k]);
+	L->covbad = rc.bad;
 	L->state = 1;
 	return L;
 }
@@ -1211,8 +1222,9 @@ static void plan_bits(font_ot_t *o, plan_t *p)
 		rd_t r = tab_rd(&o->t[t]);
 		for (int k = 0; k < p->nlk[t]; k++) {
 			const lookup_t *L = &o->lk[t][p->lk[t][k]];
+			r.bad |= L->covbad;
 			for (unsigned s = 0; s < L->nsub; s++) {
-				uint32_t c = first_coverage(&r, t, L->type, L->sub[s]);
+				uint32_t c = L->cov[s];
 				if (!c)
 					continue;
 				coverage_mark(&r, c, p->gb, o->nglyphs, t, 1u << k);
@@ -1255,8 +1267,9 @@ static gbits_t glyph_bits(font_ot_t *o, plan_t *p, unsigned g)
 		rd_t r = tab_rd(&o->t[t]);
 		for (int k = 0; k < p->nlk[t]; k++) {
 			const lookup_t *L = &o->lk[t][p->lk[t][k]];
+			r.bad |= L->covbad;
 			for (unsigned s = 0; s < L->nsub; s++) {
-				uint32_t c = first_coverage(&r, t, L->type, L->sub[s]);
+				uint32_t c = L->cov[s];
 				if (!c || coverage(&r, c, g) == NOT_COVERED)
 					continue;
 				if (t == GSUB)

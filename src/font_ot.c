@@ -187,6 +187,28 @@ static long bsearch_tag(rd_t *r, uint32_t o, unsigned count, uint32_t tag)
 	return -1;
 }
 
+/* The record (first, last, value: 6 bytes) of the sorted range records
+ * at recs[0..count) whose range holds g, as HarfBuzz's binary search
+ * finds it (coverage and class definition format 2); 0: none. */
+static uint64_t range_find(rd_t *r, uint64_t recs, unsigned count, unsigned g)
+{
+	if (!span(r, recs, (uint64_t)count * 6))
+		return 0;
+	int min = 0, max = (int)count - 1;
+	while (min <= max) {
+		int mid = (int)(((unsigned)min + (unsigned)max) / 2);
+		uint64_t rec = (uint64_t)recs + (uint64_t)mid * 6;
+		unsigned first = u16(r, rec), last = u16(r, rec + 2);
+		if (g < first)
+			max = mid - 1;
+		else if (g > last)
+			min = mid + 1;
+		else
+			return rec;
+	}
+	return 0;
+}
+
 /* Coverage index of glyph g in the coverage table at o (0: none). */
 static uint32_t coverage(rd_t *r, uint32_t o, unsigned g)
 {
@@ -198,21 +220,8 @@ static uint32_t coverage(rd_t *r, uint32_t o, unsigned g)
 		return i < 0 ? NOT_COVERED : (uint32_t)i;
 	}
 	if (fmt == 2) {
-		if (!span(r, (uint64_t)o + 4, (uint64_t)count * 6))
-			return NOT_COVERED;
-		int min = 0, max = (int)count - 1;
-		while (min <= max) {
-			int mid = (int)(((unsigned)min + (unsigned)max) / 2);
-			uint64_t rec = (uint64_t)o + 4 + (uint64_t)mid * 6;
-			unsigned first = u16(r, rec), last = u16(r, rec + 2);
-			if (g < first)
-				max = mid - 1;
-			else if (g > last)
-				min = mid + 1;
-			else
-				return u16(r, rec + 4) + (g - first);
-		}
-		return NOT_COVERED;
+		uint64_t rec = range_find(r, (uint64_t)o + 4, count, g);
+		return rec ? u16(r, rec + 4) + (g - u16(r, rec)) : NOT_COVERED;
 	}
 	return NOT_COVERED;
 }
@@ -231,21 +240,8 @@ static unsigned classdef(rd_t *r, uint32_t o, unsigned g)
 		return u16(r, (uint64_t)o + 6 + 2 * (uint64_t)i);
 	}
 	if (fmt == 2) {
-		unsigned count = u16(r, (uint64_t)o + 2);
-		if (!span(r, (uint64_t)o + 4, (uint64_t)count * 6))
-			return 0;
-		int min = 0, max = (int)count - 1;
-		while (min <= max) {
-			int mid = (int)(((unsigned)min + (unsigned)max) / 2);
-			uint64_t rec = (uint64_t)o + 4 + (uint64_t)mid * 6;
-			unsigned first = u16(r, rec), last = u16(r, rec + 2);
-			if (g < first)
-				max = mid - 1;
-			else if (g > last)
-				min = mid + 1;
-			else
-				return u16(r, rec + 4);
-		}
+		uint64_t rec = range_find(r, (uint64_t)o + 4, u16(r, (uint64_t)o + 2), g);
+		return rec ? u16(r, rec + 4) : 0;
 	}
 	return 0;
 }

@@ -43,7 +43,7 @@ static unsigned char *slurp(const char *path, size_t *n)
 	return p;
 }
 
-static char dir[] = "/tmp/vita-fuzz-hyph-XXXXXX";
+static char dir[512];
 
 /* The private cache goes when the fuzzer exits. */
 static void cleanup(void)
@@ -59,6 +59,8 @@ static void cleanup(void)
 
 static void make_bases(void)
 {
+	const char *t = getenv("TMPDIR");
+	snprintf(dir, sizeof(dir), "%s/vita-fuzz-hyph-XXXXXX", t && *t ? t : "/tmp");
 	if (!mkdtemp(dir)) {
 		perror(dir);
 		exit(2);

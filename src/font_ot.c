@@ -49,6 +49,8 @@ typedef struct lookup {
 	unsigned nsub;
 	uint32_t *sub;          /* subtable offsets in the table */
 	uint32_t *cov;          /* their first coverages (first_coverage), in sub's block */
+	uint32_t *span;         /* min << 16 | max of each coverage's glyphs (cov_span),
+	                         * in sub's block, found on first use; NULL: not yet */
 	int covbad;             /* finding them read past the table */
 } lookup_t;
 
@@ -639,7 +641,7 @@ static const lookup_t *lookup_get(font_ot_t *o, int t, unsigned i)
 	unsigned ext = t == GSUB ? 7 : 9;
 	if (r.bad || !span(&r, (uint64_t)lo + 6, 2 * (uint64_t)nsub))
 		return L;
-	L->sub = xmalloc(2 * (nsub + 1) * sizeof(uint32_t));
+	L->sub = xmalloc(3 * (nsub + 1) * sizeof(uint32_t));
 	L->cov = L->sub + nsub + 1;
 	unsigned etype = 0;
 	for (unsigned k = 0; k < nsub; k++) {
@@ -1235,6 +1237,30 @@ static void plan_bits(font_ot_t *o, plan_t *p)
 		p->gb[g].pos |= GB_DONE;
 }
 
+/* min << 16 | max of the glyphs coverage c lists, read in full: outside
+ * [min, max] coverage() can find nothing, sorted or not, and reads
+ * nothing past the table (when c does not lie wholly in the table: 0 <<
+ * 16 | 0xffff, no glyph is ruled out, coverage() marks the read bad). */
+static uint32_t cov_span(rd_t *r, uint32_t c)
+{
+	rd_t q = *r;
+	unsigned fmt = u16(&q, c), count = u16(&q, (uint64_t)c + 2);
+	unsigned min = 0xffff, max = 0, stride = fmt == 1 ? 2 : 6;
+	if (q.bad || ((fmt == 1 || fmt == 2) && !span(&q, (uint64_t)c + 4, (uint64_t)count * stride)))
+		return 0xffff;
+	if (fmt != 1 && fmt != 2)
+		return 0xffffu << 16;
+	for (unsigned i = 0; i < count; i++) {
+		uint64_t e = (uint64_t)c + 4 + (uint64_t)i * stride;
+		unsigned a = u16(&q, e), b = fmt == 1 ? a : u16(&q, e + 2);
+		if (a < min)
+			min = a;
+		if (b > max)
+			max = b;
+	}
+	return min > max ? 0xffffu << 16 : (uint32_t)min << 16 | max;
+}
+
 /* Glyph g's bits in plan p. */
 static gbits_t glyph_bits(font_ot_t *o, plan_t *p, unsigned g)
 {
@@ -1262,10 +1288,20 @@ static gbits_t glyph_bits(font_ot_t *o, plan_t *p, unsigned g)
 	for (int t = 0; t < 2; t++) {
 		rd_t r = tab_rd(&o->t[t]);
 		for (int k = 0; k < p->nlk[t]; k++) {
-			const lookup_t *L = &o->lk[t][p->lk[t][k]];
+			lookup_t *L = &o->lk[t][p->lk[t][k]];
 			r.bad |= L->covbad;
+			/* a CJK face's lookups of hundreds of subtables, each of a
+			   glyph or two: a search in each per new glyph cost more
+			   than the rest of the shaping */
+			if (!L->span) {
+				L->span = L->cov + L->nsub + 1;
+				for (unsigned s = 0; s < L->nsub; s++)
+					L->span[s] = L->cov[s] ? cov_span(&r, L->cov[s]) : 0xffff;
+			}
 			for (unsigned s = 0; s < L->nsub; s++) {
-				uint32_t c = L->cov[s];
+				uint32_t c = L->cov[s], sp = L->span[s];
+				if (g < sp >> 16 || g > (sp & 0xffff))
+					continue;
 				if (!c || coverage(&r, c, g) == NOT_COVERED)
 					continue;
 				if (t == GSUB)

@@ -322,14 +322,18 @@ static int code_ok(const char *code)
 	return 1;
 }
 
+static int same_code_char(char a, char b)
+{
+	int x = a == '_' ? '-' : tolower((unsigned char)a);
+	int y = b == '_' ? '-' : tolower((unsigned char)b);
+	return x == y;
+}
+
 static int same_code(const char *a, const char *b)
 {
-	for (; *a && *b; a++, b++) {
-		int x = *a == '_' ? '-' : tolower((unsigned char)*a);
-		int y = *b == '_' ? '-' : tolower((unsigned char)*b);
-		if (x != y)
+	for (; *a && *b; a++, b++)
+		if (!same_code_char(*a, *b))
 			return 0;
-	}
 	return *a == *b;
 }
 
@@ -342,8 +346,33 @@ static int file_exists(const char *path)
 	return fd >= 0;
 }
 
-/* Parse a locale file into a's memory; NULL (with errors) on failure. */
-static const ynode_t *parse_file(arena_t *a, const char *path, errs_t *e)
+/* 1 when text[0..n) may hold a scalar that same_code() finds equal to
+ * code: it holds code itself (case and - or _ aside), or a backslash (a
+ * double-quoted scalar's escapes could spell it). */
+static int may_hold(const char *text, size_t n, const char *code)
+{
+	size_t m = strlen(code);
+	if (!m || memchr(text, '\\', n))
+		return 1;
+	/* the first byte's two spellings, for a quick test of each byte */
+	char c0 = code[0] == '_' ? '-' : (char)tolower((unsigned char)code[0]);
+	char c1 = c0 == '-' ? '_' : (char)toupper((unsigned char)c0);
+	for (size_t i = 0; i + m <= n; i++) {
+		if (text[i] != c0 && text[i] != c1)
+			continue;
+		size_t k = 1;
+		while (k < m && same_code_char(text[i + k], code[k]))
+			k++;
+		if (k == m)
+			return 1;
+	}
+	return 0;
+}
+
+/* Parse a locale file into a's memory; NULL (with errors) on failure.
+ * With need, a file that cannot name the locale need (may_hold) is not
+ * parsed: NULL, no error. */
+static const ynode_t *parse_file(arena_t *a, const char *path, const char *need, errs_t *e)
 {
 	buf_t text;
 	buf_init(&text);
@@ -351,6 +380,8 @@ static const ynode_t *parse_file(arena_t *a, const char *path, errs_t *e)
 	const char *why;
 	if (file_read(&text, path, FILE_MAX_TEXT, &why)) {
 		err_sys(e, path, "cannot read the locale: %s", why);
+	} else if (need && !may_hold(text.s ? text.s : "", text.len, need)) {
+		root = NULL;
 	} else if (ydoc_parse(a, path, text.s ? text.s : "", text.len, &root, e) == 0 &&
 	           root->kind != YD_MAP) {
 		err_at(e, path, root->line, root->col, "a locale is a map of keys (see docs/locales.md)");
@@ -363,8 +394,10 @@ static const ynode_t *parse_file(arena_t *a, const char *path, errs_t *e)
 typedef int (*visit_fn)(const char *path, const char *name, void *ctx);
 
 /* Call fn(path, code-or-alias) for every code and alias of every file in
- * dirs until it returns nonzero. */
-static int scan(const char *const *dirs, visit_fn fn, void *ctx)
+ * dirs until it returns nonzero; with need, only of the files that may
+ * name need (fn finds nothing in the others: reading a CJK CV's "zh"
+ * parsed every locale before zh-Hans). */
+static int scan(const char *const *dirs, const char *need, visit_fn fn, void *ctx)
 {
 	for (int i = 0; dirs && dirs[i]; i++) {
 		char *names[256];
@@ -376,7 +409,7 @@ static int scan(const char *const *dirs, visit_fn fn, void *ctx)
 			arena_t *a = arena_new();
 			errs_t e;
 			errs_init(&e);
-			const ynode_t *root = parse_file(a, path, &e);
+			const ynode_t *root = parse_file(a, path, need, &e);
 			const ynode_t *c = root ? ydoc_get(root, "code") : NULL;
 			const ynode_t *al = root ? ydoc_get(root, "aliases") : NULL;
 			if (c && c->kind == YD_SCALAR)
@@ -419,7 +452,7 @@ static int find_one(const char *code, const char *const *dirs, buf_t *path)
 			return 0;
 	}
 	want_t w = {code, path};
-	return scan(dirs, match_alias, &w) ? 0 : -1;
+	return scan(dirs, code, match_alias, &w) ? 0 : -1;
 }
 
 /* code, then code without its region or script ("pt-BR" -> "pt"). */
@@ -470,7 +503,7 @@ const char *locale_suggest(const char *code, const char *const *dirs)
 	memset(&n, 0, sizeof(n));
 	n.code = code;
 	n.d = strlen(code) <= 3 ? 2 : 3;
-	scan(dirs, nearest, &n);
+	scan(dirs, NULL, nearest, &n);
 	return n.best[0] ? n.best : NULL;
 }
 
@@ -497,7 +530,7 @@ vlocale_t *locale_load(const char *code, const char *const *dirs, const char *wh
 	buf_done(&path);
 	b->l.file = file;
 	deps_add(file);
-	const ynode_t *root = parse_file(b->a, file, e);
+	const ynode_t *root = parse_file(b->a, file, NULL, e);
 	int rc = root ? walk(b, root, "", file, e) : -1;
 	for (int i = 0; root && i < NKEYS; i++)
 		if (!b->seen[i] && !keys[i].optional)

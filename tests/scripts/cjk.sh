@@ -26,6 +26,8 @@
 #    the CJK face's full-width forms (clreq 3.1), "：“" and "。”" close up
 #    by the blank between their inks, an apostrophe inside a Latin word
 #    and the em dash keep the Latin face; the text extracts as written;
+#  - a Korean CV (tests/cjk/ko-cv.yaml): its Hangul from the Korean face,
+#    the locale's comma and dates;
 #  - Han and kana are set solid (jlreq 3.1): a run of them is exactly
 #    one em per character, the faces' 'kern' (デ, ー at 0.93 em) unused.
 set -u
@@ -174,6 +176,15 @@ for cv in zh-cv:博士，计算机科学，导师 ja-cv:博士（情報理工学
 	f=${cv%%:*}; want=${cv#*:}
 	"$VITA" render "tests/cjk/$f.yaml" -o "$OUT/$f.pdf" 2>"$OUT/$f.err" || { no "render $f: exit $?"; cat "$OUT/$f.err"; }
 	pdftotext -enc UTF-8 "$OUT/$f.pdf" - | grep -q "$want" || no "$f: '$want' not in the text"
+done
+# a Korean CV (tests/cjk/ko-cv.yaml): Hangul from the Korean face, the
+# degree and its note joined by the locale's ", ", the dates in Korean
+K=tests/cjk/ko-cv.yaml
+"$VITA" render "$K" -o "$OUT/ko-cv.pdf" 2>"$OUT/ko-cv.err" || { no "render ko-cv: exit $?"; cat "$OUT/ko-cv.err"; }
+pdffonts "$OUT/ko-cv.pdf" | grep -q 'NotoSerifCJKkr-Regular' || no "ko-cv: the Korean face is not used: $(pdffonts "$OUT/ko-cv.pdf")"
+pdftotext -enc UTF-8 "$OUT/ko-cv.pdf" "$OUT/ko-cv.txt"
+for want in '박사, 컴퓨터공학, 지도교수: 이준호 교수' '2023년 3월 – 현재' '김서연'; do
+	grep -q "$want" "$OUT/ko-cv.txt" || no "ko-cv: '$want' not in the text"
 done
 # the golden CJK page has kana the faces kern (デ, ー)
 "$VITA" render tests/golden/layout/cjk.yaml --dump=layout > "$OUT/g.layout" 2>/dev/null || no "dump golden cjk"

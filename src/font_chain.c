@@ -29,6 +29,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <fontconfig/fontconfig.h>
 #include "arena.h"
@@ -45,7 +46,8 @@
 #define FC_FUNCS(X) X(FcInitLoadConfigAndFonts) X(FcConfigDestroy) X(FcPatternCreate) \
 	X(FcPatternDestroy) X(FcPatternAddString) X(FcPatternGetString) X(FcPatternGetInteger) \
 	X(FcPatternGetBool) X(FcObjectSetBuild) X(FcObjectSetDestroy) X(FcFontList) \
-	X(FcFontSetDestroy)
+	X(FcFontSetDestroy) X(FcConfigGetFontDirs) X(FcStrListNext) \
+	X(FcStrListDone)
 static struct {
 	FC_FUNCS(DL_FIELD)
 } fcl;
@@ -94,9 +96,39 @@ static FcConfig *fc_config(font_lib_t *lib)
 #undef X
 		loaded = h ? 1 : -1;
 	}
-	if (!lib->fc && loaded > 0)
+	if (!lib->fc && loaded > 0) {
+		struct timespec t;
+		clock_gettime(CLOCK_REALTIME, &t);
+		lib->fc_since = (long long)t.tv_sec;
 		lib->fc = fcl.FcInitLoadConfigAndFonts();
+	}
 	return (FcConfig *)lib->fc;
+}
+
+static void fc_dirs(FcStrList *l, const char ***v, int *n)
+{
+	FcChar8 *s;
+	while (l && (s = fcl.FcStrListNext(l))) {
+		if ((*n & (*n - 1)) == 0)
+			*v = xrealloc(*v, (size_t)(*n ? 2 * *n : 1) * sizeof(**v));
+		(*v)[(*n)++] = (const char *)s;
+	}
+}
+
+/* Before the miss cache stores what fontconfig said: the directories
+ * whose change would change it (font_fccache.c). */
+static void fc_stamp(font_lib_t *lib, FcConfig *fc)
+{
+	if (!font_fccache_need_stamp(lib))
+		return;
+	FcStrList *fl = fcl.FcConfigGetFontDirs(fc);
+	const char **v = NULL;
+	int n = 0;
+	fc_dirs(fl, &v, &n);
+	font_fccache_stamp(lib, v, n, lib->fc_since);
+	free(v);
+	if (fl)
+		fcl.FcStrListDone(fl);
 }
 
 /* weight: 0 regular, 1 bold, 2 light */
@@ -189,6 +221,8 @@ static int family_list(chain_ctx_t *x, const char *family, font_cand_t *v, int m
 		memcpy(v, cv, (size_t)n * sizeof(*v));
 		return n;
 	}
+	if (font_fccache_absent(x->lib, family))
+		return 0;   /* fontconfig said so, and no font directory changed since */
 	FcConfig *fc = fc_config(x->lib);
 	if (!fc)
 		return err_sys(x->e, x->file, "cannot initialise fontconfig");
@@ -202,12 +236,19 @@ static int family_list(chain_ctx_t *x, const char *family, font_cand_t *v, int m
 	*fsp = fs;
 	n = fs ? fc_cands(fs, v, max) : 0;
 	font_fccache_store(x->lib, family, v, n);
+	if (n == 0 && fs) {
+		fc_stamp(x->lib, fc);
+		font_fccache_store_absent(x->lib, family);
+	}
 	return n;
 }
 
 /* The installed family closest to FAMILY (a typo), into NEAR. */
 int font_family_suggest(font_lib_t *lib, const char *family, char *near, size_t size)
 {
+	int known = font_fccache_near(lib, family, near, size);
+	if (known >= 0)
+		return known;
 	FcConfig *fc = fc_config(lib);
 	if (!fc)
 		return 0;
@@ -220,15 +261,21 @@ int font_family_suggest(font_lib_t *lib, const char *family, char *near, size_t 
 	for (int i = 0; fs && i < fs->nfont; i++) {
 		FcChar8 *f;
 		for (int k = 0; fcl.FcPatternGetString(fs->fonts[i], FC_FAMILY, k, &f) == FcResultMatch; k++) {
-			int d = suggest_distance(family, (const char *)f);
-			if (d < best && d <= (int)strlen((const char *)f) / 3) {
+			/* only a distance below best and within a third of f counts */
+			int lim = (int)strlen((const char *)f) / 3;
+			lim = lim < best - 1 ? lim : best - 1;
+			int d = suggest_within(family, (const char *)f, lim);
+			if (d <= lim) {
 				best = d;
 				snprintf(near, size, "%s", (const char *)f);
 			}
 		}
 	}
-	if (fs)
+	if (fs) {
+		fc_stamp(lib, fc);
+		font_fccache_store_near(lib, family, best < 4 ? near : NULL);
 		fcl.FcFontSetDestroy(fs);
+	}
 	return best < 4;
 }
 

@@ -32,9 +32,9 @@
  * family among the face's own names, IDs 1, 16 and 21, compared without
  * case and blanks as fontconfig does), only those, so no other font file
  * is opened. On any mismatch the record is forgotten and fontconfig asked
- * again, so a cache file edited by someone else cannot substitute a font. Families that are
- * not installed are never cached. VITA_NO_FONT_CACHE=1 turns the cache
- * off. Any I/O problem just means no cache: the results are the same
+ * again, so a cache file edited by someone else cannot substitute a font.
+ * Families that are not installed are kept apart (misses-v1-KEY, see
+ * "what is not installed" below). VITA_NO_FONT_CACHE=1 turns both off. Any I/O problem just means no cache: the results are the same
  * either way.
  */
 #include <ctype.h>
@@ -63,6 +63,25 @@ typedef struct fcc_fam {
 	font_cand_t *out;       /* what lookup hands out */
 } fcc_fam_t;
 
+/* A family fontconfig does not list, or a name's nearest family. */
+typedef struct fcc_miss {
+	char *name;
+	int absent;             /* 1: fontconfig lists no face of this family */
+	int near;               /* 0 not known, 1 no family is close, 2 near_s */
+	char *near_s;
+} fcc_miss_t;
+
+typedef struct fcc_misses {
+	char *path;
+	int read;               /* the file was looked at */
+	fcc_miss_t *v;
+	int n, cap;
+	char **dir;             /* the stamp: fontconfig's font and cache dirs, */
+	long long *sec, *nsec;  /* their mtimes (-1 -1: not there) */
+	int ndir;
+	int stamped;            /* dir set (font_fccache_stamp), 2: unsafe to write */
+} fcc_misses_t;
+
 typedef struct fccache {
 	int off;
 	char *path;
@@ -76,6 +95,7 @@ typedef struct fccache {
 	long long size;         /* the file's */
 	int fd;                 /* open on it, or -1 */
 	int all;                /* every record of the file is in f */
+	fcc_misses_t m;         /* what is not installed (its own file) */
 } fccache_t;
 
 static void fam_clear(fcc_fam_t *f)
@@ -88,11 +108,27 @@ static void fam_clear(fcc_fam_t *f)
 	memset(f, 0, sizeof(*f));
 }
 
+static void misses_free(fcc_misses_t *m)
+{
+	for (int i = 0; i < m->n; i++) {
+		free(m->v[i].name);
+		free(m->v[i].near_s);
+	}
+	free(m->v);
+	for (int i = 0; i < m->ndir; i++)
+		free(m->dir[i]);
+	free(m->dir);
+	free(m->sec);
+	free(m->nsec);
+	free(m->path);
+}
+
 void font_fccache_free(font_lib_t *lib)
 {
 	fccache_t *c = lib->fcc;
 	if (!c)
 		return;
+	misses_free(&c->m);
 	for (int i = 0; i < c->n; i++)
 		fam_clear(&c->f[i]);
 	free(c->f);
@@ -521,19 +557,26 @@ static fccache_t *cache_get(font_lib_t *lib)
 	lib->fcc = c;
 	const char *off = getenv("VITA_NO_FONT_CACHE");
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	buf_t p;
+	buf_t p, m;
 	buf_init(&p);
+	buf_init(&m);
 	config_key(c->key);
-	if (xdg && xdg[0] == '/')
+	if (xdg && xdg[0] == '/') {
 		buf_printf(&p, "%s/vita/families-v3-%s", xdg, c->key);
-	else if (home && home[0] == '/')
+		buf_printf(&m, "%s/vita/misses-v1-%s", xdg, c->key);
+	} else if (home && home[0] == '/') {
 		buf_printf(&p, "%s/.cache/vita/families-v3-%s", home, c->key);
+		buf_printf(&m, "%s/.cache/vita/misses-v1-%s", home, c->key);
+	}
 	if ((off && *off && strcmp(off, "0") != 0) || !p.s) {
 		c->off = 1;
+		c->m.read = 1;  /* no file: nothing to read */
 		buf_done(&p);
+		buf_done(&m);
 		return c;
 	}
 	c->path = p.s;
+	c->m.path = m.s;
 	index_read(c);
 	return c;
 }
@@ -586,12 +629,29 @@ static void mkdirs(char *path)
 	}
 }
 
+/* path := a then b, atomically (temp file + rename); on error unchanged. */
+static void file_replace(const char *path, const buf_t *a, const buf_t *b)
+{
+	buf_t tmp;
+	buf_init(&tmp);
+	buf_printf(&tmp, "%s.%ld.tmp", path, (long)getpid());
+	mkdirs(tmp.s);
+	FILE *fp = fopen(tmp.s, "wb");
+	if (fp) {
+		int bad = a->len && fwrite(a->s, 1, a->len, fp) != a->len;
+		bad |= b->len && fwrite(b->s, 1, b->len, fp) != b->len;
+		bad |= fclose(fp) != 0;
+		if (bad || rename(tmp.s, path) != 0)
+			unlink(tmp.s);
+	}
+	buf_done(&tmp);
+}
+
 static void cache_write(fccache_t *c)
 {
-	buf_t b, r, tmp;
+	buf_t b, r;
 	buf_init(&b);
 	buf_init(&r);
-	buf_init(&tmp);
 	buf_printf(&b, "vita-families 3 %s\n", c->key);
 	for (int i = 0; i < c->n; i++) {
 		fcc_fam_t *f = &c->f[i];
@@ -606,19 +666,9 @@ static void cache_write(fccache_t *c)
 			           x->dirmtime, x->c.file);
 		}
 	}
-	buf_printf(&tmp, "%s.%ld.tmp", c->path, (long)getpid());
-	mkdirs(tmp.s);
-	FILE *fp = fopen(tmp.s, "wb");
-	if (fp) {
-		int bad = fwrite(b.s, 1, b.len, fp) != b.len;
-		bad |= r.len && fwrite(r.s, 1, r.len, fp) != r.len;
-		bad |= fclose(fp) != 0;
-		if (bad || rename(tmp.s, c->path) != 0)
-			unlink(tmp.s);
-	}
+	file_replace(c->path, &b, &r);
 	buf_done(&b);
 	buf_done(&r);
-	buf_done(&tmp);
 }
 
 void font_fccache_store(font_lib_t *lib, const char *family, const font_cand_t *v, int n)
@@ -650,4 +700,263 @@ void font_fccache_store(font_lib_t *lib, const char *family, const font_cand_t *
 	}
 	f->want = f->n;
 	cache_write(c);
+}
+
+/* ---- what is not installed ----
+ *
+ * A family fontconfig does not list costs a render more than anything
+ * else: fontconfig loaded in full to confirm it, then a "did you mean"
+ * over every installed family. Both answers are kept in their own file,
+ * misses-v1-KEY beside the families file:
+ *
+ *   vita-misses 1 <configuration key> <environment hash>
+ *   D <mtime s> <mtime ns> <dir>   (fontconfig's font directories and their
+ *                                   subdirectories)
+ *   A <family>                     (fontconfig lists no face of it)
+ *   N <name>                       (no installed family is close to it)
+ *   S <name>\t<family>             (the installed family closest to it)
+ *
+ * A font added, removed or renamed changes the mtime of its directory (a
+ * new subdirectory: of its parent), which is what fontconfig itself looks
+ * at to rescan a directory: the file is then ignored whole, as it is when
+ * the configuration (KEY) or the environment fontconfig expands paths with
+ * (HOME, XDG_*) is another. A directory changed in the second before
+ * fontconfig was loaded, or since, may not be what fontconfig saw: then
+ * nothing is written. Not seen: a font file overwritten in place by one of
+ * another family (no directory changes; fontconfig too sees it only after
+ * fc-cache -f). Fontconfig's cache directories are not in the stamp: with
+ * SOURCE_DATE_EPOCH set, fontconfig 2.14 rewrites its caches on every
+ * run. The answers are kept in memory in any case (one run, one
+ * fontconfig). */
+
+static uint64_t env_hash(void)
+{
+	static const char *const v[] = { "HOME", "XDG_DATA_HOME", "XDG_DATA_DIRS",
+	                                 "XDG_CACHE_HOME", "XDG_CONFIG_HOME" };
+	uint64_t h = 14695981039346656037ull;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		h = key_str(h, getenv(v[i]));
+	return h;
+}
+
+static void dir_stamp(const char *dir, long long *sec, long long *nsec)
+{
+	struct stat st;
+	*sec = *nsec = -1;
+	if (stat(dir, &st) == 0) {
+		*sec = (long long)st.st_mtim.tv_sec;
+		*nsec = (long long)st.st_mtim.tv_nsec;
+	}
+}
+
+static fcc_miss_t *miss_get(fcc_misses_t *m, const char *name, int add)
+{
+	for (int i = 0; i < m->n; i++)
+		if (strcmp(m->v[i].name, name) == 0)
+			return &m->v[i];
+	if (!add)
+		return NULL;
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 8;
+		m->v = xrealloc(m->v, (size_t)m->cap * sizeof(*m->v));
+	}
+	fcc_miss_t *x = &m->v[m->n++];
+	memset(x, 0, sizeof(*x));
+	x->name = xstrdup(name);
+	return x;
+}
+
+static void stamp_add(fcc_misses_t *m, const char *dir, long long sec, long long nsec)
+{
+	if ((m->ndir & (m->ndir - 1)) == 0) {
+		int n = m->ndir ? 2 * m->ndir : 1;
+		m->dir = xrealloc(m->dir, (size_t)n * sizeof(*m->dir));
+		m->sec = xrealloc(m->sec, (size_t)n * sizeof(*m->sec));
+		m->nsec = xrealloc(m->nsec, (size_t)n * sizeof(*m->nsec));
+	}
+	m->dir[m->ndir] = xstrdup(dir);
+	m->sec[m->ndir] = sec;
+	m->nsec[m->ndir++] = nsec;
+}
+
+static void stamp_clear(fcc_misses_t *m)
+{
+	for (int i = 0; i < m->ndir; i++)
+		free(m->dir[i]);
+	m->ndir = 0;
+}
+
+/* One line of the file into m; -1 when it is a directory that changed. */
+static int misses_line(fcc_misses_t *m, char *s)
+{
+	const char *p = s + 1, *rest;
+	long long sec, nsec, nsec_now, sec_now;
+	fcc_miss_t *x;
+	char *tab;
+	switch (s[0]) {
+	case 'D':
+		if (!rd_num(&p, -1, 1LL << 40, &sec) || !rd_num(&p, -1, 999999999, &nsec) ||
+		    !(rest = rd_rest(p)))
+			return -1;
+		dir_stamp(rest, &sec_now, &nsec_now);
+		if (sec_now != sec || nsec_now != nsec)
+			return -1;
+		stamp_add(m, rest, sec, nsec);
+		return 0;
+	case 'A':
+		if ((rest = rd_rest(p)))
+			miss_get(m, rest, 1)->absent = 1;
+		return 0;
+	case 'N':
+		if ((rest = rd_rest(p)))
+			miss_get(m, rest, 1)->near = 1;
+		return 0;
+	case 'S':
+		if (!(rest = rd_rest(p)) || !(tab = strchr(rest, '\t')) || !tab[1])
+			return 0;
+		*tab = '\0';
+		x = miss_get(m, rest, 1);
+		free(x->near_s);
+		x->near_s = xstrdup(tab + 1);
+		x->near = 2;
+		return 0;
+	}
+	return 0;
+}
+
+/* The file, once, when first asked: nothing of it when its header names
+ * another configuration or environment, or a directory changed. */
+static void misses_read(fccache_t *c)
+{
+	fcc_misses_t *m = &c->m;
+	if (m->read)
+		return;
+	m->read = 1;
+	buf_t b, h;
+	buf_init(&b);
+	buf_init(&h);
+	buf_printf(&h, "vita-misses 1 %s %016llx\n", c->key, (unsigned long long)env_hash());
+	if (file_read(&b, m->path, 1u << 20, NULL) == 0 && b.len > h.len &&
+	    memcmp(b.s, h.s, h.len) == 0) {
+		fcc_misses_t got;
+		memset(&got, 0, sizeof(got));
+		int bad = 0;
+		for (char *q = b.s + h.len, *nl; !bad && (nl = strchr(q, '\n')); q = nl + 1) {
+			*nl = '\0';
+			bad = misses_line(&got, q) != 0;
+		}
+		if (!bad && got.ndir > 0) {
+			for (int i = 0; i < got.n; i++) { /* none yet in m: read comes first */
+				fcc_miss_t *x = miss_get(m, got.v[i].name, 1);
+				x->absent = got.v[i].absent;
+				x->near = got.v[i].near;
+				x->near_s = got.v[i].near_s;
+				got.v[i].near_s = NULL;
+			}
+		}
+		got.path = NULL;
+		misses_free(&got);
+	}
+	buf_done(&b);
+	buf_done(&h);
+}
+
+static void misses_write(fccache_t *c)
+{
+	fcc_misses_t *m = &c->m;
+	if (c->off || m->stamped != 1)
+		return;
+	buf_t b, r;
+	buf_init(&b);
+	buf_init(&r);
+	buf_printf(&b, "vita-misses 1 %s %016llx\n", c->key, (unsigned long long)env_hash());
+	for (int i = 0; i < m->ndir; i++)
+		buf_printf(&b, "D %lld %lld %s\n", m->sec[i], m->nsec[i], m->dir[i]);
+	for (int i = 0; i < m->n; i++) {
+		fcc_miss_t *x = &m->v[i];
+		if (x->absent)
+			buf_printf(&r, "A %s\n", x->name);
+		if (x->near == 1)
+			buf_printf(&r, "N %s\n", x->name);
+		else if (x->near == 2)
+			buf_printf(&r, "S %s\t%s\n", x->name, x->near_s);
+	}
+	file_replace(m->path, &b, &r);
+	buf_done(&b);
+	buf_done(&r);
+}
+
+/* A name the file can hold: one line, no tab, no blank at either end
+ * (rd_rest would not give it back the same). */
+static int misses_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+	return n > 0 && n < 1024 && !strpbrk(s, "\n\r\t") && s[0] != ' ' && s[n - 1] != ' ';
+}
+
+int font_fccache_absent(font_lib_t *lib, const char *family)
+{
+	fccache_t *c = cache_get(lib);
+	misses_read(c);
+	fcc_miss_t *x = miss_get(&c->m, family, 0);
+	return x && x->absent;
+}
+
+int font_fccache_near(font_lib_t *lib, const char *name, char *near, size_t size)
+{
+	fccache_t *c = cache_get(lib);
+	misses_read(c);
+	fcc_miss_t *x = miss_get(&c->m, name, 0);
+	if (!x || !x->near)
+		return -1;
+	if (x->near == 2)
+		snprintf(near, size, "%s", x->near_s);
+	return x->near == 2;
+}
+
+int font_fccache_need_stamp(font_lib_t *lib)
+{
+	fccache_t *c = cache_get(lib);
+	return !c->off && !c->m.stamped;
+}
+
+void font_fccache_stamp(font_lib_t *lib, const char *const *dirs, int n, long long since)
+{
+	fccache_t *c = cache_get(lib);
+	fcc_misses_t *m = &c->m;
+	if (c->off || m->stamped)
+		return;
+	misses_read(c);   /* its answers are kept; its stamp is replaced */
+	stamp_clear(m);
+	m->stamped = n > 0 ? 1 : 2;
+	for (int i = 0; i < n; i++) {
+		long long sec, nsec;
+		dir_stamp(dirs[i], &sec, &nsec);
+		if (sec >= since - 1 || !misses_name_ok(dirs[i]))
+			m->stamped = 2;   /* changed while fontconfig was read: not written */
+		stamp_add(m, dirs[i], sec, nsec);
+	}
+}
+
+void font_fccache_store_absent(font_lib_t *lib, const char *family)
+{
+	fccache_t *c = cache_get(lib);
+	if (!misses_name_ok(family))
+		return;
+	misses_read(c);
+	miss_get(&c->m, family, 1)->absent = 1;
+	misses_write(c);
+}
+
+void font_fccache_store_near(font_lib_t *lib, const char *name, const char *near)
+{
+	fccache_t *c = cache_get(lib);
+	if (!misses_name_ok(name) || (near && !misses_name_ok(near)))
+		return;
+	misses_read(c);
+	fcc_miss_t *x = miss_get(&c->m, name, 1);
+	free(x->near_s);
+	x->near_s = near ? xstrdup(near) : NULL;
+	x->near = near ? 2 : 1;
+	misses_write(c);
 }

@@ -117,6 +117,7 @@ struct font_lib {
 	char **dirs;            /* chain search directories */
 	int ndirs;
 	void *fc;               /* FcConfig, created when first needed */
+	long long fc_since;     /* when (CLOCK_REALTIME s) it was begun */
 	void *fcc;              /* font_fccache.c state */
 	font_face_t **all;      /* every file+index seen */
 	int nall, capall;
@@ -145,6 +146,19 @@ void font_fccache_free(font_lib_t *lib);
 int font_fccache_valid(const font_cand_t *c, const char *family);
 /* Drop family's record (it disagreed with a font file). */
 void font_fccache_forget(font_lib_t *lib, const char *family);
+/* What fontconfig does not have, kept across runs while its font and cache
+ * directories are unchanged. absent: 1 when family is known not to be
+ * installed. near: 1 and the nearest installed family to name in near, 0
+ * when none is close, -1 when not known. Before a store, the directories
+ * as fontconfig (created at time since, in s) names them:
+ * font_fccache_stamp, when font_fccache_need_stamp says so. */
+int font_fccache_absent(font_lib_t *lib, const char *family);
+int font_fccache_near(font_lib_t *lib, const char *name, char *near, size_t size);
+int font_fccache_need_stamp(font_lib_t *lib);
+void font_fccache_stamp(font_lib_t *lib, const char *const *dirs, int n, long long since);
+void font_fccache_store_absent(font_lib_t *lib, const char *family);
+/* near NULL: no installed family is close to name */
+void font_fccache_store_near(font_lib_t *lib, const char *name, const char *near);
 
 /* font_face.c (calls no other src/font*.c file) */
 font_face_t *font_file_get(font_lib_t *lib, const char *path, int index,

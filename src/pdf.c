@@ -52,6 +52,7 @@
 #include "pdf.h"
 #include "pdf_int.h"
 #include "utf8.h"
+#include "version.h"
 
 #define PDF_CHUNK 65000          /* string bytes per Tj (PDF strings: < 65,536) */
 
@@ -712,6 +713,14 @@ static void set_info(pw_t *w)
 		{"Creator", offsetof(page_doc_t, creator), "the creator"},
 	};
 	w->what = "set the document information";
+	/* vita writes the file (its objects, streams and cross-reference
+	   stream: pdf_save.c); libharu still builds some of the objects, so
+	   both are named (libharu's own "Haru Free PDF Library 2.3.0" said
+	   the whole file was its). pdf_meta.c copies it into the XMP. */
+	char producer[96];
+	snprintf(producer, sizeof(producer), "vita %s (libharu %s)", version_release,
+	         HPDF_GetVersion());
+	info_put(w, "Producer", producer);
 	for (size_t i = 0; i < sizeof(info) / sizeof(info[0]); i++) {
 		const char *v = *(const char *const *)((const char *)d + info[i].off);
 		if (v && *v && utf8_ok(w, info[i].name, v))

@@ -52,6 +52,7 @@ tabs has annotations but no /Tabs /S
 tounicode has no ToUnicode map
 intent no GTS_PDFA1 output intent
 info differs from XMP dc:title
+producer differs from XMP pdf:Producer
 role element /Entry is not a standard structure type
 structtree no structure tree
 EOF
@@ -227,6 +228,15 @@ print("zhanda-zhu: plain %d B, tagged %d B: tags %d B (%.1f%%), XMP + ICC %d B" 
       (plain, tagged, tags, 100.0 * tags / tagged, meta))
 sys.exit(tags > 0.15 * tagged)
 EOF
+# the Producer names vita, its version and the libharu it builds objects
+# with, in Info and (the same, pdfua_check) in the XMP; the plain file too
+ver=$("$VITA" --version)
+want="vita $(printf '%s\n' "$ver" | sed -n '1s/^vita \([^ ]*\).*/\1/p') (libharu $(printf '%s\n' "$ver" |
+	sed -n 's/.*libhpdf \([0-9][0-9.]*\).*/\1/p'))"
+for f in zhanda-zhu plain; do
+	got=$(pdfinfo "$W/$f.pdf" | sed -n 's/^Producer: *//p')
+	[ "$got" = "$want" ] || no "$f: Producer is '$got', not '$want'"
+done
 "$VITA" render profiles/zhanda-zhu.yaml --pdf=bogus -o "$W/x.pdf" 2>/dev/null
 [ $? = 2 ] || no "--pdf=bogus is not a usage error"
 

@@ -82,6 +82,7 @@ CASES = {
     "tounicode": lambda p: next(iter(dict(p.pages[0].Resources.Font.items()).values())).__delitem__("/ToUnicode"),
     "intent": lambda p: p.Root.__delitem__("/OutputIntents"),
     "info": lambda p: p.docinfo.__setitem__("/Title", "Something else"),
+    "producer": lambda p: p.docinfo.__setitem__("/Producer", "Haru Free PDF Library 2.3.0"),
     "role": lambda p: first(p, "/LBody").__setitem__("/S", Name("/Entry")),
     "structtree": lambda p: p.Root.__delitem__("/StructTreeRoot"),
 }

@@ -556,13 +556,17 @@ static void draw_link(pw_t *w, const page_link_t *l, int tag)
 	}
 	/* the annotation as libharu's URI link with a border of 0 0 0 was,
 	   written as a raw object (its dictionaries cost more than the rest) */
-	void *a = pdf_raw_new(w);
-	HPDF_Array annots = HPDF_Dict_GetItem(w->page, "Annots", HPDF_OCLASS_ARRAY);
-	if (!annots) {
-		annots = pdf_array(w);
-		pdf_ok(w, HPDF_Dict_Add(w->page, "Annots", annots));
+	unsigned a = pdf_num_new(w); /* no libharu object: pdf_save writes /Annots */
+	pdf_annots_t *pa = &w->annots[w->pageno];
+	if (!pa->arr) {
+		pa->arr = pdf_array(w);
+		pdf_ok(w, HPDF_Dict_Add(w->page, "Annots", pa->arr));
 	}
-	pdf_ok(w, HPDF_Array_Add(annots, a));
+	if (pa->n == pa->cap) {
+		pa->cap = pa->cap ? 2 * pa->cap : 8;
+		pa->ids = xrealloc(pa->ids, sizeof(unsigned) * (size_t)pa->cap);
+	}
+	pa->ids[pa->n++] = a;
 	pdf_ser_t o;
 	pdf_raw_begin(w, &o);
 	pdf_ser_lit(&o, "<</Rect[");
@@ -580,7 +584,7 @@ static void draw_link(pw_t *w, const page_link_t *l, int tag)
 	pdf_ser_lit(&o, "/Border[0 0 0]/F 4"); /* PDF/A: printable */
 	pdf_tag_annot(w, tag, a, l->url, &o);
 	pdf_ser_lit(&o, ">>");
-	pdf_raw_end(w, &o, a);
+	pdf_raw_end_num(w, &o, a);
 	if (!w->plain) /* PDF/UA: annotations in structure order */
 		pdf_ok(w, HPDF_Dict_AddName(w->page, "Tabs", "S"));
 }
@@ -845,6 +849,7 @@ int pdf_write_opts(const page_doc_t *doc, const char *path, const pdf_opts_t *o,
 		w->cps = xmalloc(65536 * sizeof(uint16_t));
 		w->pages = xcalloc((size_t)(doc->npages > 0 ? doc->npages : 1), sizeof(HPDF_Page));
 		w->content = xcalloc((size_t)(doc->npages > 0 ? doc->npages : 1), sizeof(buf_t));
+		w->annots = xcalloc((size_t)(doc->npages > 0 ? doc->npages : 1), sizeof(pdf_annots_t));
 		w->tb = xmalloc(PDF_CHUNK + 1);
 		if (setjmp(w->jb) == 0) {
 			rc = pw_build(w);
@@ -869,6 +874,9 @@ int pdf_write_opts(const page_doc_t *doc, const char *path, const pdf_opts_t *o,
 	for (int i = 0; w->content && i < doc->npages; i++)
 		buf_done(&w->content[i]);
 	free(w->content);
+	for (int i = 0; w->annots && i < doc->npages; i++)
+		free(w->annots[i].ids);
+	free(w->annots);
 	for (int i = 0; i < w->nbufs; i++) {
 		buf_done(w->bufs[i]);
 		free(w->bufs[i]);
@@ -883,6 +891,7 @@ int pdf_write_opts(const page_doc_t *doc, const char *path, const pdf_opts_t *o,
 	for (int i = 0; i < 5; i++)
 		free(w->info[i]);
 	free(w->offsets);
+	free(w->objs);
 	free(w->types);
 	buf_done(&w->sbuf[0]);
 	buf_done(&w->sbuf[1]);

@@ -55,6 +55,15 @@ typedef struct pdf_img {
 	HPDF_Image img;
 } pdf_img_t;
 
+/* A page's link annotations: raw objects by number (pdf_num_new), which
+ * pdf_save writes as the value of the page's /Annots, arr: an empty
+ * libharu array that holds the key's place in the page dictionary. */
+typedef struct pdf_annots {
+	HPDF_Array arr;
+	unsigned *ids;
+	int n, cap;
+} pdf_annots_t;
+
 typedef struct pdf_tags pdf_tags_t; /* pdf_tags.c */
 typedef struct pw pw_t;
 
@@ -120,7 +129,7 @@ struct pw {
 	char *info[5];           /* Title, Author, Subject, Keywords, Creator as
 	                            written to Info (and the XMP), or NULL */
 	pdf_tags_t *tg;          /* the structure being built; NULL when plain */
-	void *tg_kids, **tg_objs; /* pdf_tags_finish's (freed with pw) */
+	void *tg_kids;           /* pdf_tags_finish's (freed with pw) */
 	HPDF_Stream scratch[3];  /* pdf_save's buffers (freed with pw) */
 	buf_t sbuf[2];           /* pdf_save's object stream (freed with pw) */
 	buf_t file;              /* pdf_save: the whole file */
@@ -132,7 +141,10 @@ struct pw {
 	void *cmap;              /* the compact fonts' CMap stream, once made */
 	buf_t **bufs;            /* buffers held for the document (pdf_buf) */
 	int nbufs;
+	pdf_annots_t *annots;    /* per page: its link annotations */
 	uint64_t *offsets;       /* pdf_save: per object */
+	void **objs;             /* pdf_save: libharu's object of each number
+	                            (NULL: a number of pdf_num_new) */
 	unsigned char *types;
 };
 
@@ -187,9 +199,10 @@ void pdf_mc_text(pw_t *w, int tag, const char *lang);
 void pdf_mc_artifact(pw_t *w);
 void pdf_mc_figure(pw_t *w, int tag);
 void pdf_mc_close(pw_t *w);
-/* The tagged part of link annotation a (a raw object) being written to o:
- * /Contents, /StructParent; its place in the structure tree. */
-void pdf_tag_annot(pw_t *w, int tag, void *a, const char *url, pdf_ser_t *o);
+/* The tagged part of link annotation a (the number of a raw object)
+ * being written to o: /Contents, /StructParent; its place in the
+ * structure tree. */
+void pdf_tag_annot(pw_t *w, int tag, unsigned a, const char *url, pdf_ser_t *o);
 void pdf_tags_finish(pw_t *w);
 void pdf_tags_free(pw_t *w);
 
@@ -277,6 +290,12 @@ void *pdf_raw_new(pw_t *w);
 unsigned pdf_obj_id(const void *obj);
 void pdf_raw_begin(pw_t *w, pdf_ser_t *o);
 void pdf_raw_end(pw_t *w, pdf_ser_t *o, void *obj);
+/* A number for an object that only the pdf module's raw objects refer to
+ * (no libharu object: a libharu dictionary cannot hold it); its value
+ * is written between pdf_raw_begin and pdf_raw_end_num. */
+unsigned pdf_num_new(pw_t *w);
+void pdf_raw_end_num(pw_t *w, pdf_ser_t *o, unsigned id);
+const pdf_held_t *pdf_held_num(const pw_t *w, unsigned id);
 /* pdf_ser.c: s as pdf_text's object would be written (a literal or
  * UTF-16BE hex). */
 void pdf_ser_text(pdf_ser_t *o, const char *s);

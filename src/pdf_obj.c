@@ -107,9 +107,9 @@ HPDF_Dict pdf_stream(pw_t *w, const void *data, size_t n)
 	return d;
 }
 
-void pdf_hold(pw_t *w, HPDF_Dict d, const void *p, size_t n)
+/* The held entry of object number id (zeroed when new). */
+static pdf_held_t *held_at(pw_t *w, unsigned id)
 {
-	unsigned id = d->header.obj_id & 0x00FFFFFF;
 	if (id >= w->nheld) {
 		unsigned cap = w->nheld ? w->nheld : 64;
 		while (cap <= id)
@@ -118,7 +118,12 @@ void pdf_hold(pw_t *w, HPDF_Dict d, const void *p, size_t n)
 		memset(w->held + w->nheld, 0, (cap - w->nheld) * sizeof(pdf_held_t));
 		w->nheld = cap;
 	}
-	w->held[id] = (pdf_held_t){p, n, 1, 0, 0, 0, 0, 0, 0, 0};
+	return &w->held[id];
+}
+
+void pdf_hold(pw_t *w, HPDF_Dict d, const void *p, size_t n)
+{
+	*held_at(w, d->header.obj_id & 0x00FFFFFF) = (pdf_held_t){p, n, 1, 0, 0, 0, 0, 0, 0, 0};
 }
 
 unsigned pdf_obj_id(const void *obj)
@@ -133,25 +138,50 @@ void *pdf_raw_new(pw_t *w)
 	return obj;
 }
 
+/* The number libharu would give its next object, taken: its xref adds
+ * start_offset to the count of its entries (HPDF_Xref_Add), so moving
+ * start_offset on makes it skip the number, and pdf_save finds the object
+ * in w->held instead. The numbers, so the bytes, are those a libharu null
+ * per object gave (pdf_raw_new), without its two allocations and its
+ * xref entry to make and free (about 600 instructions each). */
+unsigned pdf_num_new(pw_t *w)
+{
+	HPDF_Xref x = w->pdf->xref;
+	unsigned id = x->start_offset + x->entries->count;
+	if (id >= HPDF_LIMIT_MAX_XREF_ELEMENT)
+		pdf_ok(w, HPDF_XREF_COUNT_ERR);
+	x->start_offset++;
+	return id;
+}
+
 void pdf_raw_begin(pw_t *w, pdf_ser_t *o)
 {
 	*o = (pdf_ser_t){w, &w->raw, 0};
 	w->raw_start = w->raw.len;
 }
 
-void pdf_raw_end(pw_t *w, pdf_ser_t *o, void *obj)
+void pdf_raw_end_num(pw_t *w, pdf_ser_t *o, unsigned id)
 {
 	(void)o;
 	size_t start = w->raw_start;
-	pdf_hold(w, obj, NULL, w->raw.len - start);
-	pdf_held_t *h = &w->held[pdf_obj_id(obj)];
+	pdf_held_t *h = held_at(w, id);
+	*h = (pdf_held_t){NULL, w->raw.len - start, 1, 0, 0, 0, 0, 0, 0, 0};
 	h->raw = 1;
 	h->off = start;
 }
 
+void pdf_raw_end(pw_t *w, pdf_ser_t *o, void *obj)
+{
+	pdf_raw_end_num(w, o, pdf_obj_id(obj));
+}
+
 const pdf_held_t *pdf_held(const pw_t *w, void *obj)
 {
-	unsigned id = ((HPDF_Obj_Header *)obj)->obj_id & 0x00FFFFFF;
+	return pdf_held_num(w, ((HPDF_Obj_Header *)obj)->obj_id & 0x00FFFFFF);
+}
+
+const pdf_held_t *pdf_held_num(const pw_t *w, unsigned id)
+{
 	return id < w->nheld && w->held[id].set ? &w->held[id] : NULL;
 }
 
@@ -168,9 +198,9 @@ void *pdf_raw_stream(pw_t *w, const void *p, size_t n, const char *dict, int fla
 	h->dn = dn;
 	/* the number libharu's /Length object took stays free, so every later
 	   object keeps the number it had (deflate is not indifferent to that) */
-	void *len = pdf_raw_new(w);
-	pdf_hold(w, len, NULL, 0);
-	w->held[pdf_obj_id(len)].free = 1;
+	h = held_at(w, pdf_num_new(w));
+	h->set = 1;
+	h->free = 1;
 	return obj;
 }
 

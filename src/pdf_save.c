@@ -27,7 +27,7 @@
 static int is_stream(void *obj)
 {
 	HPDF_Obj_Header *h = obj;
-	return (h->obj_class & HPDF_OCLASS_ANY) == HPDF_OCLASS_DICT && ((HPDF_Dict)obj)->stream;
+	return h && (h->obj_class & HPDF_OCLASS_ANY) == HPDF_OCLASS_DICT && ((HPDF_Dict)obj)->stream;
 }
 
 static void put(buf_t *b, const char *str)
@@ -122,6 +122,23 @@ static void ser_libharu(pdf_ser_t *o, void *obj)
 
 static void ser_value(pdf_ser_t *o, void *obj);
 
+/* A page's /Annots (pdf_annots_t) when arr is one: its references. */
+static int annots_put(pdf_ser_t *o, void *arr)
+{
+	pw_t *w = o->w;
+	for (int p = 0; w->annots && p < w->doc->npages; p++) {
+		const pdf_annots_t *pa = &w->annots[p];
+		if (pa->arr != arr)
+			continue;
+		pdf_ser_tok(o, "[", 1, 0, 0);
+		for (int i = 0; i < pa->n; i++)
+			pdf_ser_ref(o, pa->ids[i]);
+		pdf_ser_tok(o, "]", 1, 0, 0);
+		return 1;
+	}
+	return 0;
+}
+
 /* obj inside a container: a reference when it is (a proxy of) an
  * indirect object, else its value. */
 static void ser_item(pdf_ser_t *o, void *obj)
@@ -167,6 +184,8 @@ static void ser_value(pdf_ser_t *o, void *obj)
 		return;
 	case HPDF_OCLASS_ARRAY: {
 		HPDF_List l = ((HPDF_Array)obj)->list;
+		if (!l->count && annots_put(o, obj))
+			return;
 		pdf_ser_tok(o, "[", 1, 0, 0);
 		for (HPDF_UINT i = 0; i < l->count; i++)
 			ser_item(o, l->obj[i]);
@@ -199,15 +218,16 @@ static void ser_value(pdf_ser_t *o, void *obj)
 	}
 }
 
-/* The value of object obj appended to b. */
-static void ser_object(pw_t *w, buf_t *b, void *obj)
+/* The value of object obj (held as h, or NULL) appended to b. */
+static void ser_object(pw_t *w, buf_t *b, void *obj, const pdf_held_t *h)
 {
 	pdf_ser_t o = {w, b, 0};
-	const pdf_held_t *h = pdf_held(w, obj);
 	if (h && h->raw) {
 		buf_add(b, w->raw.s + h->off, h->n);
 		return;
 	}
+	if (!obj) /* a number of pdf_num_new that was never written */
+		pdf_ok(w, HPDF_INVALID_OBJECT);
 	ser_value(&o, obj);
 }
 
@@ -286,7 +306,7 @@ static int flate_stream(pw_t *w, buf_t *out, HPDF_Dict d)
 	}
 	HPDF_Stream data = d->stream;
 	d->stream = NULL;   /* the dictionary alone */
-	ser_object(w, out, d);
+	ser_object(w, out, d, h);
 	d->stream = data;
 	buf_add(out, "\nstream\r\n", 9);
 	buf_add(out, (const char *)z, zn);
@@ -391,18 +411,25 @@ int pdf_save(pw_t *w)
 	w->scratch[2] = pdf_obj(w, HPDF_MemStream_New(pdf->mmgr, 4096)); /* libharu_write */
 	buf_t *out = &w->file;
 	buf_reset(out);
-	unsigned n = x->entries->count; /* objects 1..n-1, then ours */
+	/* objects 1..n-1 (libharu's and pdf_num_new's), then ours */
+	unsigned n = x->start_offset + x->entries->count;
 	unsigned objstm = n, xrefno = n + 1;
 	/* per object: 1 = at offset off[i]; 2 = index off[i] in the object stream */
 	uint64_t *off = w->offsets = xrealloc(w->offsets, sizeof(uint64_t) * (n + 2));
 	unsigned char *type = w->types = xrealloc(w->types, n + 2);
 	memset(type, 0, n + 2);
+	void **objs = w->objs = xrealloc(w->objs, sizeof(void *) * n);
+	memset(objs, 0, sizeof(void *) * n);
+	for (unsigned i = 1; i < x->entries->count; i++) {
+		void *obj = HPDF_Xref_GetEntry(x, i)->obj;
+		objs[obj_num(obj)] = obj;
+	}
 
 	put(out, "%PDF-1.7\n%\xb7\xbe\xad\xaa\n");
 	for (unsigned i = 1; i < n; i++) {
-		HPDF_XrefEntry e = HPDF_Xref_GetEntry(x, i);
-		const pdf_held_t *h = pdf_held(w, e->obj);
-		if (!is_stream(e->obj) && !(h && h->stream))
+		void *obj = objs[i];
+		const pdf_held_t *h = pdf_held_num(w, i);
+		if (!is_stream(obj) && !(h && h->stream))
 			continue;
 		type[i] = 1;
 		off[i] = out->len;
@@ -412,8 +439,8 @@ int pdf_save(pw_t *w)
 		}
 		put_uint(out, i);
 		buf_add(out, " 0 obj\n", 7);
-		if (flate_stream(w, out, e->obj) < 0)
-			libharu_write(w, e->obj, out);
+		if (flate_stream(w, out, obj) < 0)
+			libharu_write(w, obj, out);
 		buf_add(out, "\nendobj\n", 8);
 	}
 	/* the others, after the streams: their /Length numbers are known now */
@@ -422,16 +449,16 @@ int pdf_save(pw_t *w)
 	buf_reset(body);
 	unsigned count = 0;
 	for (unsigned i = 1; i < n; i++) {
-		HPDF_XrefEntry e = HPDF_Xref_GetEntry(x, i);
-		const pdf_held_t *h = pdf_held(w, e->obj);
-		if (is_stream(e->obj) || (h && (h->stream || h->free)))
+		void *obj = objs[i];
+		const pdf_held_t *h = pdf_held_num(w, i);
+		if (is_stream(obj) || (h && (h->stream || h->free)))
 			continue;
 		if (count)
 			buf_add(head, " ", 1);
 		put_uint(head, i);
 		buf_add(head, " ", 1);
 		put_uint(head, body->len);
-		ser_object(w, body, e->obj);
+		ser_object(w, body, obj, h);
 		buf_add(body, "\n", 1);
 		type[i] = 2;
 		off[i] = count++;

@@ -44,7 +44,7 @@ typedef struct pdf_el {
 
 typedef struct pdf_rec {
 	int el, page, mcid; /* mcid -1: an annotation */
-	void *annot;
+	unsigned annot;     /* its object number */
 } pdf_rec_t;
 
 struct pdf_tags {
@@ -77,7 +77,7 @@ static int el_add(pdf_tags_t *t, int parent, const char *role, const char *lang,
 	return t->nel++;
 }
 
-static void rec_add(pdf_tags_t *t, int el, int page, int mcid, void *annot)
+static void rec_add(pdf_tags_t *t, int el, int page, int mcid, unsigned annot)
 {
 	if (t->nrec == t->caprec) {
 		t->caprec = t->caprec ? 2 * t->caprec : 256;
@@ -119,7 +119,6 @@ void pdf_tags_free(pw_t *w)
 	free(t);
 	w->tg = NULL;
 	free(w->tg_kids);
-	free(w->tg_objs);
 }
 
 void pdf_mc_close(pw_t *w)
@@ -179,7 +178,7 @@ static void mc_open(pw_t *w, int e)
 	int n = 8 + pdf_num(buf + 8, mcid, 0);
 	memcpy(buf + n, ">>BDC\n", 6);
 	pdf_put(w, buf, (size_t)n + 6);
-	rec_add(t, e, w->pageno, mcid, NULL);
+	rec_add(t, e, w->pageno, mcid, 0);
 	t->mc = MC_TAGGED;
 	t->mc_el = e;
 }
@@ -226,7 +225,7 @@ void pdf_mc_figure(pw_t *w, int tag)
 		mc_open(w, tag);
 }
 
-void pdf_tag_annot(pw_t *w, int tag, void *a, const char *url, pdf_ser_t *o)
+void pdf_tag_annot(pw_t *w, int tag, unsigned a, const char *url, pdf_ser_t *o)
 {
 	pdf_tags_t *t = w->tg;
 	if (!t)
@@ -315,7 +314,7 @@ static void kid_put(pw_t *w, pdf_ser_t *o, const kid_t *k, const pdf_el_t *e)
 		pdf_ser_int(o, r->mcid);
 	} else {
 		pdf_ser_lit(o, "/Obj");
-		pdf_ser_ref(o, pdf_obj_id(r->annot));
+		pdf_ser_ref(o, r->annot);
 	}
 	pdf_ser_lit(o, ">>");
 }
@@ -355,7 +354,7 @@ static void el_fill(pw_t *w, int i, const kid_t *kids, int n, unsigned root)
 		pdf_ser_lit(&o, "]");
 	}
 	pdf_ser_lit(&o, ">>");
-	pdf_raw_end(w, &o, w->tg_objs[i]);
+	pdf_raw_end_num(w, &o, e->id);
 }
 
 void pdf_tags_finish(pw_t *w)
@@ -386,12 +385,9 @@ void pdf_tags_finish(pw_t *w)
 	/* the elements are indirect objects in tree order (a reader walks it so) */
 	void *root = pdf_raw_new(w);
 	unsigned rootid = pdf_obj_id(root);
-	w->tg_objs = xcalloc((size_t)t->nel, sizeof(void *));
 	for (int i = 0; i < t->nel; i++)
-		if (t->el[i].first >= 0 && !t->el[i].artifact) {
-			w->tg_objs[i] = pdf_raw_new(w);
-			t->el[i].id = pdf_obj_id(w->tg_objs[i]);
-		}
+		if (t->el[i].first >= 0 && !t->el[i].artifact)
+			t->el[i].id = pdf_num_new(w); /* only raw objects refer to them */
 	for (int i = 0, k = 0; i < t->nel; i++) {
 		while (k < nk && kids[k].parent < i)
 			k++;

@@ -1,6 +1,10 @@
 #!/bin/sh
 # make bench [BASE=rev]: for zhanda-zhu, ziming-liu, a hyphenating 2-page
-# CV (tests/bench/hyphen.yaml), a 250-publication CV (tests/tools/
+# CV (tests/bench/hyphen.yaml), the costliest real 2-page CVs of
+# tests/tools/sweep.sh (a Chinese and a Japanese CV: tests/cjk/zh-cv.yaml,
+# ja-cv.yaml; one of many scripts: tests/shape/scripts.yaml; a RenderCV
+# import naming font families that are not installed: tests/import/
+# rendercv/sb2nov-v2.3.yaml), a 250-publication CV (tests/tools/
 # gen_long.py) and a batch of 100 distinct CVs (tests/tools/gen_batch.py):
 #
 #   M instr  callgrind, one fresh render with the font cache warm (when
@@ -38,7 +42,11 @@ cpu=$(awk '/model name/ {sub(/.*: /, ""); print; exit}' /proc/cpuinfo)
 python3 tests/tools/gen_long.py 250 > "$W/in/long-250.yaml"
 python3 tests/tools/gen_batch.py 100 "$W/in/batch"
 cp profiles/zhanda-zhu.yaml profiles/ziming-liu.yaml tests/bench/hyphen.yaml "$W/in/"
-INPUTS="zhanda-zhu ziming-liu hyphen long-250 batch-100"
+# the sweep's worst real 2-page CVs (none reads a file next to it)
+cp tests/cjk/zh-cv.yaml tests/cjk/ja-cv.yaml "$W/in/"
+cp tests/shape/scripts.yaml "$W/in/scripts.yaml"
+cp tests/import/rendercv/sb2nov-v2.3.yaml "$W/in/rendercv-sb2nov.yaml"
+INPUTS="zhanda-zhu ziming-liu hyphen zh-cv ja-cv scripts rendercv-sb2nov long-250 batch-100"
 
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 now() { date +%s%N; }
@@ -131,20 +139,20 @@ done
 # the table: one column per figure, or base / new / change with BASE
 table() {
 	if [ -z "$BASE" ]; then
-		printf '%-12s %9s %8s %7s %7s %9s\n' input "M instr" ms "CVs/s" "RSS MB" "PDF B"
+		printf '%-16s %9s %8s %7s %7s %9s\n' input "M instr" ms "CVs/s" "RSS MB" "PDF B"
 		while read -r n i m r s b; do
-			printf '%-12s %9s %8s %7s %7s %9s\n' "$n" "$i" "$m" "$r" "$s" "$b"
+			printf '%-16s %9s %8s %7s %7s %9s\n' "$n" "$i" "$m" "$r" "$s" "$b"
 		done < "$W/new.txt"
 		return
 	fi
-	printf '%-12s %27s %23s %19s %17s %23s\n' "" "M instr" "ms" "CVs/s" "RSS MB" "PDF B"
-	printf '%-12s' input
+	printf '%-16s %27s %23s %19s %17s %23s\n' "" "M instr" "ms" "CVs/s" "RSS MB" "PDF B"
+	printf '%-16s' input
 	for k in 1 2 3 4 5; do printf ' %s' "  base    new    chg"; done
 	echo
 	paste -d' ' "$W/base.txt" "$W/new.txt" | awk '
 	function chg(a, b) { return (a == "-" || b == "-" || a + 0 == 0) ? "-" : sprintf("%+.1f%%", 100 * (b - a) / a) }
 	{
-		printf "%-12s", $1
+		printf "%-16s", $1
 		for (k = 2; k <= 6; k++) printf " %6s %6s %6s", $k, $(k + 6), chg($k, $(k + 6))
 		printf "\n"
 	}'

@@ -1,0 +1,128 @@
+#!/bin/sh
+# sweep.sh [VITA]: the cost of every real CV input of the tree and of
+# generated ones, one fresh `vita render` each with warm caches (issue 13's
+# item 1: any CV of 2 pages or fewer <= 20 M instructions, <= 10 MB peak
+# RSS). Run from a vita tree; takes minutes (valgrind); not part of make test.
+#
+# Inputs, each as it is and with --set text.hyphenate=false:
+#   - the real ones: profiles/, examples/cv.yaml, tests/** (profiles, not
+#     the error cases), the imports in tests/import (RenderCV, JSON Resume,
+#     BibTeX exports, al-folio, academicpages)
+#   - the seed profiles in every layout (vita layouts) and every locale
+#     (vita locales, as --lang)
+#   - one CV per script from tests/tools/gen_scripts.py (Arabic, Hebrew,
+#     Persian, Korean, Devanagari, Thai, Greek, Cyrillic, Vietnamese,
+#     zh-Hans, zh-Hant, Japanese, flag emoji) in every layout
+# For each: pages (pdfinfo), M instructions (callgrind, the whole process),
+# peak RSS in MB (GNU time %M, the largest of 3 runs), and for the ones over
+# the line the top inclusive and self costs (callgrind_annotate), leaving
+# out the drivers (main, render_one, lay_build, ...).
+#
+# Writes $SWEEP_DIR (default $TMPDIR/vita-sweep): results.tsv (every case)
+# and report.md (the cases of <= 2 pages over SWEEP_MI M or SWEEP_MB MB,
+# worst first). SWEEP_ONLY=REGEX measures only the cases whose name matches.
+set -u
+V=$(readlink -f "${1:-build/vita}")
+W=${SWEEP_DIR:-${TMPDIR:-/tmp}/vita-sweep}
+MI=${SWEEP_MI:-18}
+MB=${SWEEP_MB:-9.5}
+ONLY=${SWEEP_ONLY:-}
+mkdir -p "$W/in" "$W/out"
+export SOURCE_DATE_EPOCH=1767225600
+export XDG_CACHE_HOME="$W/cache"   # private, warmed by the first render of each case
+command -v valgrind >/dev/null || { echo "sweep.sh: valgrind is needed" >&2; exit 2; }
+
+python3 tests/tools/gen_scripts.py profiles/zhanda-zhu.yaml "$W/in/scripts"
+
+# the cases: "name<TAB>args"
+C="$W/cases.tsv"; : > "$C"
+add() { n=$1; shift; printf '%s\t%s\n' "$n" "$*" >> "$C"; }
+both() { n=$1; shift; add "$n" "$@"; add "$n+nohyph" "$@" --set text.hyphenate=false; }
+real=$(ls profiles/*.yaml examples/cv.yaml tests/bench/*.yaml tests/cjk/*.yaml \
+	tests/bidi/*.yaml tests/shape/*.yaml tests/locale/cv.yaml tests/locale/smart.yaml \
+	tests/harden/*.yaml tests/deps/cv.yaml tests/golden/markup.yaml \
+	tests/golden/layout/*.yaml tests/pathological/*.yaml \
+	tests/import/*.yaml tests/import/*.json tests/import/*/*.yaml tests/import/*/*.json \
+	tests/import/alfolio/_data/cv.yml tests/import/alfolio/assets/json/resume.json \
+	tests/import/academicpages/_data/cv.json 2>/dev/null)
+for p in $real; do both "$(echo "$p" | sed 's,^tests/,,; s,\.[a-z]*$,,')" "$p"; done
+layouts=$("$V" layouts | awk '/^[a-z]/ {print $1}')
+locales=$("$V" locales | awk '{print $1}')
+for p in profiles/*.yaml; do
+	b=$(basename "$p" .yaml)
+	for l in $layouts; do both "$b@$l" "$p" -l "$l"; done
+	for g in $locales; do add "$b--lang=$g" "$p" --lang "$g"; done
+done
+for p in "$W"/in/scripts/*.yaml; do
+	b=script-$(basename "$p" .yaml)
+	add "$b+nohyph" "$p" --set text.hyphenate=false
+	for l in $layouts; do add "$b@$l" "$p" -l "$l"; done
+done
+
+# drivers: their inclusive cost is everything below them
+drivers='^(0x[0-9a-f]+|\(below main\)|__libc_start_main.*|_start|main|vita_main|render_one|job_[a-z_]*|layout_render|lay_build|inline_set|v_flow|win_item|lay_section|sec_entries|entry|lay_paragraph|lay_header|shape_pieces|font_shape_pieces|pdf_write_opts|pw_build|_dl_start.*|_dl_start_final|_dl_sysdep_start|dl_main)$'
+# top N FILE [--inclusive=yes]: "fn M, fn M, ..."
+top() {
+	k=$1; f=$2; shift 2
+	callgrind_annotate "$@" "$f" 2>/dev/null | awk -v k="$k" -v drv="$drivers" '
+	/^ *[0-9,]+ \([ 0-9.]+%\)  / && !/PROGRAM TOTALS/ {
+		v = $1; gsub(",", "", v)
+		fn = $0; sub(/^ *[0-9,]+ \([ 0-9.]+%\)  /, "", fn); sub(/ \[.*$/, "", fn)
+		sub(/^.*:/, "", fn); sub(/\.(isra|part|constprop|cold)\..*$/, "", fn); sub(/@.*$/, "", fn)
+		if (fn ~ drv || seen[fn]++) next
+		printf "%s%s %.1f", (n++ ? ", " : ""), fn, v / 1e6
+		if (n == k) exit
+	}'
+}
+
+R="$W/results.tsv"
+printf 'name\targs\trc\tpages\tMinstr\tMB\twarnings\ttop_inclusive\ttop_self\n' > "$R"
+total=$(wc -l < "$C"); i=0
+while IFS='	' read -r n a; do
+	i=$((i + 1))
+	if [ -n "$ONLY" ] && ! echo "$n" | grep -Eq "$ONLY"; then continue; fi
+	o="$W/out/$(echo "$n" | tr '/@' '__').pdf"
+	# shellcheck disable=SC2086
+	"$V" render $a -o "$o" 2>"$W/err"; rc=$?
+	warn=$(grep -c 'warning:' "$W/err")
+	pages=$(pdfinfo "$o" 2>/dev/null | awk '/^Pages:/ {print $2}')
+	instr=- rss=- ti=- ts=-
+	if [ "$rc" = 0 ] && [ "${pages:-9}" -le 2 ]; then
+		rm -f "$W/cg.out"
+		# shellcheck disable=SC2086
+		valgrind --tool=callgrind --callgrind-out-file="$W/cg.out" --log-file="$W/vg.log" \
+			"$V" render $a -o "$o" >/dev/null 2>&1
+		instr=$(awk '/^summary:/ {printf "%.2f", $2 / 1e6}' "$W/cg.out")
+		rss=0
+		for k in 1 2 3; do
+			# shellcheck disable=SC2086
+			r=$(/usr/bin/time -f %M "$V" render $a -o "$o" 2>&1 >/dev/null | tail -1)
+			[ "$r" -gt "$rss" ] && rss=$r
+		done
+		rss=$(echo "$rss" | awk '{printf "%.1f", $1 / 1024}')
+		if awk -v i="$instr" -v r="$rss" -v mi="$MI" -v mb="$MB" 'BEGIN {exit !(i > mi || r > mb)}'; then
+			ti=$(top 4 "$W/cg.out" --inclusive=yes); ts=$(top 3 "$W/cg.out")
+		fi
+	fi
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$a" "$rc" "${pages:--}" "$instr" "$rss" "$warn" "$ti" "$ts" >> "$R"
+	printf '[%d/%d] %-40s pages %s  %s M  %s MB\n' "$i" "$total" "$n" "${pages:--}" "$instr" "$rss" >&2
+done < "$C"
+rm -f "$W/cg.out" "$W/vg.log" "$W/err"
+
+# the report: over the line, worst first (by instructions, then RSS)
+{
+	echo "sweep of $("$V" --version 2>/dev/null | head -1) ($V), $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "cases: $(($(wc -l < "$R") - 1)); of <= 2 pages measured: $(awk -F'\t' 'NR > 1 && $5 != "-"' "$R" | wc -l);" \
+		"over ${MI} M or ${MB} MB: $(awk -F'\t' -v mi="$MI" -v mb="$MB" 'NR > 1 && $5 != "-" && ($5 > mi || $6 > mb)' "$R" | wc -l)"
+	echo
+	echo "| input | pages | M instr | MB | top inclusive (M) | top self (M) |"
+	echo "|---|---|---|---|---|---|"
+	awk -F'\t' -v mi="$MI" -v mb="$MB" 'NR > 1 && $5 != "-" && ($5 > mi || $6 > mb)' "$R" |
+		sort -t'	' -k5,5gr -k6,6gr |
+		awk -F'\t' '{printf "| %s | %s | %s | %s | %s | %s |\n", $1, $4, $5, $6, $8, $9}'
+	echo
+	echo "not measured (more than 2 pages or an error):"
+	awk -F'\t' 'NR > 1 && $5 == "-" {printf "%s (rc %s, %s pages); ", $1, $3, $4}' "$R"
+	echo
+} > "$W/report.md"
+cat "$W/report.md"

@@ -13,7 +13,7 @@ import sys
 
 import yaml
 
-# code: lang, name, headline, affiliation, location, summary,
+# code: lang (None: vita has no locale for it: el, hi, th, vi), name, headline, affiliation, location, summary,
 # titles (interests, education, publications, experience, awards),
 # interests (2), degrees (3), orgs (university, lab), detail, jobs (3),
 # places (2), awards (3), a publication title
@@ -88,7 +88,7 @@ S["ko"] = dict(
     pub="자원이 제한된 기기를 위한 효율적인 한국어 언어 모델")
 
 S["hi"] = dict(
-    lang="hi", name="प्रिया शर्मा", headline="कंप्यूटर विज्ञान में पीएच.डी. छात्रा",
+    lang=None, name="प्रिया शर्मा", headline="कंप्यूटर विज्ञान में पीएच.डी. छात्रा",
     affiliation="भारतीय प्रौद्योगिकी संस्थान दिल्ली", location="नई दिल्ली, भारत",
     summary="मैं भारतीय प्रौद्योगिकी संस्थान दिल्ली में दूसरे वर्ष की पीएच.डी. छात्रा हूँ और "
     "प्रोफ़ेसर राजेश कुमार के मार्गदर्शन में शोध कर रही हूँ। मेरी शोध रुचि मशीन लर्निंग "
@@ -105,7 +105,7 @@ S["hi"] = dict(
     pub="सीमित संसाधनों वाले उपकरणों के लिए कुशल हिंदी भाषा मॉडल")
 
 S["th"] = dict(
-    lang="th", name="สมหญิง ใจดี", headline="นักศึกษาปริญญาเอกสาขาวิทยาการคอมพิวเตอร์",
+    lang=None, name="สมหญิง ใจดี", headline="นักศึกษาปริญญาเอกสาขาวิทยาการคอมพิวเตอร์",
     affiliation="จุฬาลงกรณ์มหาวิทยาลัย", location="กรุงเทพมหานคร ประเทศไทย",
     summary="ดิฉันเป็นนักศึกษาปริญญาเอกชั้นปีที่สองที่จุฬาลงกรณ์มหาวิทยาลัย "
     "ภายใต้การดูแลของศาสตราจารย์สมชาย วงศ์ไทย งานวิจัยของดิฉันเกี่ยวกับระบบการเรียนรู้ของเครื่อง "
@@ -122,7 +122,7 @@ S["th"] = dict(
     pub="แบบจำลองภาษาไทยที่มีประสิทธิภาพสำหรับอุปกรณ์ที่มีทรัพยากรจำกัด")
 
 S["el"] = dict(
-    lang="el", name="Ελένη Παπαδοπούλου", headline="Υποψήφια διδάκτωρ Πληροφορικής",
+    lang=None, name="Ελένη Παπαδοπούλου", headline="Υποψήφια διδάκτωρ Πληροφορικής",
     affiliation="Εθνικό Μετσόβιο Πολυτεχνείο", location="Αθήνα, Ελλάδα",
     summary="Είμαι υποψήφια διδάκτωρ δεύτερου έτους στο Εθνικό Μετσόβιο Πολυτεχνείο, με "
     "επιβλέποντα τον καθηγητή Γιώργο Νικολάου. Τα ερευνητικά μου ενδιαφέροντα αφορούν τα "
@@ -158,7 +158,7 @@ S["ru"] = dict(
     pub="Эффективные языковые модели для русского языка")
 
 S["vi"] = dict(
-    lang="vi", name="Nguyễn Thị Minh Anh", headline="Nghiên cứu sinh Tiến sĩ Khoa học Máy tính",
+    lang=None, name="Nguyễn Thị Minh Anh", headline="Nghiên cứu sinh Tiến sĩ Khoa học Máy tính",
     affiliation="Đại học Quốc gia Hà Nội", location="Hà Nội, Việt Nam",
     summary="Tôi là nghiên cứu sinh năm thứ hai tại Đại học Quốc gia Hà Nội, dưới sự hướng "
     "dẫn của Giáo sư Trần Văn Hùng. Hướng nghiên cứu của tôi là các hệ thống học máy, đặc biệt "
@@ -234,7 +234,9 @@ def cv(seed, code):
         d["location"] = "Wellington, New Zealand 🇳🇿"
         d["headline"] = "Ph.D. Student 🇨🇦 🇪🇺"
         return d
-    d["lang"] = t["lang"]
+    if t["lang"]:
+        # vita ships no locale for el, hi, th, vi (an error): those say nothing
+        d = dict([("lang", t["lang"])] + list(d.items()))
     d["name"] = t["name"]
     d.pop("name_native", None)
     d["headline"] = t["headline"]

@@ -16,11 +16,13 @@
 # For each: pages (pdfinfo), M instructions (callgrind, the whole process),
 # peak RSS in MB (GNU time %M, the largest of 3 runs), and for the ones over
 # the line the top inclusive and self costs (callgrind_annotate), leaving
-# out the drivers (main, render_one, lay_build, ...).
+# out the drivers (main, render_one, lay_build, ...), and how many layouts
+# were built (1, or the fit's attempts: fit.pages, fit.no_short_last).
 #
 # Writes $SWEEP_DIR (default $TMPDIR/vita-sweep): results.tsv (every case)
 # and report.md (the cases of <= 2 pages over SWEEP_MI M or SWEEP_MB MB,
-# worst first). SWEEP_ONLY=REGEX measures only the cases whose name matches.
+# worst first). SWEEP_ONLY=REGEX measures only the cases whose name matches;
+# SWEEP_REPORT=1 only writes report.md again from results.tsv.
 set -u
 V=$(readlink -f "${1:-build/vita}")
 W=${SWEEP_DIR:-${TMPDIR:-/tmp}/vita-sweep}
@@ -31,6 +33,41 @@ mkdir -p "$W/in" "$W/out"
 export SOURCE_DATE_EPOCH=1767225600
 export XDG_CACHE_HOME="$W/cache"   # private, warmed by the first render of each case
 command -v valgrind >/dev/null || { echo "sweep.sh: valgrind is needed" >&2; exit 2; }
+
+# the report: over the line, worst first (by instructions, then RSS)
+report() {
+	{
+		echo "sweep of $("$V" --version 2>/dev/null | head -1) ($V), $(date -u '+%Y-%m-%d %H:%M UTC')"
+		echo "cases: $(($(wc -l < "$R") - 1)); of <= 2 pages measured: $(awk -F'\t' 'NR > 1 && $5 != "-"' "$R" | wc -l);" \
+			"over ${MI} M or ${MB} MB: $(awk -F'\t' -v mi="$MI" -v mb="$MB" 'NR > 1 && $5 != "-" && ($5 > mi || $6 > mb)' "$R" | wc -l)"
+		echo
+		echo "| input | pages | M instr | MB | layouts | area (a guess) | top inclusive (M) | top self (M) |"
+		echo "|---|---|---|---|---|---|---|---|"
+		awk -F'\t' -v mi="$MI" -v mb="$MB" 'NR > 1 && $5 != "-" && ($5 > mi || $6 > mb)' "$R" |
+			sort -t'	' -k5,5gr -k6,6gr |
+			awk -F'\t' -v mi="$MI" -v mb="$MB" '
+			# the area a case belongs to, from its name and its costs
+			function area(   a) {
+				if ($8 ~ /font_family_suggest|FcInitLoadConfigAndFonts|suggest_distance/) a = "font-missing"
+				else if ($10 > 1) a = "fit"
+				else if ($1 ~ /cjk|zh|ja|ko/) a = "cjk"
+				else if ($1 ~ /script|bidi|=(ar|fa|he)/) a = "complex-script"
+				else if ($5 <= mi) a = "rss"
+				else a = "writer/general"
+				if ($6 > mb && a != "rss") a = a " + rss"
+				return a
+			}
+			{printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $4, $5, $6, $10, area(), $8, $9}'
+		echo
+		echo "not measured (more than 2 pages or an error):"
+		awk -F'\t' 'NR > 1 && $5 == "-" {printf "%s (rc %s, %s pages); ", $1, $3, $4}' "$R"
+		echo
+	} > "$W/report.md"
+	cat "$W/report.md"
+}
+
+R="$W/results.tsv"
+if [ "${SWEEP_REPORT:-}" = 1 ]; then report; exit 0; fi
 
 python3 tests/tools/gen_scripts.py profiles/zhanda-zhu.yaml "$W/in/scripts"
 
@@ -60,7 +97,7 @@ for p in "$W"/in/scripts/*.yaml; do
 done
 
 # drivers: their inclusive cost is everything below them
-drivers='^(0x[0-9a-f]+|\(below main\)|__libc_start_main.*|_start|main|vita_main|render_one|job_[a-z_]*|layout_render|lay_build|inline_set|v_flow|win_item|lay_section|sec_entries|entry|lay_paragraph|lay_header|shape_pieces|font_shape_pieces|pdf_write_opts|pw_build|_dl_start.*|_dl_start_final|_dl_sysdep_start|dl_main)$'
+drivers='^(0x[0-9a-f]+|\(below main\)|__libc_start_main.*|_start|main|vita_main|render_one|job_[a-z_]*|layout_render|lay_build|inline_set|v_flow|win_item|v_beside|lay_section|sec_[a-z_]*|entry|bullets|lay_paragraph|lay_header|shape_pieces|font_shape_pieces|pdf_write_opts|pw_build|_dl_start.*|_dl_start_final|_dl_sysdep_start|dl_main)$'
 # top N FILE [--inclusive=yes]: "fn M, fn M, ..."
 top() {
 	k=$1; f=$2; shift 2
@@ -75,8 +112,7 @@ top() {
 	}'
 }
 
-R="$W/results.tsv"
-printf 'name\targs\trc\tpages\tMinstr\tMB\twarnings\ttop_inclusive\ttop_self\n' > "$R"
+printf 'name\targs\trc\tpages\tMinstr\tMB\twarnings\ttop_inclusive\ttop_self\tlayouts\n' > "$R"
 total=$(wc -l < "$C"); i=0
 while IFS='	' read -r n a; do
 	i=$((i + 1))
@@ -86,13 +122,18 @@ while IFS='	' read -r n a; do
 	"$V" render $a -o "$o" 2>"$W/err"; rc=$?
 	warn=$(grep -c 'warning:' "$W/err")
 	pages=$(pdfinfo "$o" 2>/dev/null | awk '/^Pages:/ {print $2}')
-	instr=- rss=- ti=- ts=-
+	instr=- rss=- ti=- ts=- nb=-
 	if [ "$rc" = 0 ] && [ "${pages:-9}" -le 2 ]; then
 		rm -f "$W/cg.out"
 		# shellcheck disable=SC2086
 		valgrind --tool=callgrind --callgrind-out-file="$W/cg.out" --log-file="$W/vg.log" \
 			"$V" render $a -o "$o" >/dev/null 2>&1
 		instr=$(awk '/^summary:/ {printf "%.2f", $2 / 1e6}' "$W/cg.out")
+		# layouts built: 1, or the fit's attempts (fit.pages, fit.no_short_last)
+		nb=$(callgrind_annotate --tree=caller "$W/cg.out" 2>/dev/null | awk '
+			/^ *$/ {n = 0; next}
+			/ < / {if (match($0, /\([0-9]+x\)/)) n += substr($0, RSTART + 1, RLENGTH - 3)}
+			/ \*  .*:lay_build / {print n; exit}')
 		rss=0
 		for k in 1 2 3; do
 			# shellcheck disable=SC2086
@@ -104,25 +145,9 @@ while IFS='	' read -r n a; do
 			ti=$(top 4 "$W/cg.out" --inclusive=yes); ts=$(top 3 "$W/cg.out")
 		fi
 	fi
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$a" "$rc" "${pages:--}" "$instr" "$rss" "$warn" "$ti" "$ts" >> "$R"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$a" "$rc" "${pages:--}" "$instr" "$rss" "$warn" "$ti" "$ts" "${nb:-1}" >> "$R"
 	printf '[%d/%d] %-40s pages %s  %s M  %s MB\n' "$i" "$total" "$n" "${pages:--}" "$instr" "$rss" >&2
 done < "$C"
 rm -f "$W/cg.out" "$W/vg.log" "$W/err"
 
-# the report: over the line, worst first (by instructions, then RSS)
-{
-	echo "sweep of $("$V" --version 2>/dev/null | head -1) ($V), $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "cases: $(($(wc -l < "$R") - 1)); of <= 2 pages measured: $(awk -F'\t' 'NR > 1 && $5 != "-"' "$R" | wc -l);" \
-		"over ${MI} M or ${MB} MB: $(awk -F'\t' -v mi="$MI" -v mb="$MB" 'NR > 1 && $5 != "-" && ($5 > mi || $6 > mb)' "$R" | wc -l)"
-	echo
-	echo "| input | pages | M instr | MB | top inclusive (M) | top self (M) |"
-	echo "|---|---|---|---|---|---|"
-	awk -F'\t' -v mi="$MI" -v mb="$MB" 'NR > 1 && $5 != "-" && ($5 > mi || $6 > mb)' "$R" |
-		sort -t'	' -k5,5gr -k6,6gr |
-		awk -F'\t' '{printf "| %s | %s | %s | %s | %s | %s |\n", $1, $4, $5, $6, $8, $9}'
-	echo
-	echo "not measured (more than 2 pages or an error):"
-	awk -F'\t' 'NR > 1 && $5 == "-" {printf "%s (rc %s, %s pages); ", $1, $3, $4}' "$R"
-	echo
-} > "$W/report.md"
-cat "$W/report.md"
+report

@@ -782,6 +782,70 @@ static void add_marks(pw_t *w)
 		HPDF_SetPageMode(w->pdf, HPDF_PAGE_MODE_USE_OUTLINE);
 }
 
+/* libharu's memory for one document, taken in order from blocks that are
+ * all let go at once after HPDF_Free: a CV's ~1,100 objects were each
+ * malloc'd and freed (0.3 M instructions), and HPDF_Free's walk now frees
+ * nothing. libharu's alloc and free functions take no context and one
+ * document is written at a time, so the pool is static; its first block
+ * stays for the next document (a batch worker's). */
+typedef struct hblock {
+	struct hblock *next;
+	size_t used, size;
+	max_align_t data[];
+} hblock_t;
+
+enum { HPOOL_BLOCK = 64 * 1024 - 64 };
+static hblock_t *hpool;   /* the block being filled, then the older ones */
+
+static void *HPDF_STDCALL hpool_alloc(HPDF_UINT size)
+{
+	size_t n = ((size_t)size + 15) & ~(size_t)15;
+	hblock_t *b = hpool;
+	if (b && b->size - b->used >= n) {
+		void *p = (char *)b->data + b->used;
+		b->used += n;
+		return p;
+	}
+	/* a large request gets a block of its own, behind the one being
+	   filled, so that the room left in that one is not lost */
+	size_t sz = n > HPOOL_BLOCK / 4 ? n : HPOOL_BLOCK;
+	hblock_t *nb = xmalloc(sizeof(*nb) + sz);
+	nb->size = sz;
+	nb->used = n;
+	if (b && sz != HPOOL_BLOCK) {
+		nb->next = b->next;
+		b->next = nb;
+	} else {
+		nb->next = b;
+		hpool = nb;
+	}
+	return nb->data;
+}
+
+static void HPDF_STDCALL hpool_free(void *p)
+{
+	(void)p;   /* the whole pool goes in hpool_reset */
+}
+
+/* After HPDF_Free: every block but the first one made. */
+static void hpool_reset(void)
+{
+	hblock_t *keep = NULL;
+	while (hpool) {
+		hblock_t *b = hpool;
+		hpool = b->next;
+		if (!hpool && b->size == HPOOL_BLOCK)
+			keep = b;
+		else
+			free(b);
+	}
+	if (keep) {
+		keep->used = 0;
+		keep->next = NULL;
+	}
+	hpool = keep;
+}
+
 /* Not inlined: the frame that holds setjmp keeps no locals of the build. */
 static int pw_build(pw_t *w) __attribute__((noinline));
 static int pw_build(pw_t *w)
@@ -792,7 +856,7 @@ static int pw_build(pw_t *w)
 		return pdf_fail(w, NULL, "cannot write the PDF: page size %dx%d u out of range",
 		               (int)d->w, (int)d->h);
 	w->what = "create the PDF";
-	w->pdf = HPDF_New(pdf_handler, w);
+	w->pdf = HPDF_NewEx(pdf_handler, hpool_alloc, hpool_free, 0, w);
 	if (!w->pdf)
 		return pdf_fail(w, NULL, "cannot create the PDF: out of memory");
 	HPDF_SetCompressionMode(w->pdf, HPDF_COMP_ALL);
@@ -862,6 +926,7 @@ int pdf_write_opts(const page_doc_t *doc, const char *path, const pdf_opts_t *o,
 				HPDF_Stream_Free(w->scratch[i]);
 		if (w->pdf)
 			HPDF_Free(w->pdf);
+		hpool_reset();
 		rc = close_output(w, rc);
 	}
 	free(w->fonts);

@@ -15,9 +15,9 @@
  * costs ~37 M instructions for en_US. That is done once per version of
  * the .dic: the machine is compiled into a flat form (below, "the
  * compiled patterns") written to $XDG_CACHE_HOME/vita/hyph_en.dic.hyc
- * (else ~/.cache/vita/), and later loads map that file read-only and use
- * it in place: no parse, no pass over it, only the pages a word's walk
- * touches are read (~0.01 M instructions to load; ~3 K a word). The walk
+ * (else ~/.cache/vita/), and later loads use it in place: no parse, no
+ * pass over it, only the 4 KiB blocks a word's walk touches are read
+ * (~0.01 M instructions to load; ~3 K a word). The walk
  * (hc_hyphenate) is libhyphen's hnj_hyphen_hyphenate3 re-done over that
  * form: the same matches, compound level, minima, NOHYPHEN and UTF-8
  * folding, so the same breaks (tests/unit/test_hyph_lib.c compares them
@@ -30,15 +30,31 @@
  * and mtime (as the other caches are), the format and byte order, and
  * its own size, so a stale, foreign, truncated or other-version file is
  * ignored and rewritten (atomically: temp file and rename, so no reader
- * ever sees half a file, and a mapped file is never changed under its
+ * ever sees half a file, and an open file is never changed under its
  * reader). The body is not checksummed (that cost ~0.5 M instructions per
  * process, more than all the words of a CV): every index the walk takes
  * from it is bounds-checked where it is used and every fallback must
  * lead to a smaller state, so whatever the bytes say the walk stays
  * inside the file and ends; a body someone edited can only give other
  * breaks. VITA_NO_HYPH_CACHE=1 compiles in memory and writes nothing.
+ *
+ * Memory: the file is not mapped. A file vita wrote itself sits in the
+ * page cache in large folios, and a fault on a mapping of it maps the
+ * whole folio: 2 bytes touched of the 4.4 MB German file cost 2 MB of
+ * resident memory, a German CV 2.5-4 MB (its peak over 10 MB). Instead,
+ * as src/sfnt_file.c does for fonts, a private anonymous mapping of the
+ * file's size gets each 4 KiB block with pread when the walk first needs
+ * it (hc_need, a byte test per state), so a CV costs the blocks its
+ * words reach: 228 of the German file's 1,068 (0.9 MB) for
+ * tests/bench/hyphen.yaml in German, which a render frees when its
+ * layout ends, before the PDF's peak. For tests, VITA_HYPH_REPORT=FILE
+ * makes hyph_close append a line per cache file read: its blocks read,
+ * of how many, and how many mappings of a .hyc file the process has
+ * (tests/scripts/hyph_cache.sh: none).
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include <hyphen.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -152,9 +168,23 @@ struct hc_head {
 	hc_level_t lev[2];
 };
 
+/* The cache file read by blocks (see the top of the file): blocks of
+ * p[0..n) are read from fd when first needed; fd -1: p is all there (a
+ * block compiled in memory). */
+#define HC_SHIFT 12
+#define HC_BLOCK (1u << HC_SHIFT)
+typedef struct {
+	unsigned char *p;
+	size_t n;
+	uint8_t *have;            /* a byte per block: 1 when read (a byte, not
+	                             a bit: the walk tests it per state) */
+	int fd;
+} hc_file_t;
+
 /* One level as the walk sees it: pointers into the block, counts from
  * the header (checked against the block's size by hc_check). */
 typedef struct {
+	hc_file_t *file;          /* what the pointers point into */
 	const hc_state_t *st;
 	const unsigned char *ch, *match, *nohyph;
 	const uint32_t *root;
@@ -172,9 +202,8 @@ struct hyph {
 	int koi8r;                /* the dictionary is KOI8-R (Russian) */
 	int failed;               /* loading was tried and failed */
 	int lib_failed;           /* libhyphen's own load failed */
-	void *blk;                /* the compiled form: the mapped cache file, */
-	size_t blksize;
-	int mapped;               /* or (0) a malloc'd block */
+	hc_file_t file;           /* the compiled form: the cache file read by
+	                             blocks, or (fd -1) a malloc'd block */
 	HyphenDict *dict;         /* libhyphen's, only when a word needs it */
 	char path[256];
 };
@@ -390,13 +419,49 @@ static int hc_fits(uint64_t off, uint64_t n, uint64_t sz, uint64_t total, uint64
 	return off % align == 0 && off <= total && n <= (total - off) / sz;
 }
 
+/* Read the blocks of p[0..len) (len > 0, inside f) not read yet (a short
+ * read leaves zeros: the file was cut since its header was checked; the
+ * walk stays inside it whatever the bytes). */
+static void hc_read(hc_file_t *f, const void *p, size_t len)
+{
+	size_t off = (size_t)((const unsigned char *)p - f->p);
+	for (size_t b = off >> HC_SHIFT; b <= (off + len - 1) >> HC_SHIFT; b++) {
+		if (f->have[b])
+			continue;
+		size_t at = b * HC_BLOCK, end = at + HC_BLOCK < f->n ? at + HC_BLOCK : f->n;
+		while (at < end) {
+			ssize_t k = pread(f->fd, f->p + at, end - at, (off_t)at);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				break;
+			at += (size_t)k;
+		}
+		f->have[b] = 1;
+	}
+}
+
+/* Make p[0..len) (len > 0, inside f) readable: its first and last
+ * blocks, which is all of it for what the walk reads (a state pair, a
+ * state's transitions, a match: at most 256 bytes). A longer range only
+ * a damaged file can ask for reads zeros in between: other breaks. */
+static inline void hc_need(hc_file_t *f, const void *p, size_t len)
+{
+	size_t off = (size_t)((const unsigned char *)p - f->p);
+	if (!(f->have[off >> HC_SHIFT] & f->have[(off + len - 1) >> HC_SHIFT]))
+		hc_read(f, p, len);
+}
+
 /* Check the block's header (not its content: see the top of this part)
  * and make the levels' views; 0 when usable. */
-static int hc_check(hyph_t *h, const unsigned char *blk, size_t size, const struct hc_head *want)
+static int hc_check(hyph_t *h, hc_file_t *f, const struct hc_head *want)
 {
 	struct hc_head hd;
+	const unsigned char *blk = f->p;
+	size_t size = f->n;
 	if (size < sizeof(hd))
 		return -1;
+	hc_read(f, blk, sizeof(hd));
 	memcpy(&hd, blk, sizeof(hd));
 	if (memcmp(hd.magic, want->magic, 8) || hd.bom != HC_BOM ||
 	    hd.state_size != sizeof(hc_state_t) || hd.size != want->size ||
@@ -412,9 +477,16 @@ static int hc_check(hyph_t *h, const unsigned char *blk, size_t size, const stru
 		    !hc_fits(l->chars, l->ntrans, 1, size, 1) ||
 		    !hc_fits(l->match, l->nmatch, 1, size, 1) ||
 		    !hc_fits(l->nohyph, l->nnohyph, 1, size, 1) ||
-		    !hc_fits(l->root, 256, 4, size, 4) ||
-		    (l->nnohyph && blk[l->nohyph + l->nnohyph - 1] != 0))
+		    !hc_fits(l->root, 256, 4, size, 4))
 			return -1;
+		/* what every word reads: the root, its transitions, NOHYPHEN */
+		hc_read(f, blk + l->states, 2 * sizeof(hc_state_t));
+		hc_read(f, blk + l->root, 256 * 4);
+		if (l->nnohyph)
+			hc_read(f, blk + l->nohyph, l->nnohyph);
+		if (l->nnohyph && blk[l->nohyph + l->nnohyph - 1] != 0)
+			return -1;
+		v->file = f;
 		v->st = (const hc_state_t *)(blk + l->states);
 		v->ch = blk + l->chars;
 		v->match = blk + l->match;
@@ -439,9 +511,22 @@ static int hc_check(hyph_t *h, const unsigned char *blk, size_t size, const stru
 	return 0;
 }
 
-/* Map the cache file when it is current for the .dic (st); 0 when h's
- * levels now point into it. */
-static int hc_map(hyph_t *h, const struct stat *st)
+static void hc_file_close(hc_file_t *f)
+{
+	if (f->fd >= 0) {
+		munmap(f->p, f->n);
+		close(f->fd);
+	} else {
+		free(f->p);
+	}
+	free(f->have);
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+}
+
+/* Open the cache file, to be read by blocks, when it is current for the
+ * .dic (st); 0 when h's levels now point into it. */
+static int hc_open(hyph_t *h, const struct stat *st)
 {
 	char path[600];
 	struct hc_head want;
@@ -451,18 +536,26 @@ static int hc_map(hyph_t *h, const struct stat *st)
 	int fd = file_open(path, HC_MAX, &size, NULL);
 	if (fd < 0)
 		return -1;
-	void *p = size >= sizeof(want) ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
-	close(fd);
-	if (p == MAP_FAILED)
-		return -1;
-	hc_head_fill(&want, h, st);
-	if (hc_check(h, p, size, &want)) {
-		munmap(p, size);
+	/* not malloc: a block of megabytes may come from the heap and be
+	   cleared (touched) whole */
+	void *p = size >= sizeof(want) ? mmap(NULL, size, PROT_READ | PROT_WRITE,
+	                                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+	                               : MAP_FAILED;
+	if (p == MAP_FAILED) {
+		close(fd);
 		return -1;
 	}
-	h->blk = p;
-	h->blksize = size;
-	h->mapped = 1;
+	hc_file_t *f = &h->file;
+	f->p = p;
+	f->n = size;
+	f->fd = fd;
+	f->have = xcalloc((size + HC_BLOCK - 1) / HC_BLOCK + 1, 1);
+	hc_head_fill(&want, h, st);
+	if (hc_check(h, f, &want)) {
+		hc_file_close(f);
+		h->nlev = 0;
+		return -1;
+	}
 	return 0;
 }
 
@@ -486,18 +579,23 @@ static int hc_walk(const hc_lev_t *L, const unsigned char *w, int n, char *v)
 		if (c >= '0' && c <= '9')
 			c = '.';
 		for (;;) {
+			/* state s and the next one (where its transitions end) are
+			   read: each state is needed once, when the walk gets to it */
 			const hc_state_t *x = &L->st[s];
 			uint32_t t = x->trans & ~HC_REPL, e = x[1].trans & ~HC_REPL, to = UINT32_MAX;
 			if (s == 0)
 				to = L->root[c];
-			else if (t <= e && e <= L->ntrans)
+			else if (t < e && e <= L->ntrans) {
+				hc_need(L->file, L->ch + t, e - t);
 				for (; t < e; t++)
 					if (L->ch[t] == c) {
 						to = t + 1;
 						break;
 					}
+			}
 			if (to < L->nstates) {
 				s = to;
+				hc_need(L->file, &L->st[s], 2 * sizeof(*x));
 				break;
 			}
 			if (x->fallback < 0 || (uint32_t)x->fallback >= s) {
@@ -505,6 +603,7 @@ static int hc_walk(const hc_lev_t *L, const unsigned char *w, int n, char *v)
 				break;
 			}
 			s = (uint32_t)x->fallback;
+			hc_need(L->file, &L->st[s], 2 * sizeof(*x));
 		}
 		if (s == UINT32_MAX) {
 			s = 0;
@@ -517,6 +616,7 @@ static int hc_walk(const hc_lev_t *L, const unsigned char *w, int n, char *v)
 		if (!ml || mo > L->nmatch || ml > L->nmatch - mo)
 			continue;
 		const unsigned char *m = L->match + mo;
+		hc_need(L->file, m, ml);
 		int at = i + 1 - (int)ml;
 		for (int k = 0; k < (int)ml; k++)
 			if (at + k >= 0 && at + k < len && v[at + k] < (char)m[k])
@@ -653,6 +753,7 @@ static hyph_t *hyph_at(const char *path)
 {
 	deps_add(path); /* read when a word needs it */
 	hyph_t *h = xcalloc(1, sizeof(*h));
+	h->file.fd = -1;
 	size_t n = strlen(path);
 	memcpy(h->path, path, n < sizeof(h->path) ? n : sizeof(h->path) - 1);
 	return h;
@@ -750,7 +851,7 @@ static HyphenDict *hyph_lib(hyph_t *h)
 	return h->dict;
 }
 
-/* The patterns (once): the cache file mapped when it is current, else
+/* The patterns (once): the cache file when it is current, else
  * compiled from libhyphen's parse (and the cache written). 0 when usable. */
 static int hyph_load(hyph_t *h)
 {
@@ -764,7 +865,7 @@ static int hyph_load(hyph_t *h)
 		h->failed = 1;
 		return -1;
 	}
-	if (hc_map(h, &st) == 0)
+	if (hc_open(h, &st) == 0)
 		return 0;
 	HyphenDict *d = hyph_lib(h);
 	if (!d) {
@@ -775,14 +876,20 @@ static int hyph_load(hyph_t *h)
 	if (hc_build(&b, h, d, &st) == 0) {
 		struct hc_head want;
 		hc_head_fill(&want, h, &st);
-		if (hc_check(h, (unsigned char *)b.s, b.len, &want) == 0) {
+		h->file.p = (unsigned char *)b.s;  /* kept: the levels point into it */
+		h->file.n = b.len;
+		h->file.fd = -1;
+		h->file.have = xmalloc(b.len / HC_BLOCK + 1);
+		memset(h->file.have, 1, b.len / HC_BLOCK + 1);
+		if (hc_check(h, &h->file, &want) == 0) {
 			hc_write(h, &b);
-			h->blk = b.s;        /* kept: the levels point into it */
-			h->blksize = b.len;
 			hl.hnj_hyphen_free(d);  /* parsed again only if a word needs it */
 			h->dict = NULL;
 			return 0;
 		}
+		free(h->file.have);
+		memset(&h->file, 0, sizeof(h->file));
+		h->file.fd = -1;
 		h->nlev = 0;
 	}
 	buf_done(&b);
@@ -798,14 +905,40 @@ int hyph_loaded(const hyph_t *h)
 	return h && (h->nlev || h->dict);
 }
 
+/* VITA_HYPH_REPORT (see the top of the file). */
+static void hc_report(const hyph_t *h)
+{
+	const char *to = getenv("VITA_HYPH_REPORT");
+	const hc_file_t *f = &h->file;
+	if (!to || !*to || f->fd < 0)
+		return;
+	size_t nb = (f->n + HC_BLOCK - 1) / HC_BLOCK, got = 0;
+	for (size_t b = 0; b < nb; b++)
+		got += f->have[b];
+	int maps = 0;
+	char line[1024];
+	FILE *m = fopen("/proc/self/maps", "r");
+	while (m && fgets(line, sizeof(line), m))
+		maps += strstr(line, ".hyc") != NULL;
+	if (m)
+		fclose(m);
+	FILE *out = fopen(to, "a");
+	if (out) {
+		const char *base = strrchr(h->path, '/');
+		/* "hyph_de.dic.hyc blocks 228 of 1068 maps 0": maps, lines of
+		   /proc/self/maps that name a .hyc (-1: unreadable) */
+		fprintf(out, "%s.hyc blocks %zu of %zu maps %d\n", base ? base + 1 : h->path, got,
+		        nb, m ? maps : -1);
+		fclose(out);
+	}
+}
+
 void hyph_close(hyph_t *h)
 {
 	if (!h)
 		return;
-	if (h->mapped)
-		munmap(h->blk, h->blksize);
-	else
-		free(h->blk);
+	hc_report(h);
+	hc_file_close(&h->file);
 	if (h->dict)
 		hl.hnj_hyphen_free(h->dict);
 	free(h);

@@ -1,15 +1,14 @@
 /* fuzz_hyph: libFuzzer target for hyph.c's reader of its cache file (the
- * compiled patterns, mapped and walked in place without a checksum: see
- * hyph.c). At start the installed en_US and ru patterns are compiled
- * into a private $XDG_CACHE_HOME; an input is byte 0 (bit 0: which
- * dictionary; bits 1 and 2 both set: patches may reach the header too,
- * which mostly makes the file rejected and compiled again, slowly),
- * then patches of 4 bytes (a 24-bit offset into the file, a byte to put
- * there). The damaged file is
- * written back under its name and words are hyphenated through it: any
- * crash, hang or out-of-bounds read is a bug, and the breaks must stay
- * ascending and inside the word (which breaks is not checked: a damaged
- * body may give other ones). */
+ * compiled patterns, read by blocks and walked in place without a
+ * checksum: see hyph.c). At start the installed en_US and ru patterns
+ * are compiled into a private $XDG_CACHE_HOME; an input is byte 0 (bit
+ * 0: which dictionary; bits 1 and 2 both set: patches may reach the
+ * header too, which mostly makes the file rejected and compiled again,
+ * slowly), then patches of 4 bytes (a 24-bit offset into the file, a
+ * byte to put there). The damaged file is written back under its name
+ * and words are hyphenated through it: any crash, hang or out-of-bounds
+ * read is a bug, and the breaks must stay ascending and inside the word
+ * (which breaks is not checked: a damaged body may give other ones). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

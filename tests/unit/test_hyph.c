@@ -222,7 +222,7 @@ static int words_sane(const char *lang)
 	return same;
 }
 
-/* The compiled patterns are cached under $XDG_CACHE_HOME/vita and mapped
+/* The compiled patterns are cached under $XDG_CACHE_HOME/vita and read
  * by later loads: the same breaks in every encoding. Only the header is
  * checked (the .dic's path, size and time, the format, the file's size):
  * a truncated, foreign or stale file is ignored and rewritten; a byte
@@ -302,6 +302,69 @@ TEST(cache)
 	unsetenv("VITA_NO_HYPH_CACHE");
 }
 
+/* How many lines of /proc/self/maps name a .hyc file (-1: unreadable). */
+static int hyc_maps(void)
+{
+	FILE *m = fopen("/proc/self/maps", "r");
+	char line[1024];
+	int n = 0;
+	if (!m)
+		return -1;
+	while (fgets(line, sizeof(line), m))
+		n += strstr(line, ".hyc") != NULL;
+	fclose(m);
+	return n;
+}
+
+/* A handle's breaks of w, as "sil-ben-tren-nung". */
+static const char *split_with(hyph_t *l, const char *w)
+{
+	hyph_t *keep = h;
+	h = l;
+	const char *r = split(w);
+	h = keep;
+	return r;
+}
+
+/* The cache file is read by blocks, never mapped (a file vita wrote sits
+ * in the page cache in large folios, mapped whole by a fault: MBs of
+ * resident memory); a file cut while a handle reads it gives zeros past
+ * its end, never a crash (a mapping would give SIGBUS), and is then
+ * rewritten. */
+TEST(blocks)
+{
+	char dpath[512];
+	errs_t e;
+	errs_init(&e);
+	snprintf(dpath, sizeof(dpath), "%s/vita/hyph_de.dic.hyc", cachedir);
+	long n = file_size(dpath);
+	CHECK(n > 100000);   /* written by an earlier test */
+	hyph_t *l = hyph_open("de", &e);
+	CHECK(l != NULL);
+	if (!l) {
+		errs_done(&e);
+		return;
+	}
+	EQ_STR(split_with(l, "silbentrennung"), "sil-ben-tren-nung");
+	EQ_INT(hyc_maps(), 0);
+	EQ_STR(split_with(l, "donaudampfschiff"), "do-nau-dampf-schiff");
+	EQ_STR(split_with(l, "wissenschaftlerin"), "wis-sen-schaft-le-rin");
+	EQ_INT(hyc_maps(), 0);
+	CHECK(truncate(dpath, 8192) == 0);
+	static const char *w[] = {"universitaetsbibliothek", "forschungsgemeinschaft",
+	                          "zusammenarbeit", "entwicklungsumgebung"};
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		int offs[64], k = hyph_word(l, w[i], strlen(w[i]), offs, 64);
+		CHECK(k >= 0 && k < (int)strlen(w[i]));
+		for (int j = 0; j < k; j++)
+			CHECK(offs[j] >= 2 && (int)strlen(w[i]) - offs[j] >= 3 && (j == 0 || offs[j] > offs[j - 1]));
+	}
+	hyph_close(l);
+	lang_case("de", "silbentrennung", "sil-ben-tren-nung");   /* compiled again */
+	EQ_INT(file_size(dpath), n);
+	errs_done(&e);
+}
+
 int main(void)
 {
 	if (t_tmpdir(cachedir, sizeof(cachedir), "vita-hyph") != 0)
@@ -322,6 +385,7 @@ int main(void)
 	RUN(no_patterns);
 	RUN(languages);
 	RUN(cache);
+	RUN(blocks);
 	hyph_close(h);
 	errs_done(&e);
 	char cmd[512];

@@ -2,7 +2,7 @@
  * break points libhyphen gives, word for word, in every installed
  * dictionary a locale of vita uses (en, de, fr, es, it, pt, pt-BR, ru:
  * UTF-8, ISO8859-1 and KOI8-R; de with its compound level), once from a
- * freshly compiled form and once from the mapped cache file.
+ * freshly compiled form and once from the cache file (read by blocks).
  *
  * The words (only what hyph_word hyphenates: lowercase letters) come
  * from each dictionary's own patterns (their letters, digits and dots

@@ -62,6 +62,11 @@ typedef struct font_face_info {
  * project's fonts/, the directory beside the profile). */
 font_lib_t *font_lib_new(const char *const *search_dirs, errs_t *e);
 void font_lib_free(font_lib_t *lib);
+/* What the faces hold of their files (pages read, tables, HarfBuzz's
+ * objects and plans) given back, for a lower peak: the PDF writer needs
+ * only the subsets (font_subset). Afterwards the library can only be
+ * freed: nothing of it may shape, measure or subset any more. */
+void font_lib_drop_faces(font_lib_t *lib);
 
 /* Load (or return the already loaded) chain by name ("serif") or path,
  * a list of families ("Noto Sans, DejaVu Sans": vita's CJK and symbol

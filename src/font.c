@@ -56,6 +56,12 @@ void font_lib_free(font_lib_t *lib)
 	free(lib);
 }
 
+void font_lib_drop_faces(font_lib_t *lib)
+{
+	for (int i = 0; i < lib->nall; i++)
+		font_face_unload(lib->all[i]);
+}
+
 /* The chain's first face in style, loaded; NULL if it cannot be. */
 static font_face_t *first_face(font_chain_t *c, int style)
 {

@@ -360,11 +360,14 @@ const font_face_info_t *font_face_info(const font_lib_t *lib, int face)
 	return &f->info;
 }
 
-/* Everything a face owns, font_shape.c's caches included. */
-void font_face_free(font_face_t *f)
+/* What a loaded face holds of its file: HarfBuzz's objects and plans,
+ * the fast path's tables, font_shape.c's caches, the file's pages. Its
+ * names, path and id stay; it can no longer shape, measure or subset. */
+void font_face_unload(font_face_t *f)
 {
 	for (int i = 0; i < f->nplans; i++)
 		hb_shape_plan_destroy(f->plan[i]);
+	f->nplans = 0;
 	free(f->hadv);
 	free(f->gid);
 	font_ot_free(f->ot);
@@ -375,6 +378,22 @@ void font_face_free(font_face_t *f)
 	hb_blob_destroy(f->mapped);
 	sfnt_file_close(f->file);
 	free(f->milli);
+	f->hadv = NULL;
+	f->gid = NULL;
+	f->ot = NULL;
+	f->shapefont = f->hbfont = f->otfont = NULL;
+	f->hbface = NULL;
+	f->mapped = NULL;
+	f->file = NULL;
+	f->milli = NULL;
+	memset(&f->hb, 0, sizeof(f->hb));
+	memset(&f->sf, 0, sizeof(f->sf));   /* it pointed into the file */
+}
+
+/* Everything a face owns, font_shape.c's caches included. */
+void font_face_free(font_face_t *f)
+{
+	font_face_unload(f);
 	free(f->family);
 	free(f->style);
 	free(f->psname);

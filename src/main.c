@@ -689,6 +689,8 @@ static int render_one(const char *profile, const char *out, const opts_t *o, kee
 		goto fail;
 	if (layout_subset(j.doc, j.lib, e))
 		goto fail;
+	if (j.own_lib)   /* the PDF needs only the subsets, in j.doc */
+		font_lib_drop_faces(j.own_lib);
 	pdf_opts_t po = {o->plain};
 	if (pdf_write_opts(j.doc, out, &po, e))
 		goto fail;

@@ -21,6 +21,7 @@
  *
  * Every read is bounds-checked: a table that lies is a face for HarfBuzz.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <hb-ot.h>
@@ -49,10 +50,17 @@ typedef struct lookup {
 	unsigned nsub;
 	uint32_t *sub;          /* subtable offsets in the table */
 	uint32_t *cov;          /* their first coverages (first_coverage), in sub's block */
-	uint32_t *span;         /* min << 16 | max of each coverage's glyphs (cov_span),
-	                         * in sub's block, found on first use; NULL: not yet */
 	int covbad;             /* finding them read past the table */
+	struct cspan *span;     /* the glyph spans of the coverages (lookup_spans),
+	                         * made on first use; NULL: not yet */
+	unsigned nspan, spanw;  /* their number, their widest max - min */
 } lookup_t;
+
+/* The span of glyphs coverage cov[s] of a lookup lists (cov_span). */
+typedef struct cspan {
+	uint16_t min, max;
+	uint32_t s;
+} cspan_t;
 
 /* Per glyph and plan: bit k of sub (pos) set when the glyph is in the
  * first coverage of a subtable of the plan's k-th GSUB (GPOS) lookup,
@@ -70,11 +78,13 @@ typedef struct plan {
 	unsigned mask;
 	int ok;
 	int nlk[2];
-	uint16_t lk[2][MAX_LOOKUPS * 2];  /* GSUB: stage 0 then stage 1 */
 	gbits_t *gb;            /* per glyph, allocated on first use; NULL: all bits */
 	int nocache;
 	struct plan *alias;     /* the plan of the same lookups, used instead */
 	gbits_t **gbp;          /* gb of a face of many glyphs, by pages */
+	uint16_t lk[2][MAX_LOOKUPS * 2];  /* GSUB: stage 0 then stage 1; last: not
+	                         * zeroed (2 KB, and zeroing costs as many
+	                         * instructions as bytes), read up to nlk */
 } plan_t;
 #define GB_PAGE 64
 
@@ -98,7 +108,8 @@ struct font_ot {
 	int kern_table;
 	unsigned nlookups[2];
 	lookup_t *lk[2];
-	plan_t plan[MAX_PLANS];
+	plan_t *plan;           /* MAX_PLANS of them, allocated on first use (not
+	                         * in the struct: each face's would be zeroed) */
 	int nplans;
 	int feats;              /* FONT_FEAT_* of script 0's default LangSys; -1 unknown */
 	uint8_t **pcache;       /* per glyph, by pages of PC_PAGE: GDEF props + 1,
@@ -434,6 +445,7 @@ void font_ot_free(font_ot_t *o)
 	if (!o)
 		return;
 	plans_free(o);
+	free(o->plan);
 	if (o->pcache)
 		for (unsigned k = 0; k <= o->nglyphs / PC_PAGE; k++)
 			free(o->pcache[k]);
@@ -441,8 +453,10 @@ void font_ot_free(font_ot_t *o)
 	free(o->pc);
 	for (int t = 0; t < 2; t++) {
 		if (o->lk[t])
-			for (unsigned i = 0; i < o->nlookups[t]; i++)
+			for (unsigned i = 0; i < o->nlookups[t]; i++) {
 				free(o->lk[t][i].sub);
+				free(o->lk[t][i].span);
+			}
 		free(o->lk[t]);
 	}
 	for (int i = 0; i < 3; i++)
@@ -641,7 +655,7 @@ static const lookup_t *lookup_get(font_ot_t *o, int t, unsigned i)
 	unsigned ext = t == GSUB ? 7 : 9;
 	if (r.bad || !span(&r, (uint64_t)lo + 6, 2 * (uint64_t)nsub))
 		return L;
-	L->sub = xmalloc(3 * (nsub + 1) * sizeof(uint32_t));
+	L->sub = xmalloc(2 * (nsub + 1) * sizeof(uint32_t));
 	L->cov = L->sub + nsub + 1;
 	unsigned etype = 0;
 	for (unsigned k = 0; k < nsub; k++) {
@@ -900,8 +914,10 @@ static plan_t *plan_get(font_ot_t *o, hb_script_t sc, unsigned mask, const hb_ta
 			return o->plan[i].alias ? o->plan[i].alias : &o->plan[i];
 	if (o->nplans == MAX_PLANS)
 		plans_free(o);
+	if (!o->plan)
+		o->plan = xmalloc(MAX_PLANS * sizeof(*o->plan));
 	plan_t *p = &o->plan[o->nplans++];
-	memset(p, 0, sizeof(*p));
+	memset(p, 0, offsetof(plan_t, lk));
 	p->script = sc;
 	p->mask = mask;
 	plan_make(o, p, user, nuser);
@@ -1261,6 +1277,32 @@ static uint32_t cov_span(rd_t *r, uint32_t c)
 	return min > max ? 0xffffu << 16 : (uint32_t)min << 16 | max;
 }
 
+static int cmp_cspan(const void *a, const void *b)
+{
+	const cspan_t *x = a, *y = b;
+	return x->min != y->min ? (int)x->min - (int)y->min : x->s < y->s ? -1 : x->s > y->s;
+}
+
+/* L's coverages' spans, sorted by their first glyph (the coverages of
+ * offset 0, never searched, left out). */
+static void lookup_spans(rd_t *r, lookup_t *L)
+{
+	L->span = xmalloc((L->nsub + 1) * sizeof(*L->span));
+	L->nspan = L->spanw = 0;
+	for (unsigned s = 0; s < L->nsub; s++) {
+		if (!L->cov[s])
+			continue;
+		uint32_t sp = cov_span(r, L->cov[s]);
+		cspan_t *e = &L->span[L->nspan++];
+		e->min = (uint16_t)(sp >> 16);
+		e->max = (uint16_t)sp;
+		e->s = s;
+		if (e->max >= e->min && (unsigned)(e->max - e->min) > L->spanw)
+			L->spanw = (unsigned)(e->max - e->min);
+	}
+	qsort(L->span, L->nspan, sizeof(*L->span), cmp_cspan);
+}
+
 /* Glyph g's bits in plan p. */
 static gbits_t glyph_bits(font_ot_t *o, plan_t *p, unsigned g)
 {
@@ -1292,17 +1334,24 @@ static gbits_t glyph_bits(font_ot_t *o, plan_t *p, unsigned g)
 			r.bad |= L->covbad;
 			/* a CJK face's lookups of hundreds of subtables, each of a
 			   glyph or two: a search in each per new glyph cost more
-			   than the rest of the shaping */
-			if (!L->span) {
-				L->span = L->cov + L->nsub + 1;
-				for (unsigned s = 0; s < L->nsub; s++)
-					L->span[s] = L->cov[s] ? cov_span(&r, L->cov[s]) : 0xffff;
+			   than the rest of the shaping. Only the coverages whose
+			   span holds g are searched: those whose first glyph is in
+			   [g - spanw, g] (the order they are searched in does not
+			   matter: the bits are an or, a bad read anywhere is all) */
+			if (!L->span)
+				lookup_spans(&r, L);
+			unsigned lo = g > L->spanw ? g - L->spanw : 0, j = 0, hi = L->nspan;
+			while (j < hi) {
+				unsigned m = (j + hi) / 2;
+				if (L->span[m].min < lo)
+					j = m + 1;
+				else
+					hi = m;
 			}
-			for (unsigned s = 0; s < L->nsub; s++) {
-				uint32_t c = L->cov[s], sp = L->span[s];
-				if (g < sp >> 16 || g > (sp & 0xffff))
+			for (; j < L->nspan && L->span[j].min <= g; j++) {
+				if (g > L->span[j].max)
 					continue;
-				if (!c || coverage(&r, c, g) == NOT_COVERED)
+				if (coverage(&r, L->cov[L->span[j].s], g) == NOT_COVERED)
 					continue;
 				if (t == GSUB)
 					v.sub |= (uint16_t)(1u << k);
@@ -1559,7 +1608,8 @@ static int cp_ok(uint32_t cp)
 		return 0;
 	if (cp < 0x300)
 		return 1;
-	if (!(cp < 0x2e00 || (cp >= 0x2e80 && cp <= 0x9fff) || (cp >= 0xf900 && cp <= 0xfaff) ||
+	if (!(cp < 0x2e00 || (cp >= 0x2e80 && cp <= 0x9fff) || (cp >= 0xac00 && cp <= 0xd7a3) ||
+	      (cp >= 0xf900 && cp <= 0xfaff) ||
 	      (cp >= 0xfb00 && cp <= 0xfb06) || (cp >= 0xfe30 && cp <= 0xfe4f) ||
 	      (cp >= 0xff00 && cp <= 0xffef && cp != 0xff9e && cp != 0xff9f && cp != 0xffa0) ||
 	      (cp >= 0x20000 && cp <= 0x3ffff)))
@@ -1582,12 +1632,30 @@ static int cp_ok(uint32_t cp)
 }
 
 /* Scripts HarfBuzz shapes with its default shaper, left to right, whose
- * runs the fast path takes (INVALID: only Common characters). */
+ * runs the fast path takes (INVALID: only Common characters); and
+ * Hangul. HarfBuzz 6.0's Hangul shaper (hb-ot-shaper-hangul.cc) differs
+ * from the default one in what a run of precomposed syllables the face
+ * has (U+AC00-D7A3, cp_ok) and Common characters never meets: it
+ * composes or decomposes conjoining jamo (U+1100-11FF, A960-A97F,
+ * D7B0-D7FF: jamo_ok turns them away, cp_ok the last two) and moves tone
+ * marks (U+302E-302F, spacing marks: cp_ok), decomposes a syllable the
+ * face lacks (no glyph: declined), normalizes nothing (the default
+ * shaper's normalization keeps a character whose glyph the face has, and
+ * composes only marks), leaves marks' widths (no marks here), disables
+ * calt (font_shape.c always does) and adds ljmo, vjmo and tjmo with
+ * masks only jamo get: a syllable's lookups are the default plan's
+ * (plan_tags), merged with nothing that changes their flags. */
 static int script_ok(hb_script_t sc)
 {
 	return sc == HB_SCRIPT_INVALID || sc == HB_SCRIPT_LATIN || sc == HB_SCRIPT_GREEK ||
 	       sc == HB_SCRIPT_CYRILLIC || sc == HB_SCRIPT_HAN || sc == HB_SCRIPT_HIRAGANA ||
-	       sc == HB_SCRIPT_KATAKANA;
+	       sc == HB_SCRIPT_KATAKANA || sc == HB_SCRIPT_HANGUL;
+}
+
+/* 0 for a conjoining jamo in a run the Hangul shaper shapes. */
+static int jamo_ok(hb_script_t sc, uint32_t cp)
+{
+	return sc != HB_SCRIPT_HANGUL || cp < 0x1100 || cp > 0x11ff;
 }
 
 int font_ot_kerns(font_face_t *f)
@@ -1607,7 +1675,8 @@ int font_ot_shape(font_face_t *f, hb_script_t sc, unsigned mask, const hb_tag_t 
 		return 0;
 	uint8_t props[MAX_WORD];
 	for (int i = 0; i < n; i++) {
-		if (!cp_ok(cps[i]) || g[i] == 0 || g[i] >= o->nglyphs || !glyph_props(o, g[i], &props[i]))
+		if (!cp_ok(cps[i]) || !jamo_ok(sc, cps[i]) || g[i] == 0 || g[i] >= o->nglyphs ||
+		    !glyph_props(o, g[i], &props[i]))
 			return 0;
 		dx[i] = xoff[i] = yoff[i] = 0;
 	}

@@ -3,7 +3,8 @@
  * For every face vita would load under /usr/share/fonts (and the faces
  * of the bundled chains, more thoroughly), random words drawn from the
  * face's own cmap (Latin, Greek, Cyrillic, punctuation, CJK, with some
- * marks and other characters the fast path must refuse) are shaped both
+ * marks and other characters the fast path must refuse; and words of
+ * Hangul: syllables, jamo, tone marks) are shaped both
  * ways with each feature set vita asks for. Whenever the fast path takes
  * a word, HarfBuzz (hb_shape, the features of font_shape.c) must give one
  * glyph per character with the same glyph, advance and offsets.
@@ -160,6 +161,49 @@ static void halt_check(hb_buffer_t *b, font_face_t *f, uint32_t cp)
 		report(f, &cp, 1, 0, "halt: HarfBuzz differs");
 }
 
+/* Hangul for words of their own (HarfBuzz's Hangul shaper): syllables
+ * (a sample from both ends of the block), conjoining jamo the shaper
+ * composes, compatibility jamo, tone marks; and Common characters. */
+static int hangul(uint32_t c)
+{
+	return (c >= 0xac00 && c < 0xac60) || (c >= 0xd780 && c <= 0xd7a3) ||
+	       (c >= 0x1100 && c < 0x1118) || (c >= 0x1161 && c < 0x1170) ||
+	       (c >= 0x11a8 && c < 0x11b0) || (c >= 0x3131 && c < 0x3140) || c == 0x302e ||
+	       c == 0x302f || c == 0x25cc;
+}
+
+static void hangul_words(hb_buffer_t *b, font_face_t *f, int words)
+{
+	static const uint32_t common[] = { ' ', '.', ',', '(', ')', '1', '9', 0xb7, 0x2013, 0x201c,
+		                           0x3001, 0x3002, 0xff0c };
+	uint32_t cps[256];
+	int nh = 0, ncp;
+	hb_codepoint_t g;
+	for (uint32_t c = 0x1100; c <= 0xd7a3 && nh < 200; c++)
+		if (hangul(c) && hb_font_get_nominal_glyph(f->hbfont, c, &g))
+			cps[nh++] = c;
+	if (nh == 0)
+		return;
+	ncp = nh;
+	for (unsigned i = 0; i < sizeof(common) / sizeof(common[0]); i++)
+		if (hb_font_get_nominal_glyph(f->hbfont, common[i], &g))
+			cps[ncp++] = common[i];
+	for (unsigned mi = 0; mi < NMASKS; mi++) {
+		for (int k = 0; k < words; k++) {
+			uint32_t w[24];
+			int n = 1 + (int)rnd(12);
+			for (int i = 0; i < n; i++)
+				w[i] = rnd(5) ? cps[rnd((unsigned)nh)] : cps[rnd((unsigned)ncp)];
+			/* the syllables alone, the words vita meets most */
+			if (k % 2)
+				for (int i = 0; i < n; i++)
+					if (w[i] < 0xac00)
+						w[i] = 0xac00 + rnd(0x60);
+			word(b, f, w, n, masks[mi]);
+		}
+	}
+}
+
 static void face_words(hb_buffer_t *b, font_face_t *f, int words)
 {
 	static const uint32_t halts[] = { 0x3001, 0x3002, 0x300c, 0x300d, 0x300e, 0x3010, 0x3011,
@@ -192,6 +236,7 @@ static void face_words(hb_buffer_t *b, font_face_t *f, int words)
 			word(b, f, w, n, masks[mi]);
 		}
 	}
+	hangul_words(b, f, words);
 }
 
 static const char *const fdirs[] = { "fonts", NULL };

@@ -22,6 +22,7 @@
  * and Subrs, no strings but the ROS's. Reading a CJK face for it checks
  * only the offsets it follows (lazy): not 65,535 charstring offsets.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,14 +59,17 @@ struct sfnt_cff {
 	uint32_t topd, toplen;  /* the Top DICT */
 	int cid;                /* CID-keyed (has ROS) */
 	unsigned nfd;
-	cff_fd_t fd[CFF_MAXFD];
 	uint8_t *fdsel;         /* font dict per glyph (lazy: NULL, see fd3) */
 	const unsigned char *fd3; /* lazy: the ranges of a format 3 FDSelect */
 	unsigned nfd3;          /* their number */
 	unsigned sid_adobe, sid_identity; /* 0: not among the strings */
 	int lazy;               /* CharStrings and Subrs offsets checked when read */
 	sfnt_file_t *src;       /* p is a font file read by pieces: read what is used */
+	cff_fd_t fd[CFF_MAXFD]; /* last: 11 KB that only cff_read_fds fills (fd[0..nfd),
+	                         * zeroed there; zeroing all costs an instruction
+	                         * a byte) */
 };
+#define CFF_HEAD offsetof(sfnt_cff_t, fd)
 
 /* One DICT operator with its operands (integers; a real reads as 0). */
 typedef struct cff_op {
@@ -307,7 +311,7 @@ int sfnt_cff_check(const unsigned char *p, size_t n, unsigned nglyphs, sfnt_file
                    char *why, size_t whysz)
 {
 	sfnt_cff_t c;
-	memset(&c, 0, sizeof(c));
+	memset(&c, 0, CFF_HEAD);
 	c.p = p;
 	c.n = n;
 	c.src = src;
@@ -348,6 +352,7 @@ static int cff_read_fds(sfnt_cff_t *c, const cff_top_t *t)
 {
 	if (!c->cid) {
 		c->nfd = 1;
+		memset(&c->fd[0], 0, sizeof(c->fd[0]));
 		return cff_read_private(c, &c->fd[0], t->privlen, t->priv);
 	}
 	if ((uint64_t)t->fdarray >= c->n || cff_index(c, (uint32_t)t->fdarray, &c->fda, 1))
@@ -355,6 +360,7 @@ static int cff_read_fds(sfnt_cff_t *c, const cff_top_t *t)
 	c->nfd = c->fda.count;
 	if (c->nfd < 1 || c->nfd > CFF_MAXFD)
 		return -1;
+	memset(c->fd, 0, c->nfd * sizeof(c->fd[0]));
 	for (unsigned i = 0; i < c->nfd; i++) {
 		cff_fd_t *fd = &c->fd[i];
 		const unsigned char *d = cff_item(c, &c->fda, i, &fd->dictlen);
@@ -451,7 +457,8 @@ static void cff_find_strings(sfnt_cff_t *c)
 sfnt_cff_t *sfnt_cff_open(const unsigned char *p, size_t n, unsigned nglyphs, int lazy,
                           sfnt_file_t *src, char *why, size_t whysz)
 {
-	sfnt_cff_t *c = xcalloc(1, sizeof(*c));
+	sfnt_cff_t *c = xmalloc(sizeof(*c));
+	memset(c, 0, CFF_HEAD);
 	c->src = src;
 	c->p = p;
 	c->n = n;
@@ -844,7 +851,10 @@ static void cs_room(bbuf_t *b, size_t k)
 /* Run charstring p[0..len) into r->out: 1 at endchar, 0 at its end or a
  * return, -1 when it is corrupt or uses what is not flattened here (seac,
  * arithmetic and storage operators). What one level writes is never more
- * than its bytes, so room for them is made once (and again after a call). */
+ * than its bytes, so room for them is made once (and again after a call).
+ * The output's end and the operand count live in locals (o, on, na),
+ * written back around what reads them from r: a store through o may
+ * alias anything, and kept in r they were reloaded at every byte. */
 static int cs_exec(cs_run_t *r, const unsigned char *p, uint32_t len, int depth)
 {
 	if (depth > CS_MAXDEPTH || len > CS_MAXWORK - r->work)
@@ -852,85 +862,119 @@ static int cs_exec(cs_run_t *r, const unsigned char *p, uint32_t len, int depth)
 	r->work += len;
 	bbuf_t *out = r->out;
 	cs_room(out, len + 1);
+	unsigned char *o = out->p;
+	size_t on = out->n, *at = r->at;
+	int na = r->nargs;
+#define CS_SYNC() (out->n = on, r->nargs = na)
+#define CS_LOAD() (o = out->p, on = out->n, na = r->nargs)
 	for (uint32_t i = 0; i < len;) {
 		unsigned b = p[i];
-		if (b >= 32 && b <= 246 && r->nargs < CS_MAXARGS) { /* most numbers: one byte */
-			r->at[r->nargs++] = out->n;
-			out->p[out->n++] = (unsigned char)b;
+		if (b >= 32 && b <= 246 && na < CS_MAXARGS) { /* most numbers: one byte */
+			at[na++] = on;
+			o[on++] = (unsigned char)b;
 			i++;
+			continue;
+		}
+		if (b >= 247 && b <= 254 && na < CS_MAXARGS && len - i >= 2) { /* two bytes */
+			at[na++] = on;
+			o[on] = (unsigned char)b;
+			o[on + 1] = p[i + 1];
+			on += 2;
+			i += 2;
 			continue;
 		}
 		if (b == 28 || b >= 32) {
 			uint32_t l = cs_numlen(b);
-			if (l > len - i || r->nargs == CS_MAXARGS)
+			if (l > len - i || na == CS_MAXARGS) {
+				CS_SYNC();
 				return -1;
-			r->at[r->nargs++] = out->n;
-			unsigned char *o = out->p + out->n;
+			}
+			at[na++] = on;
 			for (uint32_t k = 0; k < l; k++)
-				o[k] = p[i + k];
-			out->n += l;
+				o[on + k] = p[i + k];
+			on += l;
 			i += l;
 			continue;
 		}
 		uint32_t ol = b == 12 ? 2 : 1;
-		if (ol > len - i)
+		if (ol > len - i) {
+			CS_SYNC();
 			return -1;
+		}
 		unsigned op = b == 12 ? 0x100u | p[i + 1] : b;
 		const unsigned char *ob = p + i;
 		i += ol;
 		switch (op) {
 		case CS_CALLSUBR:
 		case CS_CALLGSUBR: {
-			if (!r->nargs)
+			if (!na) {
+				CS_SYNC();
 				return -1;
+			}
 			const cff_index_t *x = op == CS_CALLSUBR ? r->lsub : &r->c->gsubr;
-			out->n = r->at[--r->nargs];
-			long k = cs_int(out->p + out->n);
+			on = at[--na];
+			long k = cs_int(o + on);
 			k = k == CS_FIXED ? -1 : k + (long)(op == CS_CALLSUBR ? r->lbias : r->gbias);
 			uint32_t sl;
 			const unsigned char *sp = k >= 0 && k < (long)x->count
 			                              ? cff_item_safe(r->c, x, (unsigned)k, &sl) : NULL;
+			CS_SYNC();
 			if (!sp)
 				return -1;
 			int e = cs_exec(r, sp, sl, depth + 1);
 			if (e)
 				return e;
 			cs_room(out, len - i + 1);
+			CS_LOAD();
 			break;
 		}
 		case CS_RETURN:
+			CS_SYNC();
 			return 0;
 		case CS_HSTEM:
 		case CS_VSTEM:
 		case CS_HSTEMHM:
 		case CS_VSTEMHM:
+			CS_SYNC();
 			cs_drop_hint(r);
+			CS_LOAD();
 			break;
 		case CS_HINTMASK:
 		case CS_CNTRMASK:
+			CS_SYNC();
 			cs_drop_hint(r);
-			if ((r->nstems + 7) / 8 > len - i)
+			CS_LOAD();
+			if ((r->nstems + 7) / 8 > len - i) {
+				CS_SYNC();
 				return -1;
+			}
 			i += (r->nstems + 7) / 8;
 			break;
 		case CS_ENDCHAR:
-			if (r->nargs >= 4)
+			if (na >= 4) {
+				CS_SYNC();
 				return -1; /* seac: an accented glyph of two others */
-			out->p[out->n++] = CS_ENDCHAR;
+			}
+			o[on++] = CS_ENDCHAR;
+			CS_SYNC();
 			return 1;
 		case 4: case 5: case 6: case 7: case 8: case 21: case 22: /* moveto, lineto, curveto */
 		case 24: case 25: case 26: case 27: case 30: case 31:
 		case 0x122: case 0x123: case 0x124: case 0x125:           /* the flex operators */
-			out->p[out->n++] = ob[0];
+			o[on++] = ob[0];
 			if (ol == 2)
-				out->p[out->n++] = ob[1];
-			r->nargs = 0;
+				o[on++] = ob[1];
+			na = 0;
 			r->first = r->width = 0;
 			break;
 		default:
+			CS_SYNC();
 			return -1;
 		}
 	}
+	CS_SYNC();
+#undef CS_SYNC
+#undef CS_LOAD
 	return 0;
 }
 

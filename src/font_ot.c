@@ -114,7 +114,9 @@ struct font_ot {
 	int feats;              /* FONT_FEAT_* of script 0's default LangSys; -1 unknown */
 	uint8_t **pcache;       /* per glyph, by pages of PC_PAGE: GDEF props + 1,
 	                         * 0xff a mark; 0 unknown */
-	pairc_t *pc;            /* pair results, allocated on first use */
+	pairc_t *pc;            /* pair results, allocated on first use (not zeroed:
+	                         * 48 KB, an instruction a byte) */
+	uint64_t pcset[((size_t)1 << PAIRC_BITS) / 64]; /* the entries of pc set */
 };
 
 /* ---- bounds-checked reading ---- */
@@ -1231,7 +1233,9 @@ static void coverage_mark(rd_t *r, uint32_t c, gbits_t *gb, unsigned nglyphs, in
  * coverage rather than a search per glyph and subtable. */
 static void plan_bits(font_ot_t *o, plan_t *p)
 {
-	p->gb = xcalloc(o->nglyphs, sizeof(*p->gb));
+	p->gb = xmalloc(o->nglyphs * sizeof(*p->gb));
+	for (unsigned g = 0; g < o->nglyphs; g++)
+		p->gb[g] = (gbits_t){ 0, GB_DONE };
 	for (int t = 0; t < 2; t++) {
 		rd_t r = tab_rd(&o->t[t]);
 		for (int k = 0; k < p->nlk[t]; k++) {
@@ -1249,8 +1253,6 @@ static void plan_bits(font_ot_t *o, plan_t *p)
 		if (r.bad)
 			p->nocache = 1;
 	}
-	for (unsigned g = 0; g < o->nglyphs; g++)
-		p->gb[g].pos |= GB_DONE;
 }
 
 /* min << 16 | max of the glyphs coverage c lists, read in full: outside
@@ -1516,9 +1518,10 @@ static int pair_lookup(font_ot_t *o, unsigned lk, word_t *w, const lookup_t *L, 
 		return 0;
 	uint64_t key = ((uint64_t)lk << 40 | (uint64_t)w->g[a] << 20 | w->g[j]) + 1;
 	if (!o->pc)
-		o->pc = xcalloc((size_t)1 << PAIRC_BITS, sizeof(*o->pc));
-	pairc_t *c = &o->pc[(key * 0x9e3779b97f4a7c15ull) >> (64 - PAIRC_BITS)];
-	if (c->key != key) {
+		o->pc = xmalloc(((size_t)1 << PAIRC_BITS) * sizeof(*o->pc));
+	size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - PAIRC_BITS));
+	pairc_t *c = &o->pc[h];
+	if (!(o->pcset[h / 64] >> (h % 64) & 1) || c->key != key) {
 		int32_t old[6] = { w->dx[a], w->xoff[a], w->yoff[a], w->dx[j], w->xoff[j], w->yoff[j] };
 		unsigned at = a;
 		int applied = 0;
@@ -1526,6 +1529,7 @@ static int pair_lookup(font_ot_t *o, unsigned lk, word_t *w, const lookup_t *L, 
 			applied = pair_apply(w, L->sub[s], &at);
 		if (w->r.bad)
 			return 0;
+		o->pcset[h / 64] |= (uint64_t)1 << (h % 64);
 		c->key = key;
 		c->applied = (uint8_t)applied;
 		c->skip2 = applied && at == j + 1;

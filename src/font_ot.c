@@ -751,6 +751,48 @@ static long find_feature(rd_t *r, uint32_t ls, hb_tag_t tag)
 	return -1;
 }
 
+/* The features of LangSys ls, for find_in: their tags and indexes, in
+ * its order (a CJK face's lists some forty: found once per table, not
+ * read again for each of the plan's tags). */
+#define LS_MAX 256
+typedef struct lsfeat {
+	unsigned n;             /* > LS_MAX: not kept, find_feature instead */
+	uint32_t tag[LS_MAX];
+	uint16_t fi[LS_MAX];
+} lsfeat_t;
+
+static void ls_features(rd_t *r, uint32_t ls, lsfeat_t *f)
+{
+	f->n = 0;
+	if (!ls)
+		return;
+	uint32_t fl = u16(r, 6);
+	unsigned nf = fl ? u16(r, fl) : 0, n = u16(r, (uint64_t)ls + 4);
+	if (!span(r, (uint64_t)ls + 6, 2 * (uint64_t)n))
+		return;
+	if (n > LS_MAX) {
+		f->n = n;
+		return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		unsigned fi = u16(r, (uint64_t)ls + 6 + 2 * (uint64_t)i);
+		f->fi[i] = (uint16_t)fi;
+		f->tag[i] = fi < nf ? u32(r, (uint64_t)fl + 2 + 6 * (uint64_t)fi) : 0;
+	}
+	f->n = n;
+}
+
+/* find_feature(r, ls, tag) from f = ls_features(r, ls). */
+static long find_in(rd_t *r, uint32_t ls, const lsfeat_t *f, hb_tag_t tag)
+{
+	if (f->n > LS_MAX)
+		return find_feature(r, ls, tag);
+	for (unsigned i = 0; i < f->n; i++)
+		if (f->tag[i] == tag)
+			return f->fi[i];
+	return -1;
+}
+
 static int add_feature_lookups(font_ot_t *o, rd_t *r, int t, long fi, plan_t *p, int *n,
                                int cap)
 {
@@ -859,6 +901,8 @@ static void plan_make(font_ot_t *o, plan_t *p, const hb_tag_t *user, int nuser)
 		if (t == GSUB && (reqtag == HB_TAG('f', 'r', 'a', 'c') || reqtag == HB_TAG('n', 'u', 'm', 'r') ||
 		                  reqtag == HB_TAG('d', 'n', 'o', 'm')))
 			reqstage = 1;
+		lsfeat_t lf;
+		ls_features(&r, ls, &lf);
 		for (int stage = 0; stage < (t == GSUB ? 2 : 1); stage++) {
 			int from = n;
 			if (req != 0xffff && reqstage == stage &&
@@ -870,7 +914,7 @@ static void plan_make(font_ot_t *o, plan_t *p, const hb_tag_t *user, int nuser)
 				int fstage = t == GSUB && tags[i] != RVRN ? 1 : 0;
 				if (fstage != stage)
 					continue;
-				long fi = find_feature(&r, ls, tags[i]);
+				long fi = find_in(&r, ls, &lf, tags[i]);
 				if (t == GPOS && tags[i] == HB_TAG('k', 'e', 'r', 'n') && fi >= 0)
 					has_gpos_kern = 1;
 				if (add_feature_lookups(o, &r, t, fi, p, &n, MAX_LOOKUPS * 2) < 0)
@@ -1302,7 +1346,11 @@ static void lookup_spans(rd_t *r, lookup_t *L)
 		if (e->max >= e->min && (unsigned)(e->max - e->min) > L->spanw)
 			L->spanw = (unsigned)(e->max - e->min);
 	}
-	qsort(L->span, L->nspan, sizeof(*L->span), cmp_cspan);
+	for (unsigned k = 1; k < L->nspan; k++)
+		if (L->span[k].min < L->span[k - 1].min) { /* else sorted already */
+			qsort(L->span, L->nspan, sizeof(*L->span), cmp_cspan);
+			break;
+		}
 }
 
 /* Glyph g's bits in plan p. */

@@ -86,6 +86,12 @@ static unsigned be16(const unsigned char *p)
 
 static uint32_t be_n(const unsigned char *p, unsigned n)
 {
+	switch (n) { /* an INDEX's offset size: a subroutine's, per call */
+	case 1: return p[0];
+	case 2: return (uint32_t)p[0] << 8 | p[1];
+	case 3: return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+	case 4: return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	}
 	uint32_t v = 0;
 	for (unsigned i = 0; i < n; i++)
 		v = v << 8 | p[i];

@@ -63,9 +63,12 @@ typedef struct font_face_info {
 font_lib_t *font_lib_new(const char *const *search_dirs, errs_t *e);
 void font_lib_free(font_lib_t *lib);
 /* What the faces hold of their files (pages read, tables, HarfBuzz's
- * objects and plans) given back, for a lower peak: the PDF writer needs
- * only the subsets (font_subset). Afterwards the library can only be
- * freed: nothing of it may shape, measure or subset any more. */
+ * objects and plans) given back, for a lower peak: once the layout is
+ * done, cutting the subsets needs only a few parts of the files, and the
+ * PDF writer only the subsets. Afterwards the library can only subset
+ * (font_subset, which reads the files again where it needs them) or be
+ * freed: nothing of it may shape or measure any more. Called again, it
+ * gives back the pages the subsets read. */
 void font_lib_drop_faces(font_lib_t *lib);
 
 /* Load (or return the already loaded) chain by name ("serif") or path,

@@ -56,6 +56,12 @@ void sfnt_file_face(sfnt_file_t *f, int index);
 const unsigned char *sfnt_file_table(sfnt_file_t *f, int index, uint32_t tag, size_t *len);
 /* The same, not read (where it lies). */
 const unsigned char *sfnt_file_find(sfnt_file_t *f, int index, uint32_t tag, size_t *len);
+/* f once more (the faces of a collection share their file's blocks: its
+ * CFF, hmtx, name): each sfnt_file_ref needs its own close. */
+sfnt_file_t *sfnt_file_ref(sfnt_file_t *f);
+/* Give back the pages read (they read as zero until asked for again):
+ * every pointer into the bytes must be asked for (sfnt_file_need) anew. */
+void sfnt_file_drop(sfnt_file_t *f);
 void sfnt_file_close(sfnt_file_t *f);
 
 /* What HarfBuzz 6's font functions read from a face's cmap and hmtx, read

@@ -59,7 +59,7 @@ void font_lib_free(font_lib_t *lib)
 void font_lib_drop_faces(font_lib_t *lib)
 {
 	for (int i = 0; i < lib->nall; i++)
-		font_face_unload(lib->all[i]);
+		font_face_unload(lib->all[i], 1);
 }
 
 /* The chain's first face in style, loaded; NULL if it cannot be. */

@@ -13,6 +13,11 @@
  * too. Mapping the whole file instead cost the 64 KB the kernel maps
  * around each page touched: 2 MB of a 26 MB CJK collection for the three
  * characters of a name, 10 MB for a CV in Chinese.
+ * The faces of one collection (a CJK .ttc's SC, TC, JP, KR) share one
+ * file read by pieces (sfnt_file_ref): their CFF, hmtx and names are read
+ * once. A fresh render gives it all back once the layout is done
+ * (font_lib_drop_faces, font_face_unload): the subsets read the few parts
+ * they need again, and the PDF writer needs only the subsets.
  *
  * No FreeType: what it gave (names, units per em, ascender, descender, the
  * OS/2 table) sfnt_face.c reads by its rules, and the checks a chain's
@@ -214,7 +219,13 @@ static hb_font_funcs_t *fast_funcs(void)
 static int face_load(font_lib_t *lib, font_face_t *f)
 {
 	char why[300];
-	f->file = sfnt_file_open(f->path, why, sizeof(why));
+	/* another face of the same collection shares its file (a CV in
+	   Chinese and Japanese reads one CFF, not two) */
+	for (int i = 0; i < lib->nall && !f->file; i++)
+		if (lib->all[i] != f && lib->all[i]->file && !strcmp(lib->all[i]->path, f->path))
+			f->file = sfnt_file_ref(lib->all[i]->file);
+	if (!f->file)
+		f->file = sfnt_file_open(f->path, why, sizeof(why));
 	if (!f->file) {
 		face_error(&lib->late, f->path, "cannot read font file", "", 0, 0);
 		return -1;
@@ -361,9 +372,11 @@ const font_face_info_t *font_face_info(const font_lib_t *lib, int face)
 }
 
 /* What a loaded face holds of its file: HarfBuzz's objects and plans,
- * the fast path's tables, font_shape.c's caches, the file's pages. Its
- * names, path and id stay; it can no longer shape, measure or subset. */
-void font_face_unload(font_face_t *f)
+ * the fast path's tables, font_shape.c's caches, the file's pages (keep:
+ * the file stays open, its pages given back, for font_subset; else it is
+ * closed). Its path and id stay; it can no longer shape or measure (nor
+ * subset, without keep), and its names are no longer read. */
+void font_face_unload(font_face_t *f, int keep)
 {
 	for (int i = 0; i < f->nplans; i++)
 		hb_shape_plan_destroy(f->plan[i]);
@@ -376,7 +389,10 @@ void font_face_unload(font_face_t *f)
 	hb_font_destroy(f->otfont);
 	hb_face_destroy(f->hbface);
 	hb_blob_destroy(f->mapped);
-	sfnt_file_close(f->file);
+	if (keep)
+		sfnt_file_drop(f->file);
+	else
+		sfnt_file_close(f->file);
 	free(f->milli);
 	f->hadv = NULL;
 	f->gid = NULL;
@@ -384,7 +400,7 @@ void font_face_unload(font_face_t *f)
 	f->shapefont = f->hbfont = f->otfont = NULL;
 	f->hbface = NULL;
 	f->mapped = NULL;
-	f->file = NULL;
+	f->file = keep ? f->file : NULL;
 	f->milli = NULL;
 	memset(&f->hb, 0, sizeof(f->hb));
 	memset(&f->sf, 0, sizeof(f->sf));   /* it pointed into the file */
@@ -393,7 +409,7 @@ void font_face_unload(font_face_t *f)
 /* Everything a face owns, font_shape.c's caches included. */
 void font_face_free(font_face_t *f)
 {
-	font_face_unload(f);
+	font_face_unload(f, 0);
 	free(f->family);
 	free(f->style);
 	free(f->psname);

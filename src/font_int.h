@@ -167,7 +167,7 @@ int font_face_use(font_lib_t *lib, font_face_t *f);
 int32_t font_face_milli(font_face_t *f, unsigned gid);
 int font_face_kerns(font_face_t *f);
 int font_pass_late(font_lib_t *lib, errs_t *e);
-void font_face_unload(font_face_t *f);
+void font_face_unload(font_face_t *f, int keep);
 void font_face_free(font_face_t *f);
 
 /* font_pick.c (calls font_face.c) */

@@ -687,9 +687,13 @@ static int render_one(const char *profile, const char *out, const opts_t *o, kee
 	}
 	if (o->deps && !(df = ofile_open(o->deps, "the dependency file", e)))
 		goto fail;
+	/* the subsets need a few parts of the font files, the PDF only the
+	   subsets (in j.doc): what layout read goes first, for a lower peak */
+	if (j.own_lib)
+		font_lib_drop_faces(j.own_lib);
 	if (layout_subset(j.doc, j.lib, e))
 		goto fail;
-	if (j.own_lib)   /* the PDF needs only the subsets, in j.doc */
+	if (j.own_lib)
 		font_lib_drop_faces(j.own_lib);
 	pdf_opts_t po = {o->plain};
 	if (pdf_write_opts(j.doc, out, &po, e))

@@ -35,6 +35,7 @@ sfnt_file_t *sfnt_file_open(const char *path, char *why, size_t whysz)
 		return NULL;
 	}
 	sfnt_file_t *f = xcalloc(1, sizeof(*f));
+	f->refs = 1;
 	f->fd = fd;
 	f->n = size;
 	f->p = (unsigned char *)"";
@@ -204,9 +205,23 @@ const unsigned char *sfnt_file_find(sfnt_file_t *f, int index, uint32_t tag, siz
 	return NULL;
 }
 
+sfnt_file_t *sfnt_file_ref(sfnt_file_t *f)
+{
+	f->refs++;
+	return f;
+}
+
+void sfnt_file_drop(sfnt_file_t *f)
+{
+	if (!f || !f->n)
+		return;
+	madvise(f->p, f->n, MADV_DONTNEED);   /* private anonymous: zero again */
+	memset(f->have, 0, (f->n + SFNT_BLOCK - 1) / SFNT_BLOCK / 8 + 1);
+}
+
 void sfnt_file_close(sfnt_file_t *f)
 {
-	if (!f)
+	if (!f || --f->refs > 0)
 		return;
 	if (f->n)
 		munmap(f->p, f->n);

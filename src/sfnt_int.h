@@ -31,6 +31,7 @@ static inline unsigned char *sfnt_bb_grow(bbuf_t *b, size_t k)
  * a bit in have[] for each one read. */
 enum { SFNT_BLOCK = 4096 };
 struct sfnt_file {
+	int refs;               /* sfnt_file_ref: closed when the last goes */
 	int fd;
 	unsigned char *p;       /* n bytes, anonymous: zero until read */
 	size_t n;

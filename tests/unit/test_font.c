@@ -1778,6 +1778,77 @@ TEST(file_chain)
 	errs_done(&e);
 }
 
+/* font_lib_drop_faces (what a fresh render does once the layout is done,
+ * and again after the subsets): the faces give back their files' pages,
+ * tables and HarfBuzz objects, and subsets cut afterwards, from the files
+ * read again, are byte for byte those cut before; twice is no harm, and
+ * the library still frees cleanly (the sanitizer build checks). The faces
+ * of one collection (CJK SC and JP) share their file. */
+static int drop_subsets(int drop, unsigned char **out, size_t *outlen)
+{
+	static const char *text[3] = {"Zhanda Zhu, Müller (2024)", "朱展达 多伦多大学", "東京大学 ひらがな"};
+	static const char *lang[3] = {"en", "zh", "ja"};
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	font_chain_t *c = font_chain_get(lib, "serif", &e);
+	int faces[3], ok = c != NULL;
+	for (int i = 0; ok && i < 3; i++) {
+		font_shaped_t s;
+		font_shaped_init(&s);
+		ok &= font_shape(c, FONT_REGULAR, 10000, lang[i], text[i], strlen(text[i]), &s, &e) == 0;
+		faces[i] = s.n ? s.g[s.n - 1].face : -1;
+		ok &= faces[i] >= 0;
+		font_shaped_done(&s);
+	}
+	if (ok && drop)
+		font_lib_drop_faces(lib);
+	arena_t *a = arena_new();
+	for (int i = 0; ok && i < 3; i++) {
+		uint32_t cps[64];
+		int n = 0;
+		for (size_t k = 0; text[i][k];) {
+			uint32_t cp;
+			k += (size_t)utf8_decode(text[i] + k, strlen(text[i]) - k, &cp);
+			int dup = cp == ' ';
+			for (int j = 0; j < n; j++)
+				dup |= cps[j] == cp;
+			if (!dup)
+				cps[n++] = cp;
+		}
+		const unsigned char *sub;
+		size_t len;
+		ok &= font_subset(lib, faces[i], cps, n, a, &sub, &len, &e) == 0;
+		if (ok) {
+			out[i] = malloc(len);
+			memcpy(out[i], sub, len);
+			outlen[i] = len;
+		}
+		if (ok && drop > 1)
+			font_lib_drop_faces(lib);
+	}
+	arena_free(a);
+	font_lib_free(lib);
+	errs_done(&e);
+	return ok;
+}
+
+TEST(drop)
+{
+	unsigned char *want[3] = {0}, *got[3] = {0};
+	size_t wn[3], gn[3];
+	CHECK(drop_subsets(0, want, wn));
+	for (int d = 1; d <= 2; d++) {
+		CHECK(drop_subsets(d, got, gn));
+		for (int i = 0; i < 3; i++) {
+			CHECK(got[i] && want[i] && gn[i] == wn[i] && !memcmp(got[i], want[i], wn[i]));
+			free(got[i]);
+			got[i] = NULL;
+		}
+	}
+	for (int i = 0; i < 3; i++)
+		free(want[i]);
+}
+
 int main(void)
 {
 	if (t_tmpdir(tmpdir, sizeof(tmpdir), "vita-font-test") != 0)
@@ -1797,6 +1868,7 @@ int main(void)
 	RUN(subset);
 	RUN(subset_composite);
 	RUN(subset_cff);
+	RUN(drop);
 	RUN(corrupt);
 	RUN(face_reader);
 	RUN(ascii_picks);

@@ -186,6 +186,16 @@ TEST(pieces)
 		sfnt_file_need(f, p - 1, 10);             /* outside: nothing */
 		sfnt_file_need(f, p + N, 10);
 		CHECK(p[0] == 0);
+		/* shared (sfnt_file_ref): open until the last close; dropped:
+		   zero until asked for again, then the file's bytes */
+		CHECK(sfnt_file_ref(f) == f);
+		sfnt_file_close(f);
+		CHECK(!memcmp(p + 4096, d + 4096, 2 * 4096));
+		sfnt_file_drop(f);
+		CHECK(p[4096] == 0 && p[2 * 4096 + 7] == 0 && p[5 * 4096] == 0);
+		sfnt_file_need(f, p + 2 * 4096 + 7, 1);
+		CHECK(!memcmp(p + 2 * 4096, d + 2 * 4096, 4096));
+		CHECK(p[4096] == 0);
 		sfnt_file_close(f);
 	}
 	CHECK(sfnt_file_open("/nonexistent/font.ttf", why, sizeof(why)) == NULL);

@@ -1,10 +1,12 @@
 #!/bin/sh
 # make bench [BASE=rev]: for zhanda-zhu, ziming-liu, a hyphenating 2-page
 # CV (tests/bench/hyphen.yaml), the costliest real 2-page CVs of
-# tests/tools/sweep.sh (a Chinese and a Japanese CV: tests/cjk/zh-cv.yaml,
-# ja-cv.yaml; one of many scripts: tests/shape/scripts.yaml; a RenderCV
-# import naming font families that are not installed: tests/import/
-# rendercv/sb2nov-v2.3.yaml), a 250-publication CV (tests/tools/
+# tests/tools/sweep.sh (Chinese, Japanese, Korean: tests/cjk/zh-cv.yaml,
+# ja-cv.yaml, ko-cv.yaml; one of many scripts: tests/shape/scripts.yaml;
+# an Arabic CV from tests/tools/gen_scripts.py; zhanda-zhu in the compact
+# layout, whose fit lays it out 5 times; a RenderCV import naming font
+# families that are not installed: tests/import/rendercv/sb2nov-v2.3.yaml),
+# a 250-publication CV (tests/tools/
 # gen_long.py) and a batch of 100 distinct CVs (tests/tools/gen_batch.py):
 #
 #   M instr  callgrind, one fresh render with the font cache warm (when
@@ -42,11 +44,16 @@ cpu=$(awk '/model name/ {sub(/.*: /, ""); print; exit}' /proc/cpuinfo)
 python3 tests/tools/gen_long.py 250 > "$W/in/long-250.yaml"
 python3 tests/tools/gen_batch.py 100 "$W/in/batch"
 cp profiles/zhanda-zhu.yaml profiles/ziming-liu.yaml tests/bench/hyphen.yaml "$W/in/"
-# the sweep's worst real 2-page CVs (none reads a file next to it)
-cp tests/cjk/zh-cv.yaml tests/cjk/ja-cv.yaml "$W/in/"
+# the sweep's worst real 2-page CVs (none reads a file next to it), an
+# Arabic CV (tests/tools/gen_scripts.py) and zhanda-zhu in the compact
+# layout (its fit lays the CV out again until the last page is not short)
+cp tests/cjk/zh-cv.yaml tests/cjk/ja-cv.yaml tests/cjk/ko-cv.yaml "$W/in/"
 cp tests/shape/scripts.yaml "$W/in/scripts.yaml"
+python3 tests/tools/gen_scripts.py profiles/zhanda-zhu.yaml "$W/in/scripts"
+cp "$W/in/scripts/ar.yaml" "$W/in/ar-cv.yaml"
+{ cat profiles/zhanda-zhu.yaml; echo "layout: compact"; } > "$W/in/zhanda-compact.yaml"
 cp tests/import/rendercv/sb2nov-v2.3.yaml "$W/in/rendercv-sb2nov.yaml"
-INPUTS="zhanda-zhu ziming-liu hyphen zh-cv ja-cv scripts rendercv-sb2nov long-250 batch-100"
+INPUTS="zhanda-zhu ziming-liu hyphen zh-cv ja-cv ko-cv scripts ar-cv zhanda-compact rendercv-sb2nov long-250 batch-100"
 
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 now() { date +%s%N; }

@@ -130,10 +130,16 @@ while IFS='	' read -r n a; do
 			"$V" render $a -o "$o" >/dev/null 2>&1
 		instr=$(awk '/^summary:/ {printf "%.2f", $2 / 1e6}' "$W/cg.out")
 		# layouts built: 1, or the fit's attempts (fit.pages, fit.no_short_last)
-		nb=$(callgrind_annotate --tree=caller "$W/cg.out" 2>/dev/null | awk '
-			/^ *$/ {n = 0; next}
-			/ < / {if (match($0, /\([0-9]+x\)/)) n += substr($0, RSTART + 1, RLENGTH - 3)}
-			/ \*  .*:lay_build / {print n; exit}')
+		nb=$(awk -v F=lay_build '
+			/^c?fn=\(/ {   # "(id) name" the first time, "(id)" after
+				id = $0; sub(/^c?fn=/, "", id); nm = id
+				sub(/\).*/, ")", id); sub(/^\([0-9]+\) ?/, "", nm)
+				if (nm != "") name[id] = nm
+				cur = /^cfn=/ ? name[id] : ""
+				next
+			}
+			/^calls=/ {if (cur == F) {split($0, c, /[= ]/); n += c[2]} cur = ""}
+			END {print n + 0}' "$W/cg.out")
 		rss=0
 		for k in 1 2 3; do
 			# shellcheck disable=SC2086

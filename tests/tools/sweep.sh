@@ -21,7 +21,8 @@
 #
 # Writes $SWEEP_DIR (default $TMPDIR/vita-sweep): results.tsv (every case)
 # and report.md (the cases of <= 2 pages over SWEEP_MI M or SWEEP_MB MB,
-# worst first). SWEEP_ONLY=REGEX measures only the cases whose name matches;
+# worst first). SWEEP_JOBS=N runs N cases at a time (instruction counts do
+# not depend on it; RSS barely). SWEEP_ONLY=REGEX measures only the cases whose name matches;
 # SWEEP_REPORT=1 only writes report.md again from results.tsv.
 set -u
 V=$(readlink -f "${1:-build/vita}")
@@ -113,47 +114,60 @@ top() {
 }
 
 printf 'name\targs\trc\tpages\tMinstr\tMB\twarnings\ttop_inclusive\ttop_self\tlayouts\n' > "$R"
-total=$(wc -l < "$C"); i=0
-while IFS='	' read -r n a; do
-	i=$((i + 1))
-	if [ -n "$ONLY" ] && ! echo "$n" | grep -Eq "$ONLY"; then continue; fi
-	o="$W/out/$(echo "$n" | tr '/@' '__').pdf"
-	# shellcheck disable=SC2086
-	"$V" render $a -o "$o" 2>"$W/err"; rc=$?
-	warn=$(grep -c 'warning:' "$W/err")
-	pages=$(pdfinfo "$o" 2>/dev/null | awk '/^Pages:/ {print $2}')
-	instr=- rss=- ti=- ts=- nb=-
-	if [ "$rc" = 0 ] && [ "${pages:-9}" -le 2 ]; then
-		rm -f "$W/cg.out"
+# part K: every SWEEP_JOBS-th case from the K-th, into $R.K, scratch files in $W/jK
+part() {
+	k=$1 P="$W/j$1" i=0
+	mkdir -p "$P"; : > "$R.$k"
+	while IFS='	' read -r n a; do
+		i=$((i + 1))
+		[ $((i % J)) = "$k" ] || continue
+		if [ -n "$ONLY" ] && ! echo "$n" | grep -Eq "$ONLY"; then continue; fi
+		o="$W/out/$(echo "$n" | tr '/@' '__').pdf"
 		# shellcheck disable=SC2086
-		valgrind --tool=callgrind --callgrind-out-file="$W/cg.out" --log-file="$W/vg.log" \
-			"$V" render $a -o "$o" >/dev/null 2>&1
-		instr=$(awk '/^summary:/ {printf "%.2f", $2 / 1e6}' "$W/cg.out")
-		# layouts built: 1, or the fit's attempts (fit.pages, fit.no_short_last)
-		nb=$(awk -v F=lay_build '
-			/^c?fn=\(/ {   # "(id) name" the first time, "(id)" after
-				id = $0; sub(/^c?fn=/, "", id); nm = id
-				sub(/\).*/, ")", id); sub(/^\([0-9]+\) ?/, "", nm)
-				if (nm != "") name[id] = nm
-				cur = /^cfn=/ ? name[id] : ""
-				next
-			}
-			/^calls=/ {if (cur == F) {split($0, c, /[= ]/); n += c[2]} cur = ""}
-			END {print n + 0}' "$W/cg.out")
-		rss=0
-		for k in 1 2 3; do
+		"$V" render $a -o "$o" 2>"$P/err"; rc=$?
+		warn=$(grep -c 'warning:' "$P/err")
+		pages=$(pdfinfo "$o" 2>/dev/null | awk '/^Pages:/ {print $2}')
+		instr=- rss=- ti=- ts=- nb=-
+		if [ "$rc" = 0 ] && [ "${pages:-9}" -le 2 ]; then
+			rm -f "$P/cg.out"
 			# shellcheck disable=SC2086
-			r=$(/usr/bin/time -f %M "$V" render $a -o "$o" 2>&1 >/dev/null | tail -1)
-			[ "$r" -gt "$rss" ] && rss=$r
-		done
-		rss=$(echo "$rss" | awk '{printf "%.1f", $1 / 1024}')
-		if awk -v i="$instr" -v r="$rss" -v mi="$MI" -v mb="$MB" 'BEGIN {exit !(i > mi || r > mb)}'; then
-			ti=$(top 4 "$W/cg.out" --inclusive=yes); ts=$(top 3 "$W/cg.out")
+			valgrind --tool=callgrind --callgrind-out-file="$P/cg.out" --log-file="$P/vg.log" \
+				"$V" render $a -o "$o" >/dev/null 2>&1
+			instr=$(awk '/^summary:/ {printf "%.2f", $2 / 1e6}' "$P/cg.out")
+			# layouts built: 1, or the fit's attempts (fit.pages, fit.no_short_last)
+			nb=$(awk -v F=lay_build '
+				/^c?fn=\(/ {   # "(id) name" the first time, "(id)" after
+					id = $0; sub(/^c?fn=/, "", id); nm = id
+					sub(/\).*/, ")", id); sub(/^\([0-9]+\) ?/, "", nm)
+					if (nm != "") name[id] = nm
+					cur = /^cfn=/ ? name[id] : ""
+					next
+				}
+				/^calls=/ {if (cur == F) {split($0, c, /[= ]/); n += c[2]} cur = ""}
+				END {print n + 0}' "$P/cg.out")
+			rss=0
+			for t in 1 2 3; do
+				# shellcheck disable=SC2086
+				r=$(/usr/bin/time -f %M "$V" render $a -o "$o" 2>&1 >/dev/null | tail -1)
+				[ "$r" -gt "$rss" ] && rss=$r
+			done
+			rss=$(echo "$rss" | awk '{printf "%.1f", $1 / 1024}')
+			if awk -v i="$instr" -v r="$rss" -v mi="$MI" -v mb="$MB" 'BEGIN {exit !(i > mi || r > mb)}'; then
+				ti=$(top 4 "$P/cg.out" --inclusive=yes); ts=$(top 3 "$P/cg.out")
+			fi
 		fi
-	fi
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$a" "$rc" "${pages:--}" "$instr" "$rss" "$warn" "$ti" "$ts" "${nb:-1}" >> "$R"
-	printf '[%d/%d] %-40s pages %s  %s M  %s MB\n' "$i" "$total" "$n" "${pages:--}" "$instr" "$rss" >&2
-done < "$C"
-rm -f "$W/cg.out" "$W/vg.log" "$W/err"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$a" "$rc" "${pages:--}" "$instr" "$rss" "$warn" "$ti" "$ts" "${nb:-1}" >> "$R.$k"
+		printf '[%d/%d] %-40s pages %s  %s M  %s MB\n' "$i" "$total" "$n" "${pages:--}" "$instr" "$rss" >&2
+	done < "$C"
+	rm -rf "$P"
+}
+J=${SWEEP_JOBS:-1}
+total=$(wc -l < "$C")
+k=0
+while [ $k -lt "$J" ]; do part $k & k=$((k + 1)); done
+wait
+# the parts' rows in the cases' order
+k=0; while [ $k -lt "$J" ]; do cat "$R.$k"; rm -f "$R.$k"; k=$((k + 1)); done |
+	awk -F'\t' 'NR == FNR {o[$1] = NR; next} {print o[$1] "\t" $0}' "$C" - | sort -n | cut -f2- >> "$R"
 
 report

@@ -51,8 +51,8 @@ report() {
 			function area(   a) {
 				if ($8 ~ /font_family_suggest|FcInitLoadConfigAndFonts|suggest_distance/) a = "font-missing"
 				else if ($10 > 1) a = "fit"
-				else if ($1 ~ /cjk|zh|ja|ko/) a = "cjk"
-				else if ($1 ~ /script|bidi|=(ar|fa|he)/) a = "complex-script"
+				else if ($1 ~ /cjk|script-(zh|ja|ko)|lang=(zh|ja|ko)/) a = "cjk"
+				else if ($1 ~ /script|bidi|lang=(ar|fa|he)/) a = "complex-script"
 				else if ($5 <= mi) a = "rss"
 				else a = "writer/general"
 				if ($6 > mb && a != "rss") a = a " + rss"

@@ -23,7 +23,9 @@
 # and report.md (the cases of <= 2 pages over SWEEP_MI M or SWEEP_MB MB,
 # worst first). SWEEP_JOBS=N runs N cases at a time (instruction counts do
 # not depend on it; RSS barely). SWEEP_ONLY=REGEX measures only the cases whose name matches;
-# SWEEP_REPORT=1 only writes report.md again from results.tsv.
+# SWEEP_REPORT=1 only writes report.md again from results.tsv. SWEEP_QUICK=1:
+# half the cases (hyphenation off only for the profiles, tests/bench and
+# the academic and compact layouts; the script CVs in those two layouts).
 set -u
 V=$(readlink -f "${1:-build/vita}")
 W=${SWEEP_DIR:-${TMPDIR:-/tmp}/vita-sweep}
@@ -75,7 +77,13 @@ python3 tests/tools/gen_scripts.py profiles/zhanda-zhu.yaml "$W/in/scripts"
 # the cases: "name<TAB>args"
 C="$W/cases.tsv"; : > "$C"
 add() { n=$1; shift; printf '%s\t%s\n' "$n" "$*" >> "$C"; }
-both() { n=$1; shift; add "$n" "$@"; add "$n+nohyph" "$@" --set text.hyphenate=false; }
+QUICK=${SWEEP_QUICK:-}
+both() {
+	n=$1; shift; add "$n" "$@"
+	# quick: without hyphenation only where a paragraph hyphenates
+	case $QUICK:$n in 1:profiles/*|1:bench/*|1:*@academic|1:*@compact|:*) ;; *) return ;; esac
+	add "$n+nohyph" "$@" --set text.hyphenate=false
+}
 real=$(ls profiles/*.yaml examples/cv.yaml tests/bench/*.yaml tests/cjk/*.yaml \
 	tests/bidi/*.yaml tests/shape/*.yaml tests/locale/cv.yaml tests/locale/smart.yaml \
 	tests/harden/*.yaml tests/deps/cv.yaml tests/golden/markup.yaml \
@@ -93,8 +101,11 @@ for p in profiles/*.yaml; do
 done
 for p in "$W"/in/scripts/*.yaml; do
 	b=script-$(basename "$p" .yaml)
-	add "$b+nohyph" "$p" --set text.hyphenate=false
-	for l in $layouts; do add "$b@$l" "$p" -l "$l"; done
+	[ "$QUICK" = 1 ] || add "$b+nohyph" "$p" --set text.hyphenate=false
+	for l in $layouts; do
+		# quick: the default layout and the one that fits (compact)
+		case $QUICK:$l in 1:academic|1:compact|:*) add "$b@$l" "$p" -l "$l" ;; esac
+	done
 done
 
 # drivers: their inclusive cost is everything below them

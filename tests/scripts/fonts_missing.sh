@@ -86,8 +86,9 @@ noto=$(fc-list -f '%{file}\n' 'Noto Serif:style=Regular' | grep -m1 'NotoSerif-R
 dejavu=$(fc-list -f '%{file}\n' 'DejaVu Sans:style=Book' | grep -m1 'DejaVuSans.ttf')
 lato=$(fc-list -f '%{file}\n' 'Lato:style=Regular' | grep -m1 'Lato-Regular.ttf')
 lib=$(fc-list -f '%{file}\n' 'Liberation Serif:style=Regular' | grep -m1 'LiberationSerif-Regular.ttf')
-if [ -z "$noto" ] || [ -z "$dejavu" ] || [ -z "$lato" ] || [ -z "$lib" ]; then
-	no "Noto Serif, DejaVu Sans, Lato or Liberation Serif is not installed"
+nimbus=$(fc-list -f '%{file}\n' 'Nimbus Sans:style=Regular' | grep -m1 'NimbusSans-Regular.otf')
+if [ -z "$noto" ] || [ -z "$dejavu" ] || [ -z "$lato" ] || [ -z "$lib" ] || [ -z "$nimbus" ]; then
+	no "Noto Serif, DejaVu Sans, Lato, Liberation Serif or Nimbus Sans is not installed"
 	exit 1
 fi
 for s in Regular Bold Italic BoldItalic; do ln -s "$(dirname "$noto")/NotoSerif-$s.ttf" "$F/fonts/"; done
@@ -131,6 +132,24 @@ conf "<dir>$(dirname "$lib")</dir>"
 grep -q 'not installed' "$T/libe-new.err" && { no "a directory more: still missing"; cat "$T/libe-new.err"; }
 pdffonts "$T/libe-new.pdf" | grep -q 'LiberationSerif' || no "a directory more: Liberation Serif not used"
 n=$((n + 1))
+# a new subdirectory of a font directory, and a configured directory that
+# did not exist yet, each made with a font in it: found at once
+mono=$(dirname "$dejavu")/DejaVuSansMono.ttf
+conf "<dir>$(dirname "$lib")</dir><dir>$F/later</dir>"
+aged
+same mono "--set: warning: font family 'DejaVu Sans Mono' is not installed" "$L" --set 'fonts.body=DejaVu Sans Mono + serif'
+same nimbus "--set: warning: font family 'Nimbus Sans' is not installed" "$L" --set 'fonts.body=Nimbus Sans + serif'
+mkdir "$F/fonts/mono" "$F/later"
+ln -s "$mono" "$F/fonts/mono/"
+ln -s "$nimbus" "$F/later/"
+for f in mono nimbus; do
+	[ $f = mono ] && fam='DejaVu Sans Mono' file=DejaVuSansMono || fam='Nimbus Sans' file=NimbusSans
+	"$VITA" render "$L" --set "fonts.body=$fam + serif" -o "$T/$f-new.pdf" 2>"$T/$f-new.err" ||
+		no "$f made: exit $?"
+	grep -q 'not installed' "$T/$f-new.err" && { no "$f made: still missing"; cat "$T/$f-new.err"; }
+	pdffonts "$T/$f-new.pdf" | grep -q "$file" || no "$f made: $fam not used"
+	n=$((n + 1))
+done
 
 echo "fonts_missing.sh: $n cases, $([ $fail = 0 ] && echo ok || echo FAILED)"
 exit $fail

@@ -6,7 +6,9 @@
 # Sanz') still gets its suggestion and a far one ('New Computer Modern')
 # none; fontconfig aliases are not applied ('Helvetica' stays missing, as
 # before the cache); a warm run does not load fontconfig at all; a font
-# installed later and a changed fontconfig configuration are seen at once.
+# installed later (in a font directory, a new subdirectory of one, a
+# configured directory made later) and a changed fontconfig configuration
+# are seen at once.
 set -u
 : "${VITA:=build/vita}" "${BUILD:=build}"
 T="$BUILD/fonts_missing"
@@ -79,19 +81,23 @@ grep -qF "$R:159:18: warning: font family 'New Computer Modern' is not installed
 ls "$T"/cache/vita/misses-v1-* >/dev/null 2>&1 || no "no miss cache written"
 
 # 2. a private fontconfig whose directories are old (a miss is written
-# only when no directory changed in the second before fontconfig read it)
+# only when no directory changed in the second before fontconfig read it);
+# only fonts of the packages `make deps` installs (DEB_FONTS)
 F=$T/fc
 mkdir -p "$F/fonts" "$F/cache"
 noto=$(fc-list -f '%{file}\n' 'Noto Serif:style=Regular' | grep -m1 'NotoSerif-Regular.ttf')
 dejavu=$(fc-list -f '%{file}\n' 'DejaVu Sans:style=Book' | grep -m1 'DejaVuSans.ttf')
-lato=$(fc-list -f '%{file}\n' 'Lato:style=Regular' | grep -m1 'Lato-Regular.ttf')
-lib=$(fc-list -f '%{file}\n' 'Liberation Serif:style=Regular' | grep -m1 'LiberationSerif-Regular.ttf')
-nimbus=$(fc-list -f '%{file}\n' 'Nimbus Sans:style=Regular' | grep -m1 'NimbusSans-Regular.otf')
-if [ -z "$noto" ] || [ -z "$dejavu" ] || [ -z "$lato" ] || [ -z "$lib" ] || [ -z "$nimbus" ]; then
-	no "Noto Serif, DejaVu Sans, Lato, Liberation Serif or Nimbus Sans is not installed"
+N=$(dirname "$noto")
+for f in NotoSans-Regular NotoSans-Bold NotoSans-Italic NotoSans-BoldItalic NotoSansDisplay-Regular \
+         NotoSerifDisplay-Regular; do
+	[ -f "$N/$f.ttf" ] || noto=
+done
+[ -f "$(dirname "$dejavu")/DejaVuSerif.ttf" ] || dejavu=
+if [ -z "$noto" ] || [ -z "$dejavu" ]; then
+	no "Noto Serif, Noto Sans (fonts-noto-core) or DejaVu Sans, DejaVu Serif (fonts-dejavu-core) is not installed"
 	exit 1
 fi
-for s in Regular Bold Italic BoldItalic; do ln -s "$(dirname "$noto")/NotoSerif-$s.ttf" "$F/fonts/"; done
+for s in Regular Bold Italic BoldItalic; do ln -s "$N/NotoSerif-$s.ttf" "$F/fonts/"; done
 ln -s "$dejavu" "$F/fonts/"
 conf() {
 	printf '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><dir>%s</dir>%s<cachedir>%s</cachedir></fontconfig>\n' \
@@ -105,49 +111,48 @@ old=$(( $(date +%s) - 100 ))
 aged() { touch -d "@$old" "$F/fonts"; fc-list >/dev/null; touch -d "@$old" "$F/cache"; }
 aged
 L=tests/locale/cv.yaml
-same lato "--set: warning: font family 'Lato' is not installed" "$L" --set 'fonts.body=Lato + serif'
-same lat0 "!did you mean" "$L" --set 'fonts.body=Lat0 + serif'
-fc_loaded warm-lato render "$L" --set 'fonts.body=Lato + serif' -o "$T/x.pdf" &&
+same sans "--set: warning: font family 'Noto Sans' is not installed" "$L" --set 'fonts.body=Noto Sans + serif'
+same sanz "!did you mean" "$L" --set 'fonts.body=Noto Sanz + serif'
+fc_loaded warm-sans render "$L" --set 'fonts.body=Noto Sans + serif' -o "$T/x.pdf" &&
 	no "a known miss loaded fontconfig again"
-fc_loaded warm-lat0 render "$L" --set 'fonts.body=Lat0 + serif' -o "$T/x.pdf" &&
+fc_loaded warm-sanz render "$L" --set 'fonts.body=Noto Sanz + serif' -o "$T/x.pdf" &&
 	no "a known suggestion (none) loaded fontconfig again"
-grep -qx 'A Lato' "$XDG_CACHE_HOME"/vita/misses-v1-* || no "no miss recorded for Lato"
+grep -qx 'A Noto Sans' "$XDG_CACHE_HOME"/vita/misses-v1-* || no "no miss recorded for Noto Sans"
 n=$((n + 1))
-# Lato installed: found, and suggested for the typo
-for s in Regular Bold Italic BoldItalic; do ln -s "$(dirname "$lato")/Lato-$s.ttf" "$F/fonts/"; done
-"$VITA" render "$L" --set 'fonts.body=Lato + serif' -o "$T/lato-new.pdf" 2>"$T/lato-new.err" ||
-	no "Lato installed: exit $?"
-[ -s "$T/lato-new.err" ] && { no "Lato installed: still a message"; cat "$T/lato-new.err"; }
-pdffonts "$T/lato-new.pdf" | grep -q 'Lato-Regular' || no "Lato installed: not used"
-"$VITA" render "$L" --set 'fonts.body=Lat0 + serif' -o "$T/x.pdf" 2>"$T/lat0-new.err"
-grep -qF "font family 'Lat0' (did you mean 'Lato'?) is not installed" "$T/lat0-new.err" ||
-	{ no "Lato installed: no suggestion for Lat0"; cat "$T/lat0-new.err"; }
+# Noto Sans installed: found, and suggested for the typo
+for s in Regular Bold Italic BoldItalic; do ln -s "$N/NotoSans-$s.ttf" "$F/fonts/"; done
+"$VITA" render "$L" --set 'fonts.body=Noto Sans + serif' -o "$T/sans-new.pdf" 2>"$T/sans-new.err" ||
+	no "Noto Sans installed: exit $?"
+[ -s "$T/sans-new.err" ] && { no "Noto Sans installed: still a message"; cat "$T/sans-new.err"; }
+pdffonts "$T/sans-new.pdf" | grep -q 'NotoSans-Regular' || no "Noto Sans installed: not used"
+"$VITA" render "$L" --set 'fonts.body=Noto Sanz + serif' -o "$T/x.pdf" 2>"$T/sanz-new.err"
+grep -qF "font family 'Noto Sanz' (did you mean 'Noto Sans'?) is not installed" "$T/sanz-new.err" ||
+	{ no "Noto Sans installed: no suggestion for Noto Sanz"; cat "$T/sanz-new.err"; }
 n=$((n + 1))
 # another configuration (a directory more): found at once
 aged
-same libe "--set: warning: font family 'Liberation Serif' is not installed" "$L" --set 'fonts.body=Liberation Serif + serif'
-conf "<dir>$(dirname "$lib")</dir>"
-"$VITA" render "$L" --set 'fonts.body=Liberation Serif + serif' -o "$T/libe-new.pdf" 2>"$T/libe-new.err" ||
+same serif "--set: warning: font family 'DejaVu Serif' is not installed" "$L" --set 'fonts.body=DejaVu Serif + serif'
+conf "<dir>$(dirname "$dejavu")</dir>"
+"$VITA" render "$L" --set 'fonts.body=DejaVu Serif + serif' -o "$T/serif-new.pdf" 2>"$T/serif-new.err" ||
 	no "a directory more: exit $?"
-grep -q 'not installed' "$T/libe-new.err" && { no "a directory more: still missing"; cat "$T/libe-new.err"; }
-pdffonts "$T/libe-new.pdf" | grep -q 'LiberationSerif' || no "a directory more: Liberation Serif not used"
+grep -q 'not installed' "$T/serif-new.err" && { no "a directory more: still missing"; cat "$T/serif-new.err"; }
+pdffonts "$T/serif-new.pdf" | grep -q 'DejaVuSerif' || no "a directory more: DejaVu Serif not used"
 n=$((n + 1))
 # a new subdirectory of a font directory, and a configured directory that
 # did not exist yet, each made with a font in it: found at once
-mono=$(dirname "$dejavu")/DejaVuSansMono.ttf
-conf "<dir>$(dirname "$lib")</dir><dir>$F/later</dir>"
+conf "<dir>$(dirname "$dejavu")</dir><dir>$F/later</dir>"
 aged
-same mono "--set: warning: font family 'DejaVu Sans Mono' is not installed" "$L" --set 'fonts.body=DejaVu Sans Mono + serif'
-same nimbus "--set: warning: font family 'Nimbus Sans' is not installed" "$L" --set 'fonts.body=Nimbus Sans + serif'
-mkdir "$F/fonts/mono" "$F/later"
-ln -s "$mono" "$F/fonts/mono/"
-ln -s "$nimbus" "$F/later/"
-for f in mono nimbus; do
-	[ $f = mono ] && fam='DejaVu Sans Mono' file=DejaVuSansMono || fam='Nimbus Sans' file=NimbusSans
+same display "--set: warning: font family 'Noto Sans Display' is not installed" "$L" --set 'fonts.body=Noto Sans Display + serif'
+same later "--set: warning: font family 'Noto Serif Display' is not installed" "$L" --set 'fonts.body=Noto Serif Display + serif'
+mkdir "$F/fonts/display" "$F/later"
+ln -s "$N/NotoSansDisplay-Regular.ttf" "$F/fonts/display/"
+ln -s "$N/NotoSerifDisplay-Regular.ttf" "$F/later/"
+for fam in 'Noto Sans Display' 'Noto Serif Display'; do
+	f=$(echo "$fam" | tr -d ' ')
 	"$VITA" render "$L" --set "fonts.body=$fam + serif" -o "$T/$f-new.pdf" 2>"$T/$f-new.err" ||
-		no "$f made: exit $?"
-	grep -q 'not installed' "$T/$f-new.err" && { no "$f made: still missing"; cat "$T/$f-new.err"; }
-	pdffonts "$T/$f-new.pdf" | grep -q "$file" || no "$f made: $fam not used"
+		no "$fam made: exit $?"
+	grep -q 'not installed' "$T/$f-new.err" && { no "$fam made: still missing"; cat "$T/$f-new.err"; }
+	pdffonts "$T/$f-new.pdf" | grep -q "$f-Regular" || no "$fam made: not used"
 	n=$((n + 1))
 done
 

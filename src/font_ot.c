@@ -18,6 +18,8 @@
  * to HarfBuzz. So does every word or face this file does not model
  * (marks, default ignorables, fractions, AAT tables, a legacy 'kern' table
  * HarfBuzz would apply, FeatureVariations, anything out of bounds).
+ * Scripts: those of HarfBuzz's default shaper, and Hangul, Hebrew and
+ * Arabic words, where its shapers do what script_ok says.
  *
  * Every read is bounds-checked: a table that lies is a face for HarfBuzz.
  */
@@ -850,6 +852,47 @@ static const hb_tag_t plan_tags[] = {
 #define NPLAN_TAGS (sizeof(plan_tags) / sizeof(plan_tags[0]))
 #define RVRN HB_TAG('r', 'v', 'r', 'n')
 
+/* The GSUB stage of feature tag in a plan of script sc (each stage's
+ * lookups are applied in lookup order, each once; stages one after the
+ * other). The default shaper: rvrn's, then all. The Arabic shaper
+ * (collect_features_arabic) pauses after stch (with ltra ltrm rand trak
+ * Harf HARF, added before it), after ccmp and locl, after each of isol
+ * fina fin2 fin3 medi med2 init (never applied to a word here: their
+ * masks are on letters that join, and word_ok takes none), after rlig,
+ * after rclt and calt; mset and what is added later (Buzz BUZZ abvm blwm,
+ * the caller's) come last. A feature added twice keeps its first stage. */
+static int gsub_stage(hb_script_t sc, hb_tag_t tag)
+{
+	if (tag == RVRN)
+		return 0;
+	if (sc != HB_SCRIPT_ARABIC)
+		return 1;
+	switch (tag) {
+	case HB_TAG('s', 't', 'c', 'h'):
+	case HB_TAG('l', 't', 'r', 'a'):
+	case HB_TAG('l', 't', 'r', 'm'):
+	case HB_TAG('r', 'a', 'n', 'd'):
+	case HB_TAG('t', 'r', 'a', 'k'):
+	case HB_TAG('H', 'a', 'r', 'f'):
+	case HB_TAG('H', 'A', 'R', 'F'): return 1;
+	case HB_TAG('c', 'c', 'm', 'p'):
+	case HB_TAG('l', 'o', 'c', 'l'): return 2;
+	case HB_TAG('r', 'l', 'i', 'g'): return 3;
+	case HB_TAG('r', 'c', 'l', 't'): return 4;
+	default: return 5;
+	}
+}
+#define MAX_STAGES 6
+
+/* The Arabic shaper's joining features; none of them in the font (GSUB or
+ * GPOS): HarfBuzz shapes by its fallback (arabic_fallback_shape). */
+static const hb_tag_t arabic_joining[4] = {
+    HB_TAG('i', 's', 'o', 'l'),
+    HB_TAG('f', 'i', 'n', 'a'),
+    HB_TAG('m', 'e', 'd', 'i'),
+    HB_TAG('i', 'n', 'i', 't'),
+};
+
 static int cmp_tag(const void *a, const void *b)
 {
 	hb_tag_t x = *(const hb_tag_t *)a, y = *(const hb_tag_t *)b;
@@ -867,28 +910,59 @@ static void run_tags(hb_script_t sc, hb_tag_t *st, unsigned *nst, hb_tag_t *lt, 
 	hb_ot_tags_from_script_and_language(sc, und, nst, st, nlt, lt);
 }
 
+/* 1 when HarfBuzz applies no GPOS to a run of script sc: its shaper
+ * names the GPOS script it must have (gpos_tag: Hebrew's 'hebr') and
+ * GPOS has no such script (hb-ot-shape.cc, disable_gpos); -1: unreadable. */
+static int gpos_disabled(font_ot_t *o, hb_script_t sc)
+{
+	if (sc != HB_SCRIPT_HEBREW || !o->t[GPOS].n)
+		return 0;
+	rd_t r = tab_rd(&o->t[GPOS]);
+	uint32_t sl = u16(&r, 4);
+	int off = !sl || bsearch_tag(&r, sl + 2, u16(&r, sl), HB_TAG('h', 'e', 'b', 'r')) < 0;
+	return r.bad ? -1 : off;
+}
+
 static void plan_make(font_ot_t *o, plan_t *p, const hb_tag_t *user, int nuser)
 {
 	hb_tag_t st[HB_OT_MAX_TAGS_PER_SCRIPT], lt[HB_OT_MAX_TAGS_PER_LANGUAGE];
 	unsigned nst, nlt;
 	run_tags(p->script, st, &nst, lt, &nlt);
-	hb_tag_t tags[NPLAN_TAGS + 8];
-	int ntags = 0;
+	hb_tag_t tags[NPLAN_TAGS + 10];
+	int ntags = 0, arabic = p->script == HB_SCRIPT_ARABIC, joins = 0;
 	for (unsigned i = 0; i < NPLAN_TAGS; i++)
 		tags[ntags++] = plan_tags[i];
+	if (arabic) {
+		tags[ntags++] = HB_TAG('m', 's', 'e', 't');
+		tags[ntags++] = HB_TAG('s', 't', 'c', 'h');
+	}
 	for (int i = 0; i < nuser && i < 8; i++)
 		tags[ntags++] = user[i];
 	qsort(tags, (size_t)ntags, sizeof(*tags), cmp_tag);
-	int has_gpos_kern = 0;
+	int has_gpos_kern = 0, nogpos = gpos_disabled(o, p->script);
 	p->ok = 0;
+	if (nogpos < 0)
+		return;
 	for (int t = 0; t < 2; t++) {
 		int n = 0;
 		p->nlk[t] = 0;
-		if (!o->t[t].n)
+		if (arabic && o->t[t].n) {
+			rd_t r = tab_rd(&o->t[t]);
+			uint32_t ls = select_langsys(&r, st, nst, lt, nlt);
+			for (int i = 0; i < 4; i++)
+				joins |= find_feature(&r, ls, arabic_joining[i]) >= 0;
+			if (r.bad)
+				return;
+		}
+		if (!o->t[t].n || (t == GPOS && nogpos))
 			continue;
 		rd_t r = tab_rd(&o->t[t]);
 		uint32_t ls = select_langsys(&r, st, nst, lt, nlt);
 		unsigned req = ls ? u16(&r, (uint64_t)ls + 2) : 0xffff;
+		/* the Arabic shaper's stages: a required feature's is not
+		   modelled */
+		if (arabic && t == GSUB && req != 0xffff)
+			return;
 		uint32_t fl = u16(&r, 6);
 		unsigned nf = fl ? u16(&r, fl) : 0;
 		hb_tag_t reqtag = req != 0xffff && req < nf ? u32(&r, (uint64_t)fl + 2 + 6 * (uint64_t)req) : 0;
@@ -897,13 +971,13 @@ static void plan_make(font_ot_t *o, plan_t *p, const hb_tag_t *user, int nuser)
 		int reqstage = 0;
 		for (int i = 0; i < ntags; i++)
 			if (reqtag && tags[i] == reqtag)
-				reqstage = t == GSUB && tags[i] != RVRN ? 1 : 0;
+				reqstage = t == GSUB ? gsub_stage(p->script, tags[i]) : 0;
 		if (t == GSUB && (reqtag == HB_TAG('f', 'r', 'a', 'c') || reqtag == HB_TAG('n', 'u', 'm', 'r') ||
 		                  reqtag == HB_TAG('d', 'n', 'o', 'm')))
 			reqstage = 1;
 		lsfeat_t lf;
 		ls_features(&r, ls, &lf);
-		for (int stage = 0; stage < (t == GSUB ? 2 : 1); stage++) {
+		for (int stage = 0; stage < (t == GSUB ? (arabic ? MAX_STAGES : 2) : 1); stage++) {
 			int from = n;
 			if (req != 0xffff && reqstage == stage &&
 			    add_feature_lookups(o, &r, t, req, p, &n, MAX_LOOKUPS * 2) < 0)
@@ -911,7 +985,7 @@ static void plan_make(font_ot_t *o, plan_t *p, const hb_tag_t *user, int nuser)
 			for (int i = 0; i < ntags; i++) {
 				if (i && tags[i] == tags[i - 1])
 					continue;
-				int fstage = t == GSUB && tags[i] != RVRN ? 1 : 0;
+				int fstage = t == GSUB ? gsub_stage(p->script, tags[i]) : 0;
 				if (fstage != stage)
 					continue;
 				long fi = find_in(&r, ls, &lf, tags[i]);
@@ -931,6 +1005,8 @@ static void plan_make(font_ot_t *o, plan_t *p, const hb_tag_t *user, int nuser)
 	}
 	/* HarfBuzz applies a legacy kern table when GPOS has no kern feature */
 	if (o->kern_table && !(has_gpos_kern && o->t[GPOS].n))
+		return;
+	if (arabic && !joins)
 		return;
 	p->nocache = p->nlk[GSUB] > GB_MAXSUB || p->nlk[GPOS] > GB_MAXPOS;
 	p->ok = 1;
@@ -1661,8 +1737,9 @@ static int cp_ok(uint32_t cp)
 	if (cp < 0x300)
 		return 1;
 	if (!(cp < 0x2e00 || (cp >= 0x2e80 && cp <= 0x9fff) || (cp >= 0xac00 && cp <= 0xd7a3) ||
-	      (cp >= 0xf900 && cp <= 0xfaff) ||
-	      (cp >= 0xfb00 && cp <= 0xfb06) || (cp >= 0xfe30 && cp <= 0xfe4f) ||
+	      (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfb00 && cp <= 0xfb06) ||
+	      (cp >= 0xfb50 && cp <= 0xfdff) || (cp >= 0xfe30 && cp <= 0xfe4f) ||
+	      (cp >= 0xfe70 && cp <= 0xfefc) ||
 	      (cp >= 0xff00 && cp <= 0xffef && cp != 0xff9e && cp != 0xff9f && cp != 0xffa0) ||
 	      (cp >= 0x20000 && cp <= 0x3ffff)))
 		return 0;
@@ -1683,31 +1760,90 @@ static int cp_ok(uint32_t cp)
 	       gc != HB_UNICODE_GENERAL_CATEGORY_PRIVATE_USE;
 }
 
-/* Scripts HarfBuzz shapes with its default shaper, left to right, whose
- * runs the fast path takes (INVALID: only Common characters); and
- * Hangul. HarfBuzz 6.0's Hangul shaper (hb-ot-shaper-hangul.cc) differs
- * from the default one in what a run of precomposed syllables the face
- * has (U+AC00-D7A3, cp_ok) and Common characters never meets: it
- * composes or decomposes conjoining jamo (U+1100-11FF, A960-A97F,
- * D7B0-D7FF: jamo_ok turns them away, cp_ok the last two) and moves tone
- * marks (U+302E-302F, spacing marks: cp_ok), decomposes a syllable the
- * face lacks (no glyph: declined), normalizes nothing (the default
- * shaper's normalization keeps a character whose glyph the face has, and
- * composes only marks), leaves marks' widths (no marks here), disables
- * calt (font_shape.c always does) and adds ljmo, vjmo and tjmo with
- * masks only jamo get: a syllable's lookups are the default plan's
- * (plan_tags), merged with nothing that changes their flags. */
+/* Scripts whose runs the fast path takes (INVALID: only Common
+ * characters): those HarfBuzz shapes with its default shaper, left to
+ * right (hb_ot_shaper_categorize: Latin, Greek, Cyrillic, Armenian,
+ * Georgian, Han, kana), and three whose shapers do what the default one does, or what
+ * plan_make models, for the words cp_ok and word_ok let through:
+ *  - Hangul (hb-ot-shaper-hangul.cc): it differs from the default one
+ *    in what a run of precomposed syllables the face has (U+AC00-D7A3,
+ *    cp_ok) and Common characters never meets: it composes or decomposes
+ *    conjoining jamo (U+1100-11FF, A960-A97F, D7B0-D7FF: word_ok turns
+ *    them away, cp_ok the last two) and moves tone marks (U+302E-302F,
+ *    spacing marks: cp_ok), decomposes a syllable the face lacks (no
+ *    glyph: declined), normalizes nothing (the default shaper's
+ *    normalization keeps a character whose glyph the face has, and
+ *    composes only marks), leaves marks' widths (no marks here), disables
+ *    calt (font_shape.c always does) and adds ljmo, vjmo and tjmo with
+ *    masks only jamo get: a syllable's lookups are the default plan's
+ *    (plan_tags), merged with nothing that changes their flags.
+ *  - Hebrew (hb-ot-shaper-hebrew.cc): its compose and reorder_marks
+ *    only act on marks; its gpos_tag applies GPOS only when GPOS has a
+ *    'hebr' script (plan_make), and the run, Hebrew in a left-to-right
+ *    buffer, is shaped reversed (hb_ensure_native_direction; font_ot_shape).
+ *  - Arabic (hb-ot-shaper-arabic.cc): the same reversal; its own GSUB
+ *    stages and features (gsub_stage, plan_make); its joining features
+ *    act on no character word_ok takes; its fallback shaping (a font
+ *    without them) and stretching (stch, a multiple substitution) are
+ *    HarfBuzz's; its mark reordering only acts on marks. */
 static int script_ok(hb_script_t sc)
 {
 	return sc == HB_SCRIPT_INVALID || sc == HB_SCRIPT_LATIN || sc == HB_SCRIPT_GREEK ||
 	       sc == HB_SCRIPT_CYRILLIC || sc == HB_SCRIPT_HAN || sc == HB_SCRIPT_HIRAGANA ||
-	       sc == HB_SCRIPT_KATAKANA || sc == HB_SCRIPT_HANGUL;
+	       sc == HB_SCRIPT_KATAKANA || sc == HB_SCRIPT_ARMENIAN || sc == HB_SCRIPT_GEORGIAN ||
+	       sc == HB_SCRIPT_HANGUL || sc == HB_SCRIPT_HEBREW || sc == HB_SCRIPT_ARABIC;
 }
 
-/* 0 for a conjoining jamo in a run the Hangul shaper shapes. */
-static int jamo_ok(hb_script_t sc, uint32_t cp)
+/* Per script, what cp_ok lets through that the script's shaper would
+ * touch: the conjoining jamo of the Hangul shaper (U+1100..11FF; the
+ * other jamo blocks and the tone marks cp_ok refuses); every character
+ * the Arabic shaper joins (its joining type not U: in the blocks of
+ * Arabic, Syriac, NKo, Mandaic, Mongolian all but the Arabic comma,
+ * semicolon, question mark, full stop, hamza and the digits and their
+ * signs).
+ * Arabic text reaches the shaper joined already (bidi.c: the
+ * presentation forms, of joining type U). */
+static int word_ok(hb_script_t sc, uint32_t cp)
 {
-	return sc != HB_SCRIPT_HANGUL || cp < 0x1100 || cp > 0x11ff;
+	if (sc == HB_SCRIPT_HANGUL)
+		return cp < 0x1100 || cp > 0x11ff;
+	if (sc == HB_SCRIPT_ARABIC &&
+	    ((cp >= 0x600 && cp <= 0x8ff) || (cp >= 0x1800 && cp <= 0x18af)))
+		return cp == 0x60c || cp == 0x61b || cp == 0x61f || cp == 0x621 ||
+		       (cp >= 0x660 && cp <= 0x66d) || cp == 0x6d4 || (cp >= 0x6f0 && cp <= 0x6f9);
+	return 1;
+}
+
+/* Whether HarfBuzz shapes a run of script sc, in a left-to-right buffer,
+ * reversed: a right-to-left script's, unless it has a decimal digit and no
+ * letter (hb_ensure_native_direction; regional indicators cp_ok refuses). */
+static int run_reversed(hb_script_t sc, const uint32_t *cps, int n)
+{
+	if (sc != HB_SCRIPT_HEBREW && sc != HB_SCRIPT_ARABIC)
+		return 0;
+	hb_unicode_funcs_t *u = hb_unicode_funcs_get_default();
+	int number = 0;
+	for (int i = 0; i < n; i++) {
+		hb_unicode_general_category_t gc = hb_unicode_general_category(u, cps[i]);
+		if (gc == HB_UNICODE_GENERAL_CATEGORY_DECIMAL_NUMBER)
+			number = 1;
+		else if (gc == HB_UNICODE_GENERAL_CATEGORY_UPPERCASE_LETTER ||
+		         gc == HB_UNICODE_GENERAL_CATEGORY_LOWERCASE_LETTER ||
+		         gc == HB_UNICODE_GENERAL_CATEGORY_TITLECASE_LETTER ||
+		         gc == HB_UNICODE_GENERAL_CATEGORY_MODIFIER_LETTER ||
+		         gc == HB_UNICODE_GENERAL_CATEGORY_OTHER_LETTER)
+			return 1;
+	}
+	return !number;
+}
+
+static void reverse_u32(uint32_t *v, int n)
+{
+	for (int i = 0, j = n - 1; i < j; i++, j--) {
+		uint32_t t = v[i];
+		v[i] = v[j];
+		v[j] = t;
+	}
 }
 
 int font_ot_kerns(font_face_t *f)
@@ -1716,19 +1852,14 @@ int font_ot_kerns(font_face_t *f)
 	return o->ok ? o->kerns : -1;
 }
 
-int font_ot_shape(font_face_t *f, hb_script_t sc, unsigned mask, const hb_tag_t *user,
-                  int nuser, const uint32_t *cps, uint32_t *g, int n, int32_t *dx,
-                  int32_t *xoff, int32_t *yoff)
+/* The shaping of g[0..n) in buffer order (reversed when HarfBuzz
+ * reverses the run: cps are then in text order, g not). */
+static int shape_word(font_ot_t *o, hb_script_t sc, unsigned mask, const hb_tag_t *user, int nuser,
+                      uint32_t *g, int n, int32_t *dx, int32_t *xoff, int32_t *yoff)
 {
-	font_ot_t *o = face_ot(f);
-	if (!o->ok || n <= 0 || n > MAX_WORD)
-		return 0;
-	if (!script_ok(sc))
-		return 0;
 	uint8_t props[MAX_WORD];
 	for (int i = 0; i < n; i++) {
-		if (!cp_ok(cps[i]) || !jamo_ok(sc, cps[i]) || g[i] == 0 || g[i] >= o->nglyphs ||
-		    !glyph_props(o, g[i], &props[i]))
+		if (!glyph_props(o, g[i], &props[i]))
 			return 0;
 		dx[i] = xoff[i] = yoff[i] = 0;
 	}
@@ -1766,6 +1897,31 @@ int font_ot_shape(font_face_t *f, hb_script_t sc, unsigned mask, const hb_tag_t 
 		if (w.nocache || (w.any.pos >> k & 1))
 			gpos_lookup(o, p, &w, k);
 	return !w.decline && !w.r.bad;
+}
+
+int font_ot_shape(font_face_t *f, hb_script_t sc, unsigned mask, const hb_tag_t *user, int nuser,
+                  const uint32_t *cps, uint32_t *g, int n, int32_t *dx, int32_t *xoff,
+                  int32_t *yoff)
+{
+	font_ot_t *o = face_ot(f);
+	if (!o->ok || n <= 0 || n > MAX_WORD)
+		return 0;
+	if (!script_ok(sc))
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (!cp_ok(cps[i]) || !word_ok(sc, cps[i]) || g[i] == 0 || g[i] >= o->nglyphs)
+			return 0;
+	if (!run_reversed(sc, cps, n))
+		return shape_word(o, sc, mask, user, nuser, g, n, dx, xoff, yoff);
+	reverse_u32(g, n);
+	int ok = shape_word(o, sc, mask, user, nuser, g, n, dx, xoff, yoff);
+	reverse_u32(g, n);
+	if (ok) {
+		reverse_u32((uint32_t *)dx, n);
+		reverse_u32((uint32_t *)xoff, n);
+		reverse_u32((uint32_t *)yoff, n);
+	}
+	return ok;
 }
 
 /* FONT_FEAT_* (bit i: tags[i]) that script 0's default LangSys of GSUB

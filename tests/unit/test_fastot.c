@@ -4,12 +4,15 @@
  * of the bundled chains, more thoroughly), random words drawn from the
  * face's own cmap (Latin, Greek, Cyrillic, punctuation, CJK, with some
  * marks and other characters the fast path must refuse; and words of
- * Hangul: syllables, jamo, tone marks) are shaped both
+ * Hangul: syllables, jamo, tone marks; of Hebrew, Arabic presentation
+ * forms, Armenian, Georgian: run_words) are shaped both
  * ways with each feature set vita asks for. Whenever the fast path takes
  * a word, HarfBuzz (hb_shape, the features of font_shape.c) must give one
  * glyph per character with the same glyph, advance and offsets.
  * FASTOT_WORDS=N sets the words per face and feature set (default 24; the
  * chain faces get 8 times as many); FASTOT_FONTS=DIR another tree.
+ * Then GPOS and GSUB tables of known content spliced into real faces
+ * (synthetic_*): what must be applied, and in which order or direction.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -130,7 +133,65 @@ static int candidate(uint32_t c)
 	       (c >= 0x400 && c < 0x460) || (c >= 0x2010 && c < 0x2050) || c == 0x20ac ||
 	       (c >= 0xfb00 && c <= 0xfb04) || (c >= 0x3000 && c < 0x3020) ||
 	       (c >= 0x3040 && c < 0x30a0) || (c >= 0x4e00 && c < 0x4e60) ||
-	       (c >= 0xff01 && c < 0xff20) || c == 0x200d || c == 0x9 || c == 0xad;
+	       (c >= 0xff01 && c < 0xff20) || c == 0x200d || c == 0x9 || c == 0xad ||
+	       (c >= 0x5b0 && c < 0x5f5) || (c >= 0x620 && c < 0x670) || (c >= 0xfe80 && c < 0xfea0);
+}
+
+/* Words of one run of a script the fast path takes beside Latin, Greek,
+ * Cyrillic and CJK: the letters of the script (Hebrew, Arabic
+ * presentation forms, Armenian, Georgian), with some digits,
+ * punctuation, marks (points, harakat), letters the fast path must refuse
+ * and Latin among them. */
+static const struct run {
+	uint32_t from, to;      /* the letters */
+	uint32_t other[12];     /* what else the words may hold */
+	uint32_t nonletter;     /* of the script, not a letter (0: none) */
+} runs[] = {
+	{ 0x5d0, 0x5ea, { '1', '2', '.', '-', 0x5be, 0x5f3, 0x5f4, 0x5b8, 0x5bc, 0x5c1, 'a', 0x20 }, 0x5f3 },
+	/* Arabic as bidi.c gives it: presentation forms, with letters that
+	   join (alef, beh), tatweel, a fatha, digits, the Arabic comma */
+	{ 0xfe70, 0xfefc, { '1', 0x661, 0x60c, 0x61f, 0x627, 0x628, 0x640, 0x64e, '(', 0xfd3e, 0x6f4, 0x20 }, 0x661 },
+	{ 0xfb50, 0xfdff, { '1', 0x662, 0x621, 0x6d4, 0x644, 0xfeef, 0x640, 0x650, ')', 0x66b, 0x200d, 'a' }, 0x662 },
+	/* scripts of the default shaper */
+	{ 0x531, 0x586, { '1', '.', 0x55d, 0x589, 0x301, 'a', 0x20, 0x2014, '(', 0x55e, 0xfb13, 0x2019 }, 0 },
+	{ 0x10d0, 0x10fa, { '1', '.', 0x10fb, 0x301, 'a', 0x20, 0x2014, '(', ',', 0x10fc, 0x2019, ';' }, 0 },
+};
+#define NRUNS (sizeof(runs) / sizeof(runs[0]))
+static long n_run_words[NRUNS], n_run_fast[NRUNS];
+
+static void run_words(hb_buffer_t *b, font_face_t *f, const struct run *r, int words)
+{
+	uint32_t let[400], oth[12];
+	int nl = 0, no = 0;
+	hb_codepoint_t g;
+	for (uint32_t c = r->from; c <= r->to && nl < 400; c++)
+		if (hb_font_get_nominal_glyph(f->hbfont, c, &g))
+			let[nl++] = c;
+	for (int i = 0; i < 12; i++)
+		if (hb_font_get_nominal_glyph(f->hbfont, r->other[i], &g))
+			oth[no++] = r->other[i];
+	if (nl < 4)
+		return;
+	for (unsigned mi = 0; mi < NMASKS; mi += 3) {
+		for (int k = 0; k < words; k++) {
+			uint32_t w[24];
+			int n = 1 + (int)rnd(10);
+			for (int i = 0; i < n; i++)
+				w[i] = no && !rnd(6) ? oth[rnd((unsigned)no)] : let[rnd((unsigned)nl)];
+			/* the script's punctuation and digits, no letter: shaped
+			   left to right (Hebrew), now and then */
+			if (r->nonletter && hb_font_get_nominal_glyph(f->hbfont, r->nonletter, &g) &&
+			    !rnd(12))
+				for (int i = 0; i < n; i++)
+					w[i] = i ? (uint32_t)"1.2-3"[i % 5] : r->nonletter;
+			if (no && !rnd(16) && n > 1)
+				w[0] = oth[rnd((unsigned)no)];
+			long fast = n_fast;
+			word(b, f, w, n, masks[mi]);
+			n_run_words[r - runs]++;
+			n_run_fast[r - runs] += n_fast - fast;
+		}
+	}
 }
 
 /* font_halt.c's question (cp alone, default features + halt) both ways. */
@@ -221,6 +282,8 @@ static void face_words(hb_buffer_t *b, font_face_t *f, int words)
 	if (ncp == 0)
 		return;
 	n_faces++;
+	for (unsigned i = 0; i < NRUNS; i++)
+		run_words(b, f, &runs[i], words);
 	for (unsigned mi = 0; mi < NMASKS; mi++) {
 		for (int k = 0; k < words; k++) {
 			uint32_t w[24];
@@ -350,9 +413,9 @@ static int cmp_uint(const void *a, const void *b)
 /* Lookups: 0 PairPos format 1 with a value2 (x placement and advance on
  * the second glyph: the pair after it starts after the second glyph),
  * 1 PairPos format 2 (class kerning), 2 SinglePos; all under 'kern' of
- * DFLT and latn. */
+ * DFLT and script2 (sorted after DFLT). */
 static size_t make_gpos(bw_t *b, unsigned A, unsigned V, unsigned T, unsigned W, unsigned o,
-                        unsigned a, unsigned y)
+                        unsigned a, unsigned y, const char *script2)
 {
 	b->n = 0;
 	w16(b, 1), w16(b, 0);
@@ -364,7 +427,8 @@ static size_t make_gpos(bw_t *b, unsigned A, unsigned V, unsigned T, unsigned W,
 	w16(b, 2);
 	b->p[b->n++] = 'D', b->p[b->n++] = 'F', b->p[b->n++] = 'L', b->p[b->n++] = 'T';
 	w16(b, 14);
-	b->p[b->n++] = 'l', b->p[b->n++] = 'a', b->p[b->n++] = 't', b->p[b->n++] = 'n';
+	memcpy(b->p + b->n, script2, 4);
+	b->n += 4;
 	w16(b, 14);
 	w16(b, 4), w16(b, 0);                   /* Script: default LangSys at +4 */
 	w16(b, 0), w16(b, 0xffff), w16(b, 1), w16(b, 0);   /* LangSys: feature 0 */
@@ -438,89 +502,307 @@ static uint32_t rd32(const unsigned char *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-TEST(synthetic_gpos)
+/* A face: the file at path with make_gpos's GPOS on the glyphs of ch[7]
+ * (A V T W o a y) in place of its own, and no legacy kern table. */
+typedef struct synth {
+	unsigned char *w;
+	hb_blob_t *blob;
+	font_face_t f;
+	unsigned gl[12];
+} synth_t;
+
+/* Writes a GSUB on the glyphs gl (of synth_open's characters) into b. */
+typedef void gsub_fn(bw_t *b, const unsigned *gl, int variant);
+
+static void set_table(unsigned char *r, uint32_t off, uint32_t l)
 {
-	const char *path = t_font("serif", FONT_REGULAR, "en", 'A');
+	r[8] = (unsigned char)(off >> 24), r[9] = (unsigned char)(off >> 16);
+	r[10] = (unsigned char)(off >> 8), r[11] = (unsigned char)off;
+	r[12] = (unsigned char)(l >> 24), r[13] = (unsigned char)(l >> 16);
+	r[14] = (unsigned char)(l >> 8), r[15] = (unsigned char)l;
+}
+
+/* With gsub: its GSUB too (variant: its argument). nch: characters in
+ * ch, at least 7 (make_gpos's). */
+static int synth_open2(synth_t *sy, const char *path, const uint32_t *ch, int nch,
+                       const char *script2, gsub_fn *gsub, int variant)
+{
+	memset(sy, 0, sizeof(*sy));
 	FILE *fp = fopen(path, "rb");
 	CHECK(fp != NULL);
 	if (!fp)
-		return;
+		return 0;
 	fseek(fp, 0, SEEK_END);
 	long len = ftell(fp);
 	fseek(fp, 0, SEEK_SET);
 	size_t n = (size_t)len, base = (n + 3) & ~(size_t)3;
-	unsigned char *w = calloc(1, base + 4096);
+	unsigned char *w = sy->w = calloc(1, base + 8192);
 	CHECK(fread(w, 1, n, fp) == n);
 	fclose(fp);
 	hb_blob_t *b0 = hb_blob_create((const char *)w, (unsigned)n, HB_MEMORY_MODE_READONLY, NULL, NULL);
 	hb_face_t *f0 = hb_face_create(b0, 0);
 	hb_font_t *h0 = hb_font_create(f0);
-	unsigned gl[7];
-	const char *chars = "AVTWoay";
-	for (int i = 0; i < 7; i++) {
+	int all = 1;
+	for (int i = 0; i < nch; i++) {
 		hb_codepoint_t g = 0;
-		hb_font_get_nominal_glyph(h0, (unsigned char)chars[i], &g);
-		gl[i] = g;
+		hb_font_get_nominal_glyph(h0, ch[i], &g);
+		sy->gl[i] = g;
+		all &= g != 0;
 	}
+	CHECK(all);
 	hb_font_destroy(h0);
 	hb_face_destroy(f0);
 	hb_blob_destroy(b0);
 	bw_t gp;
-	size_t gn = make_gpos(&gp, gl[0], gl[1], gl[2], gl[3], gl[4], gl[5], gl[6]);
+	size_t gn = make_gpos(&gp, sy->gl[0], sy->gl[1], sy->gl[2], sy->gl[3], sy->gl[4], sy->gl[5],
+	                      sy->gl[6], script2);
 	memcpy(w + base, gp.p, gn);
+	size_t sbase = base + gn, sn = 0;
+	if (gsub) {
+		bw_t gs;
+		gsub(&gs, sy->gl, variant);
+		memcpy(w + sbase, gs.p, gs.n);
+		sn = gs.n;
+	}
 	unsigned nt = (unsigned)w[4] << 8 | w[5];
-	int found = 0;
+	int found = 0, sfound = !gsub;
 	for (unsigned i = 0; i < nt; i++) {
 		unsigned char *r = w + 12 + 16 * i;
+		if (!memcmp(r, "kern", 4))
+			r[3] = 'm';     /* no legacy kern table: 'kerm' sorts where it was */
 		if (!memcmp(r, "GPOS", 4)) {
-			uint32_t off = (uint32_t)base, l = (uint32_t)gn;
-			r[8] = (unsigned char)(off >> 24), r[9] = (unsigned char)(off >> 16);
-			r[10] = (unsigned char)(off >> 8), r[11] = (unsigned char)off;
-			r[12] = (unsigned char)(l >> 24), r[13] = (unsigned char)(l >> 16);
-			r[14] = (unsigned char)(l >> 8), r[15] = (unsigned char)l;
+			set_table(r, (uint32_t)base, (uint32_t)gn);
 			found = rd32(r + 8) == base;
 		}
+		if (gsub && !memcmp(r, "GSUB", 4)) {
+			set_table(r, (uint32_t)sbase, (uint32_t)sn);
+			sfound = 1;
+		}
 	}
-	CHECK(found);
-	hb_blob_t *blob = hb_blob_create((const char *)w, (unsigned)(base + gn), HB_MEMORY_MODE_READONLY,
-	                                 NULL, NULL);
-	font_face_t f;
-	memset(&f, 0, sizeof(f));
-	f.path = "synthetic";
-	f.hbface = hb_face_create(blob, 0);
-	f.hbfont = hb_font_create(f.hbface);
-	f.upem = (int)hb_face_get_upem(f.hbface);
-	hb_font_set_scale(f.hbfont, f.upem, f.upem);
-	f.nglyphs = hb_face_get_glyph_count(f.hbface);
+	CHECK(found && sfound);
+	sy->blob = hb_blob_create((const char *)w, (unsigned)(sbase + sn), HB_MEMORY_MODE_READONLY,
+	                          NULL, NULL);
+	font_face_t *f = &sy->f;
+	f->path = "synthetic";
+	f->hbface = hb_face_create(sy->blob, 0);
+	f->hbfont = hb_font_create(f->hbface);
+	f->upem = (int)hb_face_get_upem(f->hbface);
+	hb_font_set_scale(f->hbfont, f->upem, f->upem);
+	f->nglyphs = hb_face_get_glyph_count(f->hbface);
+	return all && found && sfound;
+}
+
+static int synth_open(synth_t *sy, const char *path, const uint32_t *ch, const char *script2)
+{
+	return synth_open2(sy, path, ch, 7, script2, NULL, 0);
+}
+
+static void synth_close(synth_t *sy)
+{
+	font_ot_free(sy->f.ot);
+	hb_font_destroy(sy->f.hbfont);
+	hb_face_destroy(sy->f.hbface);
+	hb_blob_destroy(sy->blob);
+	free(sy->w);
+}
+
+/* The code points of s (UTF-8 of the BMP), at most max. */
+static int cps_of(const char *s, uint32_t *cp, int max)
+{
+	int m = 0;
+	while (*s && m < max) {
+		uint32_t c = (unsigned char)*s++;
+		if (c >= 0xc0) {
+			int more = c >= 0xe0 ? 2 : 1;
+			c &= more == 2 ? 0x0f : 0x1f;
+			while (more-- && *s)
+				c = c << 6 | ((unsigned char)*s++ & 0x3f);
+		}
+		cp[m++] = c;
+	}
+	return m;
+}
+
+/* Each word (UTF-8) with every mask both ways: the fast path must take
+ * all of them and HarfBuzz agree with each. */
+static void synth_words(hb_buffer_t *b, synth_t *sy, const char *const *words, int nw)
+{
+	long before = n_fast, fails = n_fail;
+	for (int k = 0; k < nw; k++) {
+		uint32_t cp[16];
+		int m = cps_of(words[k], cp, 16);
+		for (unsigned mi = 0; mi < NMASKS; mi++)
+			word(b, &sy->f, cp, m, masks[mi]);
+	}
+	EQ_INT(n_fast - before, (long)nw * (long)NMASKS);
+	EQ_INT(n_fail - fails, 0);
+}
+
+TEST(synthetic_gpos)
+{
+	static const uint32_t ch[7] = { 'A', 'V', 'T', 'W', 'o', 'a', 'y' };
+	synth_t sy;
+	if (!synth_open(&sy, t_font("serif", FONT_REGULAR, "en", 'A'), ch, "latn")) {
+		synth_close(&sy);
+		return;
+	}
 	hb_buffer_t *b = hb_buffer_create();
 	static const char *const words[] = { "AVA", "VAV", "AVAVA", "Toy", "Wave", "TAVy", "yay",
 		                             "VAT", "AAVV", "WoW", "oTo", "12" };
-	long before = n_fast, fails = n_fail;
-	for (unsigned k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
-		uint32_t cp[16];
-		int m = 0;
-		for (const char *s = words[k]; *s; s++)
-			cp[m++] = (unsigned char)*s;
-		for (unsigned mi = 0; mi < NMASKS; mi++)
-			word(b, &f, cp, m, masks[mi]);
-	}
-	/* every word taken, and HarfBuzz agreed with each */
-	EQ_INT(n_fast - before, (long)(sizeof(words) / sizeof(words[0]) * NMASKS));
-	EQ_INT(n_fail - fails, 0);
+	synth_words(b, &sy, words, (int)(sizeof(words) / sizeof(words[0])));
 	/* and the values are the table's: A V A: only the first pair kerns */
-	uint32_t cp[3] = { 'A', 'V', 'A' }, g[3] = { gl[0], gl[1], gl[0] };
+	uint32_t cp[3] = { 'A', 'V', 'A' }, g[3] = { sy.gl[0], sy.gl[1], sy.gl[0] };
 	int32_t dx[3], xo[3], yo[3];
-	CHECK(font_ot_shape(&f, HB_SCRIPT_LATIN, 0, NULL, 0, cp, g, 3, dx, xo, yo));
+	CHECK(font_ot_shape(&sy.f, HB_SCRIPT_LATIN, 0, NULL, 0, cp, g, 3, dx, xo, yo));
 	EQ_INT(dx[0], -80);
 	EQ_INT(dx[1], -20);
 	EQ_INT(xo[1], 10);
 	EQ_INT(dx[2], 0);
 	hb_buffer_destroy(b);
-	font_ot_free(f.ot);
-	hb_font_destroy(f.hbfont);
-	hb_face_destroy(f.hbface);
-	hb_blob_destroy(blob);
-	free(w);
+	synth_close(&sy);
+}
+
+/* Hebrew: HarfBuzz shapes the run reversed (but not one of digits and
+ * punctuation only), and applies GPOS only when GPOS has a 'hebr'
+ * script. A = alef, V = bet, T = geresh, o = '1'. */
+TEST(synthetic_hebrew)
+{
+	static const uint32_t ch[7] = { 0x5d0, 0x5d1, 0x5f3, 0x5d2, '1', 0x5d3, 0x5d4 };
+	static const char *const words[] = { "אב", "בא", "אבא", "בבאא", "׳1", "׳11", "1׳", "ג1",
+		                             "׳ה", "גדה", "1״2", "ה-1" };
+	/* DejaVu Sans: Hebrew letters and punctuation, and digits */
+	const char *path = t_fc_file("DejaVu Sans:charset=5d0 5f3 31");
+	for (int hebr = 0; hebr < 2; hebr++) {
+		synth_t sy;
+		if (!synth_open(&sy, path, ch, hebr ? "hebr" : "latn")) {
+			synth_close(&sy);
+			return;
+		}
+		hb_buffer_t *b = hb_buffer_create();
+		synth_words(b, &sy, words, (int)(sizeof(words) / sizeof(words[0])));
+		/* alef bet: shaped as bet alef, so the pair (V, A) kerns;
+		   geresh 1: left to right, the class pair (T, o) */
+		uint32_t cp[2] = { 0x5d0, 0x5d1 }, g[2] = { sy.gl[0], sy.gl[1] };
+		int32_t dx[2], xo[2], yo[2];
+		CHECK(font_ot_shape(&sy.f, HB_SCRIPT_HEBREW, 0, NULL, 0, cp, g, 2, dx, xo, yo));
+		EQ_INT(dx[1], hebr ? -60 : 0);
+		EQ_INT(dx[0], hebr ? 15 : 0);
+		uint32_t cp2[2] = { 0x5f3, '1' }, g2[2] = { sy.gl[2], sy.gl[4] };
+		CHECK(font_ot_shape(&sy.f, HB_SCRIPT_HEBREW, 0, NULL, 0, cp2, g2, 2, dx, xo, yo));
+		EQ_INT(dx[0], hebr ? -90 : 0);
+		EQ_INT(dx[1], 0);
+		hb_buffer_destroy(b);
+		synth_close(&sy);
+	}
+}
+
+/* An Arabic GSUB on the glyphs of gl (X Y Z W V at 7..11), scripts DFLT
+ * and arab, one LangSys: lookup 0 X -> Y under rlig, 1 X -> Z under
+ * ccmp, 2 W -> V under mset, 3 V -> X under init. The Arabic shaper
+ * applies ccmp's stage before rlig's (X -> Z), mset (after all), never
+ * init on letters that do not join. variant 1: no init (no joining
+ * feature: HarfBuzz's fallback shaping); 2: init also the required
+ * feature (applied to all, in its stage: V -> X -> Y). */
+static void make_gsub_arabic(bw_t *b, const unsigned *gl, int variant)
+{
+	static const char ftags[4][5] = { "ccmp", "init", "mset", "rlig" };
+	static const int lookup_of[4] = { 1, 3, 2, 0 };
+	unsigned X = gl[7], Y = gl[8], Z = gl[9], W = gl[10], V = gl[11];
+	unsigned from[4] = { X, X, W, V }, to[4] = { Y, Z, V, X };
+	int nf = variant == 1 ? 3 : 4;
+	b->n = 0;
+	w16(b, 1), w16(b, 0);
+	size_t hdr = b->n;
+	w16(b, 0), w16(b, 0), w16(b, 0);
+	size_t sl = b->n;
+	put16(b, hdr, (unsigned)sl);
+	w16(b, 2);
+	memcpy(b->p + b->n, "DFLT", 4), b->n += 4, w16(b, 14);
+	memcpy(b->p + b->n, "arab", 4), b->n += 4, w16(b, 14);
+	w16(b, 4), w16(b, 0);                   /* Script: default LangSys at +4 */
+	w16(b, 0), w16(b, variant == 2 ? 1 : 0xffff), w16(b, (unsigned)nf);
+	for (int k = 0; k < nf; k++)
+		w16(b, (unsigned)k);
+	size_t fl = b->n;
+	put16(b, hdr + 2, (unsigned)fl);
+	w16(b, (unsigned)nf);
+	size_t frec = b->n;
+	for (int k = 0, t = 0; k < nf; k++, t++) {
+		if (variant == 1 && t == 1)
+			t++;            /* no init */
+		memcpy(b->p + b->n, ftags[t], 4), b->n += 4, w16(b, 0);
+	}
+	for (int k = 0, t = 0; k < nf; k++, t++) {
+		if (variant == 1 && t == 1)
+			t++;
+		put16(b, frec + 6 * (size_t)k + 4, (unsigned)(b->n - fl));
+		w16(b, 0), w16(b, 1), w16(b, (unsigned)lookup_of[t]);
+	}
+	size_t ll = b->n;
+	put16(b, hdr + 4, (unsigned)ll);
+	w16(b, 4);
+	size_t lo = b->n;
+	for (int i = 0; i < 4; i++)
+		w16(b, 0);
+	for (int i = 0; i < 4; i++) {
+		size_t L = b->n;
+		put16(b, lo + 2 * (size_t)i, (unsigned)(L - ll));
+		w16(b, 1), w16(b, 0), w16(b, 1), w16(b, 8);
+		size_t st = b->n;        /* SingleSubst format 2, one glyph */
+		w16(b, 2), w16(b, 8), w16(b, 1), w16(b, to[i]);
+		coverage1(b, &from[i], 1);
+		(void)st;
+	}
+	while (b->n % 4)
+		b->p[b->n++] = 0;
+}
+
+/* Arabic presentation forms (what bidi.c gives HarfBuzz): shaped reversed,
+ * in the Arabic shaper's GSUB stages, with mset; not by the fast path
+ * when HarfBuzz would shape by its fallback or a required feature is
+ * there. A = beh isolated, V = beh final (make_gpos); X Y Z W V the
+ * forms of teh; lam initial and alef final: the fallback's ligature. */
+TEST(synthetic_arabic)
+{
+	static const uint32_t ch[12] = { 0xfe8f, 0xfe90, 0xfe91, 0xfe92, 0xfe8e, 0xfedf, 0xfee0,
+		                         0xfe95, 0xfe96, 0xfe97, 0xfe98, 0xfea9 };
+	static const char *const words[] = { "ﺏﺐ", "ﺐﺏ", "ﺏﺐﺏ", "ﺑﺎ", "ﺕ", "ﺘ", "ﺩ", "ﺕﺘﺩ", "ﺩﺕ",
+		                             "١٢", "ﺕ١", "ﻟﺎ", "ﺎﻟ", "ﺏ(ﺐ" };
+	const char *path = t_fc_file("DejaVu Sans:charset=fe8f fe95 fea9 fedf fefb");
+	for (int variant = 0; variant < 3; variant++) {
+		synth_t sy;
+		if (!synth_open2(&sy, path, ch, 12, "arab", make_gsub_arabic, variant)) {
+			synth_close(&sy);
+			return;
+		}
+		hb_buffer_t *b = hb_buffer_create();
+		int nw = (int)(sizeof(words) / sizeof(words[0]));
+		if (variant == 0) {
+			synth_words(b, &sy, words, nw);
+			/* teh isolated: ccmp's Z, not rlig's Y; medial: mset's V */
+			uint32_t cp[3] = { 0xfe95, 0xfe98, 0xfea9 }, g[3] = { sy.gl[7], sy.gl[10], sy.gl[11] };
+			int32_t dx[3], xo[3], yo[3];
+			CHECK(font_ot_shape(&sy.f, HB_SCRIPT_ARABIC, 0, NULL, 0, cp, g, 3, dx, xo, yo));
+			EQ_INT(g[0], sy.gl[9]);
+			EQ_INT(g[1], sy.gl[11]);
+			EQ_INT(g[2], sy.gl[11]);
+		} else {
+			/* none taken: the fallback's lam-alef ligature, the
+			   required feature's stage are HarfBuzz's */
+			long before = n_fast, fails = n_fail;
+			for (int k = 0; k < nw; k++) {
+				uint32_t cp[16];
+				int m = cps_of(words[k], cp, 16);
+				if (cp[0] == 0x661)     /* digits only: shaped as ever */
+					continue;
+				word(b, &sy.f, cp, m, 0);
+			}
+			EQ_INT(n_fast - before, 0);
+			EQ_INT(n_fail - fails, 0);
+		}
+		hb_buffer_destroy(b);
+		synth_close(&sy);
+	}
 }
 
 TEST(fast_path_equals_harfbuzz)
@@ -532,14 +814,23 @@ TEST(fast_path_equals_harfbuzz)
 	hb_buffer_destroy(b);
 	fprintf(stderr, "%ld faces, %ld words, %ld by the fast path (%.1f%%), %ld mismatches\n",
 	        n_faces, n_words, n_fast, n_words ? 100.0 * n_fast / n_words : 0.0, n_fail);
+	for (unsigned i = 0; i < NRUNS; i++)
+		fprintf(stderr, "U+%04X runs: %ld words, %ld by the fast path\n", runs[i].from,
+		        n_run_words[i], n_run_fast[i]);
 	EQ_INT(n_fail, 0);
 	/* the fast path must take most words: Noto Serif's are ordinary */
 	CHECK(n_faces > 0 && n_fast > n_words / 10);
+	/* and Hebrew, Arabic, Armenian, Georgian words (Noto Serif Hebrew,
+	   Noto Naskh Arabic, Noto Serif Armenian, ...) */
+	for (unsigned i = 0; i < NRUNS; i++)
+		CHECK(n_run_fast[i] > n_run_words[i] / 10);
 }
 
 int main(void)
 {
 	RUN(synthetic_gpos);
+	RUN(synthetic_hebrew);
+	RUN(synthetic_arabic);
 	RUN(fast_path_equals_harfbuzz);
 	return t_report();
 }

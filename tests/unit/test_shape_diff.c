@@ -309,6 +309,21 @@ static const char *const trip[] = {
 	"ｶ", "〜", "。", "、", "「中」", "（中）", "中—", "αβγ中", "Ab中", "A中V", "ℵ", "∑", "∫", "√2",
 	"→", "⇒", "←", "↔", "✓", "★", "☎", "✉", "♀", "♂", "⚥", "€", "₹", "₽", "฿", "₿",
 	"\xef\x80\x80", "\xef\x83\xa0", "\xef\x82\x9b",
+	/* Hangul (the fast path: precomposed syllables; HarfBuzz: conjoining
+	   jamo, <LV,T> that composes, tone marks) */
+	"대한민국", "서울대학교", "김철수", "안녕하세요", "연구원", "박사", "가나다라마바사", "힣",
+	"한국어1", "(한)", "한.", "가\xe1\x86\xa8", "\xe1\x84\x80\xe1\x85\xa1", "한\xe3\x80\xae",
+	"ㄱㄴㄷ", "한글Hangul", "１２한", "韓國語", "한中", "ｱ한",
+	/* Hebrew without points (the fast path: shaped reversed), digits and
+	   punctuation of the script alone (not reversed), with points */
+	"ירושלים", "אוניברסיטה", "תל־אביב", "צה״ל", "ד׳", "״12", "׳1", "1׳", "כהן", "לוי",
+	"אברהם", "מחקר", "AVשלום", "שלוםAV", "ש1", "שָׁ", "בּ",
+	/* Arabic as bidi.c gives it (presentation forms, visual order; the
+	   fast path), with hamza, digits, letters that join, a shadda */
+	"ﻣﺮﺣﺒﺎ", "ﺑﺎﻟﻌﺎﻟﻢ", "ﺍﻟﻌﺮﺑﻴﺔ", "ﻭﺍﻟﺬﻛﺎء", "ﺑﻨﺎء", "ﺃﺣﻤﺪ", "ﻦﺴﺣ", "ﻰﻠﻴﻟ", "١٢٣", "ﺔﻌﻣﺎﺟ١",
+	"(ﻦﺴﺣ)", "ﻻ", "ﺏﺏ", "ﻭﺃﺩﺭّﺱ", "ﻣﺮﺣﺒﺎبا", "ﷲ", "ﻙ،", "۱۲",
+	/* Armenian, Georgian (the default shaper) */
+	"Հայաստան", "Երևան", "ԱՎ", "Տա", "և", "ﬓ", "საქართველო", "თბილისი", "ᲡᲐ", "ა́",
 	/* long (past the item cache's 256 bytes) */
 	"AVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAV"
 	"AVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAV"
@@ -328,7 +343,7 @@ static const char *const trip_lines[] = {
 	"1⁄2 3⁄4 1 ⁄ 2", "2019–2024 (12) [3]", "Hello World Straße", "Ἀθῆναι Щёлково AV",
 	"مرحبا AV שלום To", "中文 AV 日本語 To", "AV\xc2\xa0To AV\xe2\x80\x8dTo", "A\xc2\xad V\xc2\xad",
 	"A T A\xc2\xa0V", "abcdefghij klmnopqrstuvwxyz", "A# A@ A@1 1A&x", "x\xcc\x83x x\xcc\x81x xx",
-	"Anna To", "a  b   c", "AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV",
+	"Anna To", "a  b   c", "김철수 AV 한국어 To", "שלום עולם 123 To", "תל־אביב (2021) צה״ל", "AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV AV",
 	NULL
 };
 

@@ -54,6 +54,17 @@ typedef struct inline_span {
 	                           but its last (runs carry it: PDF Tc) */
 } inline_span_t;
 
+/* Paragraphs' size-independent work (their text, break opportunities,
+ * bidi levels, hyphenation points), kept to set them again at other sizes
+ * and measures: fit's attempts lay out one CV up to eleven times with
+ * only the sizes, gaps and leading changed. A paragraph is found again by
+ * its spans' text, flags and tracking and the options that work reads
+ * (language, direction); what depends on sizes is always done again, so
+ * a paragraph set through a memo is the one set without it. */
+typedef struct inline_memo inline_memo_t;
+inline_memo_t *inline_memo_new(void);
+void inline_memo_free(inline_memo_t *m);
+
 typedef struct inline_opts {
 	int32_t width;          /* u: measure */
 	int32_t indent;         /* u: extra left offset of lines after the first
@@ -72,6 +83,7 @@ typedef struct inline_opts {
 	int32_t pretolerance;   /* justified: ratio x1000 a first pass without
 	                           hyphenation must stay within (0 = 1000, TeX's
 	                           \pretolerance=100); < 0: hyphenate at once */
+	inline_memo_t *memo;    /* where paragraphs set before are found, or NULL */
 } inline_opts_t;
 
 /* The extent of a INLINE_FRAME span on a line; the caller draws the frame. */

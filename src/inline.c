@@ -157,6 +157,45 @@ static struct {
 } il_keep;
 #define KEEP_MAX (1 << 20)      /* bytes of fcp_t kept at most */
 
+/* A paragraph kept in an inline_memo (see "the memo" below). */
+typedef struct mspan {
+	int c0, c1;
+	size_t nb;
+	int plain;
+} mspan_t;
+
+typedef struct ment {
+	uint64_t hash;
+	char *key;              /* one block: key, text, spans, code points */
+	size_t keylen, textlen;
+	const char *text;
+	mspan_t *sp;
+	int nsp;
+	fcp_t *c;               /* nc + 1 (the terminator) */
+	int nc, bidi;
+	uint32_t maxcp;
+	uint8_t *hbk;           /* bk after il_hyphenate with hyph, or NULL */
+	const hyph_t *hyph;
+	char *shp;              /* il_shape's chunks (mshape_t, text, map, ends), or NULL */
+	int nshp;
+} ment_t;
+
+struct inline_memo {
+	arena_t *a;             /* the entries */
+	ment_t **tab;           /* open addressing, cap a power of two */
+	int cap, n;
+	size_t bytes;           /* kept, at most MEMO_BYTES */
+	buf_t key;              /* the key being looked up */
+	uint64_t hash;
+	buf_t rec;              /* il_shape's chunks being recorded */
+};
+
+typedef struct mshape {     /* one span's chunks as il_shape makes them */
+	int si, ncut;
+	uint32_t len;           /* then len + 1 bytes of text, len ints of map and
+	                           ncut ends, each part aligned to 4 */
+} mshape_t;
+
 /* p (cap elements of size sz) with room for n */
 static void *room(void *p, size_t *cap, size_t n, size_t sz)
 {
@@ -995,13 +1034,58 @@ static struct {
 	font_shaped_t sh;
 } il_shape_keep;
 
-static int il_shape(il_t *f)
+static size_t al4(size_t n)
 {
+	return (n + 3) & ~(size_t)3;
+}
+
+/* il_shape with the chunks me kept (they depend only on what it keeps). */
+static int il_shape_kept(il_t *f, const ment_t *me)
+{
+	font_shaped_t *sh = &il_shape_keep.sh;
+	const char *p = me->shp;
+	int rc = 0;
+	for (int g = 0; g < me->nshp && !rc; g++) {
+		mshape_t h;
+		memcpy(&h, p, sizeof(h));
+		p += sizeof(h);
+		buf_t tmp = {(char *)p, h.len, h.len + 1};
+		p += al4(h.len + 1);
+		const int *map = (const int *)(const void *)p;
+		p += sizeof(int) * h.len;
+		const uint32_t *cut = (const uint32_t *)(const void *)p;
+		p += sizeof(uint32_t) * (size_t)h.ncut;
+		rc = il_shape_span(f, h.si, &tmp, map, cut, h.ncut, sh);
+	}
+	return rc;
+}
+
+/* Keep span si's chunks (tmp, map, cut) in rec for me. */
+static void il_shape_rec(buf_t *rec, int si, const buf_t *tmp, const int *map,
+                         const uint32_t *cut, int ncut)
+{
+	mshape_t h = {si, ncut, (uint32_t)tmp->len};
+	static const char zero[4];
+	buf_add(rec, (const char *)&h, sizeof(h));
+	buf_add(rec, tmp->s, tmp->len + 1);
+	buf_add(rec, zero, al4(tmp->len + 1) - (tmp->len + 1));
+	buf_add(rec, (const char *)map, sizeof(int) * tmp->len);
+	buf_add(rec, (const char *)cut, sizeof(uint32_t) * (size_t)ncut);
+}
+
+static int il_shape(il_t *f, ment_t *me)
+{
+	if (me && me->shp)
+		return il_shape_kept(f, me);
 	buf_t *tmp = &il_shape_keep.tmp;
 	int **map = &il_shape_keep.map, *mapcap = &il_shape_keep.mapcap;
 	uint32_t **cut = &il_shape_keep.cut;
 	int *cutcap = &il_shape_keep.cutcap, rc = 0, ncut = 0;
 	font_shaped_t *sh = &il_shape_keep.sh;
+	buf_t *rec = me ? &f->o->memo->rec : NULL;
+	int nrec = 0;
+	if (rec)
+		buf_reset(rec);
 	for (int i = 0; i < f->nc && !rc;) {
 		/* a span at a time, in chunks: one word and the spaces after
 		   it (the font module caches shaped words; kerning never
@@ -1026,9 +1110,21 @@ static int il_shape(il_t *f)
 			}
 			j = k < f->nc && f->c[k].kind == K_NL ? k + 1 : k;
 		}
-		if (ncut)
+		if (ncut) {
+			if (me) {
+				il_shape_rec(rec, si, tmp, *map, *cut, ncut);
+				nrec++;
+			}
 			rc = il_shape_span(f, si, tmp, *map, *cut, ncut, sh);
+		}
 		i = j;
+	}
+	if (me && !rc) {
+		me->shp = arena_alloc(f->o->memo->a, rec->len + 1);
+		if (rec->len)
+			memcpy(me->shp, rec->s, rec->len);
+		me->nshp = nrec;
+		f->o->memo->bytes += rec->len;
 	}
 	if (tmp->cap > KEEP_MAX) {
 		buf_done(tmp);
@@ -1960,6 +2056,190 @@ static void il_free(il_t *f)
 	memset(&il_keep, 0, sizeof(il_keep));
 }
 
+/* ---- the memo (inline_memo_t) ----
+ *
+ * An entry is the state after il_text, il_decode, il_span_rules and
+ * il_bidi (the text, its code points with their break classes, bidi
+ * levels and Arabic forms), which read only the spans' text, flags and
+ * tracking and the options' language and direction: those, as bytes, are
+ * its key. Its hyphenation points are added when il_hyphenate first runs
+ * on it (they read the same, and the patterns). Shaping, spacing, items,
+ * breaking and lines are done again on every use. */
+
+#define MEMO_BYTES (4 << 20)
+
+inline_memo_t *inline_memo_new(void)
+{
+	inline_memo_t *m = xcalloc(1, sizeof(*m));
+	m->a = arena_new();
+	buf_init(&m->key);
+	buf_init(&m->rec);
+	return m;
+}
+
+void inline_memo_free(inline_memo_t *m)
+{
+	if (!m)
+		return;
+	arena_free(m->a);
+	free(m->tab);
+	buf_done(&m->key);
+	buf_done(&m->rec);
+	free(m);
+}
+
+static void key_put(buf_t *b, const void *p, size_t n)
+{
+	buf_add(b, (const char *)p, n);
+}
+
+static void key_str(buf_t *b, const char *s)
+{
+	uint32_t n = s ? (uint32_t)strlen(s) + 1 : 0;   /* NULL is not "" */
+	key_put(b, &n, sizeof(n));
+	if (s)
+		key_put(b, s, n);
+}
+
+static uint64_t key_hash(const unsigned char *p, size_t n)
+{
+	uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+	for (; n >= 8; p += 8, n -= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+		h ^= h >> 32;
+	}
+	for (; n; p++, n--)
+		h = (h ^ *p) * 0x100000001B3ull;
+	return h ^ h >> 29;
+}
+
+/* The key of spans and o, into m->key; the entry with it, or NULL. */
+static ment_t *memo_find(inline_memo_t *m, const inline_span_t *spans, int n,
+                         const inline_opts_t *o)
+{
+	buf_t *b = &m->key;
+	buf_reset(b);
+	int32_t head[2] = {n, o->rtl};
+	key_put(b, head, sizeof(head));
+	key_str(b, o->lang);
+	for (int i = 0; i < n; i++) {
+		const inline_span_t *sp = &spans[i];
+		int32_t v[3] = {sp->text && sp->len > 0 ? sp->len : 0, (int32_t)sp->flags,
+		                sp->track != 0};
+		key_put(b, v, sizeof(v));
+		if (v[0])
+			key_put(b, sp->text, (size_t)v[0]);
+	}
+	m->hash = key_hash((const unsigned char *)b->s, b->len);
+	if (!m->cap)
+		return NULL;
+	for (unsigned h = (unsigned)m->hash & (unsigned)(m->cap - 1); m->tab[h];
+	     h = (h + 1) & (unsigned)(m->cap - 1)) {
+		ment_t *e = m->tab[h];
+		if (e->hash == m->hash && e->keylen == b->len && !memcmp(e->key, b->s, b->len))
+			return e;
+	}
+	return NULL;
+}
+
+static void memo_insert(inline_memo_t *m, ment_t *e)
+{
+	unsigned h = (unsigned)e->hash & (unsigned)(m->cap - 1);
+	while (m->tab[h])
+		h = (h + 1) & (unsigned)(m->cap - 1);
+	m->tab[h] = e;
+}
+
+/* Keep f's state under the key memo_find made; NULL when full. */
+static ment_t *memo_add(inline_memo_t *m, const il_t *f)
+{
+	size_t kl = m->key.len, tl = f->text.len;
+	size_t off_sp = (kl + tl + 1 + 15) & ~(size_t)15;
+	size_t off_c = off_sp + (size_t)f->nsp * sizeof(mspan_t);
+	size_t size = off_c + (size_t)(f->nc + 1) * sizeof(fcp_t);
+	if (m->bytes + size > MEMO_BYTES)
+		return NULL;
+	if (2 * (m->n + 1) > m->cap) {
+		ment_t **old = m->tab;
+		int ocap = m->cap;
+		m->cap = ocap ? 2 * ocap : 256;
+		m->tab = xcalloc((size_t)m->cap, sizeof(*m->tab));
+		for (int i = 0; i < ocap; i++)
+			if (old[i])
+				memo_insert(m, old[i]);
+		free(old);
+	}
+	ment_t *e = arena_alloc(m->a, sizeof(*e) + size);
+	char *blk = (char *)(e + 1);
+	e->hash = m->hash;
+	e->key = blk;
+	e->keylen = kl;
+	memcpy(blk, m->key.s, kl);
+	memcpy(blk + kl, f->text.s, tl + 1);
+	e->text = blk + kl;
+	e->textlen = tl;
+	e->sp = (mspan_t *)(void *)(blk + off_sp);
+	e->nsp = f->nsp;
+	for (int i = 0; i < f->nsp; i++)
+		e->sp[i] = (mspan_t){f->sp[i].c0, f->sp[i].c1, f->sp[i].nb, f->sp[i].plain};
+	e->c = (fcp_t *)(void *)(blk + off_c);
+	memcpy(e->c, f->c, (size_t)(f->nc + 1) * sizeof(fcp_t));
+	e->nc = f->nc;
+	e->bidi = f->bidi;
+	e->maxcp = f->maxcp;
+	memo_insert(m, e);
+	m->n++;
+	m->bytes += size + sizeof(*e);
+	return e;
+}
+
+/* f as il_text .. il_bidi would leave it for spans, from e. */
+static void memo_restore(il_t *f, const ment_t *e, const inline_span_t *spans)
+{
+	f->sp = il_keep.sp = room(il_keep.sp, &il_keep.capsp, (size_t)(e->nsp ? e->nsp : 1),
+	                          sizeof(*f->sp));
+	memset(f->sp, 0, (size_t)e->nsp * sizeof(*f->sp));
+	f->nsp = e->nsp;
+	for (int i = 0; i < e->nsp; i++) {
+		f->sp[i].s = &spans[i];
+		f->sp[i].c0 = e->sp[i].c0;
+		f->sp[i].c1 = e->sp[i].c1;
+		f->sp[i].nb = e->sp[i].nb;
+		f->sp[i].plain = e->sp[i].plain;
+	}
+	f->text = il_keep.text;
+	buf_reset(&f->text);
+	buf_add(&f->text, e->text, e->textlen);
+	f->c = il_keep.c = room(il_keep.c, &il_keep.capc, e->textlen + 1, sizeof(*f->c));
+	memcpy(f->c, e->c, (size_t)(e->nc + 1) * sizeof(fcp_t));
+	f->nc = e->nc;
+	f->bidi = e->bidi;
+	f->maxcp = e->maxcp;
+}
+
+/* il_hyphenate, or its points as e keeps them. */
+static void il_hyphenate_memo(il_t *f, ment_t *e)
+{
+	if (!f->o->hyph)
+		return;
+	if (e && e->hbk && e->hyph == f->o->hyph) {
+		for (int i = 0; i < f->nc; i++)
+			if (e->hbk[i] == BK_HYPH)
+				f->c[i].bk = BK_HYPH;
+		return;
+	}
+	il_hyphenate(f);
+	if (e && !e->hbk) {
+		e->hbk = arena_alloc(f->o->memo->a, (size_t)(f->nc ? f->nc : 1));
+		for (int i = 0; i < f->nc; i++)
+			e->hbk[i] = f->c[i].bk;
+		e->hyph = f->o->hyph;
+		f->o->memo->bytes += (size_t)f->nc;
+	}
+}
+
 /* Does any span allow hyphenation? */
 static int il_may_hyph(const il_t *f)
 {
@@ -2055,12 +2335,19 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 	f.it = il_keep.it;
 	f.aux = il_keep.aux;
 	f.capit = il_keep.capit;
-	il_text(&f, spans, n > 0 ? n : 0);
-	il_decode(&f, n > 0 ? n : 0);
-	il_span_rules(&f);
-	il_bidi(&f);
+	ment_t *me = oo.memo ? memo_find(oo.memo, spans, n > 0 ? n : 0, &oo) : NULL;
+	if (me) {
+		memo_restore(&f, me, spans);
+	} else {
+		il_text(&f, spans, n > 0 ? n : 0);
+		il_decode(&f, n > 0 ? n : 0);
+		il_span_rules(&f);
+		il_bidi(&f);
+		if (oo.memo)
+			me = memo_add(oo.memo, &f);
+	}
 	il_span_langs(&f);
-	if (il_shape(&f)) {
+	if (il_shape(&f, me)) {
 		il_free(&f);
 		return -1;
 	}
@@ -2068,7 +2355,7 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 	il_cjk_edges(&f);
 	rc = f.o->hyph ? il_prepass(&f, &pl, &npl) : -1;
 	if (rc < 0) {
-		il_hyphenate(&f);
+		il_hyphenate_memo(&f, me);
 		il_emergency(&f);
 		il_items(&f);
 		rc = il_break(&f, oo.tolerance, 0, &pl, &npl);

@@ -59,6 +59,7 @@ static void footer_line(lay_t *L, page_t *pg, const char *text, int align, int32
 	o.cjk = L->cjk;
 	o.lang = L->lang;
 	o.file = L->m->file;
+	o.memo = L->memo;
 	inline_result_t r;
 	/* the footer repeats the name: its characters were already reported
 	   where the profile has them, so only real failures are kept */
@@ -511,10 +512,12 @@ static void lay_drop(attempt_t *t)
 
 /* The header and the sections of a layout with style s; -1 on failure. */
 static int lay_build(attempt_t *t, const model_t *m, const char *cjk, const style_t *s,
-                     const style_t *orig, font_lib_t *lib, const layout_opts_t *o, errs_t *e)
+                     const style_t *orig, font_lib_t *lib, const layout_opts_t *o,
+                     inline_memo_t *memo, errs_t *e)
 {
 	memset(t, 0, sizeof(*t));
 	lay_t *L = &t->L;
+	L->memo = memo;
 	L->m = m;
 	L->s = s;
 	L->orig = orig;
@@ -581,10 +584,11 @@ static page_doc_t *lay_finish(attempt_t *t, const layout_opts_t *o, int32_t *las
 /* One layout with style s; NULL on failure. */
 static page_doc_t *lay_once(const model_t *m, const char *cjk, const style_t *s,
                             const style_t *orig, font_lib_t *lib, const layout_opts_t *o,
-                            errs_t *e, int32_t *last_fill)
+                            inline_memo_t *memo, errs_t *e, int32_t *last_fill)
 {
 	attempt_t t;
-	return lay_build(&t, m, cjk, s, orig, lib, o, e) ? NULL : lay_finish(&t, o, last_fill);
+	return lay_build(&t, m, cjk, s, orig, lib, o, memo, e) ? NULL
+	                                                       : lay_finish(&t, o, last_fill);
 }
 
 static int32_t scale(int32_t v, int32_t pm)
@@ -629,11 +633,12 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 	int32_t fill = 0;
 	const char *cjk = cjk_of(m);
 	if (!s->fit_pages && !s->fit_no_short)
-		return lay_once(m, cjk, s, s, lib, o, e, &fill);
+		return lay_once(m, cjk, s, s, lib, o, NULL, e, &fill);
 	/* try the layout as written, then tighter steps, quietly; the chosen
 	   one is kept, its warnings passed on (laying it out again would give
 	   the same document: a compact CV that fits as written costs one
-	   layout, not two) */
+	   layout, not two); the attempts differ in sizes, gaps and leading
+	   only, so they share their paragraphs' other work (inline_memo) */
 	int32_t avail = s->page_h - s->margin_top - s->margin_bottom;
 	style_t t;
 	int best = -1, pages0 = 0, last = s->fit_pages ? 10 : 0;
@@ -641,16 +646,19 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 	errs_t fq;
 	errs_init(&fq);
 	fq.max = e->max;
+	inline_memo_t *memo = NULL;   /* from the second attempt: most fit at once */
 	for (int k = 0; k <= 10; k++) {
 		errs_t q;
 		errs_init(&q);
 		q.max = e->max;
 		tighten(&t, s, k);
+		if (k == 1)
+			memo = inline_memo_new();
 		/* an attempt is placed on pages only when it is kept (the one
 		   that fits, or the fallback); its page count and the fill of
 		   its last page are what placing it would give (lay_measure) */
 		attempt_t at;
-		int built = lay_build(&at, m, cjk, &t, s, lib, o, &q) == 0;
+		int built = lay_build(&at, m, cjk, &t, s, lib, o, memo, &q) == 0;
 		int n = built ? lay_measure(&at.L, &fill) : 0;
 		if (k == 0)
 			pages0 = n;
@@ -687,7 +695,8 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 		tighten(&t, s, last);
 		/* no step fits: the layout at step `last`, as laid out above
 		   (the same document and messages as laying it out again) */
-		d = fallback ? fallback : lay_once(m, cjk, &t, s, lib, o, e, &fill);
+		d = fallback ? fallback : lay_once(m, cjk, &t, s, lib, o, memo, e, &fill);
+		inline_memo_free(memo);
 		if (d && s->fit_pages && d->npages > s->fit_pages)
 			warn_at(e, ff, fl, fc,
 			        "fit: %d pages at the tightest this layout allows (leading %.2f, gaps and "
@@ -700,6 +709,7 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 			        "fit.min_scale does not remove it");
 		return d;
 	}
+	inline_memo_free(memo);
 	if (best > 0)
 		warn_at(e, ff, fl, fc,
 		        "fit: tightened to %d page%s: leading %.2f (was %.2f), gaps %d%%, type %d%%",

@@ -56,6 +56,7 @@ typedef struct lay {
 	arena_t *a;             /* scratch for this layout */
 	font_chain_t *body, *head, *icons;
 	hyph_t *hyph;
+	inline_memo_t *memo;    /* fit's attempts share their paragraphs' work */
 	const char *lang;
 	region_t reg[R_COUNT];
 	region_t *r;            /* the region blocks go to */

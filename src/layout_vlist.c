@@ -200,6 +200,7 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
 	o.lang = L->lang;
 	o.hyph = hyphenate && L->s->hyphenate ? L->hyph : NULL;
 	o.file = L->m->file;
+	o.memo = L->memo;
 	inline_result_t r;
 	if (inline_set(L->a, s->v, s->n, &o, &r, L->e)) {
 		L->failed = 1;
@@ -249,6 +250,7 @@ int v_beside(lay_t *L, int at, const spans_t *s, int32_t x, int right, int32_t w
 	o.cjk = L->cjk;
 	o.lang = L->lang;
 	o.file = L->m->file;
+	o.memo = L->memo;
 	inline_result_t r;
 	if (inline_set(L->a, s->v, s->n, &o, &r, L->e)) {
 		L->failed = 1;

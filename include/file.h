@@ -4,7 +4,7 @@
  * locale) is opened through file_open or file_read: only a regular file is
  * read, never a FIFO, socket, device or directory (a FIFO would block the
  * process forever), and never more than `max` bytes. The open itself does
- * not block (O_NONBLOCK, cleared once the file is known to be regular).
+ * not block (O_NONBLOCK, which a regular file's reads ignore).
  * On failure *why says what is wrong in words fit for a message ("not a
  * regular file (a FIFO)", "larger than 16 MB", strerror(errno)); it points
  * to static storage or strerror's buffer and stays valid until the next

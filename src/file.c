@@ -58,9 +58,7 @@ int file_open(const char *path, size_t max, size_t *size, const char **why)
 		errno = S_ISDIR(st.st_mode) ? EISDIR : S_ISREG(st.st_mode) ? EFBIG : EINVAL;
 		return -1;
 	}
-	int fl = fcntl(fd, F_GETFL);
-	if (fl >= 0)
-		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	/* O_NONBLOCK stays: it has no effect on a regular file (open(2)) */
 	if (size)
 		*size = (size_t)st.st_size;
 	return fd;
@@ -91,10 +89,13 @@ int file_read(buf_t *b, const char *path, size_t max, const char **why)
 	int fd = file_open(path, max, &size, why);
 	if (fd < 0)
 		return -1;
-	char tmp[65536];
-	size_t got = 0;
+	/* straight into b, a byte more than fstat said at first: a short read
+	   once that much is in is the end of a regular file, so a file is
+	   read in one call (one that grew meanwhile is read on to its end) */
+	size_t got = 0, want = size + 1;
 	for (;;) {
-		ssize_t n = read(fd, tmp, sizeof(tmp));
+		buf_grow(b, want);
+		ssize_t n = read(fd, b->s + b->len, want);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -113,7 +114,11 @@ int file_read(buf_t *b, const char *path, size_t max, const char **why)
 			*why = too_large(max);
 			return -1;
 		}
-		buf_add(b, tmp, (size_t)n);
+		b->len += (size_t)n;
+		b->s[b->len] = '\0';
+		if ((size_t)n < want && got >= size)
+			break;
+		want = 65536;
 	}
 	close(fd);
 	buf_add(b, "", 0);   /* b->s is set even for an empty file */

@@ -13,7 +13,10 @@
 /* A set of 16-bit values (BMP code points, glyph ids): a bit each, and a
  * bit per 64-bit word that has any, so that listing a CV's few hundred
  * values ascending skips the empty words (a batch worker's library holds
- * every face its CVs used: sweeping 8 KB per face per CV added up). */
+ * every face its CVs used: sweeping 8 KB per face per CV added up). Only
+ * the summary is cleared when a set is made; a word is cleared when its
+ * first value comes (no word without its summary bit is ever read), so a
+ * set does not clear 8 KB for a CV's few hundred values either. */
 typedef struct bits16 {
 	uint64_t sum[16];
 	uint64_t w[1024];
@@ -21,15 +24,21 @@ typedef struct bits16 {
 
 static bits16_t *bits_new(bits16_t **bp)
 {
-	if (!*bp)
-		*bp = xcalloc(1, sizeof(bits16_t));
+	if (!*bp) {
+		*bp = xmalloc(sizeof(bits16_t));
+		memset((*bp)->sum, 0, sizeof((*bp)->sum));
+	}
 	return *bp;
 }
 
 static void bits_set(bits16_t *b, uint32_t v)
 {
+	uint64_t *sum = &b->sum[v >> 12], bit = (uint64_t)1 << (v >> 6 & 63);
+	if (!(*sum & bit)) {
+		*sum |= bit;
+		b->w[v >> 6] = 0;
+	}
 	b->w[v >> 6] |= (uint64_t)1 << (v & 63);
-	b->sum[v >> 12] |= (uint64_t)1 << (v >> 6 & 63);
 }
 
 static int bits_count(const bits16_t *b)

@@ -354,17 +354,19 @@ static int may_hold(const char *text, size_t n, const char *code)
 	size_t m = strlen(code);
 	if (!m || memchr(text, '\\', n))
 		return 1;
-	/* the first byte's two spellings, for a quick test of each byte */
+	/* each place the first byte is, in either of its two spellings */
 	char c0 = code[0] == '_' ? '-' : (char)tolower((unsigned char)code[0]);
 	char c1 = c0 == '-' ? '_' : (char)toupper((unsigned char)c0);
-	for (size_t i = 0; i + m <= n; i++) {
-		if (text[i] != c0 && text[i] != c1)
-			continue;
-		size_t k = 1;
-		while (k < m && same_code_char(text[i + k], code[k]))
-			k++;
-		if (k == m)
-			return 1;
+	for (int pass = 0; pass < 1 + (c1 != c0); pass++) {
+		const char *t = text, *end = text + n;
+		while (end - t >= (ptrdiff_t)m && (t = memchr(t, pass ? c1 : c0, (size_t)(end - t) - m + 1))) {
+			size_t k = 1;
+			while (k < m && same_code_char(t[k], code[k]))
+				k++;
+			if (k == m)
+				return 1;
+			t++;
+		}
 	}
 	return 0;
 }

@@ -799,7 +799,7 @@ typedef struct cs_run {
 	const cff_index_t *lsub;
 	unsigned lbias, gbias;
 	bbuf_t *out;
-	size_t at[CS_MAXARGS];   /* where each operand begins in out */
+	size_t args;             /* where the operands begin in out */
 	int nargs;
 	unsigned nstems;
 	int first;               /* no stack-clearing operator yet (it may carry the width) */
@@ -812,6 +812,12 @@ static unsigned cs_bias(unsigned count)
 	return count < 1240 ? 107 : count < 33900 ? 1131 : 32768;
 }
 
+/* The bytes of the number that begins with byte b (28 or >= 32). */
+static uint32_t cs_numlen(unsigned b)
+{
+	return b == 28 ? 3 : b <= 246 ? 1 : b <= 254 ? 2 : 5;
+}
+
 /* A hint operator (stems, or the implicit vertical stems of a hintmask)
  * goes, with its operands, but for a width it carries. */
 static void cs_drop_hint(cs_run_t *r)
@@ -819,16 +825,10 @@ static void cs_drop_hint(cs_run_t *r)
 	int keep = (r->first || r->width) && r->nargs % 2;
 	r->nstems += (unsigned)r->nargs / 2;
 	if (r->nargs > keep)
-		r->out->n = r->at[keep];
+		r->out->n = keep ? r->args + cs_numlen(r->out->p[r->args]) : r->args;
 	r->nargs = keep;
 	r->width = keep;
 	r->first = 0;
-}
-
-/* The bytes of the number that begins with byte b (28 or >= 32). */
-static uint32_t cs_numlen(unsigned b)
-{
-	return b == 28 ? 3 : b <= 246 ? 1 : b <= 254 ? 2 : 5;
 }
 
 /* The value of the integer at p (a 16.16 fixed: CS_FIXED, never a
@@ -869,20 +869,20 @@ static int cs_exec(cs_run_t *r, const unsigned char *p, uint32_t len, int depth)
 	bbuf_t *out = r->out;
 	cs_room(out, len + 1);
 	unsigned char *o = out->p;
-	size_t on = out->n, *at = r->at;
+	size_t on = out->n;
 	int na = r->nargs;
 #define CS_SYNC() (out->n = on, r->nargs = na)
 #define CS_LOAD() (o = out->p, on = out->n, na = r->nargs)
 	for (uint32_t i = 0; i < len;) {
 		unsigned b = p[i];
 		if (b >= 32 && b <= 246 && na < CS_MAXARGS) { /* most numbers: one byte */
-			at[na++] = on;
+			na++;
 			o[on++] = (unsigned char)b;
 			i++;
 			continue;
 		}
 		if (b >= 247 && b <= 254 && na < CS_MAXARGS && len - i >= 2) { /* two bytes */
-			at[na++] = on;
+			na++;
 			o[on] = (unsigned char)b;
 			o[on + 1] = p[i + 1];
 			on += 2;
@@ -895,7 +895,7 @@ static int cs_exec(cs_run_t *r, const unsigned char *p, uint32_t len, int depth)
 				CS_SYNC();
 				return -1;
 			}
-			at[na++] = on;
+			na++;
 			for (uint32_t k = 0; k < l; k++)
 				o[on + k] = p[i + k];
 			on += l;
@@ -918,7 +918,10 @@ static int cs_exec(cs_run_t *r, const unsigned char *p, uint32_t len, int depth)
 				return -1;
 			}
 			const cff_index_t *x = op == CS_CALLSUBR ? r->lsub : &r->c->gsubr;
-			on = at[--na];
+			on = r->args;
+			for (int a = 0; a < na - 1; a++)
+				on += cs_numlen(o[on]);
+			na--;
 			long k = cs_int(o + on);
 			k = k == CS_FIXED ? -1 : k + (long)(op == CS_CALLSUBR ? r->lbias : r->gbias);
 			uint32_t sl;
@@ -971,6 +974,7 @@ static int cs_exec(cs_run_t *r, const unsigned char *p, uint32_t len, int depth)
 			if (ol == 2)
 				o[on++] = ob[1];
 			na = 0;
+			r->args = on;
 			r->first = r->width = 0;
 			break;
 		default:
@@ -1000,6 +1004,7 @@ static int cs_flatten(const sfnt_cff_t *c, unsigned g, bbuf_t *out, bbuf_t *buf)
 	r.lbias = cs_bias(fd->lsub.count);
 	r.gbias = cs_bias(c->gsubr.count);
 	r.out = out;
+	r.args = out->n;
 	r.first = 1;
 	int e = cs_exec(&r, p, len, 0);
 	if (e == 0) /* no endchar: end it */

@@ -1044,9 +1044,10 @@ TEST(subset_cff)
 	FT_Face orig = NULL, sub = NULL, prog = NULL;
 	FT_Init_FreeType(&ft);
 	CHECK(FT_New_Face(ft, fi->path, fi->index, &orig) == 0);
-	/* CJK, kana, CJK punctuation, fullwidth and proportional Latin */
+	/* CJK, kana, CJK punctuation, fullwidth and proportional Latin, Hangul */
 	uint32_t cps[] = { 'W', 'a', 'g', '1', 0x3001, 0x3002, 0x300c, 0x3042, 0x30ab, 0x4e00,
-	                   0x5c55, 0x6731, 0x8fbe, 0x9f98, 0xff01, 0xff21 };
+	                   0x5c55, 0x6731, 0x8fbe, 0x9f98, 0xff01, 0xff21, 0xac00, 0xad6d, 0xc11c,
+	                   0xd55c, 0xd7a3 };
 	int n = (int)(sizeof(cps) / sizeof(cps[0]));
 	arena_t *a = arena_new();
 	const unsigned char *data = NULL;

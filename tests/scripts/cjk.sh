@@ -27,7 +27,8 @@
 #    by the blank between their inks, an apostrophe inside a Latin word
 #    and the em dash keep the Latin face; the text extracts as written;
 #  - a Korean CV (tests/cjk/ko-cv.yaml): its Hangul from the Korean face,
-#    the locale's comma and dates;
+#    the locale's comma and dates; the Chinese, Japanese and Korean CVs
+#    shaped without HarfBuzz (VITA_SHAPER=stats);
 #  - Han and kana are set solid (jlreq 3.1): a run of them is exactly
 #    one em per character, the faces' 'kern' (デ, ー at 0.93 em) unused.
 set -u
@@ -185,6 +186,16 @@ pdffonts "$OUT/ko-cv.pdf" | grep -q 'NotoSerifCJKkr-Regular' || no "ko-cv: the K
 pdftotext -enc UTF-8 "$OUT/ko-cv.pdf" "$OUT/ko-cv.txt"
 for want in '박사, 컴퓨터공학, 지도교수: 이준호 교수' '2023년 3월 – 현재' '김서연'; do
 	grep -q "$want" "$OUT/ko-cv.txt" || no "ko-cv: '$want' not in the text"
+done
+# every word of the three CVs by font_ot.c's fast path, Hangul included
+# (shape_diff.sh shows it gives HarfBuzz's glyphs; this, that none is left
+# to HarfBuzz)
+for f in zh-cv ja-cv ko-cv; do
+	st=$(VITA_SHAPER=stats "$VITA" render "tests/cjk/$f.yaml" -o "$OUT/$f.stats.pdf" 2>&1 | grep 'shaper:')
+	case $st in
+	*" 0 by HarfBuzz"*) ;;
+	*) no "$f: words left to HarfBuzz: $st" ;;
+	esac
 done
 # the golden CJK page has kana the faces kern (デ, ー)
 "$VITA" render tests/golden/layout/cjk.yaml --dump=layout > "$OUT/g.layout" 2>/dev/null || no "dump golden cjk"

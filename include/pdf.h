@@ -28,5 +28,10 @@ typedef struct pdf_opts {
  * (level A) unless o->plain. pdf_write is pdf_write_opts with defaults. */
 int pdf_write(const page_doc_t *doc, const char *path, errs_t *e);
 int pdf_write_opts(const page_doc_t *doc, const char *path, const pdf_opts_t *o, errs_t *e);
+/* The process writes one PDF (a fresh render): memory goes back as the
+ * writing goes (of the deflate compressors, ~220 KB each, only level 1's
+ * and one other at a time), not kept for a next document as a batch
+ * worker keeps it. The same bytes. */
+void pdf_one_document(void);
 
 #endif

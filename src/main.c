@@ -745,6 +745,7 @@ static int cmd_render(const opts_t *o)
 		errs_t e;
 		errs_init(&e);
 		job_is_last = 1;
+		pdf_one_document();
 		code = render_one(profile, out, o, NULL, &e);
 		print_errs(&e);
 		errs_done(&e);

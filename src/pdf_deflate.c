@@ -10,7 +10,8 @@
  * The level is the caller's choice per kind of stream (pdf_int.h says
  * which and why: level 1 costs half the instructions of level 6, and
  * where its output is hardly larger that is what a stream gets).
- * One compressor per level used, kept for the next document (batch), and a
+ * One compressor per level used, kept for the next document (batch; a
+ * fresh render keeps level 1's and one other: pdf_one_document), and a
  * memo of the last MEMO_N inputs of MEMO_MIN to MEMO_MAX bytes with their
  * output: a batch deflates the same sRGB profile for every CV, and often
  * the same small font subsets and ToUnicode maps. An input is compared
@@ -42,6 +43,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "file.h"
+#include "pdf.h"
 #include "pdf_int.h"
 
 #define CONST_LEVEL PDF_Z_BEST /* the constant input: deflated once, kept */
@@ -50,6 +52,8 @@
 #define MEMO_MAX (32 << 10)
 
 static struct libdeflate_compressor *comp[13]; /* by level */
+static int one_doc;   /* pdf_one_document: besides level 1's (small, used
+                         throughout), one compressor at a time */
 static unsigned char *zbuf;
 static size_t zcap;
 
@@ -88,6 +92,11 @@ static void memo_add(const void *in, size_t n, int level, const unsigned char *z
 	m->used = ++tick;
 }
 
+void pdf_one_document(void)
+{
+	one_doc = 1;
+}
+
 size_t pdf_deflate(const void *in, size_t n, int level, const unsigned char **out)
 {
 	if (level < 1 || level > 12)
@@ -99,6 +108,10 @@ size_t pdf_deflate(const void *in, size_t n, int level, const unsigned char **ou
 		return hit->zn;
 	}
 	struct libdeflate_compressor *c = comp[level];
+	for (int l = 2; !c && one_doc && level > 1 && l < 13; l++) {
+		libdeflate_free_compressor(comp[l]);
+		comp[l] = NULL;
+	}
 	if (!c && !(c = comp[level] = libdeflate_alloc_compressor(level)))
 		return 0;
 	size_t cap = libdeflate_zlib_compress_bound(c, n);

@@ -130,7 +130,7 @@ struct pw {
 	                            written to Info (and the XMP), or NULL */
 	pdf_tags_t *tg;          /* the structure being built; NULL when plain */
 	void *tg_kids;           /* pdf_tags_finish's (freed with pw) */
-	HPDF_Stream scratch[3];  /* pdf_save's buffers (freed with pw) */
+	HPDF_Stream scratch[3];  /* pdf_save's buffers (libharu memory) */
 	buf_t sbuf[2];           /* pdf_save's object stream (freed with pw) */
 	buf_t file;              /* pdf_save: the whole file */
 	buf_t *content;          /* per page: its content stream */

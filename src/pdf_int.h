@@ -84,7 +84,8 @@ typedef struct pdf_held {
 	int konst;       /* the same data in every PDF (pdf_deflate_const) */
 	int stream;      /* a raw stream: its dictionary's entries are
 	                    w->raw.s[off..off+dn), its data p[0..n) */
-	int flate;       /* ... deflated at this level (0: written as it is) */
+	int flate;       /* ... deflated at this level (0: written as it is,
+	                    PDF_Z_DONE: deflated already) */
 	int free;        /* a number kept free (where libharu had the stream's
 	                    /Length: the others keep their numbers) */
 	size_t dn;
@@ -160,7 +161,8 @@ HPDF_Dict pdf_stream(pw_t *w, const void *data, size_t n);
 /* A raw stream object (a libharu null in the xref, as pdf_raw_new) with
  * data p[0..n), not copied: it must stay valid until pdf_save; dict holds
  * its dictionary's entries but /Length and /Filter ("/N 3"); flate: the
- * deflate level (/Filter/FlateDecode, PDF_Z_*), 0: written as it is.
+ * deflate level (/Filter/FlateDecode, PDF_Z_*), 0: written as it is,
+ * PDF_Z_DONE: p is a zlib stream already (/Filter/FlateDecode).
  * pdf_save writes it. */
 void *pdf_raw_stream(pw_t *w, const void *p, size_t n, const char *dict, int flate);
 /* Stream dictionary d's data is p[0..n), held by the caller until the
@@ -332,6 +334,7 @@ void pdf_fonts_free(pw_t *w);
 #define PDF_Z_CONTENT PDF_Z_BEST  /* page contents */
 #define PDF_Z_OBJSTM 5            /* the object stream: level 5 costs 0.9% more bytes than 6 on long-250, 1.7% fewer instructions */
 #define PDF_Z_XREF PDF_Z_FAST     /* the cross-reference stream */
+#define PDF_Z_DONE (-1)           /* a raw stream's data is deflated already */
 
 /* pdf_deflate.c: zlib-format deflate (libdeflate) at level (1-12); *out
  * stays valid until the next call; returns its length, 0 on failure. */

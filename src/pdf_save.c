@@ -255,7 +255,9 @@ static void raw_stream(pw_t *w, buf_t *out, unsigned num, const pdf_held_t *h)
 {
 	const unsigned char *z = h->p ? h->p : (const unsigned char *)"";
 	size_t zn = h->p ? h->n : 0;
-	if (h->flate && h->konst) {
+	if (h->flate == PDF_Z_DONE) {
+		/* as it is */
+	} else if (h->flate && h->konst) {
 		if (!(zn = pdf_deflate_const(z, zn, &z)))
 			pdf_fail(w, NULL, "cannot compress a stream");
 	} else if (h->flate) {

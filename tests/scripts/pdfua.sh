@@ -228,6 +228,23 @@ print("zhanda-zhu: plain %d B, tagged %d B: tags %d B (%.1f%%), XMP + ICC %d B" 
       (plain, tagged, tags, 100.0 * tags / tagged, meta))
 sys.exit(tags > 0.15 * tagged)
 EOF
+# the compact fonts' one-byte CMap (written deflated already, pdf_font.c)
+# reads back as the CMap it stands for
+$PY - "$W/zhanda-zhu.pdf" <<'EOF' || no "the one-byte CMap"
+import sys, pikepdf
+want = (b"/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n"
+        b"/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> def\n"
+        b"/CMapName /Vita-OneByte-H def\n/CMapType 1 def\n"
+        b"1 begincodespacerange\n<00> <FF>\nendcodespacerange\n"
+        b"1 begincidrange\n<00> <FF> 0\nendcidrange\n"
+        b"endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n")
+with pikepdf.open(sys.argv[1]) as p:
+    fonts = [page.Resources.Font[k] for page in p.pages for k in page.Resources.Font.keys()]
+    got = [f.Encoding.read_bytes() for f in fonts if isinstance(f.get("/Encoding"), pikepdf.Stream)]
+if not got or any(g != want for g in got):
+    print("FAIL: the one-byte CMap reads", got[:1])
+    sys.exit(1)
+EOF
 # the Producer names vita, its version and the libharu it builds objects
 # with, in Info and (the same, pdfua_check) in the XMP; the plain file too
 ver=$("$VITA" --version)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The deflated ICC profile kept between processes (pdf_deflate.c,
-# deflate-const.bin in the cache): a cold cache, a warm one, a damaged or
+# deflate-const2.bin in the cache): a cold cache, a warm one, a damaged or
 # foreign one and no cache (VITA_NO_DEFLATE_CACHE=1) give byte-identical
 # PDFs; a damaged file is rewritten.
 set -u
@@ -11,7 +11,7 @@ fail=0
 no() { echo "FAIL: $*"; fail=1; }
 export SOURCE_DATE_EPOCH=1767225600
 XDG_CACHE_HOME=$(cd "$W" && pwd)/cache; export XDG_CACHE_HOME
-C=$XDG_CACHE_HOME/vita/deflate-const.bin
+C=$XDG_CACHE_HOME/vita/deflate-const2.bin
 P=profiles/zhanda-zhu.yaml
 VITA_NO_DEFLATE_CACHE=1 "$VITA" render "$P" -o "$W/none.pdf" 2>/dev/null || no "render without the cache"
 [ -f "$C" ] && no "VITA_NO_DEFLATE_CACHE=1 wrote $C"
@@ -34,11 +34,27 @@ cmp -s "$W/none.pdf" "$W/again.pdf" || no "rewritten cache: a different PDF"
 python3 - "$C" <<'PY'
 import sys
 p = sys.argv[1]; b = bytearray(open(p, 'rb').read())
-b[20] ^= 1   # the kept input no longer matches the profile
+b[28] ^= 1   # the kept input (after the 28-byte head) no longer matches the profile
 open(p, 'wb').write(bytes(b))
 PY
 "$VITA" render "$P" -o "$W/foreign.pdf" 2>/dev/null || no "render, foreign cache"
 cmp -s "$W/none.pdf" "$W/foreign.pdf" || no "foreign cache: a different PDF"
+# the deflated bytes damaged in a way that still inflates (a stored
+# block's byte), the hash kept: only the hash tells
+python3 - "$C" <<'PY'
+import struct, sys, zlib
+p = sys.argv[1]; b = bytearray(open(p, 'rb').read())
+n, zn = struct.unpack('<II', b[12:20])
+data = bytes(b[28:28 + n])
+z = zlib.compress(data, 0)   # stored blocks: any byte of the data can change
+z = z[:-4] + struct.pack('>I', zlib.adler32(data))
+b[16:20] = struct.pack('<I', len(z)); b[28 + n:] = z
+b[28 + n + 10] ^= 1          # inflates, to other bytes (and a wrong Adler-32)
+open(p, 'wb').write(bytes(b))
+PY
+"$VITA" render "$P" -o "$W/rehashed.pdf" 2>/dev/null || no "render, damaged output, old hash"
+cmp -s "$W/none.pdf" "$W/rehashed.pdf" || no "damaged output with the old hash: a different PDF"
+head -c 8 "$C" | grep -q VITAZC02 || no "the cache was not rewritten after a damaged output"
 printf 'garbage' > "$C"
 "$VITA" render "$P" -o "$W/garbage.pdf" 2>/dev/null || no "render, garbage cache"
 cmp -s "$W/none.pdf" "$W/garbage.pdf" || no "garbage cache: a different PDF"

@@ -26,7 +26,7 @@ for line in open(log, encoding="utf-8", errors="replace"):
     rp = os.path.realpath(p)
     # vita's caches (font families, compiled hyphenation patterns, the deflated
     # ICC profile) are not inputs: each is checked against what it was made from
-    if os.path.isdir(rp) or "/.cache/" in rp or "/vita/families" in rp or re.search(r"/vita/hyph_[^/]*\.dic\.hyc(\.[0-9]+\.tmp)?$", rp) or re.search(r"/vita/deflate-const\.bin(\.[0-9]+\.tmp)?$", rp) or rp in outputs:
+    if os.path.isdir(rp) or "/.cache/" in rp or "/vita/families" in rp or re.search(r"/vita/hyph_[^/]*\.dic\.hyc(\.[0-9]+\.tmp)?$", rp) or re.search(r"/vita/deflate-const2?\.bin(\.[0-9]+\.tmp)?$", rp) or rp in outputs:
         continue
     base = os.path.basename(rp)
     if os.path.dirname(rp) in (out_dir, os.path.dirname(os.path.realpath(depfile))) and \

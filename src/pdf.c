@@ -929,6 +929,7 @@ int pdf_write_opts(const page_doc_t *doc, const char *path, const pdf_opts_t *o,
 		   holds nothing else: no files, no memory of its own) */
 		hpool_reset();
 		w->pdf = NULL;
+		pdf_deflate_done();
 		rc = close_output(w, rc);
 	}
 	free(w->fonts);

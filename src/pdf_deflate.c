@@ -11,10 +11,11 @@
  * which and why: level 1 costs half the instructions of level 6, and
  * where its output is hardly larger that is what a stream gets).
  * One compressor per level used, kept for the next document (batch; a
- * fresh render keeps level 1's and one other: pdf_one_document), and a
- * memo of the last MEMO_N inputs of MEMO_MIN to MEMO_MAX bytes with their
- * output: a batch deflates the same sRGB profile for every CV, and often
- * the same small font subsets and ToUnicode maps. An input is compared
+ * fresh render keeps level 1's and one other: pdf_one_document), and,
+ * from a process's second document on (pdf_deflate_done), a memo of the
+ * last MEMO_N inputs of MEMO_MIN to MEMO_MAX bytes with their output: a
+ * batch deflates the same sRGB profile for every CV, and often the same
+ * small font subsets and ToUnicode maps. An input is compared
  * only with kept ones of its exact length (memcmp, no hash), so a miss
  * costs a copy of the input and output, a hit no deflate at all; deflate
  * is deterministic, so the bytes are the same either way. At most MEMO_N
@@ -67,6 +68,12 @@ static struct memo {
 	unsigned long used;      /* for replacing the least recently used */
 } memo[MEMO_N];
 static unsigned long tick;
+static int memo_on;        /* a document was written before (pdf_deflate_done) */
+
+void pdf_deflate_done(void)
+{
+	memo_on = 1;
+}
 
 static const struct memo *memo_find(const void *in, size_t n, int level)
 {
@@ -104,7 +111,7 @@ size_t pdf_deflate(const void *in, size_t n, int level, const unsigned char **ou
 {
 	if (level < 1 || level > 12)
 		return 0;
-	int keep = n >= MEMO_MIN && n <= MEMO_MAX;
+	int keep = memo_on && n >= MEMO_MIN && n <= MEMO_MAX;
 	const struct memo *hit = keep ? memo_find(in, n, level) : NULL;
 	if (hit) {
 		*out = hit->z;
@@ -240,8 +247,11 @@ size_t pdf_deflate_const(const void *in, size_t n, const unsigned char **out)
 {
 	char path[600];
 	int keep = n >= MEMO_MIN && n <= MEMO_MAX;
-	if (keep && memo_find(in, n, CONST_LEVEL)) /* kept in this process (batch) */
-		return pdf_deflate(in, n, CONST_LEVEL, out);
+	const struct memo *m = keep ? memo_find(in, n, CONST_LEVEL) : NULL;
+	if (m) { /* kept in this process (batch) */
+		*out = m->z;
+		return m->zn;
+	}
 	if (n > CONST_MAX / 2 || const_path(path, sizeof(path)) < 0)
 		return pdf_deflate(in, n, CONST_LEVEL, out);
 	size_t zn = 0;

@@ -33,19 +33,22 @@ static const char *const icc_paths[] = {
 	"/usr/share/color/icc/colord/sRGB.icc",       /* colord-data */
 };
 
-/* s is as pdf.c wrote it to Info (valid UTF-8, no control characters). */
+/* s is as pdf.c wrote it to Info (valid UTF-8, no control characters);
+ * the runs between the characters XML escapes are copied whole. */
 static void xml_text(buf_t *b, const char *s)
 {
-	size_t n = strlen(s);
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		switch (c) {
-		case '&': buf_puts(b, "&amp;"); break;
-		case '<': buf_puts(b, "&lt;"); break;
-		case '>': buf_puts(b, "&gt;"); break;
-		case '"': buf_puts(b, "&quot;"); break;
-		default: buf_putc(b, (char)c);
+	for (;;) {
+		size_t n = strcspn(s, "&<>\"");
+		buf_add(b, s, n);
+		s += n;
+		switch (*s) {
+		case '&': buf_add(b, "&amp;", 5); break;
+		case '<': buf_add(b, "&lt;", 4); break;
+		case '>': buf_add(b, "&gt;", 4); break;
+		case '"': buf_add(b, "&quot;", 6); break;
+		default: return;
 		}
+		s++;
 	}
 }
 
@@ -54,10 +57,20 @@ static void xmp_prop(buf_t *b, const char *name, const char *v, const char *wrap
 {
 	if (!v)
 		return;
-	buf_printf(b, "<%s><rdf:%s><rdf:li%s>", name, wrap,
-	           !strcmp(wrap, "Alt") ? " xml:lang=\"x-default\"" : "");
+	buf_putc(b, '<');
+	buf_puts(b, name);
+	buf_add(b, "><rdf:", 6);
+	buf_puts(b, wrap);
+	buf_add(b, "><rdf:li", 8);
+	if (!strcmp(wrap, "Alt"))
+		buf_puts(b, " xml:lang=\"x-default\"");
+	buf_putc(b, '>');
 	xml_text(b, v);
-	buf_printf(b, "</rdf:li></rdf:%s></%s>\n", wrap, name);
+	buf_add(b, "</rdf:li></rdf:", 15);
+	buf_puts(b, wrap);
+	buf_add(b, "></", 3);
+	buf_puts(b, name);
+	buf_add(b, ">\n", 2);
 }
 
 /* A simple property, written as an attribute of rdf:Description (XMP's
@@ -66,9 +79,20 @@ static void xmp_attr(buf_t *b, const char *name, const char *v)
 {
 	if (!v)
 		return;
-	buf_printf(b, " %s=\"", name);
+	buf_putc(b, ' ');
+	buf_puts(b, name);
+	buf_add(b, "=\"", 2);
 	xml_text(b, v);
 	buf_putc(b, '"');
+}
+
+/* n >= 0 in exactly k decimal digits at o */
+static void put_digits(char *o, int n, int k)
+{
+	while (k--) {
+		o[k] = (char)('0' + n % 10);
+		n /= 10;
+	}
 }
 
 static void xmp_build(pw_t *w, buf_t *b, int pdfa)
@@ -92,9 +116,13 @@ static void xmp_build(pw_t *w, buf_t *b, int pdfa)
 	struct tm tm;
 	time_t t = (time_t)d->epoch;
 	if (gmtime_r(&t, &tm) && tm.tm_year + 1900 >= 1 && tm.tm_year + 1900 <= 9999) {
-		char date[40];
-		snprintf(date, sizeof(date), "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900,
-		         tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+		char date[] = "YYYY-MM-DDThh:mm:ssZ"; /* the year is 1 to 9999 */
+		put_digits(date, tm.tm_year + 1900, 4);
+		put_digits(date + 5, tm.tm_mon + 1, 2);
+		put_digits(date + 8, tm.tm_mday, 2);
+		put_digits(date + 11, tm.tm_hour, 2);
+		put_digits(date + 14, tm.tm_min, 2);
+		put_digits(date + 17, tm.tm_sec, 2);
 		xmp_attr(b, "xmp:CreateDate", date);
 		xmp_attr(b, "xmp:ModifyDate", date);
 		xmp_attr(b, "xmp:MetadataDate", date);

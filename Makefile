@@ -87,7 +87,8 @@ SCRIPTS  = $(wildcard tests/scripts/*.sh)
 PROFILES = $(wildcard profiles/*.yaml)
 DATA     = $(wildcard layouts fonts locales)
 
-.PHONY: all deps deps-build demo test check check-tests unit scripts pdf-check debug fuzz bench static \
+.PHONY: all deps deps-build demo test check check-builds check-build check-build-san check-tests unit \
+        scripts tests-run pdf-check test-times debug fuzz bench static \
         golden-update layouts-doc gallery lint format format-check install uninstall deb clean FORCE
 
 all: $(BUILD)/vita
@@ -101,9 +102,9 @@ deps deps-test:
 	@# npm: Debian's package, unless the installed nodejs carries its own
 	@command -v npm >/dev/null || $(MAKE) --no-print-directory apt-install APT_PKGS=npm
 apt-install:
-	@missing=$$(for p in $(APT_PKGS); do \
-	   dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
-	 done); \
+	@ok=" $$(dpkg-query -W -f='$${Package}=$${Status}\n' $(APT_PKGS) 2>/dev/null | \
+	   sed -n 's/=install ok installed$$//p' | tr '\n' ' ')"; \
+	missing=$$(for p in $(APT_PKGS); do case "$$ok" in *" $$p "*) ;; *) echo $$p;; esac; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:" $$missing; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
@@ -187,9 +188,7 @@ demo: deps-build
 	done
 
 # `make test` = the test tools, then `make check` (offline: what a package
-# build runs). unit and scripts each append "passed failed" to
-# $(BUILD)/results; check sums both builds into the closing line, and a
-# build that fails (no results) counts as a failure.
+# build runs).
 test: deps-test
 	@$(MAKE) --no-print-directory $(PDFJS)
 	@PDFJS_REQUIRED=1 $(MAKE) --no-print-directory check
@@ -201,44 +200,88 @@ $(PDFJS): tests/tools/pdfjs/package.json tests/tools/pdfjs/package-lock.json
 	cd tests/tools/pdfjs && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The tests. Each unit test program (tests/unit/test_*.c) and each script
+# suite (tests/scripts/*.sh, run with VITA and BUILD set) is one test, and
+# so is the pdf-check of a build's PDFs; a test is a target of its own,
+# $(BUILD)/t/NAME.run, that leaves $(BUILD)/t/NAME.ok or NAME.fail (and
+# NAME.time, its CPU seconds: `make test-times`) and its output in
+# $(BUILD)/NAME.log (a unit test's beside its binary). They run
+# TEST_JOBS at a time (unless make was given its own -j), the slowest
+# first; each prints "ok   NAME (BUILD)" or "FAIL NAME (BUILD)" and the
+# end of its log when it ends, and the closing line counts them: a test
+# that did not run (its build failed) is a failure. A new test needs
+# nothing here: the wildcards find it (a slow one may go in TESTS_FIRST).
+# TESTS=NAME... runs only those (make check-tests TESTS="lint.sh test_pdf").
+TEST_JOBS ?= 2
+TEST_J     = $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) -Otarget
+UNIT_NAMES   = $(notdir $(UNIT_BIN))
+SCRIPT_NAMES = $(notdir $(SCRIPTS))
+# started first, so that the last to end is a short one
+TESTS_FIRST = shape_trip.sh test_shape_diff lint.sh pdfua.sh layouts.sh test_hyph_lib install.sh \
+              photos.sh new.sh test_hyph locales.sh shape_diff.sh test_fastot test_pdf hostile.sh
+# Build-independent suites run once in `make check`, with the optimised
+# build, not again with the sanitizer build: lint.sh (make lint on a copy
+# of the tree: the rules are about the sources, and its faults recompile
+# files: the same with either build's flags), install.sh (builds and
+# installs its own -O1 tree whatever BUILD is), packaging.sh (reads
+# debian/ and the Makefile).
+TESTS_ONCE = lint.sh install.sh packaging.sh
+TESTS ?= $(foreach t,$(TESTS_FIRST),$(filter $(t),$(UNIT_NAMES) $(SCRIPT_NAMES))) \
+         $(filter-out $(TESTS_FIRST),$(UNIT_NAMES) $(SCRIPT_NAMES))
+TESTS_RUN = $(filter-out $(if $(ONCE_DONE),$(TESTS_ONCE)),$(TESTS))
+
+# make check: every test with the optimised build and with the ASan+UBSan
+# build, the two side by side; then one pdf-check of both builds' PDFs
+# (a file with the same bytes in both is read once); one closing line.
 check:
-	@rm -f build/results build-san/results; st=0; \
-	$(MAKE) --no-print-directory check-tests || st=1; \
-	$(MAKE) --no-print-directory BUILD=build-san CFLAGS='$(SAN_FLAGS)' check-tests || st=1; \
-	cat build/results build-san/results 2>/dev/null | \
-	  awk -v st=$$st '{p += $$1; f += $$2} \
-	    END {if ((st || NR < 4) && !f) f = 1; print p " passed, " f " failed"; exit f > 0}'
+	@rm -rf build/t build-san/t
+	+@$(MAKE) --no-print-directory $(TEST_J) check-builds; \
+	$(MAKE) --no-print-directory pdf-check PDF_BUILDS="build build-san"; \
+	sh tests/tools/test_summary.sh build build-san
+check-builds: check-build check-build-san
+check-build:
+	+@$(MAKE) --no-print-directory -k tests-run || true
+check-build-san:
+	+@$(MAKE) --no-print-directory -k BUILD=build-san CFLAGS='$(SAN_FLAGS)' ONCE_DONE=1 tests-run || true
 
-# (pdf.js comes from npm: `make test` fetches it, check-tests only uses it
-# when it is there, so `make check` stays offline)
-check-tests: $(BUILD)/vita $(UNIT_BIN)
-	@rm -f $(BUILD)/results; \
-	$(MAKE) --no-print-directory unit; u=$$?; \
-	$(MAKE) --no-print-directory scripts; s=$$?; \
-	$(MAKE) --no-print-directory pdf-check; p=$$?; \
-	[ $$u = 0 ] && [ $$s = 0 ] && [ $$p = 0 ]
+# make check-tests: the tests of one build (BUILD=...; make unit, make
+# scripts: only the unit tests, only the suites)
+check-tests:
+	@rm -rf $(BUILD)/t
+	+@$(MAKE) --no-print-directory $(TEST_J) -k tests-run || true; \
+	$(if $(NO_PDF_CHECK),,$(MAKE) --no-print-directory pdf-check;) \
+	sh tests/tools/test_summary.sh $(BUILD)
+unit:
+	+@$(MAKE) --no-print-directory check-tests TESTS='$(UNIT_NAMES)' NO_PDF_CHECK=1
+scripts:
+	+@$(MAKE) --no-print-directory check-tests TESTS='$(SCRIPT_NAMES)' NO_PDF_CHECK=1
 
-# Last, every PDF the suites left in $(BUILD) goes through
-# tests/tools/pdf_check.sh (six readers, not one warning); one test.
+# (internal) the tests of $(BUILD), each leaving its result in $(BUILD)/t
+tests-run: $(BUILD)/t/expected $(TESTS_RUN:%=$(BUILD)/t/%.run)
+$(BUILD)/t/expected: FORCE | $(BUILD)/t
+	@printf '%s\n' $(TESTS_RUN) $(if $(NO_PDF_CHECK),,pdf_check) > $@
+$(BUILD)/t/test_%.run: $(BUILD)/tests/test_% FORCE | $(BUILD)/t
+	@sh tests/tools/run_test.sh $(BUILD)/t/test_$* $<.log all "$< ($(BUILD))" $<
+# (+: a suite that runs make itself shares the job slots)
+$(BUILD)/t/%.sh.run: tests/scripts/%.sh $(BUILD)/vita $(UNIT_BIN) FORCE | $(BUILD)/t
+	+@VITA=$(BUILD)/vita BUILD=$(BUILD) sh tests/tools/run_test.sh $(BUILD)/t/$*.sh \
+	  $(BUILD)/$*.sh.log 40 "$< ($(BUILD))" sh $<
+$(BUILD)/t:
+	mkdir -p $@
+# (the unit test programs are prerequisites of pattern rules only: keep them)
+.SECONDARY: $(UNIT_BIN)
+
+# Last, every PDF the tests left in the builds of PDF_BUILDS goes through
+# tests/tools/pdf_check.sh (six readers, not one warning), TEST_JOBS
+# shares side by side; one test per build (its log in BUILD/pdf_check.log).
+PDF_BUILDS ?= $(BUILD)
 pdf-check:
-	@pdfs=$$(find $(BUILD) -name '*.pdf' -type f | sort); \
-	if sh tests/tools/pdf_check.sh $$pdfs >$(BUILD)/pdf_check.log 2>&1; then \
-	  echo "ok   tests/tools/pdf_check.sh ($$(echo $$pdfs | wc -w) PDFs)"; echo "1 0" >> $(BUILD)/results; \
-	else echo "FAIL tests/tools/pdf_check.sh"; head -40 $(BUILD)/pdf_check.log; echo "0 1" >> $(BUILD)/results; exit 1; fi
+	@PDF_CHECK_JOBS=$(TEST_JOBS) sh tests/tools/pdf_check_builds.sh $(PDF_BUILDS)
 
-# Each unit test program and each script suite counts as one test.
-unit: $(UNIT_BIN)
-	@pass=0; fail=0; for t in $(UNIT_BIN); do \
-	  if $$t >$$t.log 2>&1; then echo "ok   $$t"; pass=$$((pass + 1)); \
-	  else echo "FAIL $$t"; cat $$t.log; fail=$$((fail + 1)); fi; \
-	done; echo "$$pass $$fail" >> $(BUILD)/results; [ $$fail = 0 ]
-
-scripts: $(BUILD)/vita
-	@pass=0; fail=0; for s in $(SCRIPTS); do \
-	  if VITA=$(BUILD)/vita BUILD=$(BUILD) sh $$s >$(BUILD)/$$(basename $$s).log 2>&1; then \
-	    echo "ok   $$s"; pass=$$((pass + 1)); \
-	  else echo "FAIL $$s ($(BUILD))"; tail -40 $(BUILD)/$$(basename $$s).log; fail=$$((fail + 1)); fi; \
-	done; echo "$$pass $$fail" >> $(BUILD)/results; [ $$fail = 0 ]
+# every test's CPU seconds (user + system) in the last run, the most first
+test-times:
+	@for f in build/t/*.time build-san/t/*.time; do [ -f "$$f" ] && \
+	  echo "$$(cut -d' ' -f1 $$f) $$(basename $$f .time) ($${f%%/*})"; done | sort -rn
 
 debug:
 	$(MAKE) BUILD=build-debug CFLAGS='$(DEBUG_FLAGS)' all

@@ -33,10 +33,12 @@ expect() {
 	for p in "$@"; do
 		grep -q -- "$p" "$T/out" || { no "$what: no '$p' in:"; cat "$T/out"; }
 	done
+	# undo the fault: the file and the objects as they were before it (so
+	# that the next lint recompiles only its own fault's files)
 	cp -p "$T/$f.orig" "$T/$f"
-	touch "$T/$f"
+	rm -rf "$T/$B" && mv "$T/$B.orig" "$T/$B"
 }
-fault() { cp -p "$T/$1" "$T/$1.orig"; }
+fault() { cp -p "$T/$1" "$T/$1.orig" && rm -rf "$T/$B.orig" && cp -pr "$T/$B" "$T/$B.orig"; }
 
 fault src/profile.c
 sed -i '0,/^#include "buf.h"/s//#include "buf.h"\n#include "pdf.h"/' "$T/src/profile.c"

@@ -10,12 +10,43 @@
 # Prints "FILE: TOOL: MESSAGE" for each complaint; exit 1 if any.
 # Batched for speed: one Ghostscript, one python and one node process for
 # all the files (Ghostscript is re-run per file only to name a culprit).
+# Files with the same bytes are read once (when one is complained about,
+# each of the others is named: "the same bytes as FILE"), and with
+# PDF_CHECK_JOBS=N the distinct files are split into N shares of about the
+# same size, checked side by side.
 # pdf.js lives in tests/tools/pdfjs (npm ci there; `make test` does it).
 set -u
 here=$(dirname "$0")
 [ $# -gt 0 ] || { echo "usage: pdf_check.sh FILE..." >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+if [ -z "${PDF_CHECK_PART:-}" ]; then
+	# FILE per line; the distinct ones (the first of each content) in
+	# $tmp/uniq, "FILE FIRST" for the others in $tmp/dups
+	for f; do echo "$f"; done >"$tmp/all"
+	# shellcheck disable=SC2046
+	{ sha256sum $(for f; do [ -s "$f" ] && echo "$f"; done) 2>/dev/null; } |
+		awk '{h = $1; f = substr($0, 67); if (h in first) print f, first[h]; else first[h] = f}' >"$tmp/dups"
+	awk 'FILENAME == ARGV[1] {dup[$1] = 1; next} !($0 in dup)' "$tmp/dups" "$tmp/all" >"$tmp/uniq"
+	jobs=${PDF_CHECK_JOBS:-1}
+	# the biggest first, each to the share with the fewest bytes so far
+	while read -r f; do echo "$(stat -c %s "$f" 2>/dev/null || echo 0) $f"; done <"$tmp/uniq" |
+		sort -rn | awk -v n="$jobs" -v dir="$tmp" '{b = 1; for (i = 2; i <= n; i++) if (sz[i] < sz[b]) b = i;
+			sz[b] += $1; print $2 > (dir "/part" b)}'
+	st=0 pids=
+	for p in "$tmp"/part*; do
+		# shellcheck disable=SC2046
+		PDF_CHECK_PART=1 sh "$0" $(cat "$p") 2>"$p.err" &
+		pids="$pids $!"
+	done
+	for p in $pids; do wait "$p" || st=1; done
+	cat "$tmp"/part*.err >"$tmp/err"
+	cat "$tmp/err" >&2
+	# a file with the same bytes as one complained about is named too
+	awk 'FILENAME == ARGV[1] {bad[substr($0, 1, index($0, ": ") - 1)] = 1; next}
+		$2 in bad {print $1 ": pdf_check: the same bytes as " $2 " (above)"}' "$tmp/err" "$tmp/dups" >&2
+	exit $st
+fi
 fail=0
 say() { # FILE TOOL < messages (runs in a pipeline's subshell: flag in a file)
 	while IFS= read -r line; do

@@ -13,7 +13,7 @@ import sys
 
 import yaml
 
-# code: lang (None: vita has no locale for it: el, hi, th, vi), name, headline, affiliation, location, summary,
+# code: lang (None: vita has no locale for it: hi, th), name, headline, affiliation, location, summary,
 # titles (interests, education, publications, experience, awards),
 # interests (2), degrees (3), orgs (university, lab), detail, jobs (3),
 # places (2), awards (3), a publication title
@@ -122,7 +122,7 @@ S["th"] = dict(
     pub="แบบจำลองภาษาไทยที่มีประสิทธิภาพสำหรับอุปกรณ์ที่มีทรัพยากรจำกัด")
 
 S["el"] = dict(
-    lang=None, name="Ελένη Παπαδοπούλου", headline="Υποψήφια διδάκτωρ Πληροφορικής",
+    lang="el", name="Ελένη Παπαδοπούλου", headline="Υποψήφια διδάκτωρ Πληροφορικής",
     affiliation="Εθνικό Μετσόβιο Πολυτεχνείο", location="Αθήνα, Ελλάδα",
     summary="Είμαι υποψήφια διδάκτωρ δεύτερου έτους στο Εθνικό Μετσόβιο Πολυτεχνείο, με "
     "επιβλέποντα τον καθηγητή Γιώργο Νικολάου. Τα ερευνητικά μου ενδιαφέροντα αφορούν τα "
@@ -158,7 +158,7 @@ S["ru"] = dict(
     pub="Эффективные языковые модели для русского языка")
 
 S["vi"] = dict(
-    lang=None, name="Nguyễn Thị Minh Anh", headline="Nghiên cứu sinh Tiến sĩ Khoa học Máy tính",
+    lang="vi", name="Nguyễn Thị Minh Anh", headline="Nghiên cứu sinh Tiến sĩ Khoa học Máy tính",
     affiliation="Đại học Quốc gia Hà Nội", location="Hà Nội, Việt Nam",
     summary="Tôi là nghiên cứu sinh năm thứ hai tại Đại học Quốc gia Hà Nội, dưới sự hướng "
     "dẫn của Giáo sư Trần Văn Hùng. Hướng nghiên cứu của tôi là các hệ thống học máy, đặc biệt "
@@ -235,7 +235,7 @@ def cv(seed, code):
         d["headline"] = "Ph.D. Student 🇨🇦 🇪🇺"
         return d
     if t["lang"]:
-        # vita ships no locale for el, hi, th, vi (an error): those say nothing
+        # vita ships no locale for hi, th (an error): those say nothing
         d = dict([("lang", t["lang"])] + list(d.items()))
     d["name"] = t["name"]
     d.pop("name_native", None)

@@ -26,5 +26,9 @@ int file_open(const char *path, size_t max, size_t *size, const char **why);
 FILE *file_fopen(const char *path, size_t max, const char **why);
 /* Append the whole file to b (NUL-terminated); 0 or -1. */
 int file_read(buf_t *b, const char *path, size_t max, const char **why);
+/* Read len bytes at offset off into p, through short reads and EINTR;
+ * the bytes read, fewer at the end of the file or on an error (the
+ * caller's buffer keeps what it held there). */
+size_t file_pread(int fd, void *p, size_t len, size_t off);
 
 #endif

@@ -80,6 +80,20 @@ FILE *file_fopen(const char *path, size_t max, const char **why)
 	return f;
 }
 
+size_t file_pread(int fd, void *p, size_t len, size_t off)
+{
+	size_t got = 0;
+	while (got < len) {
+		ssize_t k = pread(fd, (char *)p + got, len - got, (off_t)(off + got));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	return got;
+}
+
 int file_read(buf_t *b, const char *path, size_t max, const char **why)
 {
 	static const char *dummy;

@@ -54,7 +54,6 @@
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include <hyphen.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -429,14 +428,7 @@ static void hc_read(hc_file_t *f, const void *p, size_t len)
 		if (f->have[b])
 			continue;
 		size_t at = b * HC_BLOCK, end = at + HC_BLOCK < f->n ? at + HC_BLOCK : f->n;
-		while (at < end) {
-			ssize_t k = pread(f->fd, f->p + at, end - at, (off_t)at);
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k <= 0)
-				break;
-			at += (size_t)k;
-		}
+		file_pread(f->fd, f->p + at, end - at, at);
 		f->have[b] = 1;
 	}
 }

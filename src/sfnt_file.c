@@ -72,14 +72,7 @@ static int block_have(const sfnt_file_t *f, size_t b)
 static void block_read(sfnt_file_t *f, size_t b, size_t e)
 {
 	size_t at = b * SFNT_BLOCK, end = (e + 1) * SFNT_BLOCK < f->n ? (e + 1) * SFNT_BLOCK : f->n;
-	while (at < end) {
-		ssize_t k = pread(f->fd, f->p + at, end - at, (off_t)at);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		at += (size_t)k;
-	}
+	file_pread(f->fd, f->p + at, end - at, at);
 	for (size_t i = b; i <= e; i++)
 		f->have[i / 8] |= (uint8_t)(1u << (i % 8));
 }
@@ -115,20 +108,10 @@ void sfnt_file_copy(sfnt_file_t *f, const unsigned char *p, size_t len, unsigned
 		int have = 1;
 		for (size_t b = off / SFNT_BLOCK; n && b <= (off + n - 1) / SFNT_BLOCK; b++)
 			have &= block_have(f, b);
-		size_t got = 0;
-		if (have) {
+		if (have)
 			memcpy(dst, p, n);
-			got = n;
-		}
-		while (got < n) {
-			ssize_t k = pread(f->fd, dst + got, n - got, (off_t)(off + got));
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k <= 0)
-				break;
-			got += (size_t)k;
-		}
-		n = got;
+		else
+			n = file_pread(f->fd, dst, n, off);
 	}
 	memset(dst + n, 0, len - n);
 }

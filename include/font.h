@@ -82,6 +82,10 @@ const char *font_chain_name(const font_chain_t *c);
 /* "Lato + serif" (families in front of a chain): the front families that
  * are not installed and were left out, as "'Lato'", or NULL. */
 const char *font_chain_absent(const font_chain_t *c);
+/* The i-th family of chain c (from 0) that is not installed but is set in
+ * its metric-compatible stand-in (fontconfig's alias: Helvetica -> Nimbus
+ * Sans): 1 with *family and *standin set, 0 past the last. */
+int font_chain_standin(const font_chain_t *c, int i, const char **family, const char **standin);
 /* The families of chain c in order (as named in the chain, or the family
  * of an explicit file): up to max into out; returns how many. */
 int font_chain_families(const font_chain_t *c, const char **out, int max);

@@ -281,6 +281,17 @@ const char *font_chain_absent(const font_chain_t *c)
 	return c ? c->absent : NULL;
 }
 
+int font_chain_standin(const font_chain_t *c, int i, const char **family, const char **standin)
+{
+	for (int k = 0; c && k < c->nent; k++)
+		if (c->ent[k].standin && i-- == 0) {
+			*family = c->ent[k].family;
+			*standin = c->ent[k].standin;
+			return 1;
+		}
+	return 0;
+}
+
 font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e)
 {
 	for (font_chain_t *c = lib->chains; c; c = c->next)
@@ -363,6 +374,9 @@ void font_chain_describe(font_chain_t *c, FILE *out)
 			        en->package ? "; Debian package " : "", en->package ? en->package : "");
 			continue;
 		}
+		if (en->standin)
+			fprintf(out, "  %-20s not installed: its metric-compatible stand-in %s\n",
+			        en->family, en->standin);
 		for (int s = 0; s < FONT_NSTYLES; s++) {
 			font_face_t *f = en->face[s];
 			if (!*style_names[s])

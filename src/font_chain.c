@@ -47,7 +47,7 @@
 	X(FcPatternDestroy) X(FcPatternAddString) X(FcPatternGetString) X(FcPatternGetInteger) \
 	X(FcPatternGetBool) X(FcObjectSetBuild) X(FcObjectSetDestroy) X(FcFontList) \
 	X(FcFontSetDestroy) X(FcConfigGetFontDirs) X(FcStrListNext) \
-	X(FcStrListDone)
+	X(FcStrListDone) X(FcConfigSubstitute) X(FcPatternGetWithBinding)
 static struct {
 	FC_FUNCS(DL_FIELD)
 } fcl;
@@ -67,6 +67,7 @@ void font_chain_free(font_chain_t *c)
 	for (int k = 0; k < c->nent; k++) {
 		free(c->ent[k].family);
 		free(c->ent[k].package);
+		free(c->ent[k].standin);
 		for (int s = 0; s < FONT_NSTYLES; s++)
 			free(c->ent[k].why[s]);
 	}
@@ -136,6 +137,8 @@ static long fc_score(const font_cand_t *c, int bold, int italic)
 {
 	int want_w = bold == 1 ? FC_WEIGHT_BOLD : bold == 2 ? FC_WEIGHT_LIGHT : FC_WEIGHT_REGULAR;
 	long s = 0;
+	if (c->truetype == 2)
+		s += 1000000000L;   /* Type 1 beside the OpenType faces (URW's): never */
 	if ((c->slant > 0) != (italic != 0))
 		s += 100000000L;
 	if (!c->truetype)
@@ -188,9 +191,11 @@ static int fc_cands(FcFontSet *fs, font_cand_t *v, int max)
 		fcl.FcPatternGetInteger(p, FC_WEIGHT, 0, &c->weight);
 		fcl.FcPatternGetInteger(p, FC_SLANT, 0, &c->slant);
 		fcl.FcPatternGetInteger(p, FC_WIDTH, 0, &c->width);
-		/* a variable font draws its default instance: a last resort */
-		c->truetype = !var && fcl.FcPatternGetString(p, FC_FONTFORMAT, 0, &fmt) == FcResultMatch &&
-		              strcmp((const char *)fmt, "TrueType") == 0;
+		/* a variable font draws its default instance: a last resort;
+		   one that is not an sfnt (Type 1, PCF) cannot be drawn at all */
+		int known = fcl.FcPatternGetString(p, FC_FONTFORMAT, 0, &fmt) == FcResultMatch;
+		c->truetype = known && strcmp((const char *)fmt, "TrueType") == 0 ? !var
+		              : known && strcmp((const char *)fmt, "CFF") != 0 ? 2 : 0;
 		n++;
 	}
 	return n;
@@ -209,36 +214,88 @@ static font_face_t *ctx_face(chain_ctx_t *x, const char *path, int index, const 
 	return font_file_get(x->lib, path, index, x->file, at->line, at->col, x->e);
 }
 
-/* The faces of a family: from the cache, else from fontconfig. */
+/* The fonts fontconfig lists for family (NULL: fontconfig failed). */
+static FcFontSet *fc_list(FcConfig *fc, const char *family, FcObjectSet *os)
+{
+	FcPattern *p = fcl.FcPatternCreate();
+	fcl.FcPatternAddString(p, FC_FAMILY, (const FcChar8 *)family);
+	FcFontSet *fs = fcl.FcFontList(fc, p, os);
+	fcl.FcPatternDestroy(p);
+	return fs;
+}
+
+/* A family that is not installed: the installed family fontconfig's
+ * configuration gives as its metric-compatible stand-in, into out (""
+ * when none). Those are the aliases with binding="same" (fontconfig's
+ * 30-metric-aliases.conf: Helvetica -> Nimbus Sans, Arial -> Liberation
+ * Sans, ...): in the substituted pattern their families are bound as
+ * strongly as the one asked for, where the generic fallbacks (sans-serif
+ * -> DejaVu Sans, which any unknown name gets) are weak. The first one
+ * with a face installed wins, as in fontconfig's own match. */
+static void fc_standin(FcConfig *fc, const char *family, char *out, size_t size)
+{
+	out[0] = '\0';
+	FcPattern *p = fcl.FcPatternCreate();
+	fcl.FcPatternAddString(p, FC_FAMILY, (const FcChar8 *)family);
+	if (!fcl.FcConfigSubstitute(fc, p, FcMatchPattern)) {
+		fcl.FcPatternDestroy(p);
+		return;
+	}
+	FcObjectSet *os = fcl.FcObjectSetBuild(FC_FILE, (char *)0);
+	FcValue v;
+	FcValueBinding b;
+	for (int k = 1; !out[0] && fcl.FcPatternGetWithBinding(p, FC_FAMILY, k, &v, &b) ==
+	                                     FcResultMatch; k++) {
+		if (b != FcValueBindingStrong || v.type != FcTypeString ||
+		    strlen((const char *)v.u.s) >= size)
+			continue;
+		FcFontSet *fs = fc_list(fc, (const char *)v.u.s, os);
+		if (fs && fs->nfont > 0)
+			snprintf(out, size, "%s", (const char *)v.u.s);
+		if (fs)
+			fcl.FcFontSetDestroy(fs);
+	}
+	fcl.FcObjectSetDestroy(os);
+	fcl.FcPatternDestroy(p);
+}
+
+/* The faces of a family: from the cache, else from fontconfig. When there
+ * are none and standin is not NULL: the family's metric-compatible
+ * stand-in into it ("" when none), remembered with the miss. */
 static int family_list(chain_ctx_t *x, const char *family, font_cand_t *v, int max,
-                       FcFontSet **fsp, int *cached)
+                       FcFontSet **fsp, int *cached, char *standin, size_t size)
 {
 	font_cand_t *cv;
+	char alias[256];
 	int n = *cached ? font_fccache_lookup(x->lib, family, &cv) : 0;
 	*cached = n > 0;
+	if (standin)
+		standin[0] = '\0';
 	if (n > 0) {
 		n = n < max ? n : max;
 		memcpy(v, cv, (size_t)n * sizeof(*v));
 		return n;
 	}
-	if (font_fccache_absent(x->lib, family))
-		return 0;   /* fontconfig said so, and no font directory changed since */
+	int known = font_fccache_absent(x->lib, family, alias, sizeof(alias));
+	if (known) {   /* fontconfig said so, and no font directory changed since */
+		if (known == 2 && standin)
+			snprintf(standin, size, "%s", alias);
+		return 0;
+	}
 	FcConfig *fc = fc_config(x->lib);
 	if (!fc)
 		return err_sys(x->e, x->file, "cannot initialise fontconfig");
-	FcPattern *p = fcl.FcPatternCreate();
-	fcl.FcPatternAddString(p, FC_FAMILY, (const FcChar8 *)family);
 	FcObjectSet *os = fcl.FcObjectSetBuild(FC_FILE, FC_INDEX, FC_WEIGHT, FC_SLANT, FC_WIDTH,
 	                                   FC_FONTFORMAT, FC_VARIABLE, (char *)0);
-	FcFontSet *fs = fcl.FcFontList(fc, p, os);
+	FcFontSet *fs = fc_list(fc, family, os);
 	fcl.FcObjectSetDestroy(os);
-	fcl.FcPatternDestroy(p);
 	*fsp = fs;
 	n = fs ? fc_cands(fs, v, max) : 0;
 	font_fccache_store(x->lib, family, v, n);
-	if (n == 0 && fs) {
+	if (n == 0 && fs && standin) {
 		fc_stamp(x->lib, fc);
-		font_fccache_store_absent(x->lib, family);
+		fc_standin(fc, family, standin, size);
+		font_fccache_store_absent(x->lib, family, standin[0] ? standin : NULL);
 	}
 	return n;
 }
@@ -279,14 +336,31 @@ int font_family_suggest(font_lib_t *lib, const char *family, char *near, size_t 
 	return best < 4;
 }
 
-/* The 4 styles of a family; synthetic where it has none. */
+/* The 4 styles of a family; synthetic where it has none. A family that
+ * is not installed but has a metric-compatible stand-in (fc_standin) gets
+ * the stand-in's faces and en->standin (layout_render says so). */
 static int resolve_family(chain_ctx_t *x, font_entry_t *en, const ynode_t *at)
 {
 	FcFontSet *fs = NULL;
 	font_cand_t v[256];
+	char standin[256];
 	int cached = 1;
-	int n = family_list(x, en->family, v, 256, &fs, &cached);
+	const char *fam = en->family;
+	int n = family_list(x, fam, v, 256, &fs, &cached, standin, sizeof(standin));
 	int rc = 0;
+	free(en->standin);
+	en->standin = NULL;
+	if (n == 0 && standin[0]) {
+		if (fs)
+			fcl.FcFontSetDestroy(fs);
+		fs = NULL;
+		cached = 1;
+		n = family_list(x, standin, v, 256, &fs, &cached, NULL, 0);
+		if (n > 0) {
+			en->standin = xstrdup(standin);
+			fam = en->standin;
+		}
+	}
 	if (n < 0) {
 		rc = -1;
 		goto out;
@@ -312,13 +386,13 @@ static int resolve_family(chain_ctx_t *x, font_entry_t *en, const ynode_t *at)
 	int reall = l->weight <= FC_WEIGHT_LIGHT && l->weight > FC_WEIGHT_EXTRALIGHT && l->slant == 0;
 	int realli = li->weight <= FC_WEIGHT_LIGHT && li->weight > FC_WEIGHT_EXTRALIGHT &&
 	             li->slant > 0;
-	if (cached && (!font_fccache_valid(r, en->family) ||
-	               (realb && !font_fccache_valid(b, en->family)) ||
-	               (reali && !font_fccache_valid(i, en->family)) ||
-	               (realbi && !font_fccache_valid(bi, en->family)) ||
-	               (reall && !font_fccache_valid(l, en->family)) ||
-	               (realli && !font_fccache_valid(li, en->family)))) {
-		font_fccache_forget(x->lib, en->family);   /* ask fontconfig */
+	if (cached && (!font_fccache_valid(r, fam) ||
+	               (realb && !font_fccache_valid(b, fam)) ||
+	               (reali && !font_fccache_valid(i, fam)) ||
+	               (realbi && !font_fccache_valid(bi, fam)) ||
+	               (reall && !font_fccache_valid(l, fam)) ||
+	               (realli && !font_fccache_valid(li, fam)))) {
+		font_fccache_forget(x->lib, fam);   /* ask fontconfig */
 		return resolve_family(x, en, at);
 	}
 	en->face[FONT_REGULAR] = ctx_face(x, r->file, r->index, at);
@@ -684,6 +758,7 @@ int font_chain_join(font_chain_t *c, font_chain_t *tail, errs_t *e)
 		*d = *t;
 		d->family = xstrdup_or_null(t->family);
 		d->package = xstrdup_or_null(t->package);
+		d->standin = xstrdup_or_null(t->standin);
 		for (int s = 0; s < FONT_NSTYLES; s++)
 			d->why[s] = xstrdup_or_null(t->why[s]);
 		d->reported = 0;

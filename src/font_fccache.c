@@ -2,10 +2,10 @@
  * a run does not pay for FcInitLoadConfigAndFonts (5-10 ms with ~2000
  * fonts installed, more than everything else vita does for a CV).
  *
- * File: $XDG_CACHE_HOME/vita/families-v3-KEY (else under $HOME/.cache),
+ * File: $XDG_CACHE_HOME/vita/families-v4-KEY (else under $HOME/.cache),
  * text, one record per family, written atomically (temp + rename):
  *
- *   vita-families 3 <configuration key>
+ *   vita-families 4 <configuration key>
  *   I <offset of its F line after the I lines> <family>   (one per record)
  *   F <number of C lines> <family as written in the chain>
  *   C <index> <weight> <slant> <width> <truetype> <mtime> <size> <dirmtime> <path>
@@ -13,7 +13,9 @@
  * A run reads the I lines and then only the records of the families it
  * looks up (the file lists every family ever asked for: 250 of them after
  * `vita fonts`, 230 KB, of which a CV needs a few); a record not found
- * where its I line says (the file was edited) is not used.
+ * where its I line says (the file was edited) is not used. <truetype> is
+ * 1 for TrueType outlines, 0 for CFF (or a variable font), 2 for a face
+ * that is no sfnt (Type 1: v3 files said 0, hence v4).
  *
  * The key is a hash of the fontconfig configuration: FONTCONFIG_FILE,
  * FONTCONFIG_PATH and FONTCONFIG_SYSROOT, and the times and sizes of the
@@ -33,7 +35,7 @@
  * case and blanks as fontconfig does), only those, so no other font file
  * is opened. On any mismatch the record is forgotten and fontconfig asked
  * again, so a cache file edited by someone else cannot substitute a font.
- * Families that are not installed are kept apart (misses-v1-KEY, see
+ * Families that are not installed are kept apart (misses-v2-KEY, see
  * "what is not installed" below). VITA_NO_FONT_CACHE=1 turns both off. Any I/O problem just means no cache: the results are the same
  * either way.
  */
@@ -67,6 +69,7 @@ typedef struct fcc_fam {
 typedef struct fcc_miss {
 	char *name;
 	int absent;             /* 1: fontconfig lists no face of this family */
+	char *standin;          /* absent: its metric-compatible alias, or NULL */
 	int near;               /* 0 not known, 1 no family is close, 2 near_s */
 	char *near_s;
 } fcc_miss_t;
@@ -113,6 +116,7 @@ static void misses_free(fcc_misses_t *m)
 	for (int i = 0; i < m->n; i++) {
 		free(m->v[i].name);
 		free(m->v[i].near_s);
+		free(m->v[i].standin);
 	}
 	free(m->v);
 	for (int i = 0; i < m->ndir; i++)
@@ -308,7 +312,7 @@ static int face_matches(int fd, const fcc_cand_t *k, const char *family)
 	int cff = !memcmp(h, "OTTO", 4);
 	if (!cff && be32(h) != 0x00010000 && memcmp(h, "true", 4))
 		return 0;
-	if (k->c.truetype && cff)
+	if ((k->c.truetype == 1 && cff) || k->c.truetype == 2)
 		return 0;
 	unsigned nt = be16(h + 4);
 	if (nt == 0 || nt > 64 || got < (ssize_t)(12 + 16 * nt))
@@ -341,7 +345,7 @@ static int rec_sane(const font_cand_t *c)
 {
 	return c->file && c->file[0] == '/' && c->index >= 0 && c->index <= 0xffff &&
 	       c->weight >= 0 && c->weight <= 250 && c->slant >= 0 && c->slant <= 110 &&
-	       c->width >= 25 && c->width <= 200 && (c->truetype == 0 || c->truetype == 1);
+	       c->width >= 25 && c->width <= 200 && c->truetype >= 0 && c->truetype <= 2;
 }
 
 int font_fccache_valid(const font_cand_t *c, const char *family)
@@ -519,7 +523,7 @@ static void index_read(fccache_t *c)
 		}
 	}
 	size_t hl = 16 + strlen(c->key);
-	if (strncmp(b, "vita-families 3 ", 16) != 0 || strncmp(b + 16, c->key, strlen(c->key)) ||
+	if (strncmp(b, "vita-families 4 ", 16) != 0 || strncmp(b + 16, c->key, strlen(c->key)) ||
 	    b[hl] != '\n' || e < b + hl + 1) {
 		close(fd);
 		free(b);
@@ -562,11 +566,11 @@ static fccache_t *cache_get(font_lib_t *lib)
 	buf_init(&m);
 	config_key(c->key);
 	if (xdg && xdg[0] == '/') {
-		buf_printf(&p, "%s/vita/families-v3-%s", xdg, c->key);
-		buf_printf(&m, "%s/vita/misses-v1-%s", xdg, c->key);
+		buf_printf(&p, "%s/vita/families-v4-%s", xdg, c->key);
+		buf_printf(&m, "%s/vita/misses-v2-%s", xdg, c->key);
 	} else if (home && home[0] == '/') {
-		buf_printf(&p, "%s/.cache/vita/families-v3-%s", home, c->key);
-		buf_printf(&m, "%s/.cache/vita/misses-v1-%s", home, c->key);
+		buf_printf(&p, "%s/.cache/vita/families-v4-%s", home, c->key);
+		buf_printf(&m, "%s/.cache/vita/misses-v2-%s", home, c->key);
 	}
 	if ((off && *off && strcmp(off, "0") != 0) || !p.s) {
 		c->off = 1;
@@ -652,7 +656,7 @@ static void cache_write(fccache_t *c)
 	buf_t b, r;
 	buf_init(&b);
 	buf_init(&r);
-	buf_printf(&b, "vita-families 3 %s\n", c->key);
+	buf_printf(&b, "vita-families 4 %s\n", c->key);
 	for (int i = 0; i < c->n; i++) {
 		fcc_fam_t *f = &c->f[i];
 		if (f->n == 0 || f->n != f->want)
@@ -707,12 +711,16 @@ void font_fccache_store(font_lib_t *lib, const char *family, const font_cand_t *
  * A family fontconfig does not list costs a render more than anything
  * else: fontconfig loaded in full to confirm it, then a "did you mean"
  * over every installed family. Both answers are kept in their own file,
- * misses-v1-KEY beside the families file:
+ * misses-v2-KEY beside the families file (v1 had no M lines: its A lines
+ * may hide a stand-in, so it is not read):
  *
- *   vita-misses 1 <configuration key> <environment hash>
+ *   vita-misses 2 <configuration key> <environment hash>
  *   D <mtime s> <mtime ns> <dir>   (fontconfig's font directories and their
  *                                   subdirectories)
- *   A <family>                     (fontconfig lists no face of it)
+ *   A <family>                     (fontconfig lists no face of it, and
+ *                                   aliases it to no installed family)
+ *   M <family>\t<stand-in>         (no face of it; its metric-compatible
+ *                                   alias, installed: font_chain.c)
  *   N <name>                       (no installed family is close to it)
  *   S <name>\t<family>             (the installed family closest to it)
  *
@@ -807,6 +815,15 @@ static int misses_line(fcc_misses_t *m, char *s)
 		if ((rest = rd_rest(p)))
 			miss_get(m, rest, 1)->absent = 1;
 		return 0;
+	case 'M':
+		if (!(rest = rd_rest(p)) || !(tab = strchr(rest, '\t')) || !tab[1])
+			return 0;
+		*tab = '\0';
+		x = miss_get(m, rest, 1);
+		x->absent = 1;
+		free(x->standin);
+		x->standin = xstrdup(tab + 1);
+		return 0;
 	case 'N':
 		if ((rest = rd_rest(p)))
 			miss_get(m, rest, 1)->near = 1;
@@ -835,7 +852,7 @@ static void misses_read(fccache_t *c)
 	buf_t b, h;
 	buf_init(&b);
 	buf_init(&h);
-	buf_printf(&h, "vita-misses 1 %s %016llx\n", c->key, (unsigned long long)env_hash());
+	buf_printf(&h, "vita-misses 2 %s %016llx\n", c->key, (unsigned long long)env_hash());
 	if (file_read(&b, m->path, 1u << 20, NULL) == 0 && b.len > h.len &&
 	    memcmp(b.s, h.s, h.len) == 0) {
 		fcc_misses_t got;
@@ -849,6 +866,8 @@ static void misses_read(fccache_t *c)
 			for (int i = 0; i < got.n; i++) { /* none yet in m: read comes first */
 				fcc_miss_t *x = miss_get(m, got.v[i].name, 1);
 				x->absent = got.v[i].absent;
+				x->standin = got.v[i].standin;
+				got.v[i].standin = NULL;
 				x->near = got.v[i].near;
 				x->near_s = got.v[i].near_s;
 				got.v[i].near_s = NULL;
@@ -869,12 +888,14 @@ static void misses_write(fccache_t *c)
 	buf_t b, r;
 	buf_init(&b);
 	buf_init(&r);
-	buf_printf(&b, "vita-misses 1 %s %016llx\n", c->key, (unsigned long long)env_hash());
+	buf_printf(&b, "vita-misses 2 %s %016llx\n", c->key, (unsigned long long)env_hash());
 	for (int i = 0; i < m->ndir; i++)
 		buf_printf(&b, "D %lld %lld %s\n", m->sec[i], m->nsec[i], m->dir[i]);
 	for (int i = 0; i < m->n; i++) {
 		fcc_miss_t *x = &m->v[i];
-		if (x->absent)
+		if (x->absent && x->standin)
+			buf_printf(&r, "M %s\t%s\n", x->name, x->standin);
+		else if (x->absent)
 			buf_printf(&r, "A %s\n", x->name);
 		if (x->near == 1)
 			buf_printf(&r, "N %s\n", x->name);
@@ -894,12 +915,16 @@ static int misses_name_ok(const char *s)
 	return n > 0 && n < 1024 && !strpbrk(s, "\n\r\t") && s[0] != ' ' && s[n - 1] != ' ';
 }
 
-int font_fccache_absent(font_lib_t *lib, const char *family)
+int font_fccache_absent(font_lib_t *lib, const char *family, char *standin, size_t size)
 {
 	fccache_t *c = cache_get(lib);
 	misses_read(c);
 	fcc_miss_t *x = miss_get(&c->m, family, 0);
-	return x && x->absent;
+	if (!x || !x->absent)
+		return 0;
+	if (x->standin)
+		snprintf(standin, size, "%s", x->standin);
+	return x->standin ? 2 : 1;
 }
 
 int font_fccache_near(font_lib_t *lib, const char *name, char *near, size_t size)
@@ -938,13 +963,16 @@ void font_fccache_stamp(font_lib_t *lib, const char *const *dirs, int n, long lo
 	}
 }
 
-void font_fccache_store_absent(font_lib_t *lib, const char *family)
+void font_fccache_store_absent(font_lib_t *lib, const char *family, const char *standin)
 {
 	fccache_t *c = cache_get(lib);
-	if (!misses_name_ok(family))
+	if (!misses_name_ok(family) || (standin && !misses_name_ok(standin)))
 		return;
 	misses_read(c);
-	miss_get(&c->m, family, 1)->absent = 1;
+	fcc_miss_t *x = miss_get(&c->m, family, 1);
+	x->absent = 1;
+	free(x->standin);
+	x->standin = standin ? xstrdup(standin) : NULL;
 	misses_write(c);
 }
 

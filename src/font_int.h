@@ -68,6 +68,9 @@ typedef struct font_entry {
 	                         * only when a character needs it (font_chain_missing) */
 	char *package;          /* the Debian package that provides it, or NULL */
 	int reported;           /* font_chain_missing named it already */
+	char *standin;          /* family is not installed: the metric-compatible
+	                         * family fontconfig aliases it to, whose faces these
+	                         * are (layout says so), or NULL */
 } font_entry_t;
 
 /* Cached result of shaping one item (a run of text in one face),
@@ -147,16 +150,18 @@ int font_fccache_valid(const font_cand_t *c, const char *family);
 /* Drop family's record (it disagreed with a font file). */
 void font_fccache_forget(font_lib_t *lib, const char *family);
 /* What fontconfig does not have, kept across runs while its font and cache
- * directories are unchanged. absent: 1 when family is known not to be
- * installed. near: 1 and the nearest installed family to name in near, 0
+ * directories are unchanged. absent: 0 when not known, 1 when family is
+ * known not to be installed, 2 when it is not but fontconfig aliases it to
+ * the installed metric-compatible family in standin (store_absent: standin
+ * NULL for none). near: 1 and the nearest installed family to name in near, 0
  * when none is close, -1 when not known. Before a store, the directories
  * as fontconfig (created at time since, in s) names them:
  * font_fccache_stamp, when font_fccache_need_stamp says so. */
-int font_fccache_absent(font_lib_t *lib, const char *family);
+int font_fccache_absent(font_lib_t *lib, const char *family, char *standin, size_t size);
 int font_fccache_near(font_lib_t *lib, const char *name, char *near, size_t size);
 int font_fccache_need_stamp(font_lib_t *lib);
 void font_fccache_stamp(font_lib_t *lib, const char *const *dirs, int n, long long since);
-void font_fccache_store_absent(font_lib_t *lib, const char *family);
+void font_fccache_store_absent(font_lib_t *lib, const char *family, const char *standin);
 /* near NULL: no installed family is close to name */
 void font_fccache_store_near(font_lib_t *lib, const char *name, const char *near);
 

@@ -282,17 +282,24 @@ void layout_hyph_deps(const model_t *m, const style_t *s, hyph_set_t *hyphs)
 }
 
 /* "Lato + serif" with no Lato installed: said where the key was set, and
- * the chain's own face is used. */
+ * the chain's own face is used. A family that is not installed but has a
+ * metric-compatible stand-in (Helvetica: Nimbus Sans) is set in it: said
+ * there too. */
 static void lay_absent(lay_t *L, const font_chain_t *c, const char *key)
 {
-	const char *abs = font_chain_absent(c), *file;
+	const char *abs = font_chain_absent(c), *file, *fam, *standin;
 	int line, col;
-	if (!abs)
+	int has = font_chain_standin(c, 0, &fam, &standin);
+	if (!abs && !has)
 		return;
 	style_key_at(L->orig, key, &file, &line, &col);
-	warn_at(L->e, file, line, col, "font family %s is not installed; the layout's own "
-	        "face is used for %s (fc-list : family lists the installed ones)", abs,
-	        strcmp(key, "fonts.body") ? "the name and section titles" : "the text");
+	for (int i = 0; font_chain_standin(c, i, &fam, &standin); i++)
+		warn_at(L->e, file, line, col, "font family '%s' is not installed; using its "
+		        "metric-compatible stand-in '%s'", fam, standin);
+	if (abs)
+		warn_at(L->e, file, line, col, "font family %s is not installed; the layout's own "
+		        "face is used for %s (fc-list : family lists the installed ones)", abs,
+		        strcmp(key, "fonts.body") ? "the name and section titles" : "the text");
 }
 
 /* The columns: the header across the text block, the main column and the

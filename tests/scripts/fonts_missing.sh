@@ -1,14 +1,18 @@
 #!/bin/sh
 # fonts_missing: a font family that is not installed is remembered across
-# runs (the miss cache, misses-v1-KEY beside the family cache): the same
+# runs (the miss cache, misses-v2-KEY beside the family cache): the same
 # warnings, errors, "did you mean" suggestions, exit codes and PDFs on a
 # cold cache, a warm one and with VITA_NO_FONT_CACHE=1; a near miss ('Noto
 # Sanz') still gets its suggestion and a far one ('New Computer Modern')
-# none; fontconfig aliases are not applied ('Helvetica' stays missing, as
-# before the cache); a warm run does not load fontconfig at all; a font
-# installed later (in a font directory, a new subdirectory of one, a
-# configured directory made later) and a changed fontconfig configuration
-# are seen at once.
+# none; a warm run does not load fontconfig at all; a font installed later
+# (in a font directory, a new subdirectory of one, a configured directory
+# made later) and a changed fontconfig configuration are seen at once.
+# Fontconfig's metric-compatible aliases (binding="same": Helvetica ->
+# Nimbus Sans) give a missing family its stand-in, said in one warning,
+# and the PDF embeds it; its generic fallbacks (sans-serif -> DejaVu Sans)
+# do not: a typo keeps its "did you mean" (part 3, a private configuration;
+# the machine's own aliases in part 1 when Nimbus Sans or Liberation Sans
+# is installed).
 set -u
 : "${VITA:=build/vita}" "${BUILD:=build}"
 T="$BUILD/fonts_missing"
@@ -60,8 +64,28 @@ same near "--set: warning: font family 'Noto Sanz' (did you mean 'Noto Sans'?) i
 same far "--set: warning: font family 'New Computer Modern' is not installed; the layout's own face is used for the text (fc-list : family lists the installed ones)" \
 	"$P" --set 'fonts.body=New Computer Modern + serif'
 grep -q 'did you mean' "$T/far.cold.err" && no "far: a suggestion for 'New Computer Modern'"
-same alias "--set: warning: font family 'Helvetica' is not installed; the layout's own face is used for the text" \
-	"$P" --set 'fonts.body=Helvetica + serif'
+# the machine's metric-compatible aliases, when their fonts are installed
+standin() { # FAMILY STAND-IN PDF-NAME
+	if [ "$(fc-match -f '%{family[0]}' "$1")" = "$2" ] &&
+	   fc-list -f '%{file}\n' "$2" | grep -q '\.[ot]tf$'; then
+		same "alias-$3" "--set: warning: font family '$1' is not installed; using its metric-compatible stand-in '$2'" \
+			"$P" --set "fonts.body=$1 + serif"
+		pdffonts "$T/alias-$3.cold.pdf" | grep -Eq "\+$3(-Regular)? " ||
+			{ no "$1: $2 not embedded"; pdffonts "$T/alias-$3.cold.pdf"; }
+		grep -q 'layout.s own face' "$T/alias-$3.cold.err" && no "$1: still the layout's own face"
+		# the stand-in asked for by its name: itself (URW's Type 1 files
+		# beside its OpenType ones are not taken)
+		"$VITA" render "$P" --set "fonts.body=$2 + serif" -o "$T/self-$3.pdf" 2>"$T/self-$3.err" ||
+			{ no "$2: exit $?"; cat "$T/self-$3.err"; }
+		grep -q 'not installed\|error' "$T/self-$3.err" && { no "$2: a message"; cat "$T/self-$3.err"; }
+		pdffonts "$T/self-$3.pdf" | grep -Eq "\+$3(-Regular)? " || no "$2 asked for: not embedded"
+	else
+		echo "fonts_missing.sh: skip: $2 is not installed or not fontconfig's match for $1"
+	fi
+}
+standin Helvetica 'Nimbus Sans' NimbusSans
+standin Arial 'Liberation Sans' LiberationSans
+standin 'Times New Roman' 'Liberation Serif' LiberationSerif
 same chain-near "vita: error: unknown font chain 'Noto Sanz' (no Noto Sanz.yaml in the font directories, and not an installed font family); did you mean 'Noto Sans'?" \
 	"$P" --set 'fonts.body=Noto Sanz'
 grep -q '^exit 1$' "$T/chain-near.cold.err" || no "chain-near: not exit 1"
@@ -78,7 +102,7 @@ R=tests/import/rendercv/sb2nov-v2.3.yaml
 same rendercv "$R:134:18: warning: font family 'New Computer Modern' is not installed; the layout's own face is used for the text" "$R"
 grep -qF "$R:159:18: warning: font family 'New Computer Modern' is not installed; the layout's own face is used for the name and section titles" \
 	"$T/rendercv.cold.err" || no "rendercv: no heading warning"
-ls "$T"/cache/vita/misses-v1-* >/dev/null 2>&1 || no "no miss cache written"
+ls "$T"/cache/vita/misses-v2-* >/dev/null 2>&1 || no "no miss cache written"
 
 # 2. a private fontconfig whose directories are old (a miss is written
 # only when no directory changed in the second before fontconfig read it);
@@ -117,7 +141,7 @@ fc_loaded warm-sans render "$L" --set 'fonts.body=Noto Sans + serif' -o "$T/x.pd
 	no "a known miss loaded fontconfig again"
 fc_loaded warm-sanz render "$L" --set 'fonts.body=Noto Sanz + serif' -o "$T/x.pdf" &&
 	no "a known suggestion (none) loaded fontconfig again"
-grep -qx 'A Noto Sans' "$XDG_CACHE_HOME"/vita/misses-v1-* || no "no miss recorded for Noto Sans"
+grep -qx 'A Noto Sans' "$XDG_CACHE_HOME"/vita/misses-v2-* || no "no miss recorded for Noto Sans"
 n=$((n + 1))
 # Noto Sans installed: found, and suggested for the typo
 for s in Regular Bold Italic BoldItalic; do ln -s "$N/NotoSans-$s.ttf" "$F/fonts/"; done
@@ -155,6 +179,73 @@ for fam in 'Noto Sans Display' 'Noto Serif Display'; do
 	pdffonts "$T/$f-new.pdf" | grep -q "$f-Regular" || no "$fam made: not used"
 	n=$((n + 1))
 done
+
+# 3. metric-compatible aliases in a private configuration: binding="same"
+# gives a stand-in (the first of its families installed), a plain alias
+# (a generic fallback) none
+F=$T/fa
+mkdir -p "$F/fonts" "$F/cache"
+for s in Regular Bold Italic BoldItalic; do ln -s "$N/NotoSerif-$s.ttf" "$F/fonts/"; done
+ln -s "$dejavu" "$F/fonts/"
+fam() { printf '<family>%s</family>' "$@"; }
+same_alias() { printf '<alias binding="same"><family>%s</family><accept>%s</accept></alias>' "$1" "$2"; }
+rules="$(same_alias 'Vita Test Sans' "$(fam 'Not Installed Sans' 'DejaVu Sans')")$(same_alias 'Vita Test Later' "$(fam 'Noto Sans')")$(same_alias 'Noto Sans Display' "$(fam 'DejaVu Sans')")<alias><family>Vita Test Generic</family><prefer><family>DejaVu Sans</family></prefer></alias>"
+conf "$rules"
+export FONTCONFIG_FILE="$F/fonts.conf" XDG_CACHE_HOME="$T/acache"
+aged
+same standin "--set: warning: font family 'Vita Test Sans' is not installed; using its metric-compatible stand-in 'DejaVu Sans'" \
+	"$L" --set 'fonts.body=Vita Test Sans + serif'
+grep -q "layout's own face" "$T/standin.cold.err" && no "standin: also the layout's own face"
+pdffonts "$T/standin.cold.pdf" | grep -q '+DejaVuSans ' || { no "standin: DejaVu Sans not embedded"; pdffonts "$T/standin.cold.pdf"; }
+grep -q "^M Vita Test Sans	DejaVu Sans\$" "$XDG_CACHE_HOME"/vita/misses-v2-* || no "standin: not in the miss cache"
+fc_loaded warm-standin render "$L" --set 'fonts.body=Vita Test Sans + serif' -o "$T/x.pdf" &&
+	no "a known stand-in loaded fontconfig again"
+same standin-only "--set: warning: font family 'Vita Test Sans' is not installed; using its metric-compatible stand-in 'DejaVu Sans'" \
+	"$L" --set 'fonts.body=Vita Test Sans'
+grep -q '^exit 0$' "$T/standin-only.cold.err" || no "standin-only: not exit 0"
+same generic "--set: warning: font family 'Vita Test Generic' is not installed; the layout's own face is used for the text" \
+	"$L" --set 'fonts.body=Vita Test Generic + serif'
+grep -q 'stand-in' "$T/generic.cold.err" && no "generic: a generic alias taken for a stand-in"
+same typo "--set: warning: font family 'DejaVu Sanz' (did you mean 'DejaVu Sans'?) is not installed; the layout's own face is used for the text" \
+	"$L" --set 'fonts.body=DejaVu Sanz + serif'
+grep -q 'stand-in' "$T/typo.cold.err" && no "typo: given a stand-in"
+# a chain file whose first face has a stand-in: no error, the stand-in drawn
+printf 'name: alias\nfaces:\n  - family: Vita Test Sans\n  - family: Noto Serif\n' >"$T/p/fonts/alias.yaml"
+cp "$L" "$T/p/cv.yaml"
+same file-standin "--set: warning: font family 'Vita Test Sans' is not installed; using its metric-compatible stand-in 'DejaVu Sans'" \
+	"$T/p/cv.yaml" --set 'fonts.body=alias'
+grep -q '^exit 0$' "$T/file-standin.cold.err" || no "file-standin: not exit 0"
+# the stand-in installed later: used from then on
+same later "--set: warning: font family 'Vita Test Later' is not installed; the layout's own face is used for the text" \
+	"$L" --set 'fonts.body=Vita Test Later + serif'
+same display-standin "--set: warning: font family 'Noto Sans Display' is not installed; using its metric-compatible stand-in 'DejaVu Sans'" \
+	"$L" --set 'fonts.body=Noto Sans Display + serif'
+for s in Regular Bold Italic BoldItalic; do ln -s "$N/NotoSans-$s.ttf" "$F/fonts/"; done
+"$VITA" render "$L" --set 'fonts.body=Vita Test Later + serif' -o "$T/later-new.pdf" 2>"$T/later-new.err"
+grep -qF "font family 'Vita Test Later' is not installed; using its metric-compatible stand-in 'Noto Sans'" "$T/later-new.err" ||
+	{ no "stand-in installed later: not used"; cat "$T/later-new.err"; }
+pdffonts "$T/later-new.pdf" | grep -q '+NotoSans-Regular ' || no "stand-in installed later: not embedded"
+n=$((n + 1))
+# a RenderCV import naming it (its sans chain needs Noto Sans): the warning
+# where the import sets it
+sed 's/New Computer Modern/Vita Test Sans/' "$R" >"$T/p/rendercv.yaml"
+same rendercv-standin "$T/p/rendercv.yaml:134:18: warning: font family 'Vita Test Sans' is not installed; using its metric-compatible stand-in 'DejaVu Sans'" \
+	"$T/p/rendercv.yaml"
+grep -qF "$T/p/rendercv.yaml:159:18: warning: font family 'Vita Test Sans' is not installed; using its metric-compatible stand-in 'DejaVu Sans'" \
+	"$T/rendercv-standin.cold.err" || no "rendercv-standin: no heading warning"
+# the family itself installed later: itself, no stand-in, no message
+ln -s "$N/NotoSansDisplay-Regular.ttf" "$F/fonts/"
+"$VITA" render "$L" --set 'fonts.body=Noto Sans Display + serif' -o "$T/display-new.pdf" 2>"$T/display-new.err"
+[ -s "$T/display-new.err" ] && { no "Noto Sans Display installed: still a message"; cat "$T/display-new.err"; }
+pdffonts "$T/display-new.pdf" | grep -q '+NotoSansDisplay-Regular ' || no "Noto Sans Display installed: not used"
+n=$((n + 1))
+# the alias taken out of the configuration: missing again
+aged
+conf "$(same_alias 'Vita Test Later' "$(fam 'Noto Sans')")"
+"$VITA" render "$L" --set 'fonts.body=Vita Test Sans + serif' -o "$T/x.pdf" 2>"$T/noalias.err"
+grep -qF "font family 'Vita Test Sans' is not installed; the layout's own face is used for the text" "$T/noalias.err" ||
+	{ no "alias removed: still a stand-in"; cat "$T/noalias.err"; }
+n=$((n + 1))
 
 echo "fonts_missing.sh: $n cases, $([ $fail = 0 ] && echo ok || echo FAILED)"
 exit $fail

@@ -10,6 +10,9 @@
 /* NFC-normalise valid UTF-8. Returns a malloc'd string, or NULL when s is
  * already in NFC (no allocation in the common case). */
 char *uni_nfc(const char *s, size_t n, size_t *outlen);
+/* The NFC quick check of one code point (unicode.c's qc_yes): 1 when cp
+ * is NFC_QC=Yes and cannot combine with what is before it. For tests. */
+int uni_nfc_qc_yes(uint32_t cp);
 /* General category L* (letters of any script). */
 int uni_is_letter(uint32_t cp);
 /* General category M* (combining marks: Mn, Mc, Me). */

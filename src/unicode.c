@@ -1,8 +1,9 @@
 /* unicode: NFC and general categories with HarfBuzz's Unicode data (the
  * only Unicode database linked in); see unicode.h. uni_nfc(s, n, &len)
  * returns a malloc'd NFC copy, or NULL when s is already NFC -- decided
- * without allocating for ASCII, Latin below U+0300 and for text with no decomposable
- * characters, marks (of any combining class) or conjoining jamo. tests/unit/test_nfc.c runs Unicode's
+ * without allocating by UAX #15's quick check (NFC_QC) when the text has
+ * no marks (of any combining class), conjoining jamo or characters that
+ * are not their own NFC. tests/unit/test_nfc.c runs Unicode's
  * NormalizationTest.txt against it.
  *
  * Algorithm (UAX #15): full canonical decomposition (HarfBuzz's
@@ -138,8 +139,55 @@ static int is_mark(hb_unicode_funcs_t *uf, uint32_t cp)
 	       gc == HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK;
 }
 
-/* Could s differ from its NFC? False for ASCII, and for text without
- * decomposable characters, combining marks and conjoining jamo. */
+/* UAX #15's NFC quick check, NFC_QC, for one code point: 1 when cp is
+ * NFC_QC=Yes and cannot combine with the character before it -- a
+ * starter (combining class 0, not a mark of any kind, not a conjoining
+ * jamo) that either has no canonical decomposition or is the primary
+ * composite of its decomposition (hb_unicode_compose, which leaves out
+ * the composition exclusions; its first half itself such a starter):
+ * й, ё, ά, é. A text of only these is its own NFC (tests/unit/test_nfc.c
+ * checks every code point against the full algorithm). Singletons and
+ * excluded or non-starter decompositions (U+212B, U+0958, U+0344) and
+ * everything that can be the second of a pair say 0: the full algorithm
+ * decides. */
+static int qc_yes(hb_unicode_funcs_t *uf, uint32_t cp, int depth)
+{
+	if (cp < 0x300)
+		return 1; /* Latin-1 and Latin Extended (ü, ł, ǖ): starters that are
+		             their own NFC (none is NFC_QC No or Maybe) */
+	if ((cp >= 0x1100 && cp <= 0x11ff) || ccc(uf, cp) != 0 || is_mark(uf, cp))
+		return 0;
+	if (cp >= SBASE && cp < SBASE + SCOUNT)
+		return 1;
+	hb_codepoint_t a, b, ab;
+	if (!hb_unicode_decompose(uf, cp, &a, &b))
+		return 1;
+	return depth < 8 && b && hb_unicode_compose(uf, a, b, &ab) && ab == cp &&
+	       qc_yes(uf, a, depth + 1);
+}
+
+/* qc_yes through a small direct-mapped memo: a CV's text repeats a few
+ * dozen letters of its script. */
+static int qc_memo(hb_unicode_funcs_t *uf, uint32_t cp)
+{
+	static uint32_t key[512];    /* cp + 1; 0 = empty */
+	static unsigned char val[512];
+	unsigned h = (cp ^ (cp >> 9)) & 511;
+	if (key[h] != cp + 1) {
+		key[h] = cp + 1;
+		val[h] = (unsigned char)qc_yes(uf, cp, 0);
+	}
+	return val[h];
+}
+
+int uni_nfc_qc_yes(uint32_t cp)
+{
+	return qc_yes(hb_unicode_funcs_get_default(), cp, 0);
+}
+
+/* Could s differ from its NFC? False when every code point passes the
+ * quick check (qc_yes): ASCII, Latin, and the precomposed letters of
+ * Cyrillic, Greek, Vietnamese, ... */
 static int maybe_not_nfc(hb_unicode_funcs_t *uf, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n;) {
@@ -151,15 +199,7 @@ static int maybe_not_nfc(hb_unicode_funcs_t *uf, const char *s, size_t n)
 		int l = utf8_decode(s + i, n - i, &cp);
 		if (l == 0)
 			return 0; /* invalid UTF-8: not ours to fix */
-		if (cp < 0x300) {
-			/* Latin-1 and Latin Extended (ü, ł, ǖ): starters that are
-			   their own NFC (none is NFC_QC No or Maybe) */
-			i += (size_t)l;
-			continue;
-		}
-		hb_codepoint_t a, b;
-		if ((cp >= 0x1100 && cp <= 0x11ff) || ccc(uf, cp) != 0 || is_mark(uf, cp) ||
-		    (!(cp >= SBASE && cp < SBASE + SCOUNT) && hb_unicode_decompose(uf, cp, &a, &b)))
+		if (cp >= 0x300 && !qc_memo(uf, cp))
 			return 1;
 		i += (size_t)l;
 	}

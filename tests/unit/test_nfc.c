@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <hb.h>
 #include "unicode.h"
 #include "t.h"
 #include "utf8.h"
@@ -118,9 +119,60 @@ TEST(utf8_validation)
 		}
 }
 
+/* The quick check (uni_nfc_qc_yes) over every code point, against
+ * HarfBuzz's data: a code point it passes is never the second of a
+ * canonical pair (so nothing before it can combine with it), nor is the
+ * first character of its full decomposition, and when it decomposes,
+ * the full algorithm gives it back unchanged (after a lone U+0301, which
+ * takes the text through the full algorithm). With those, a text of only
+ * such code points is its own NFC. */
+TEST(quick_check)
+{
+	hb_unicode_funcs_t *uf = hb_unicode_funcs_get_default();
+	static unsigned char second[0x110000];
+	memset(second, 0, sizeof(second));
+	for (uint32_t cp = 0; cp < 0x110000; cp++) {
+		hb_codepoint_t a, b, ab;
+		if (hb_unicode_decompose(uf, cp, &a, &b) && b && hb_unicode_compose(uf, a, b, &ab) && ab == cp)
+			second[b] = 1;
+	}
+	for (uint32_t cp = 0x1161; cp < 0x1161 + 21; cp++)
+		second[cp] = 1;   /* Hangul V and T jamo (algorithmic) */
+	for (uint32_t cp = 0x11a8; cp < 0x11a7 + 28; cp++)
+		second[cp] = 1;
+	int yes = 0, composites = 0, bad = 0;
+	for (uint32_t cp = 0; cp < 0x110000; cp++) {
+		if ((cp >= 0xd800 && cp <= 0xdfff) || !uni_nfc_qc_yes(cp))
+			continue;
+		yes++;
+		hb_codepoint_t a = cp, b, first = cp;
+		while (hb_unicode_decompose(uf, first, &a, &b))
+			first = a;
+		int ok = !second[cp] && !second[first];
+		if (first != cp) {
+			char s[8] = "\xcc\x81";   /* U+0301 */
+			size_t n = 2 + (size_t)utf8_encode(cp, s + 2);
+			size_t len;
+			char *r = uni_nfc(s, n, &len);
+			ok = ok && r == NULL;
+			free(r);
+			composites++;
+		}
+		if (!ok && bad++ < 20)
+			fprintf(stderr, "quick check passes U+%04X wrongly\n", (unsigned)cp);
+	}
+	fprintf(stderr, "quick check: %d code points pass, %d of them composites\n", yes, composites);
+	EQ_INT(bad, 0);
+	CHECK(composites > 12000);   /* 11,172 Hangul syllables; e-acute, yo, Greek tonos, ... */
+	CHECK(uni_nfc_qc_yes(0x439) && uni_nfc_qc_yes(0x451) && uni_nfc_qc_yes(0x3ac) && uni_nfc_qc_yes(0x1ec7));
+	CHECK(!uni_nfc_qc_yes(0x212b) && !uni_nfc_qc_yes(0x958) && !uni_nfc_qc_yes(0x344) &&
+	      !uni_nfc_qc_yes(0x301) && !uni_nfc_qc_yes(0x1161) && !uni_nfc_qc_yes(0x1f71));
+}
+
 int main(void)
 {
 	RUN(utf8_validation);
 	RUN(normalization_test);
+	RUN(quick_check);
 	return t_report();
 }

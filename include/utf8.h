@@ -8,12 +8,18 @@
  * stores it in *cp, or returns 0 if the bytes are not valid UTF-8
  * (overlong, surrogate, > U+10FFFF, truncated, stray continuation). */
 int utf8_decode_multi(const char *s, size_t n, uint32_t *cp);
-/* ASCII inline (most text is), the rest in utf8_decode_multi. */
+/* ASCII and two-byte sequences (Latin, Greek, Cyrillic, Hebrew, Arabic)
+ * inline, the rest in utf8_decode_multi. */
 static inline int utf8_decode(const char *s, size_t n, uint32_t *cp)
 {
-	if (n && (unsigned char)s[0] < 0x80) {
-		*cp = (unsigned char)s[0];
+	const unsigned char *u = (const unsigned char *)s;
+	if (n && u[0] < 0x80) {
+		*cp = u[0];
 		return 1;
+	}
+	if (n >= 2 && u[0] >= 0xc2 && u[0] <= 0xdf && (u[1] & 0xc0) == 0x80) {
+		*cp = ((uint32_t)(u[0] & 0x1f) << 6) | (u[1] & 0x3f);
+		return 2;
 	}
 	return utf8_decode_multi(s, n, cp);
 }

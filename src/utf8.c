@@ -8,32 +8,37 @@ int utf8_decode_multi(const char *str, size_t n, uint32_t *cp)
 	if (n == 0)
 		return 0;
 	unsigned c = s[0];
+	uint32_t v;
 	if (c < 0x80) {
 		*cp = c;
 		return 1;
 	}
-	int len;
-	uint32_t v, min;
 	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2; v = c & 0x1f; min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3; v = c & 0x0f; min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4; v = c & 0x07; min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (n < (size_t)len)
-		return 0;
-	for (int i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
+		if (n < 2 || (s[1] & 0xc0) != 0x80)
 			return 0;
-		v = (v << 6) | (s[i] & 0x3f);
+		*cp = ((uint32_t)(c & 0x1f) << 6) | (s[1] & 0x3f);
+		return 2;
 	}
-	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*cp = v;
-	return len;
+	if (c >= 0xe0 && c <= 0xef) {
+		if (n < 3 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
+			return 0;
+		v = ((uint32_t)(c & 0x0f) << 12) | ((uint32_t)(s[1] & 0x3f) << 6) | (s[2] & 0x3f);
+		if (v < 0x800 || (v >= 0xd800 && v <= 0xdfff))
+			return 0;   /* overlong, surrogate */
+		*cp = v;
+		return 3;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		if (n < 4 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80)
+			return 0;
+		v = ((uint32_t)(c & 0x07) << 18) | ((uint32_t)(s[1] & 0x3f) << 12) |
+		    ((uint32_t)(s[2] & 0x3f) << 6) | (s[3] & 0x3f);
+		if (v < 0x10000 || v > 0x10ffff)
+			return 0;
+		*cp = v;
+		return 4;
+	}
+	return 0;
 }
 
 int utf8_encode(uint32_t cp, char *out)

@@ -169,9 +169,72 @@ TEST(quick_check)
 	      !uni_nfc_qc_yes(0x301) && !uni_nfc_qc_yes(0x1161) && !uni_nfc_qc_yes(0x1f71));
 }
 
+/* The strict decoder, written as the definition says (lead byte, then
+ * each continuation byte, then the range): utf8_decode_multi's unrolled
+ * cases must agree with it on every input of up to three bytes and on
+ * four-byte ones. */
+static int ref_decode(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	if (n == 0)
+		return 0;
+	unsigned c = s[0];
+	int len;
+	uint32_t v, min;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	} else if (c >= 0xc2 && c <= 0xdf) {
+		len = 2; v = c & 0x1f; min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3; v = c & 0x0f; min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4; v = c & 0x07; min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (n < (size_t)len)
+		return 0;
+	for (int i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = (v << 6) | (s[i] & 0x3f);
+	}
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return len;
+}
+
+TEST(utf8_decoder)
+{
+	static const unsigned char tails[] = {0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xff};
+	int bad = 0;
+	for (unsigned c0 = 0x80; c0 < 256; c0++)
+		for (unsigned c1 = 0; c1 < 256; c1++)
+			for (unsigned c2 = 0; c2 < 256; c2++)
+				for (size_t k = 0; k < sizeof(tails); k++) {
+					unsigned char s[4] = {(unsigned char)c0, (unsigned char)c1, (unsigned char)c2, tails[k]};
+					if (c0 < 0xe0 && (c2 || k))
+						continue;   /* two-byte leads: c1 alone matters */
+					if (c0 < 0xf0 && k)
+						continue;
+					if (c0 >= 0xf0 && !memchr(tails, (int)c2, sizeof(tails)))
+						continue;   /* four-byte leads: c2 and c3 from tails */
+					for (size_t n = 1; n <= 4; n++) {
+						uint32_t a = 7, r = 7, d = 7;
+						int la = utf8_decode_multi((const char *)s, n, &a), lr = ref_decode(s, n, &r);
+						int ld = utf8_decode((const char *)s, n, &d);
+						if (la != lr || ld != lr || (lr && (a != r || d != r)))
+							bad++;
+					}
+				}
+	EQ_INT(bad, 0);
+}
+
 int main(void)
 {
 	RUN(utf8_validation);
+	RUN(utf8_decoder);
 	RUN(normalization_test);
 	RUN(quick_check);
 	return t_report();

@@ -7,7 +7,8 @@
  *      whole of it, so CJK and punctuation rules see across spans.
  *   2. Break classes are adjusted per span: none inside INLINE_NOBREAK,
  *      only URL-safe points inside INLINE_URL, soft hyphens, libhyphen
- *      points in words of spans that allow it.
+ *      points in words of spans that allow it; Korean words are kept
+ *      whole (breaks between Hangul syllables only as a last resort).
  *   3. Each span is shaped (font_shape) chunk by chunk; every code point
  *      gets its glyph's advance, face and run-break flag.
  *   4. A piece wider than the measure with no break inside gets break
@@ -676,6 +677,40 @@ static void il_span_rules(il_t *f)
 			    f->c[i + 1].kind == K_CHAR && i + 2 < s->c1)
 				c->bk = BK_URL;
 		}
+	}
+}
+
+/* Hangul: syllables, conjoining and compatibility jamo, half-width. */
+static int is_hangul(uint32_t c)
+{
+	return (c >= 0x1100 && c <= 0x11FF) || (c >= 0x3130 && c <= 0x318F) ||
+	       (c >= 0xA960 && c <= 0xA97F) || (c >= 0xAC00 && c <= 0xD7FF) ||
+	       (c >= 0xFFA0 && c <= 0xFFDC);
+}
+
+/* Korean words stay whole: UAX #14 lets a line break between any two
+ * Hangul syllables (they are ID-like) and beside them ("3|년차",
+ * "삼성리서치|(KAIST)"), but Korean is written with spaces between its
+ * words (eojeol) and set, like the web's word-break: keep-all and
+ * KLREQ's line breaking by eojeol, at those spaces. So a break
+ * opportunity with Hangul on either side is taken away unless it is a
+ * space (or a zero-width one); those between other characters stay (Latin, digits,
+ * punctuation, Chinese and Japanese text). A Korean word wider than the
+ * measure still breaks between its syllables (il_emergency, with the
+ * overflow warning) rather than overflow. Keyed on the script, not on
+ * the language: Hangul is only ever Korean, so a Korean name in an
+ * English CV keeps together too, and text without Hangul is untouched. */
+static void il_keep_words(il_t *f)
+{
+	if (f->maxcp < 0x1100)
+		return;
+	for (int i = 0; i + 1 < f->nc; i++) {
+		fcp_t *a = &f->c[i], *b = &f->c[i + 1];
+		/* after a zero-width space: the writer's own break */
+		if (a->bk != BK_ALLOW || a->kind != K_CHAR || b->kind != K_CHAR || a->cp == 0x200B)
+			continue;
+		if (is_hangul(a->cp) || is_hangul(b->cp))
+			a->bk = BK_NONE;
 	}
 }
 
@@ -2342,6 +2377,7 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 		il_text(&f, spans, n > 0 ? n : 0);
 		il_decode(&f, n > 0 ? n : 0);
 		il_span_rules(&f);
+		il_keep_words(&f);
 		il_bidi(&f);
 		if (oo.memo)
 			me = memo_add(oo.memo, &f);

@@ -691,6 +691,81 @@ TEST(huge_word)
 	free(w);
 }
 
+/* Korean is set word by word (keep-all): a line ends at a space, never
+ * between two Hangul syllables of a word ("연|구하고"), whatever the
+ * paragraph's language (a Korean name in an English CV too); a word
+ * wider than the measure still breaks between its syllables, with the
+ * overflow warning, rather than overflow. */
+static int is_syllable_at(const char *t, size_t at)
+{
+	const unsigned char *u = (const unsigned char *)t + at;
+	unsigned cp;
+	if (u[0] < 0xE0 || u[0] >= 0xF0)
+		return 0;
+	cp = (u[0] & 0x0Fu) << 12 | (u[1] & 0x3Fu) << 6 | (u[2] & 0x3Fu);
+	return cp >= 0xAC00 && cp <= 0xD7A3;
+}
+
+TEST(korean_words)
+{
+	static const char *const langs[] = {"ko", "en"};
+	inline_span_t s = span("저는 서울대학교 컴퓨터공학부 박사과정 3년차 연구원으로, 대규모 언어 모델의 "
+	                     "효율적인 학습과 추론 시스템을 연구하고 있습니다. 특히 분산 학습, 메모리 "
+	                     "최적화, 컴파일러 기반 연산자 융합에 관심이 많습니다. 네이버 클라우드와 "
+	                     "삼성리서치(KAIST에서)에서 인턴으로 일했습니다.",
+	                     FONT_REGULAR, 0, NULL);
+	int lines = 0;
+	for (int l = 0; l < 2; l++)
+		for (int al = 0; al < 2; al++)
+			for (int32_t w = 130000; w <= 400000; w += 13000) {
+				inline_opts_t o = opts(w, al ? INLINE_LEFT : INLINE_JUSTIFY);
+				inline_result_t r;
+				errs_t e;
+				errs_init(&e);
+				o.lang = langs[l];
+				o.hyph = NULL;
+				EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
+				EQ_INT(e.n, 0);     /* every word fits: no emergency */
+				check_lines(&r, &o);
+				CHECK(r.nlines >= 2);
+				/* the lines are the text in order; each ends before a
+				   space of it (or at its end) */
+				size_t at = 0;
+				for (int i = 0; i < r.nlines; i++) {
+					const char *t = line_text(&r.lines[i]);
+					size_t n = strlen(t);
+					while (n && t[n - 1] == ' ')
+						n--;
+					while (s.text[at] == ' ')
+						at++;
+					CHECK(strncmp(s.text + at, t, n) == 0);
+					at += n;
+					CHECK(s.text[at] == ' ' || s.text[at] == 0);
+					CHECK(at < 3 || !is_syllable_at(s.text, at - 3) ||
+					      !is_syllable_at(s.text, at));
+					CHECK(!r.lines[i].overfull);
+					lines++;
+				}
+				CHECK(s.text[at] == 0);
+				errs_done(&e);
+			}
+	CHECK(lines > 100);
+	/* a word of 24 syllables in a measure of 10 em: broken between
+	   syllables, warned, no line overfull */
+	inline_span_t w = span("가나다라마바사아자차카타파하거너더러머버서어저처", FONT_REGULAR, 0, NULL);
+	inline_opts_t o = opts(100000, INLINE_JUSTIFY);
+	inline_result_t r;
+	errs_t e;
+	errs_init(&e);
+	o.lang = "ko";
+	EQ_INT(inline_set(A, &w, 1, &o, &r, &e), 0);
+	CHECK(r.nlines >= 3);
+	for (int i = 0; i < r.nlines; i++)
+		CHECK(!r.lines[i].overfull);
+	CHECK(e.n == 1 && strstr(e.v[0].msg, "is wider than the measure") != NULL);
+	errs_done(&e);
+}
+
 /* Issue 15, case 28: a word's own hyphen ending a line is kept for text
  * extraction: the run reads "...Memory-Parallelism" (poppler drops a "-"
  * that ends a line, not one inside ActualText), the continuation reads as
@@ -738,6 +813,7 @@ int main(void)
 	RUN(ragged_text);
 	RUN(cjk);
 	RUN(cjk_last_line);
+	RUN(korean_words);
 	RUN(hyphen_drawn);
 	RUN(soft_hyphen);
 	RUN(url);

@@ -3,8 +3,9 @@
 # CV (tests/bench/hyphen.yaml), the costliest real 2-page CVs of
 # tests/tools/sweep.sh (Chinese, Japanese, Korean: tests/cjk/zh-cv.yaml,
 # ja-cv.yaml, ko-cv.yaml; one of many scripts: tests/shape/scripts.yaml;
-# an Arabic CV from tests/tools/gen_scripts.py; zhanda-zhu in the compact
-# layout, whose fit lays it out 5 times; a RenderCV import naming font
+# an Arabic and a Japanese CV from tests/tools/gen_scripts.py, the Japanese
+# one also in the compact layout (its fit lays it out 11 times); zhanda-zhu
+# in the compact layout, whose fit lays it out 5 times; a RenderCV import naming font
 # families that are not installed: tests/import/rendercv/sb2nov-v2.3.yaml),
 # a 250-publication CV (tests/tools/
 # gen_long.py) and a batch of 100 distinct CVs (tests/tools/gen_batch.py):
@@ -21,6 +22,8 @@
 #   RSS MB   peak resident memory (GNU time; batch: the largest process)
 #   PDF B    the file's bytes; batch: the mean
 #
+# BENCH_INPUTS="zhanda-zhu ja-gen" measures only those rows (the table in
+# BENCHMARKS.md is then left alone unless BENCH_MD is set).
 # BASE=rev builds that commit in a temporary worktree under $TMPDIR, runs
 # the same inputs (made by this tree's generators) and prints both columns
 # and the change. The table, the date, the commit and the machine (cores,
@@ -33,6 +36,7 @@ set -eu
 VITA=${1:-build/vita}
 BASE=${BASE:-}
 MD=${BENCH_MD-BENCHMARKS.md}
+[ -z "${BENCH_INPUTS:-}" ] || MD=${BENCH_MD:-}
 W=$(pwd)/${BUILD:-build}/bench
 rm -rf "$W"; mkdir -p "$W/in"
 export SOURCE_DATE_EPOCH=1767225600
@@ -51,9 +55,14 @@ cp tests/cjk/zh-cv.yaml tests/cjk/ja-cv.yaml tests/cjk/ko-cv.yaml "$W/in/"
 cp tests/shape/scripts.yaml "$W/in/scripts.yaml"
 python3 tests/tools/gen_scripts.py profiles/zhanda-zhu.yaml "$W/in/scripts"
 cp "$W/in/scripts/ar.yaml" "$W/in/ar-cv.yaml"
+# the same CV in Japanese (2 pages: the CJK subsets and their deflate) and
+# in the compact layout (the fit builds all 11 layouts: the costliest case
+# of the sweep)
+cp "$W/in/scripts/ja.yaml" "$W/in/ja-gen.yaml"
+{ cat "$W/in/scripts/ja.yaml"; echo "layout: compact"; } > "$W/in/ja-compact.yaml"
 { cat profiles/zhanda-zhu.yaml; echo "layout: compact"; } > "$W/in/zhanda-compact.yaml"
 cp tests/import/rendercv/sb2nov-v2.3.yaml "$W/in/rendercv-sb2nov.yaml"
-INPUTS="zhanda-zhu ziming-liu hyphen zh-cv ja-cv ko-cv scripts ar-cv zhanda-compact rendercv-sb2nov long-250 batch-100"
+INPUTS=${BENCH_INPUTS:-zhanda-zhu ziming-liu hyphen zh-cv ja-cv ko-cv scripts ar-cv ja-gen ja-compact zhanda-compact rendercv-sb2nov long-250 batch-100}
 
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 now() { date +%s%N; }

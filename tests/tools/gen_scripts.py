@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""gen_scripts.py SEED DIR: write DIR/CODE.yaml, one CV per script, made
+"""gen_scripts.py SEED DIR [LOCALES]: write DIR/CODE.yaml, one CV per script, made
 from the seed profile SEED (profiles/zhanda-zhu.yaml): its structure and
 its English publications, with the header, the summary, the section
 titles, education, experience and the first awards in the script, and
-`lang:` set, as a CV written in that language would be. Used by
-tests/tools/sweep.sh (speed and memory of every script; not a test).
+`lang:` set, as a CV written in that language would be. LOCALES (the
+codes `vita locales` prints, separated by spaces or commas) keeps `lang:`
+out of the CVs whose language the binary has no locale for (an older
+build, where `lang: hi` is an error), so that the same CVs render with
+both. Used by tests/tools/sweep.sh and outs.sh (not a test).
 
 The people are invented; the text is ordinary CV prose in each language.
 """
@@ -13,7 +16,7 @@ import sys
 
 import yaml
 
-# code: lang (None: vita has no locale for it: hi, th), name, headline, affiliation, location, summary,
+# code: lang, name, headline, affiliation, location, summary,
 # titles (interests, education, publications, experience, awards),
 # interests (2), degrees (3), orgs (university, lab), detail, jobs (3),
 # places (2), awards (3), a publication title
@@ -88,7 +91,7 @@ S["ko"] = dict(
     pub="자원이 제한된 기기를 위한 효율적인 한국어 언어 모델")
 
 S["hi"] = dict(
-    lang=None, name="प्रिया शर्मा", headline="कंप्यूटर विज्ञान में पीएच.डी. छात्रा",
+    lang="hi", name="प्रिया शर्मा", headline="कंप्यूटर विज्ञान में पीएच.डी. छात्रा",
     affiliation="भारतीय प्रौद्योगिकी संस्थान दिल्ली", location="नई दिल्ली, भारत",
     summary="मैं भारतीय प्रौद्योगिकी संस्थान दिल्ली में दूसरे वर्ष की पीएच.डी. छात्रा हूँ और "
     "प्रोफ़ेसर राजेश कुमार के मार्गदर्शन में शोध कर रही हूँ। मेरी शोध रुचि मशीन लर्निंग "
@@ -105,7 +108,7 @@ S["hi"] = dict(
     pub="सीमित संसाधनों वाले उपकरणों के लिए कुशल हिंदी भाषा मॉडल")
 
 S["th"] = dict(
-    lang=None, name="สมหญิง ใจดี", headline="นักศึกษาปริญญาเอกสาขาวิทยาการคอมพิวเตอร์",
+    lang="th", name="สมหญิง ใจดี", headline="นักศึกษาปริญญาเอกสาขาวิทยาการคอมพิวเตอร์",
     affiliation="จุฬาลงกรณ์มหาวิทยาลัย", location="กรุงเทพมหานคร ประเทศไทย",
     summary="ดิฉันเป็นนักศึกษาปริญญาเอกชั้นปีที่สองที่จุฬาลงกรณ์มหาวิทยาลัย "
     "ภายใต้การดูแลของศาสตราจารย์สมชาย วงศ์ไทย งานวิจัยของดิฉันเกี่ยวกับระบบการเรียนรู้ของเครื่อง "
@@ -120,6 +123,40 @@ S["th"] = dict(
     places=["กรุงเทพมหานคร ประเทศไทย", "เชียงใหม่ ประเทศไทย"],
     awards=["ทุนเรียนดี", "รางวัลบทความดีเด่น", "ทุนบัณฑิตศึกษา"],
     pub="แบบจำลองภาษาไทยที่มีประสิทธิภาพสำหรับอุปกรณ์ที่มีทรัพยากรจำกัด")
+
+S["bn"] = dict(
+    lang="bn", name="অনন্যা চক্রবর্তী", headline="কম্পিউটার বিজ্ঞানে পিএইচডি গবেষক",
+    affiliation="কলকাতা বিশ্ববিদ্যালয়", location="কলকাতা, ভারত",
+    summary="আমি কলকাতা বিশ্ববিদ্যালয়ের কম্পিউটার বিজ্ঞান বিভাগের দ্বিতীয় বর্ষের পিএইচডি গবেষক, "
+    "অধ্যাপক সুব্রত বসুর তত্ত্বাবধানে কাজ করছি। আমার গবেষণার বিষয় মেশিন লার্নিং ব্যবস্থা, "
+    "বিশেষ করে বড় ভাষা মডেলের দক্ষ প্রশিক্ষণ এবং বৃহৎ পরিসরে তাদের পরিবেশন। এর আগে আমি "
+    "ঢাকা ও বেঙ্গালুরুর গবেষণাগারে বিতরণকৃত প্রশিক্ষণের প্রকল্পে কাজ করেছি।",
+    titles=["গবেষণার আগ্রহ", "শিক্ষা", "প্রকাশনা", "কর্মজীবন", "পুরস্কার"],
+    interests=["মেশিন লার্নিং ব্যবস্থা", "বড় ভাষা মডেলের দক্ষ প্রশিক্ষণ ও পরিবেশন"],
+    degrees=["কম্পিউটার বিজ্ঞানে পিএইচডি", "কম্পিউটার প্রকৌশলে স্নাতকোত্তর", "কম্পিউটার বিজ্ঞানে স্নাতক"],
+    orgs=["কলকাতা বিশ্ববিদ্যালয়", "বিতরণকৃত ব্যবস্থা গবেষণাগার"],
+    detail="মডেল সংকোচন এবং জিপিইউতে অনুমান ত্বরান্বিত করার উপর গবেষণা।",
+    jobs=["সিস্টেম সফটওয়্যার প্রকৌশলী", "গবেষণা শিক্ষানবিশ", "গবেষণা সহকারী"],
+    places=["কলকাতা, ভারত", "ঢাকা, বাংলাদেশ"],
+    awards=["মেধা বৃত্তি", "সেরা গবেষণাপত্র পুরস্কার", "স্নাতকোত্তর বৃত্তি"],
+    pub="সীমিত সম্পদের যন্ত্রের জন্য দক্ষ বাংলা ভাষা মডেল")
+
+S["ta"] = dict(
+    lang="ta", name="கவிதா சுப்பிரமணியன்", headline="கணினி அறிவியலில் முனைவர் பட்ட ஆய்வாளர்",
+    affiliation="சென்னைப் பல்கலைக்கழகம்", location="சென்னை, இந்தியா",
+    summary="நான் சென்னைப் பல்கலைக்கழகத்தில் இரண்டாம் ஆண்டு முனைவர் பட்ட ஆய்வாளர், பேராசிரியர் "
+    "முருகன் ராமசாமி அவர்களின் வழிகாட்டுதலில் ஆய்வு செய்கிறேன். என் ஆய்வு ஆர்வம் இயந்திரக் "
+    "கற்றல் அமைப்புகள், குறிப்பாகப் பெரிய மொழி மாதிரிகளின் திறமையான பயிற்சி மற்றும் பெரிய "
+    "அளவில் அவற்றின் சேவை. இதற்கு முன் கோயம்புத்தூர் மற்றும் பெங்களூருவில் உள்ள ஆய்வகங்களில் பணியாற்றினேன்.",
+    titles=["ஆய்வு ஆர்வங்கள்", "கல்வி", "வெளியீடுகள்", "பணி அனுபவம்", "விருதுகள்"],
+    interests=["இயந்திரக் கற்றல் அமைப்புகள்", "பெரிய மொழி மாதிரிகளின் திறமையான பயிற்சியும் சேவையும்"],
+    degrees=["கணினி அறிவியலில் முனைவர் பட்டம்", "கணினிப் பொறியியலில் முதுநிலைப் பட்டம்", "கணினி அறிவியலில் இளநிலைப் பட்டம்"],
+    orgs=["சென்னைப் பல்கலைக்கழகம்", "பரவல் அமைப்புகள் ஆய்வகம்"],
+    detail="மாதிரி சுருக்கம் மற்றும் வரைகலைச் செயலிகளில் அனுமான வேகமாக்கல் பற்றிய ஆய்வு.",
+    jobs=["அமைப்பு மென்பொருள் பொறியாளர்", "ஆய்வுப் பயிற்சியாளர்", "ஆய்வு உதவியாளர்"],
+    places=["சென்னை, இந்தியா", "கோயம்புத்தூர், இந்தியா"],
+    awards=["சிறப்புக் கல்வி உதவித்தொகை", "சிறந்த ஆய்வுக் கட்டுரை விருது", "முதுநிலைக் கல்வி உதவித்தொகை"],
+    pub="வளம் குறைந்த சாதனங்களுக்கான திறமையான தமிழ் மொழி மாதிரிகள்")
 
 S["el"] = dict(
     lang="el", name="Ελένη Παπαδοπούλου", headline="Υποψήφια διδάκτωρ Πληροφορικής",
@@ -224,7 +261,14 @@ S["ja"] = dict(
     pub="資源制約のある機器のための効率的な日本語言語モデル")
 
 
-def cv(seed, code):
+def has_locale(lang, known):
+    """lang is one of the known locales (or shares its primary subtag: zh)"""
+    if known is None:
+        return True
+    return lang in known or lang.split("-")[0] in {k.split("-")[0] for k in known}
+
+
+def cv(seed, code, known=None):
     t = S.get(code)
     d = yaml.safe_load(open(seed, encoding="utf-8"))
     if code == "flag":
@@ -234,8 +278,8 @@ def cv(seed, code):
         d["location"] = "Wellington, New Zealand 🇳🇿"
         d["headline"] = "Ph.D. Student 🇨🇦 🇪🇺"
         return d
-    if t["lang"]:
-        # vita ships no locale for hi, th (an error): those say nothing
+    if t["lang"] and has_locale(t["lang"], known):
+        # a build without the locale (lang: is then an error): say nothing
         d = dict([("lang", t["lang"])] + list(d.items()))
     d["name"] = t["name"]
     d.pop("name_native", None)
@@ -271,11 +315,12 @@ def cv(seed, code):
 
 def main():
     seed, out = sys.argv[1], sys.argv[2]
+    known = set(sys.argv[3].replace(",", " ").split()) if len(sys.argv) > 3 else None
     os.makedirs(out, exist_ok=True)
     for code in list(S) + ["flag"]:
         with open(os.path.join(out, code + ".yaml"), "w", encoding="utf-8") as f:
             f.write("# generated by tests/tools/gen_scripts.py from %s\n" % seed)
-            yaml.safe_dump(cv(seed, code), f, allow_unicode=True, sort_keys=False, width=1000)
+            yaml.safe_dump(cv(seed, code, known), f, allow_unicode=True, sort_keys=False, width=1000)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ export SOURCE_DATE_EPOCH=1767225600
 python3 tests/tools/gen_long.py 250 > "$O/in/long-250.yaml"
 python3 tests/tools/gen_batch.py 24 "$O/in/batch" >/dev/null
 # one CV per script (Arabic, Hebrew, Persian, Korean, Devanagari, Thai, ...)
-python3 tests/tools/gen_scripts.py profiles/zhanda-zhu.yaml "$O/in/scripts" >/dev/null
+python3 tests/tools/gen_scripts.py profiles/zhanda-zhu.yaml "$O/in/scripts" "$("$V" locales | awk '{print $1}')" >/dev/null
 one() { # name args...
 	n=$1; shift
 	"$V" render "$@" -o "$O/$n.pdf" 2>"$O/$n.err"; echo "rc=$?" >> "$O/$n.err"

@@ -102,6 +102,27 @@ static void memo_add(const void *in, size_t n, int level, const unsigned char *z
 	m->used = ++tick;
 }
 
+/* PDF_Z_FAST: pdf_zfast's raw deflate in a zlib wrapper (header 78 01,
+ * the Adler-32 of the input) */
+static size_t zfast(const void *in, size_t n)
+{
+	size_t cap = pdf_zfast_bound(n) + 6;
+	if (cap > zcap) {
+		zbuf = xrealloc(zbuf, cap);
+		zcap = cap;
+	}
+	zbuf[0] = 0x78;
+	zbuf[1] = 0x01;
+	size_t zn = pdf_zfast(in, n, zbuf + 2, zcap - 6);
+	if (!zn)
+		return 0;
+	uint32_t a = libdeflate_adler32(1, in, n);
+	unsigned char *o = zbuf + 2 + zn;
+	for (int i = 0; i < 4; i++)
+		o[i] = (unsigned char)(a >> (24 - 8 * i));
+	return zn + 6;
+}
+
 void pdf_one_document(void)
 {
 	one_doc = 1;
@@ -116,6 +137,13 @@ size_t pdf_deflate(const void *in, size_t n, int level, const unsigned char **ou
 	if (hit) {
 		*out = hit->z;
 		return hit->zn;
+	}
+	if (level == PDF_Z_FAST) {
+		size_t zn = zfast(in, n);
+		*out = zbuf;
+		if (zn && keep)
+			memo_add(in, n, level, zbuf, zn);
+		return zn;
 	}
 	struct libdeflate_compressor *c = comp[level];
 	for (int l = 2; !c && one_doc && level > 1 && l < 13; l++) {

@@ -347,4 +347,10 @@ size_t pdf_deflate_const(const void *in, size_t n, const unsigned char **out);
  * a process that writes one PDF would only copy them). */
 void pdf_deflate_done(void);
 
+/* pdf_zfast.c: raw deflate (RFC 1951) of in[0..n) into out[0..cap),
+ * cap >= pdf_zfast_bound(n); returns its length, 0 when it cannot.
+ * pdf_deflate's PDF_Z_FAST (pdf_zfast.c says why and how). */
+size_t pdf_zfast(const void *in, size_t n, unsigned char *out, size_t cap);
+size_t pdf_zfast_bound(size_t n);
+
 #endif

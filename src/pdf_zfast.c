@@ -1,0 +1,523 @@
+/* pdf_zfast: a raw deflate (RFC 1951) for the streams written at
+ * PDF_Z_FAST (font programs, ToUnicode maps, the xref stream), in about
+ * half the instructions of libdeflate's level 1 and within 0.1% of its
+ * size on them (349,884 bytes against 349,521 for all such streams of the
+ * CJK CVs, zhanda-zhu and the generated CJK CVs).
+ *
+ *   n = pdf_zfast(in, len, out, cap);   out[0..n): the deflate data;
+ *                                       0 when cap < pdf_zfast_bound(len)
+ *
+ * Why: a CJK face's CFF subset (flattened charstrings, ~200 bytes a glyph
+ * of path data) barely deflates: 17% at level 1, and libdeflate spends
+ * ~49 instructions a byte on it (its matchfinder's two candidates a
+ * position, its block-splitting statistics per symbol) plus ~40 K per
+ * stream building its codes; 2 M of a 2-page CJK CV. Here: greedy
+ * matching with one candidate a position (a 4-byte hash, matches of 4 to
+ * 258 bytes in the last 32 KiB, one step lazy: a longer match one byte
+ * on is taken instead), and per block of BLOCK_BYTES of input the
+ * smallest of a dynamic, the static and a stored block,
+ * measured exactly before it is written. Deterministic: the hash table
+ * is reused between calls (never zeroed again: its entries are stamped
+ * with a base that grows past every earlier call's), but an entry of an
+ * earlier call is never a candidate, so the same bytes in give the same
+ * bytes out whatever came before.
+ */
+#include <stdint.h>
+#include <string.h>
+#include "arena.h"
+#include "pdf_int.h"
+
+enum {
+	HBITS = 16, WINDOW = 32768, MIN_MATCH = 4, MAX_MATCH = 258,
+	BLOCK_BYTES = 32768, /* a block's input: symbol counts stay below 65,536 */
+	NLIT = 286, NDIST = 30, NPRE = 19,
+};
+
+static const uint16_t len_base[29] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
+                                      35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+static const uint8_t len_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
+                                      2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+static const uint16_t dist_base[30] = {1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129,
+                                       193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097,
+                                       6145, 8193, 12289, 16385, 24577};
+static const uint8_t dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6,
+                                       6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+static const uint8_t pre_order[NPRE] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+
+/* lookup tables, made once: the length code of each match length, the
+ * distance code of distance d at [d - 1] (d <= 256), else at
+ * [256 + ((d - 1) >> 7)]; bits reversed within a byte */
+static uint8_t len_code[MAX_MATCH + 1], dist_code[512], rev8[256];
+static uint16_t st_code[NLIT + 2], st_dcode[NDIST];
+static uint8_t st_len[NLIT + 2], st_dlen[NDIST];
+
+static uint32_t htab[1 << HBITS];   /* 256 KiB: a position stamped base1 + i */
+static uint32_t hbase;
+static struct zmatch *mts;          /* a block's matches */
+
+static unsigned rev_bits(unsigned code, unsigned len)
+{
+	unsigned r = (unsigned)rev8[code & 0xff] << 8 | rev8[code >> 8 & 0xff];
+	return r >> (16 - len);
+}
+
+/* Canonical codes (bit-reversed, as deflate sends them) for lens[0..n). */
+static void make_codes(const uint8_t *lens, unsigned n, uint16_t *codes)
+{
+	unsigned count[16] = {0}, next[16];
+	for (unsigned i = 0; i < n; i++)
+		count[lens[i]]++;
+	count[0] = 0;
+	unsigned code = 0;
+	for (unsigned l = 1; l < 16; l++) {
+		code = (code + count[l - 1]) << 1;
+		next[l] = code;
+	}
+	for (unsigned i = 0; i < n; i++)
+		codes[i] = lens[i] ? (uint16_t)rev_bits(next[lens[i]]++, lens[i]) : 0;
+}
+
+static void init_tables(void)
+{
+	static int done;
+	if (done)
+		return;
+	done = 1;
+	for (unsigned c = 0; c < 29; c++)
+		for (unsigned l = len_base[c]; l < (c == 28 ? 259u : len_base[c + 1]); l++)
+			len_code[l] = (uint8_t)c;
+	len_code[258] = 28;
+	for (unsigned k = 0, c = 0; k < 512; k++) {
+		unsigned d = k < 256 ? k + 1 : ((k - 256) << 7) + 1;
+		while (c < 29 && dist_base[c + 1] <= d)
+			c++;
+		dist_code[k] = (uint8_t)c;
+		if (k == 255)
+			c = 0;
+	}
+	for (unsigned i = 0; i < 256; i++) {
+		unsigned r = 0;
+		for (unsigned b = 0; b < 8; b++)
+			r |= (i >> b & 1) << (7 - b);
+		rev8[i] = (uint8_t)r;
+	}
+	for (unsigned i = 0; i < NLIT + 2; i++)
+		st_len[i] = i < 144 ? 8 : i < 256 ? 9 : i < 280 ? 7 : 8;
+	make_codes(st_len, NLIT + 2, st_code);
+	memset(st_dlen, 5, sizeof(st_dlen));
+	make_codes(st_dlen, NDIST, st_dcode);
+}
+
+static unsigned dcode_of(unsigned d)
+{
+	return d <= 256 ? dist_code[d - 1] : dist_code[256 + ((d - 1) >> 7)];
+}
+
+/* Code lengths of at most maxlen bits for the symbols of freq[0..n)
+ * (each < 65,536): a Huffman tree built from the symbols sorted by
+ * frequency (two queues), then made to fit maxlen by moving leaves down
+ * until the Kraft sum is 1 again. At least two symbols get a length (a
+ * single one gets a partner), so every code is complete. */
+static void huff_lens(const uint32_t *freq, unsigned n, unsigned maxlen, uint8_t *lens)
+{
+	uint16_t sym[NLIT], tmp[NLIT];
+	uint32_t w[2 * NLIT];
+	uint16_t parent[2 * NLIT];
+	unsigned m = 0;
+	memset(lens, 0, n);
+	for (unsigned i = 0; i < n; i++)
+		if (freq[i])
+			tmp[m++] = (uint16_t)i;
+	for (unsigned i = 0; m < 2 && i < n; i++)
+		if (!freq[i] && (m == 0 || tmp[0] != i))
+			tmp[m++] = (uint16_t)i;  /* weight 0: kept first by the sort */
+	if (m < 2)
+		return;
+	/* sort by frequency, stable (radix, two bytes) */
+	uint16_t *a = tmp, *b = sym;
+	for (int pass = 0; pass < 2; pass++) {
+		unsigned cnt[257] = {0};
+		for (unsigned i = 0; i < m; i++)
+			cnt[(freq[a[i]] >> 8 * pass & 0xff) + 1]++;
+		for (unsigned k = 1; k < 257; k++)
+			cnt[k] += cnt[k - 1];
+		for (unsigned i = 0; i < m; i++)
+			b[cnt[freq[a[i]] >> 8 * pass & 0xff]++] = a[i];
+		uint16_t *t = a;
+		a = b;
+		b = t;
+	}
+	/* a = sorted (after two passes it is tmp again) */
+	for (unsigned i = 0; i < m; i++)
+		w[i] = freq[a[i]];
+	/* nodes m.. are internal, made in order of weight */
+	unsigned leaf = 0, node = m, made = m;
+	for (unsigned k = 0; k + 1 < m; k++) {
+		unsigned pick[2];
+		for (int j = 0; j < 2; j++) {
+			if (leaf < m && (node >= made || w[leaf] <= w[node]))
+				pick[j] = leaf++;
+			else
+				pick[j] = node++;
+		}
+		w[made] = w[pick[0]] + w[pick[1]];
+		parent[pick[0]] = parent[pick[1]] = (uint16_t)made;
+		made++;
+	}
+	/* depths: the root is made - 1; a node's parent is made after it */
+	uint8_t depth[2 * NLIT];
+	depth[made - 1] = 0;
+	for (unsigned k = made - 1; k-- > 0;)
+		depth[k] = (uint8_t)(depth[parent[k]] + 1 > 255 ? 255 : depth[parent[k]] + 1);
+	unsigned count[16] = {0};
+	for (unsigned i = 0; i < m; i++)
+		count[depth[i] > maxlen ? maxlen : depth[i]]++;
+	uint32_t kraft = 0;
+	for (unsigned l = 1; l <= maxlen; l++)
+		kraft += count[l] << (maxlen - l);
+	while (kraft > (1u << maxlen)) {
+		count[maxlen]--;
+		for (unsigned l = maxlen - 1; l > 0; l--)
+			if (count[l]) {
+				count[l]--;
+				count[l + 1] += 2;
+				break;
+			}
+		kraft--;
+	}
+	/* the rarest symbols (first in a) get the longest codes */
+	unsigned i = 0;
+	for (unsigned l = maxlen; l > 0; l--)
+		for (unsigned k = 0; k < count[l]; k++)
+			lens[a[i++]] = (uint8_t)l;
+}
+
+/* The code lengths lens[0..n) as precode symbols (a length, 16 repeat
+ * the last 3-6 times, 17 zeros 3-10 times, 18 zeros 11-138 times): into
+ * out as sym | extra << 8, their frequencies added to pf; their number. */
+static unsigned rle_lens(const uint8_t *lens, unsigned n, uint16_t *out, uint32_t *pf)
+{
+	unsigned k = 0;
+	for (unsigned i = 0; i < n;) {
+		unsigned cur = lens[i], run = 1;
+		while (i + run < n && lens[i + run] == cur)
+			run++;
+		i += run;
+		if (cur == 0) {
+			while (run >= 11) {
+				unsigned r = run > 138 ? 138 : run;
+				out[k++] = (uint16_t)(18 | (r - 11) << 8);
+				pf[18]++;
+				run -= r;
+			}
+			if (run >= 3) {
+				out[k++] = (uint16_t)(17 | (run - 3) << 8);
+				pf[17]++;
+				run = 0;
+			}
+		} else {
+			out[k++] = (uint16_t)cur;
+			pf[cur]++;
+			run--;
+			while (run >= 3) {
+				unsigned r = run > 6 ? 6 : run;
+				out[k++] = (uint16_t)(16 | (r - 3) << 8);
+				pf[16]++;
+				run -= r;
+			}
+		}
+		for (; run; run--) {
+			out[k++] = (uint16_t)cur;
+			pf[cur]++;
+		}
+	}
+	return k;
+}
+
+typedef struct zout {
+	unsigned char *p;
+	size_t n;
+	uint64_t bits;
+	unsigned nb;
+} zout_t;
+
+static void store32(unsigned char *o, uint32_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(o, &v, 4);
+#else
+	o[0] = (unsigned char)v;
+	o[1] = (unsigned char)(v >> 8);
+	o[2] = (unsigned char)(v >> 16);
+	o[3] = (unsigned char)(v >> 24);
+#endif
+}
+
+/* v's low c bits (c <= 32); nb < 32 before and after */
+static void put_bits(zout_t *z, uint32_t v, unsigned c)
+{
+	z->bits |= (uint64_t)v << z->nb;
+	z->nb += c;
+	if (z->nb >= 32) {
+		store32(z->p + z->n, (uint32_t)z->bits);
+		z->n += 4;
+		z->bits >>= 32;
+		z->nb -= 32;
+	}
+}
+
+/* to the next byte boundary */
+static void put_align(zout_t *z)
+{
+	while (z->nb > 0) {
+		z->p[z->n++] = (unsigned char)z->bits;
+		z->bits >>= 8;
+		z->nb = z->nb > 8 ? z->nb - 8 : 0;
+	}
+	z->bits = 0;
+}
+
+static void put_stored(zout_t *z, const unsigned char *in, size_t n, int last)
+{
+	do {
+		size_t k = n > 65535 ? 65535 : n;
+		put_bits(z, last && k == n, 3); /* BTYPE 00 */
+		put_align(z);
+		unsigned char *o = z->p + z->n;
+		o[0] = (unsigned char)k;
+		o[1] = (unsigned char)(k >> 8);
+		o[2] = (unsigned char)~k;
+		o[3] = (unsigned char)(~k >> 8);
+		memcpy(o + 4, in, k);
+		z->n += 4 + k;
+		in += k;
+		n -= k;
+	} while (n);
+}
+
+/* A match: lit literals (the input's bytes), then len bytes from dist
+ * back. */
+typedef struct zmatch {
+	uint32_t lit;
+	uint16_t len, dist;
+} zmatch_t;
+
+/* The block's symbols: matches mt[0..nm), then literals up to in + n;
+ * the bit buffer in locals (a byte store could alias z's fields). */
+static void put_syms(zout_t *z, const unsigned char *in, size_t n, const zmatch_t *mt, size_t nm,
+                     const uint16_t *lc, const uint8_t *ll, const uint16_t *dc, const uint8_t *dl)
+{
+	uint32_t lt[256];
+	for (unsigned i = 0; i < 256; i++)
+		lt[i] = lc[i] | (uint32_t)ll[i] << 16;
+	uint64_t bits = z->bits;
+	unsigned nb = z->nb;
+	unsigned char *o = z->p + z->n;
+	const unsigned char *end = in + n;
+#define FLUSH() do { if (nb >= 32) { store32(o, (uint32_t)bits); o += 4; bits >>= 32; nb -= 32; } } while (0)
+	for (size_t j = 0; j <= nm; j++) {
+		const unsigned char *lend = j < nm ? in + mt[j].lit : end;
+		for (; lend - in >= 2; in += 2) { /* two codes of <= 15 bits, then a flush */
+			uint32_t a = lt[in[0]], b = lt[in[1]];
+			bits |= (uint64_t)(a & 0xffff) << nb;
+			nb += a >> 16;
+			bits |= (uint64_t)(b & 0xffff) << nb;
+			nb += b >> 16;
+			FLUSH();
+		}
+		if (in < lend) {
+			uint32_t a = lt[*in++];
+			bits |= (uint64_t)(a & 0xffff) << nb;
+			nb += a >> 16;
+			FLUSH();
+		}
+		if (j == nm)
+			break;
+		unsigned len = mt[j].len, dist = mt[j].dist, c = len_code[len], d = dcode_of(dist);
+		bits |= (uint64_t)(lc[257 + c] | (uint32_t)(len - len_base[c]) << ll[257 + c]) << nb;
+		nb += ll[257 + c] + len_extra[c];
+		FLUSH();
+		bits |= (uint64_t)(dc[d] | (uint32_t)(dist - dist_base[d]) << dl[d]) << nb;
+		nb += dl[d] + dist_extra[d];
+		FLUSH();
+		in += len;
+	}
+	bits |= (uint64_t)lc[256] << nb;
+	nb += ll[256];
+	FLUSH();
+#undef FLUSH
+	z->bits = bits;
+	z->nb = nb;
+	z->n = (size_t)(o - z->p);
+}
+
+/* One block, in[0..n): the matches mt[0..nm) and literals, their
+ * frequencies in lf (with the end of block's) and df; the smallest of a
+ * stored, a static and a dynamic block. */
+static void put_block(zout_t *z, const unsigned char *in, size_t n, const zmatch_t *mt, size_t nm,
+                      uint32_t *lf, uint32_t *df, int last)
+{
+	uint8_t ll[NLIT], dl[NDIST], pl[NPRE];
+	uint16_t lc[NLIT], dc[NDIST], pc[NPRE], pre[NLIT + NDIST];
+	uint32_t pf[NPRE] = {0};
+	huff_lens(lf, NLIT, 15, ll);
+	huff_lens(df, NDIST, 15, dl);
+	unsigned hlit = NLIT, hdist = NDIST;
+	while (hlit > 257 && !ll[hlit - 1])
+		hlit--;
+	while (hdist > 1 && !dl[hdist - 1])
+		hdist--;
+	unsigned np = rle_lens(ll, hlit, pre, pf);
+	np += rle_lens(dl, hdist, pre + np, pf);
+	huff_lens(pf, NPRE, 7, pl);
+	unsigned hclen = NPRE;
+	while (hclen > 4 && !pl[pre_order[hclen - 1]])
+		hclen--;
+	/* the three sizes, in bits */
+	uint64_t extra = 0, dyn = 3 + 14 + 3 * (uint64_t)hclen, fix = 3;
+	for (unsigned i = 0; i < 29; i++)
+		extra += (uint64_t)lf[257 + i] * len_extra[i];
+	for (unsigned i = 0; i < NDIST; i++) {
+		extra += (uint64_t)df[i] * dist_extra[i];
+		dyn += (uint64_t)df[i] * dl[i];
+		fix += (uint64_t)df[i] * 5;
+	}
+	for (unsigned i = 0; i < NLIT; i++) {
+		dyn += (uint64_t)lf[i] * ll[i];
+		fix += (uint64_t)lf[i] * st_len[i];
+	}
+	for (unsigned i = 0; i < NPRE; i++)
+		dyn += (uint64_t)pf[i] * pl[i];
+	dyn += 2 * (uint64_t)pf[16] + 3 * (uint64_t)pf[17] + 7 * (uint64_t)pf[18] + extra;
+	fix += extra;
+	uint64_t stored = 8 * ((uint64_t)n + 5 * (n / 65535 + 1)) + 8;
+	if (stored <= dyn && stored <= fix) {
+		put_stored(z, in, n, last);
+		return;
+	}
+	if (fix <= dyn) {
+		put_bits(z, (unsigned)last | 1u << 1, 3);
+		put_syms(z, in, n, mt, nm, st_code, st_len, st_dcode, st_dlen);
+		return;
+	}
+	make_codes(ll, NLIT, lc);
+	make_codes(dl, NDIST, dc);
+	make_codes(pl, NPRE, pc);
+	put_bits(z, (unsigned)last | 2u << 1, 3);
+	put_bits(z, (hlit - 257) | (hdist - 1) << 5 | (hclen - 4) << 10, 14);
+	for (unsigned i = 0; i < hclen; i++)
+		put_bits(z, pl[pre_order[i]], 3);
+	static const uint8_t pre_extra[3] = {2, 3, 7};
+	for (unsigned i = 0; i < np; i++) {
+		unsigned v = pre[i] & 0xff, e = pre[i] >> 8;
+		if (v >= 16)
+			put_bits(z, pc[v] | e << pl[v], pl[v] + pre_extra[v - 16]);
+		else
+			put_bits(z, pc[v], pl[v]);
+	}
+	put_syms(z, in, n, mt, nm, lc, ll, dc, dl);
+}
+
+size_t pdf_zfast_bound(size_t n)
+{
+	return n + 5 * (n / 65535 + 1) * (n / BLOCK_BYTES + 1) + 64;
+}
+
+static uint32_t load32(const unsigned char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static unsigned hash4(uint32_t v)
+{
+	return (v * 0x9E3779B1u) >> (32 - HBITS);
+}
+
+/* The length of the match at a, dist back, of at most left bytes (the
+ * first MIN_MATCH are known to match). */
+static size_t match_len(const unsigned char *a, uint32_t dist, size_t left)
+{
+	size_t max = left < MAX_MATCH ? left : MAX_MATCH, m = MIN_MATCH;
+	const unsigned char *b = a - dist;
+	while (m < max && a[m] == b[m])
+		m++;
+	return m;
+}
+
+size_t pdf_zfast(const void *src, size_t n, unsigned char *out, size_t cap)
+{
+	const unsigned char *in = src;
+	if (cap < pdf_zfast_bound(n) || n > (1u << 30))
+		return 0;
+	init_tables();
+	/* positions are stamped base1 + i; an earlier call's are more than a
+	   window back, an empty entry's (0) too */
+	if (hbase == 0) { /* the first call: htab is zero */
+		hbase = WINDOW + 1;
+	} else if (hbase > UINT32_MAX - n - 2 * WINDOW - 2) {
+		memset(htab, 0, sizeof(htab));
+		hbase = WINDOW + 1;
+	}
+	const uint32_t base1 = hbase;
+	hbase += (uint32_t)n + WINDOW + 1;
+	if (!mts)
+		mts = xmalloc((BLOCK_BYTES / MIN_MATCH + 2) * sizeof(*mts));
+	uint32_t *restrict ht = htab;
+	zmatch_t *restrict mt = mts;
+	zout_t z = {out, 0, 0, 0};
+	uint32_t lf[NLIT], df[NDIST];
+	const size_t lim = n >= MIN_MATCH ? n - MIN_MATCH + 1 : 0; /* positions with 4 bytes */
+	size_t i = 0;
+	do {
+		size_t bstart = i, lit = i, nm = 0;
+		size_t bend = n - i > BLOCK_BYTES ? i + BLOCK_BYTES : n, bl = bend < lim ? bend : lim;
+		memset(lf, 0, sizeof(lf));
+		memset(df, 0, sizeof(df));
+		while (i < bl) {
+			uint32_t v = load32(in + i);
+			uint32_t *e = &ht[hash4(v)];
+			uint32_t dist = base1 + (uint32_t)i - *e;
+			*e = base1 + (uint32_t)i;
+			if (dist - 1 >= WINDOW || load32(in + i - dist) != v) {
+				lf[in[i]]++;
+				i++;
+				continue;
+			}
+			size_t m = match_len(in + i, dist, n - i);
+			if (m < 64 && i + 1 < bl) { /* one step lazy: a longer match at i + 1? */
+				uint32_t v2 = load32(in + i + 1);
+				uint32_t *e2 = &ht[hash4(v2)];
+				uint32_t d2 = base1 + (uint32_t)i + 1 - *e2;
+				*e2 = base1 + (uint32_t)i + 1;
+				if (d2 - 1 < WINDOW && load32(in + i + 1 - d2) == v2) {
+					size_t m2 = match_len(in + i + 1, d2, n - i - 1);
+					if (m2 > m) {
+						lf[in[i]]++;
+						i++;
+						m = m2;
+						dist = d2;
+					}
+				}
+			}
+			mt[nm].lit = (uint32_t)(i - lit);
+			mt[nm].len = (uint16_t)m;
+			mt[nm].dist = (uint16_t)dist;
+			nm++;
+			lf[257 + len_code[m]]++;
+			df[dcode_of(dist)]++;
+			size_t end = i + m, stop = end < lim ? end : lim;
+			for (size_t k = i + 1; k < stop; k++)
+				ht[hash4(load32(in + k))] = base1 + (uint32_t)k;
+			i = lit = end;
+		}
+		if (bend == n)
+			for (; i < n; i++) /* the last 3 bytes */
+				lf[in[i]]++;
+		lf[256] = 1;
+		put_block(&z, in + bstart, i - bstart, mt, nm, lf, df, i == n);
+	} while (i < n);
+	put_align(&z);
+	return z.n;
+}

@@ -1,0 +1,145 @@
+/* test_zfast: pdf_zfast's raw deflate read back by an independent
+ * decoder (libdeflate's) on inputs that take each of its paths: empty and
+ * tiny inputs (a static block), random bytes (stored blocks, their 65,535
+ * byte limit), runs and repeats (long and overlapping matches, several
+ * blocks), text; the same bytes out whatever was deflated before; the
+ * bound; and pdf_deflate's zlib wrapper (PDF_Z_FAST) against libdeflate's
+ * level 1 size on text. */
+#include <libdeflate.h>
+#include <stdint.h>
+#include "arena.h"
+#include "../../src/pdf_int.h"
+#include "t.h"
+
+static struct libdeflate_decompressor *dec;
+
+static uint32_t rnd_state = 12345;
+static unsigned rnd(void)
+{
+	rnd_state = rnd_state * 1103515245u + 12345u;
+	return rnd_state >> 16;
+}
+
+/* in[0..n) deflated and inflated again; the deflated size (0: failed) */
+static size_t round_trip(const unsigned char *in, size_t n)
+{
+	size_t cap = pdf_zfast_bound(n);
+	unsigned char *z = xmalloc(cap), *back = xmalloc(n + 1);
+	size_t zn = pdf_zfast(in, n, z, cap), got = 0;
+	CHECK(zn > 0 && zn <= cap);
+	int r = zn ? (int)libdeflate_deflate_decompress(dec, z, zn, back, n + 1, &got) : -1;
+	EQ_INT(r, LIBDEFLATE_SUCCESS);
+	EQ_INT(got, n);
+	CHECK(r != LIBDEFLATE_SUCCESS || got != n || memcmp(in, back, n) == 0);
+	free(z);
+	free(back);
+	return r == LIBDEFLATE_SUCCESS && got == n ? zn : 0;
+}
+
+TEST(tiny)
+{
+	static const unsigned char s[] = "abcdabcdabcd";
+	for (size_t n = 0; n <= 12; n++)
+		CHECK(round_trip(s, n) > 0);
+	CHECK(round_trip(s, 0) <= 2); /* a static block with only its end */
+}
+
+TEST(random_is_stored)
+{
+	static const size_t sizes[] = {1000, 65535, 65536, 65537, 200000};
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		size_t n = sizes[k];
+		unsigned char *p = xmalloc(n);
+		for (size_t i = 0; i < n; i++)
+			p[i] = (unsigned char)rnd();
+		size_t zn = round_trip(p, n);
+		CHECK(zn >= n && zn <= pdf_zfast_bound(n));
+		free(p);
+	}
+}
+
+TEST(runs_and_repeats)
+{
+	size_t n = 300000;
+	unsigned char *p = xmalloc(n);
+	memset(p, 'x', n); /* one byte: overlapping matches of 258 */
+	size_t zn = round_trip(p, n);
+	CHECK(zn > 0 && zn < n / 100);
+	for (size_t i = 0; i < n; i++) /* short repeats with noise, far and near */
+		p[i] = i % 977 < 500 ? (unsigned char)"0123456789 /Type /Font"[i % 23] : (unsigned char)(rnd() % 7);
+	CHECK(round_trip(p, n) > 0);
+	for (size_t i = 0; i < n; i++) /* matches that begin between two lookups */
+		p[i] = (unsigned char)(rnd() % 3 ? p[i] : rnd());
+	CHECK(round_trip(p, n) > 0);
+	for (size_t m = 1; m < 300; m += 37) { /* every length code, every block edge */
+		for (size_t i = 0; i < n; i++)
+			p[i] = (unsigned char)(i % (m + 3) < m ? i / 5 : rnd());
+		CHECK(round_trip(p, 32768 + m) > 0);
+	}
+	free(p);
+}
+
+/* A ToUnicode map's text, deflated at PDF_Z_FAST: a zlib stream that
+ * libdeflate reads back, no more than 2% larger than libdeflate's level 1 */
+TEST(zlib_wrapper_and_size)
+{
+	char *t = xmalloc(20000);
+	size_t n = 0;
+	n += (size_t)snprintf(t, 20000, "/CIDInit /ProcSet findresource begin\n12 dict begin\n"
+	                      "begincmap\n100 beginbfchar\n");
+	for (unsigned g = 1; g < 400 && n < 19000; g++)
+		n += (size_t)snprintf(t + n, 20000 - n, "<%04X> <%04X>\n", g * 7 % 911,
+		                      0x4e00 + (g * 131) % 20000);
+	const unsigned char *z;
+	size_t zn = pdf_deflate(t, n, PDF_Z_FAST, &z), got = 0;
+	CHECK(zn > 6);
+	unsigned char *back = xmalloc(n + 1);
+	EQ_INT(libdeflate_zlib_decompress(dec, z, zn, back, n + 1, &got), LIBDEFLATE_SUCCESS);
+	EQ_INT(got, n);
+	CHECK(memcmp(back, t, n) == 0);
+	struct libdeflate_compressor *c = libdeflate_alloc_compressor(1);
+	unsigned char *l1 = xmalloc(n + 1000);
+	size_t ln = libdeflate_zlib_compress(c, t, n, l1, n + 1000);
+	CHECK(ln > 0 && zn <= ln + ln / 50);
+	libdeflate_free_compressor(c);
+	free(l1);
+	free(back);
+	free(t);
+}
+
+/* The hash table is kept between calls: an input deflates to the same
+ * bytes after others (the cache's and batch's byte-for-byte promise) */
+TEST(same_bytes_whatever_came_before)
+{
+	size_t n = 50000;
+	unsigned char *p = xmalloc(n), *q = xmalloc(n);
+	for (size_t i = 0; i < n; i++) {
+		p[i] = (unsigned char)(i % 300 < 200 ? i % 61 : rnd());
+		q[i] = (unsigned char)(i % 200 < 100 ? i % 61 : rnd());
+	}
+	size_t cap = pdf_zfast_bound(n);
+	unsigned char *a = xmalloc(cap), *b = xmalloc(cap);
+	size_t an = pdf_zfast(p, n, a, cap);
+	for (int k = 0; k < 3; k++)
+		CHECK(pdf_zfast(q, n - 1000 * (size_t)k, b, cap) > 0);
+	size_t bn = pdf_zfast(p, n, b, cap);
+	EQ_INT(an, bn);
+	CHECK(an == bn && memcmp(a, b, an) == 0);
+	EQ_INT(pdf_zfast(p, n, b, cap - 1), 0); /* too little room: refused */
+	free(p);
+	free(q);
+	free(a);
+	free(b);
+}
+
+int main(void)
+{
+	dec = libdeflate_alloc_decompressor();
+	RUN(tiny);
+	RUN(random_is_stored);
+	RUN(runs_and_repeats);
+	RUN(zlib_wrapper_and_size);
+	RUN(same_bytes_whatever_came_before);
+	libdeflate_free_decompressor(dec);
+	return t_report();
+}

@@ -58,6 +58,7 @@ void font_lib_free(font_lib_t *lib)
 
 void font_lib_drop_faces(font_lib_t *lib)
 {
+	font_fccache_flush(lib);   /* every chain is resolved by now */
 	for (int i = 0; i < lib->nall; i++)
 		font_face_unload(lib->all[i], 1);
 }

@@ -47,14 +47,18 @@
 	X(FcPatternDestroy) X(FcPatternAddString) X(FcPatternGetString) X(FcPatternGetInteger) \
 	X(FcPatternGetBool) X(FcObjectSetBuild) X(FcObjectSetDestroy) X(FcFontList) \
 	X(FcFontSetDestroy) X(FcConfigGetFontDirs) X(FcStrListNext) \
-	X(FcStrListDone) X(FcConfigSubstitute) X(FcPatternGetWithBinding)
+	X(FcStrListDone) X(FcConfigSubstitute) X(FcPatternGetWithBinding) X(FcConfigGetFonts) \
+	X(FcStrCmpIgnoreCase)
 static struct {
 	FC_FUNCS(DL_FIELD)
 } fcl;
 
+static void fcx_free(font_lib_t *lib);
+
 void font_fc_free(font_lib_t *lib)
 {
 	font_fccache_free(lib);
+	fcx_free(lib);
 	if (lib->fc)
 		fcl.FcConfigDestroy((FcConfig *)lib->fc); /* set: lib->fc was made */
 	lib->fc = NULL;
@@ -169,11 +173,11 @@ static const font_cand_t *fc_best(const font_cand_t *v, int n, int bold, int ita
 	return b;
 }
 
-static int fc_cands(FcFontSet *fs, font_cand_t *v, int max)
+static int fc_cands(FcPattern *const *fonts, int nfont, font_cand_t *v, int max)
 {
 	int n = 0;
-	for (int i = 0; i < fs->nfont && n < max; i++) {
-		FcPattern *p = fs->fonts[i];
+	for (int i = 0; i < nfont && n < max; i++) {
+		FcPattern *p = fonts[i];
 		FcChar8 *file, *fmt;
 		FcBool var = FcFalse;
 		font_cand_t *c = &v[n];
@@ -214,6 +218,193 @@ static font_face_t *ctx_face(chain_ctx_t *x, const char *path, int index, const 
 	return font_file_get(x->lib, path, index, x->file, at->line, at->col, x->e);
 }
 
+/* ---- fontconfig's faces by family ----
+ *
+ * FcFontList walks every face fontconfig has and copies those of the
+ * family asked for: 2 M instructions a family with 2,000 faces installed,
+ * 18 M for the 9 families of a render with no family cache (a CI run, a
+ * read-only home). The index walks them once and finds a family's faces
+ * as FcFontList does: the faces with a family name equal to it but for
+ * case and blanks (FcOpListing with FcOpFlagIgnoreBlanks). ASCII names
+ * compare folded here; a name with other bytes, whose case folding is
+ * Unicode's, by fontconfig's FcStrCmpIgnoreCase with the blanks taken out
+ * of both (a family asked for with such bytes goes to FcFontList). */
+enum { FCX_BUCKETS = 4096 };
+
+typedef struct fcx_ent {
+	uint64_t h;             /* of the folded name */
+	const FcChar8 *name;
+	FcPattern *font;
+	int next;               /* in the bucket, -1 ends it */
+} fcx_ent_t;
+
+typedef struct fcx {
+	int head[FCX_BUCKETS];
+	fcx_ent_t *e;
+	int n;
+	char **wide;            /* names with non-ASCII bytes, blanks out */
+	FcPattern **wfont;
+	int nwide;
+} fcx_t;
+
+static void fcx_free(font_lib_t *lib)
+{
+	fcx_t *x = lib->fcx;
+	if (!x)
+		return;
+	for (int i = 0; i < x->nwide; i++)
+		free(x->wide[i]);
+	free(x->wide);
+	free(x->wfont);
+	free(x->e);
+	free(x);
+	lib->fcx = NULL;
+}
+
+/* FNV-1a of s lower-cased without blanks; -1 in *ascii when s has other
+ * bytes than ASCII. */
+static uint64_t fcx_hash(const char *s, int *ascii)
+{
+	uint64_t h = 14695981039346656037ull;
+	*ascii = 1;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == ' ')
+			continue;
+		if (c >= 0x80)
+			*ascii = 0;
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c + 'a' - 'A');
+		h = (h ^ c) * 1099511628211ull;
+	}
+	return h;
+}
+
+/* ASCII a and b equal but for case and blanks */
+static int fcx_same(const char *a, const char *b)
+{
+	for (;;) {
+		while (*a == ' ')
+			a++;
+		while (*b == ' ')
+			b++;
+		unsigned char ca = (unsigned char)*a, cb = (unsigned char)*b;
+		ca = ca >= 'A' && ca <= 'Z' ? (unsigned char)(ca + 'a' - 'A') : ca;
+		cb = cb >= 'A' && cb <= 'Z' ? (unsigned char)(cb + 'a' - 'A') : cb;
+		if (ca != cb)
+			return 0;
+		if (!ca)
+			return 1;
+		a++;
+		b++;
+	}
+}
+
+static char *unblank(const char *s)
+{
+	char *o = xmalloc(strlen(s) + 1), *q = o;
+	for (; *s; s++)
+		if (*s != ' ')
+			*q++ = *s;
+	*q = '\0';
+	return o;
+}
+
+static fcx_t *fcx_get(font_lib_t *lib, FcConfig *fc)
+{
+	if (lib->fcx)
+		return lib->fcx;
+	fcx_t *x = xcalloc(1, sizeof(*x));
+	int cap = 0, wcap = 0;
+	for (int b = 0; b < FCX_BUCKETS; b++)
+		x->head[b] = -1;
+	static const FcSetName sets[2] = { FcSetSystem, FcSetApplication };
+	for (int s = 0; s < 2; s++) {
+		FcFontSet *fs = fcl.FcConfigGetFonts(fc, sets[s]);
+		for (int i = 0; fs && i < fs->nfont; i++) {
+			FcChar8 *f;
+			for (int k = 0; fcl.FcPatternGetString(fs->fonts[i], FC_FAMILY, k, &f) ==
+			                FcResultMatch; k++) {
+				int ascii;
+				uint64_t h = fcx_hash((const char *)f, &ascii);
+				if (!ascii) {
+					if (x->nwide == wcap) {
+						wcap = wcap ? 2 * wcap : 64;
+						x->wide = xrealloc(x->wide, (size_t)wcap * sizeof(*x->wide));
+						x->wfont = xrealloc(x->wfont, (size_t)wcap * sizeof(*x->wfont));
+					}
+					x->wide[x->nwide] = unblank((const char *)f);
+					x->wfont[x->nwide++] = fs->fonts[i];
+					continue;
+				}
+				if (x->n == cap) {
+					cap = cap ? 2 * cap : 1024;
+					x->e = xrealloc(x->e, (size_t)cap * sizeof(*x->e));
+				}
+				fcx_ent_t *e = &x->e[x->n];
+				e->h = h;
+				e->name = f;
+				e->font = fs->fonts[i];
+				e->next = x->head[h % FCX_BUCKETS];
+				x->head[h % FCX_BUCKETS] = x->n++;
+			}
+		}
+	}
+	lib->fcx = x;
+	return x;
+}
+
+static int fcx_add(FcPattern **out, int n, int max, FcPattern *f)
+{
+	for (int i = 0; i < n; i++)
+		if (out[i] == f)
+			return n;   /* two of its names match */
+	if (n < max)
+		out[n++] = f;
+	return n;
+}
+
+/* The faces of family into out (at most max, in no set order: fc_best
+ * decides by score, then file and index); -1 when only FcFontList can
+ * say (a name with non-ASCII bytes). */
+static int fcx_find(font_lib_t *lib, FcConfig *fc, const char *family, FcPattern **out, int max)
+{
+	int ascii, n = 0;
+	uint64_t h = fcx_hash(family, &ascii);
+	if (!ascii)
+		return -1;
+	fcx_t *x = fcx_get(lib, fc);
+	for (int i = x->head[h % FCX_BUCKETS]; i >= 0; i = x->e[i].next)
+		if (x->e[i].h == h && fcx_same((const char *)x->e[i].name, family))
+			n = fcx_add(out, n, max, x->e[i].font);
+	if (x->nwide) {
+		char *u = unblank(family);
+		for (int i = 0; i < x->nwide; i++)
+			if (fcl.FcStrCmpIgnoreCase((const FcChar8 *)x->wide[i], (const FcChar8 *)u) == 0)
+				n = fcx_add(out, n, max, x->wfont[i]);
+		free(u);
+	}
+	return n;
+}
+
+/* The candidates of family from the index (fc_cands of what FcFontList
+ * would list); -1 when FcFontList must say: a non-ASCII name, as many
+ * faces as fit (which of them FcFontList's order would decide), or a file
+ * that is not there (a directory fontconfig remaps: FcFontList gives the
+ * path as remapped). */
+static int fcx_cands(font_lib_t *lib, FcConfig *fc, const char *family, font_cand_t *v, int max)
+{
+	FcPattern *found[256];
+	int nf = fcx_find(lib, fc, family, found, 256);
+	if (nf < 0 || nf >= 256 || nf >= max)
+		return -1;
+	int n = fc_cands(found, nf, v, max);
+	for (int i = 0; i < n; i++)
+		if (access(v[i].file, F_OK) != 0)
+			return -1;
+	return n;
+}
+
 /* The fonts fontconfig lists for family (NULL: fontconfig failed). */
 static FcFontSet *fc_list(FcConfig *fc, const char *family, FcObjectSet *os)
 {
@@ -232,7 +423,7 @@ static FcFontSet *fc_list(FcConfig *fc, const char *family, FcObjectSet *os)
  * strongly as the one asked for, where the generic fallbacks (sans-serif
  * -> DejaVu Sans, which any unknown name gets) are weak. The first one
  * with a face installed wins, as in fontconfig's own match. */
-static void fc_standin(FcConfig *fc, const char *family, char *out, size_t size)
+static void fc_standin(font_lib_t *lib, FcConfig *fc, const char *family, char *out, size_t size)
 {
 	out[0] = '\0';
 	FcPattern *p = fcl.FcPatternCreate();
@@ -249,11 +440,16 @@ static void fc_standin(FcConfig *fc, const char *family, char *out, size_t size)
 		if (b != FcValueBindingStrong || v.type != FcTypeString ||
 		    strlen((const char *)v.u.s) >= size)
 			continue;
-		FcFontSet *fs = fc_list(fc, (const char *)v.u.s, os);
-		if (fs && fs->nfont > 0)
+		FcPattern *one;
+		int n = fcx_find(lib, fc, (const char *)v.u.s, &one, 1);
+		if (n < 0) {
+			FcFontSet *fs = fc_list(fc, (const char *)v.u.s, os);
+			n = fs ? fs->nfont : 0;
+			if (fs)
+				fcl.FcFontSetDestroy(fs);
+		}
+		if (n > 0)
 			snprintf(out, size, "%s", (const char *)v.u.s);
-		if (fs)
-			fcl.FcFontSetDestroy(fs);
 	}
 	fcl.FcObjectSetDestroy(os);
 	fcl.FcPatternDestroy(p);
@@ -285,19 +481,66 @@ static int family_list(chain_ctx_t *x, const char *family, font_cand_t *v, int m
 	FcConfig *fc = fc_config(x->lib);
 	if (!fc)
 		return err_sys(x->e, x->file, "cannot initialise fontconfig");
-	FcObjectSet *os = fcl.FcObjectSetBuild(FC_FILE, FC_INDEX, FC_WEIGHT, FC_SLANT, FC_WIDTH,
-	                                   FC_FONTFORMAT, FC_VARIABLE, (char *)0);
-	FcFontSet *fs = fc_list(fc, family, os);
-	fcl.FcObjectSetDestroy(os);
-	*fsp = fs;
-	n = fs ? fc_cands(fs, v, max) : 0;
+	n = fcx_cands(x->lib, fc, family, v, max);
+	int answered = n >= 0;
+	if (n < 0) {
+		FcObjectSet *os = fcl.FcObjectSetBuild(FC_FILE, FC_INDEX, FC_WEIGHT, FC_SLANT, FC_WIDTH,
+		                                   FC_FONTFORMAT, FC_VARIABLE, (char *)0);
+		FcFontSet *fs = fc_list(fc, family, os);
+		fcl.FcObjectSetDestroy(os);
+		*fsp = fs;
+		n = fs ? fc_cands(fs->fonts, fs->nfont, v, max) : 0;
+		answered = fs != NULL;
+	}
 	font_fccache_store(x->lib, family, v, n);
-	if (n == 0 && fs && standin) {
+	if (n == 0 && answered && standin) {
 		fc_stamp(x->lib, fc);
-		fc_standin(fc, family, standin, size);
+		fc_standin(x->lib, fc, family, standin, size);
 		font_fccache_store_absent(x->lib, family, standin[0] ? standin : NULL);
 	}
 	return n;
+}
+
+/* The rule of font_family_suggest, over the faces fontconfig holds
+ * (FcConfigGetFonts: no list is built, 10 M instructions less than
+ * FcFontList's): the least distance, if below 4 and within a third of the
+ * family's length, and the family at it into near. The order of FcFontList's
+ * answer (its hash table's) picks among names at the same distance: 1 when
+ * another name ties, which only that order settles, else 0. */
+static int near_scan(FcConfig *fc, const char *family, char *near, size_t size, int *best)
+{
+	static const FcSetName sets[2] = { FcSetSystem, FcSetApplication };
+	int tie = 0;
+	*best = 4;
+	for (int s = 0; s < 2; s++) {
+		FcFontSet *fs = fcl.FcConfigGetFonts(fc, sets[s]);
+		const FcChar8 *last[4] = { NULL, NULL, NULL, NULL };
+		for (int i = 0; fs && i < fs->nfont; i++) {
+			FcChar8 *f;
+			for (int k = 0; fcl.FcPatternGetString(fs->fonts[i], FC_FAMILY, k, &f) ==
+			                FcResultMatch; k++) {
+				if (k < 4 && last[k] && !strcmp((const char *)last[k], (const char *)f))
+					continue;   /* the face before's family: same answer */
+				if (k < 4)
+					last[k] = f;
+				/* at most best (ties count here) and within a third of f */
+				int lim = (int)strlen((const char *)f) / 3;
+				lim = lim < *best ? lim : *best;
+				lim = lim < 3 ? lim : 3;
+				int d = suggest_within(family, (const char *)f, lim);
+				if (d > lim)
+					continue;
+				if (d < *best) {
+					*best = d;
+					tie = 0;
+					snprintf(near, size, "%s", (const char *)f);
+				} else if (strcmp(near, (const char *)f) != 0) {
+					tie = 1;
+				}
+			}
+		}
+	}
+	return tie;
 }
 
 /* The installed family closest to FAMILY (a typo), into NEAR. */
@@ -309,12 +552,18 @@ int font_family_suggest(font_lib_t *lib, const char *family, char *near, size_t 
 	FcConfig *fc = fc_config(lib);
 	if (!fc)
 		return 0;
+	int best;
+	if (!near_scan(fc, family, near, size, &best)) {
+		fc_stamp(lib, fc);
+		font_fccache_store_near(lib, family, best < 4 ? near : NULL);
+		return best < 4;
+	}
 	FcPattern *p = fcl.FcPatternCreate();
 	FcObjectSet *os = fcl.FcObjectSetBuild(FC_FAMILY, (char *)0);
 	FcFontSet *fs = fcl.FcFontList(fc, p, os);
 	fcl.FcObjectSetDestroy(os);
 	fcl.FcPatternDestroy(p);
-	int best = 4;
+	best = 4;
 	for (int i = 0; fs && i < fs->nfont; i++) {
 		FcChar8 *f;
 		for (int k = 0; fcl.FcPatternGetString(fs->fonts[i], FC_FAMILY, k, &f) == FcResultMatch; k++) {

@@ -83,6 +83,7 @@ typedef struct fcc_misses {
 	long long *sec, *nsec;  /* their mtimes (-1 -1: not there) */
 	int ndir;
 	int stamped;            /* dir set (font_fccache_stamp), 2: unsafe to write */
+	int dirty;              /* v has what the file has not: write it */
 } fcc_misses_t;
 
 typedef struct fccache {
@@ -98,6 +99,7 @@ typedef struct fccache {
 	long long size;         /* the file's */
 	int fd;                 /* open on it, or -1 */
 	int all;                /* every record of the file is in f */
+	int dirty;              /* f has a family the file has not: write it */
 	fcc_misses_t m;         /* what is not installed (its own file) */
 } fccache_t;
 
@@ -127,11 +129,26 @@ static void misses_free(fcc_misses_t *m)
 	free(m->path);
 }
 
+static void cache_write(fccache_t *c);
+static void misses_write(fccache_t *c);
+
+void font_fccache_flush(font_lib_t *lib)
+{
+	fccache_t *c = lib->fcc;
+	if (c && c->dirty)
+		cache_write(c);
+	if (c && c->m.dirty)
+		misses_write(c);
+	if (c)
+		c->dirty = c->m.dirty = 0;
+}
+
 void font_fccache_free(font_lib_t *lib)
 {
 	fccache_t *c = lib->fcc;
 	if (!c)
 		return;
+	font_fccache_flush(lib);
 	misses_free(&c->m);
 	for (int i = 0; i < c->n; i++)
 		fam_clear(&c->f[i]);
@@ -633,27 +650,63 @@ static void mkdirs(char *path)
 	}
 }
 
-/* path := a then b, atomically (temp file + rename); on error unchanged. */
-static void file_replace(const char *path, const buf_t *a, const buf_t *b)
+/* The temporary file a new version of path is written to (its name into
+ * tmp), or NULL when it cannot be made (a read-only cache directory: then
+ * nothing is formatted either). */
+static FILE *tmp_open(const char *path, buf_t *tmp)
 {
-	buf_t tmp;
-	buf_init(&tmp);
-	buf_printf(&tmp, "%s.%ld.tmp", path, (long)getpid());
-	mkdirs(tmp.s);
-	FILE *fp = fopen(tmp.s, "wb");
-	if (fp) {
-		int bad = a->len && fwrite(a->s, 1, a->len, fp) != a->len;
-		bad |= b->len && fwrite(b->s, 1, b->len, fp) != b->len;
-		bad |= fclose(fp) != 0;
-		if (bad || rename(tmp.s, path) != 0)
-			unlink(tmp.s);
-	}
-	buf_done(&tmp);
+	buf_init(tmp);
+	buf_printf(tmp, "%s.%ld.tmp", path, (long)getpid());
+	mkdirs(tmp->s);
+	FILE *fp = fopen(tmp->s, "wb");
+	if (!fp)
+		buf_done(tmp);
+	return fp;
 }
 
+/* fp (tmp_open's) := a then b, then renamed to path, atomically; on error
+ * path is unchanged. */
+static void tmp_commit(FILE *fp, buf_t *tmp, const char *path, const buf_t *a, const buf_t *b)
+{
+	int bad = a->len && fwrite(a->s, 1, a->len, fp) != a->len;
+	bad |= b->len && fwrite(b->s, 1, b->len, fp) != b->len;
+	bad |= fclose(fp) != 0;
+	if (bad || rename(tmp->s, path) != 0)
+		unlink(tmp->s);
+	buf_done(tmp);
+}
+
+/* " <v>" in decimal (printf's %lld was most of a cold render's writing) */
+static void put_num(buf_t *b, long long v)
+{
+	char d[24], *e = d + sizeof(d), *q = e;
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	do
+		*--q = (char)('0' + u % 10);
+	while ((u /= 10));
+	if (v < 0)
+		*--q = '-';
+	*--q = ' ';
+	buf_add(b, q, (size_t)(e - q));
+}
+
+static void put_line(buf_t *b, char tag, long long v, const char *s)
+{
+	buf_putc(b, tag);
+	put_num(b, v);
+	buf_putc(b, ' ');
+	buf_puts(b, s);
+	buf_putc(b, '\n');
+}
+
+/* Written once, when the library is done with the cache
+ * (font_fccache_flush), not at each family stored. */
 static void cache_write(fccache_t *c)
 {
-	buf_t b, r;
+	buf_t b, r, tmp;
+	FILE *fp = tmp_open(c->path, &tmp);
+	if (!fp)
+		return;
 	buf_init(&b);
 	buf_init(&r);
 	buf_printf(&b, "vita-families 4 %s\n", c->key);
@@ -661,16 +714,21 @@ static void cache_write(fccache_t *c)
 		fcc_fam_t *f = &c->f[i];
 		if (f->n == 0 || f->n != f->want)
 			continue;
-		buf_printf(&b, "I %zu %s\n", r.len, f->family);
-		buf_printf(&r, "F %d %s\n", f->n, f->family);
+		put_line(&b, 'I', (long long)r.len, f->family);
+		put_line(&r, 'F', f->n, f->family);
 		for (int k = 0; k < f->n; k++) {
 			fcc_cand_t *x = &f->v[k];
-			buf_printf(&r, "C %d %d %d %d %d %lld %lld %lld %s\n", x->c.index, x->c.weight,
-			           x->c.slant, x->c.width, x->c.truetype, x->mtime, x->size,
-			           x->dirmtime, x->c.file);
+			long long num[8] = { x->c.index, x->c.weight, x->c.slant, x->c.width,
+			                     x->c.truetype, x->mtime, x->size, x->dirmtime };
+			buf_putc(&r, 'C');
+			for (int j = 0; j < 8; j++)
+				put_num(&r, num[j]);
+			buf_putc(&r, ' ');
+			buf_puts(&r, x->c.file);
+			buf_putc(&r, '\n');
 		}
 	}
-	file_replace(c->path, &b, &r);
+	tmp_commit(fp, &tmp, c->path, &b, &r);
 	buf_done(&b);
 	buf_done(&r);
 }
@@ -703,7 +761,7 @@ void font_fccache_store(font_lib_t *lib, const char *family, const font_cand_t *
 		fam_push(f, &x);
 	}
 	f->want = f->n;
-	cache_write(c);
+	c->dirty = 1;
 }
 
 /* ---- what is not installed ----
@@ -883,9 +941,10 @@ static void misses_read(fccache_t *c)
 static void misses_write(fccache_t *c)
 {
 	fcc_misses_t *m = &c->m;
-	if (c->off || m->stamped != 1)
+	buf_t b, r, tmp;
+	FILE *fp = c->off || m->stamped != 1 ? NULL : tmp_open(m->path, &tmp);
+	if (!fp)
 		return;
-	buf_t b, r;
 	buf_init(&b);
 	buf_init(&r);
 	buf_printf(&b, "vita-misses 2 %s %016llx\n", c->key, (unsigned long long)env_hash());
@@ -902,7 +961,7 @@ static void misses_write(fccache_t *c)
 		else if (x->near == 2)
 			buf_printf(&r, "S %s\t%s\n", x->name, x->near_s);
 	}
-	file_replace(m->path, &b, &r);
+	tmp_commit(fp, &tmp, m->path, &b, &r);
 	buf_done(&b);
 	buf_done(&r);
 }
@@ -973,7 +1032,7 @@ void font_fccache_store_absent(font_lib_t *lib, const char *family, const char *
 	x->absent = 1;
 	free(x->standin);
 	x->standin = standin ? xstrdup(standin) : NULL;
-	misses_write(c);
+	c->m.dirty = 1;
 }
 
 void font_fccache_store_near(font_lib_t *lib, const char *name, const char *near)
@@ -986,5 +1045,5 @@ void font_fccache_store_near(font_lib_t *lib, const char *name, const char *near
 	free(x->near_s);
 	x->near_s = near ? xstrdup(near) : NULL;
 	x->near = near ? 2 : 1;
-	misses_write(c);
+	c->m.dirty = 1;
 }

@@ -122,6 +122,7 @@ struct font_lib {
 	void *fc;               /* FcConfig, created when first needed */
 	long long fc_since;     /* when (CLOCK_REALTIME s) it was begun */
 	void *fcc;              /* font_fccache.c state */
+	void *fcx;              /* font_chain.c's index of fontconfig's faces */
 	font_face_t **all;      /* every file+index seen */
 	int nall, capall;
 	font_face_t **used;     /* by face id */
@@ -144,6 +145,9 @@ typedef struct font_cand {
 int font_fccache_lookup(font_lib_t *lib, const char *family, font_cand_t **v);
 void font_fccache_store(font_lib_t *lib, const char *family, const font_cand_t *v, int n);
 void font_fccache_free(font_lib_t *lib);
+/* What was stored since the last flush written to the files (once: at
+ * font_lib_drop_faces and font_lib_free, when every chain is resolved). */
+void font_fccache_flush(font_lib_t *lib);
 /* 1 when candidate c (from the cache) agrees with its font file: the face
  * index exists, the outline kind matches, family is one of its names. */
 int font_fccache_valid(const font_cand_t *c, const char *family);

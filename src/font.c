@@ -4,9 +4,10 @@
  * include/font.h.
  *
  * Files, each calling only those listed before it: font_face.c (face files:
- * checks, lazy loading, advances), font_pick.c (which entry draws a
- * character), font_fccache.c (fontconfig listings cached across runs),
- * font_chain.c (chain YAML and fontconfig), font_shape.c (HarfBuzz shaping
+ * checks, lazy loading, advances), font_fccache.c (fontconfig listings
+ * cached across runs), font_chain.c (chain YAML and fontconfig; a chain's
+ * fallback families looked up when a character first needs them),
+ * font_pick.c (which entry draws a character), font_shape.c (HarfBuzz shaping
  * and its cache), font_subset.c (subsets, by sfnt_subset),
  * font.c (this). sfnt.c checks and cuts sfnt files with no library.
  */
@@ -113,6 +114,7 @@ int font_chain_missing(font_chain_t *c, uint32_t cp, const char *lang, char *out
 	size_t len = 0;
 	if (outsz)
 		out[0] = '\0';
+	font_chain_resolve_all(c);   /* which families are missing */
 	int sl = font_script_lang(cp), li = font_lang_index(lang);
 	if (sl == FONT_LANG_KO || sl == FONT_LANG_JA || (sl == FONT_LANG_ZH && li == FONT_LANG_NONE))
 		li = sl;
@@ -190,32 +192,42 @@ static int put_families(buf_t *data, const char *s, size_t len)
 
 /* A layout may name families instead of a chain file: "Noto Sans" or
  * "Noto Serif, DejaVu Serif". The chain is those families in that order,
- * then vita's CJK and symbol fallbacks, so that a CJK name still finds a
- * face: Noto Sans CJK after a family list naming a sans, else Noto Serif
- * CJK, a region face per language as in fonts/serif.yaml. Written as
- * chain YAML and parsed like a chain file. */
-static int family_chain(const char *name, buf_t *file, buf_t *data)
+ * then vita's fallbacks, so that a CJK name or a word in another script
+ * still finds a face: Noto's sans faces after a family list naming a sans,
+ * else its serif ones, in fonts/serif.yaml's order (a region face per CJK
+ * language; Arabic, Hebrew, Armenian and Georgian before DejaVu Sans,
+ * Ethiopic, which DejaVu does not cover, after it). Written as chain YAML and
+ * parsed like a chain file; *nfam is the number of families named (looked
+ * up at once; the fallbacks when a character needs them). */
+static int family_chain(const char *name, buf_t *file, buf_t *data, int *nfam)
 {
-	static const char *fallback[][3] = {
-		{"Noto %s CJK SC", "zh", "fonts-noto-cjk"}, {"Noto %s CJK TC", "zh-Hant", "fonts-noto-cjk"},
-		{"Noto %s CJK JP", "ja", "fonts-noto-cjk"}, {"Noto %s CJK KR", "ko", "fonts-noto-cjk"},
-		{"DejaVu Sans", NULL, "fonts-dejavu-core"}};
-	const char *kind = strstr(name, "Sans") ? "Sans" : "Serif";
+	/* serif family, sans family, lang, package */
+	static const char *fallback[][4] = {
+		{"Noto Serif CJK SC", "Noto Sans CJK SC", "zh", "fonts-noto-cjk"},
+		{"Noto Serif CJK TC", "Noto Sans CJK TC", "zh-Hant", "fonts-noto-cjk"},
+		{"Noto Serif CJK JP", "Noto Sans CJK JP", "ja", "fonts-noto-cjk"},
+		{"Noto Serif CJK KR", "Noto Sans CJK KR", "ko", "fonts-noto-cjk"},
+		{"Noto Naskh Arabic", "Noto Sans Arabic", NULL, "fonts-noto-core"},
+		{"Noto Serif Hebrew", "Noto Sans Hebrew", NULL, "fonts-noto-core"},
+		{"Noto Serif Armenian", "Noto Sans Armenian", NULL, "fonts-noto-core"},
+		{"Noto Serif Georgian", "Noto Sans Georgian", NULL, "fonts-noto-core"},
+		{"DejaVu Sans", "DejaVu Sans", NULL, "fonts-dejavu-core"},
+		{"Noto Serif Ethiopic", "Noto Sans Ethiopic", NULL, "fonts-noto-core"}};
+	int sans = strstr(name, "Sans") != NULL;
 	if (!name[0] || strchr(name, '/') || strpbrk(name, "\"\n\\:#[]{}"))
 		return -1;
 	buf_reset(file);
 	buf_printf(file, "font families '%s'", name);
 	buf_reset(data);
 	buf_printf(data, "name: \"%s\"\nfaces:\n", name);
-	int n = put_families(data, name, strlen(name));
+	int n = *nfam = put_families(data, name, strlen(name));
 	for (size_t i = 0; i < sizeof(fallback) / sizeof(fallback[0]); i++) {
-		char fam[64];
-		snprintf(fam, sizeof(fam), fallback[i][0], kind);
+		const char *fam = fallback[i][sans];
 		if (strstr(name, fam))
 			continue;
-		buf_printf(data, "  - family: \"%s\"\n    package: %s\n", fam, fallback[i][2]);
-		if (fallback[i][1])
-			buf_printf(data, "    lang: [%s]\n", fallback[i][1]);
+		buf_printf(data, "  - family: \"%s\"\n    package: %s\n", fam, fallback[i][3]);
+		if (fallback[i][2])
+			buf_printf(data, "    lang: [%s]\n", fallback[i][2]);
 	}
 	return n ? 0 : -1;
 }
@@ -306,10 +318,11 @@ font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e)
 	buf_t file, data;
 	buf_init(&file);
 	buf_init(&data);
+	int nfam = 1;
 	int from_file = chain_read(lib, name, &file, &data) == 0;
 	if (from_file)
 		deps_add(file.s);
-	if (!from_file && family_chain(name, &file, &data) != 0) {
+	if (!from_file && family_chain(name, &file, &data, &nfam) != 0) {
 		buf_t dirs;
 		buf_init(&dirs);
 		for (int i = 0; i < lib->ndirs; i++)
@@ -324,6 +337,7 @@ font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e)
 	font_chain_t *c = xcalloc(1, sizeof(*c));
 	c->lib = lib;
 	c->from_file = from_file;
+	c->neager = nfam;
 	int n0 = e->n, ne0 = e->nerrors;
 	int r = font_chain_parse(lib, c, file.s, data.s ? data.s : "", data.len, e);
 	if (r != 0 && !strncmp(file.s, "font families '", 15)) {
@@ -362,6 +376,7 @@ void font_chain_describe(font_chain_t *c, FILE *out)
 	        c->desc ? c->desc : "");
 	if (c->absent)
 		fprintf(out, "  %s not installed: left out\n", c->absent);
+	font_chain_resolve_all(c);
 	for (int k = 0; k < c->nent; k++) {
 		font_entry_t *en = &c->ent[k];
 		char langs[32] = "";

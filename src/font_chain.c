@@ -26,6 +26,20 @@
  * CV has no installed face and the chain names a missing family is that
  * an error (exit 3, located at the character; inline.c asks
  * font_chain_missing), which names the Debian package from `package:`.
+ *
+ * Lazily: the chain's first face (its Latin text, its metrics) and the
+ * families in front of another chain are looked up when the chain loads;
+ * every later `family:` face, a fallback, only when a character first falls
+ * through to it (font_chain_resolve, from font_pick.c's font_entry_has), so
+ * that a chain can list a face for every script Noto covers and a CV pays
+ * only for the scripts it has. A fallback family that is not installed
+ * says what it said when it was looked up at load, but only once a
+ * character needs it: with a close installed name (a typo in the chain
+ * file), "font family 'X' is not installed; did you mean 'Y'?" at its line
+ * in the chain file (exit 3); otherwise the character's error naming the
+ * family and its package (font_chain_missing). A font file that turns out
+ * unusable then is a late error (lib->late), as for a face loaded lazily.
+ * `vita fonts` looks up every face.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -34,12 +48,13 @@
 #include <fontconfig/fontconfig.h>
 #include "arena.h"
 #include "buf.h"
+#include "deps.h"
 #include "dl.h"
 #include "font_int.h"
 #include "suggest.h"
 #include "ydoc.h"
 
-#define CHAIN_MAX_FACES 32
+#define CHAIN_MAX_FACES 48
 
 /* fontconfig, loaded when first asked (dl.h): a render whose families
  * are all in the font cache never calls it. */
@@ -211,11 +226,12 @@ typedef struct chain_ctx {
 	const char *file;       /* the chain file, for messages */
 	char *dir;              /* its directory */
 	errs_t *e;
+	int lazy;               /* font_chain_resolve: a character needs the face */
 } chain_ctx_t;
 
-static font_face_t *ctx_face(chain_ctx_t *x, const char *path, int index, const ynode_t *at)
+static font_face_t *ctx_face(chain_ctx_t *x, const char *path, int index, int line, int col)
 {
-	return font_file_get(x->lib, path, index, x->file, at->line, at->col, x->e);
+	return font_file_get(x->lib, path, index, x->file, line, col, x->e);
 }
 
 /* ---- fontconfig's faces by family ----
@@ -585,10 +601,11 @@ int font_family_suggest(font_lib_t *lib, const char *family, char *near, size_t 
 	return best < 4;
 }
 
-/* The 4 styles of a family; synthetic where it has none. A family that
+/* The styles of a family (entry en, named at line:col of the chain file):
+ * none where it has no face of its own (synthesise fills them in). A family that
  * is not installed but has a metric-compatible stand-in (fc_standin) gets
  * the stand-in's faces and en->standin (layout_render says so). */
-static int resolve_family(chain_ctx_t *x, font_entry_t *en, const ynode_t *at)
+static int resolve_family(chain_ctx_t *x, font_entry_t *en, int line, int col)
 {
 	FcFontSet *fs = NULL;
 	font_cand_t v[256];
@@ -618,11 +635,13 @@ static int resolve_family(chain_ctx_t *x, font_entry_t *en, const ynode_t *at)
 		char near[256];
 		if (x->c->front)
 			en->missing = 1; /* left out by font_chain_join */
-		else if (font_family_suggest(x->lib, en->family, near, sizeof(near)))
-			rc = err_at_code(x->e, ERR_SYSTEM, x->file, at->line, at->col,
+		else if (font_family_suggest(x->lib, en->family, near, sizeof(near))) {
+			rc = err_at_code(x->e, ERR_SYSTEM, x->file, line, col,
 			                 "font family '%s' is not installed; did you mean '%s'?",
 			                 en->family, near);
-		else
+			/* lazily: said once (late), not again by font_chain_missing */
+			en->missing = en->reported = x->lazy;
+		} else
 			en->missing = 1; /* an error only if the CV needs it */
 		goto out;
 	}
@@ -642,14 +661,14 @@ static int resolve_family(chain_ctx_t *x, font_entry_t *en, const ynode_t *at)
 	               (reall && !font_fccache_valid(l, fam)) ||
 	               (realli && !font_fccache_valid(li, fam)))) {
 		font_fccache_forget(x->lib, fam);   /* ask fontconfig */
-		return resolve_family(x, en, at);
+		return resolve_family(x, en, line, col);
 	}
-	en->face[FONT_REGULAR] = ctx_face(x, r->file, r->index, at);
-	en->face[FONT_BOLD] = realb ? ctx_face(x, b->file, b->index, at) : NULL;
-	en->face[FONT_ITALIC] = reali ? ctx_face(x, i->file, i->index, at) : NULL;
-	en->face[FONT_BOLD_ITALIC] = realbi ? ctx_face(x, bi->file, bi->index, at) : NULL;
-	en->face[FONT_S_LIGHT] = reall ? ctx_face(x, l->file, l->index, at) : NULL;
-	en->face[FONT_S_LIGHT_ITALIC] = realli ? ctx_face(x, li->file, li->index, at) : NULL;
+	en->face[FONT_REGULAR] = ctx_face(x, r->file, r->index, line, col);
+	en->face[FONT_BOLD] = realb ? ctx_face(x, b->file, b->index, line, col) : NULL;
+	en->face[FONT_ITALIC] = reali ? ctx_face(x, i->file, i->index, line, col) : NULL;
+	en->face[FONT_BOLD_ITALIC] = realbi ? ctx_face(x, bi->file, bi->index, line, col) : NULL;
+	en->face[FONT_S_LIGHT] = reall ? ctx_face(x, l->file, l->index, line, col) : NULL;
+	en->face[FONT_S_LIGHT_ITALIC] = realli ? ctx_face(x, li->file, li->index, line, col) : NULL;
 	if (!en->face[FONT_REGULAR] || (realb && !en->face[FONT_BOLD]) ||
 	    (reali && !en->face[FONT_ITALIC]) || (realbi && !en->face[FONT_BOLD_ITALIC]) ||
 	    (reall && !en->face[FONT_S_LIGHT]) || (realli && !en->face[FONT_S_LIGHT_ITALIC]))
@@ -741,7 +760,7 @@ static font_face_t *file_face(chain_ctx_t *x, const ynode_t *v, int index)
 	if (want_scalar(x, v, "file") != 0)
 		return NULL;
 	char *path = find_file(x, v->str);
-	font_face_t *f = ctx_face(x, path, index, v);
+	font_face_t *f = ctx_face(x, path, index, v->line, v->col);
 	free(path);
 	return f;
 }
@@ -749,10 +768,12 @@ static font_face_t *file_face(chain_ctx_t *x, const ynode_t *v, int index)
 static int parse_lang_one(chain_ctx_t *x, font_entry_t *en, const ynode_t *v)
 {
 	static const char *const ok[] = {"zh", "zh-Hans", "zh-Hant", "ja", "ko"};
+	static const int ok_li[] = {FONT_LANG_ZH, FONT_LANG_ZH, FONT_LANG_ZH_HANT, FONT_LANG_JA,
+	                            FONT_LANG_KO};
 	int li = FONT_LANG_NONE;
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]) && v->kind == YD_SCALAR; i++)
 		if (!strcmp(v->str, ok[i]))
-			li = font_lang_index(v->str);
+			li = ok_li[i];
 	if (li == FONT_LANG_NONE)
 		return err_at(x->e, x->file, v->line, v->col,
 		              "lang must be zh (or zh-Hans), zh-Hant, ja or ko "
@@ -859,7 +880,15 @@ static int parse_face(chain_ctx_t *x, font_entry_t *en, const ynode_t *m)
 			if (ydoc_get(m, face_keys[2 + s]))
 				return err_at(x->e, x->file, at->line, at->col,
 				              "'%s' names a file: use it together with file:", face_keys[2 + s]);
-		if (resolve_family(x, en, fam) != 0)
+		if (en - x->c->ent >= (x->c->neager > 1 ? x->c->neager : 1) && !x->c->front) {
+			/* a fallback: looked up when a character needs it */
+			en->pending = 1;
+			en->where = x->c->file;
+			en->line = fam->line;
+			en->col = fam->col;
+			return 0;
+		}
+		if (resolve_family(x, en, fam->line, fam->col) != 0)
 			return -1;
 		if (en->missing && (en != &x->c->ent[0] || x->c->front))
 			return 0;
@@ -886,6 +915,32 @@ static int parse_face(chain_ctx_t *x, font_entry_t *en, const ynode_t *m)
 	}
 	synthesise(en);
 	return 0;
+}
+
+void font_chain_resolve(font_chain_t *c, int k)
+{
+	font_entry_t *en = &c->ent[k];
+	if (!en->pending)
+		return;
+	en->pending = 0;
+	chain_ctx_t x = { c->lib, c, en->where, NULL, &c->lib->late, 1 };
+	if (resolve_family(&x, en, en->line, en->col) != 0) {
+		for (int s = 0; s < FONT_NSTYLES; s++)
+			en->face[s] = NULL;   /* draws nothing; the error is late */
+		return;
+	}
+	if (en->missing)
+		return;
+	synthesise(en);
+	for (int s = 0; s < FONT_NSTYLES; s++)   /* a file this render reads */
+		if (en->face[s])
+			deps_add(en->face[s]->path);
+}
+
+void font_chain_resolve_all(font_chain_t *c)
+{
+	for (int k = 0; k < c->nent; k++)
+		font_chain_resolve(c, k);
 }
 
 /* Per language, the order entries are tried in. For CJK characters
@@ -1025,7 +1080,7 @@ int font_chain_parse(font_lib_t *lib, font_chain_t *c, const char *file,
                      const char *data, size_t len, errs_t *e)
 {
 	arena_t *a = arena_new();
-	chain_ctx_t x = { lib, c, file, NULL, e };
+	chain_ctx_t x = { lib, c, file, NULL, e, 0 };
 	const char *sl = strrchr(file, '/');
 	x.dir = sl ? arena_strndup(a, file, (size_t)(sl - file)) : ".";
 	c->file = xstrdup(file);

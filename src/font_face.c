@@ -341,8 +341,9 @@ int font_pass_late(font_lib_t *lib, errs_t *e)
 	if (lib->late.n == 0)
 		return 0;
 	for (int i = 0; i < lib->late.n; i++) {
-		err_sys(e, lib->late.v[i].file, "%s", lib->late.v[i].msg);
-		err_context(e, "%s", lib->late.v[i].context);
+		const err_t *l = &lib->late.v[i];
+		err_at_code(e, ERR_SYSTEM, l->file, l->line, l->col, "%s", l->msg);
+		err_context(e, "%s", l->context);
 	}
 	errs_clear(&lib->late);
 	return -1;

@@ -71,6 +71,12 @@ typedef struct font_entry {
 	char *standin;          /* family is not installed: the metric-compatible
 	                         * family fontconfig aliases it to, whose faces these
 	                         * are (layout says so), or NULL */
+	int pending;            /* a fallback family not yet looked up: it is, by
+	                         * font_chain_resolve, when a character first
+	                         * falls through to it */
+	const char *where;      /* for pending: the chain file naming it (owned by
+	                         * a chain of the library), its line and column */
+	int line, col;
 } font_entry_t;
 
 /* Cached result of shaping one item (a run of text in one face),
@@ -100,6 +106,8 @@ struct font_chain {
 	font_lib_t *lib;
 	char *name, *file, *desc;
 	int from_file;          /* file is a chain file (not a family list) */
+	int neager;             /* its first entries looked up when it loads (a
+	                         * family list's families; else the first) */
 	int front;              /* families in front of another chain ("Lato + serif"):
 	                         * one that is not installed is left out, not an error */
 	char *absent;           /* front: the families left out, "'Lato'" (NULL: none) */
@@ -179,7 +187,7 @@ int font_pass_late(font_lib_t *lib, errs_t *e);
 void font_face_unload(font_face_t *f, int keep);
 void font_face_free(font_face_t *f);
 
-/* font_pick.c (calls font_face.c) */
+/* font_pick.c (calls font_face.c, font_chain.c) */
 int font_lang_index(const char *lang);
 /* The CJK language a character's script implies, or FONT_LANG_NONE. */
 int font_script_lang(uint32_t cp);
@@ -189,7 +197,12 @@ int font_chain_entry_for(font_chain_t *c, int style, int li, uint32_t cp);
 int font_chain_entry_cjk(font_chain_t *c, int style, int li, uint32_t cp);
 int font_entry_has(font_chain_t *c, int k, int style, uint32_t cp);
 
-/* font_chain.c (calls font_face.c, font_pick.c, font_fccache.c) */
+/* font_chain.c (calls font_face.c, font_fccache.c) */
+/* Look up entry k of c if it is pending (its faces, or missing); errors go
+ * to lib->late. */
+void font_chain_resolve(font_chain_t *c, int k);
+/* Every pending entry of c (`vita fonts`, the families a character lacks). */
+void font_chain_resolve_all(font_chain_t *c);
 /* The installed family nearest to FAMILY (a typo) into NEAR; 0 if none is
  * close. */
 int font_family_suggest(font_lib_t *lib, const char *family, char *near, size_t size);

@@ -1,7 +1,8 @@
 /* font_pick: which entry of a chain draws a character: the CJK language of
  * a language tag or of a character's script, the entry orders per
  * language, and the per-chain (code point, language, style) cache. Calls
- * only font_face.c (to load a face and ask its cmap).
+ * font_face.c (to load a face and ask its cmap) and font_chain.c (to look
+ * up a fallback family the first time a character gets to it).
  */
 #include <string.h>
 #include <strings.h>
@@ -61,6 +62,8 @@ int font_script_lang(uint32_t cp)
 
 int font_entry_has(font_chain_t *c, int k, int style, uint32_t cp)
 {
+	if (c->ent[k].pending)
+		font_chain_resolve(c, k);   /* the first character to fall through */
 	font_face_t *f = c->ent[k].face[style];
 	hb_codepoint_t g;
 	if (!f || font_face_use(c->lib, f) < 0)
@@ -69,7 +72,8 @@ int font_entry_has(font_chain_t *c, int k, int style, uint32_t cp)
 }
 
 /* Chain entry that draws cp, or -1 (chain_pick asks when it has no answer
- * cached for an ASCII cp). Cached per (cp, language, style).
+ * cached for an ASCII cp). Cached per (cp, language, style). An entry is
+ * looked up (font_chain.c) when a character first gets to it.
  * CJK characters try the entries in the CJK order of their language (the
  * text's, or the one their script implies: Hangul is Korean, kana is
  * Japanese, Han with no CJK language is Chinese). Other characters

@@ -68,7 +68,8 @@ static void footer_line(lay_t *L, page_t *pg, const char *text, int align, int32
 	int rc = inline_set(L->a, sp.v, sp.n, &o, &r, &quiet);
 	for (int i = 0; i < quiet.n; i++)
 		if (quiet.v[i].sev == ERR_ERROR)
-			err_sys(L->e, quiet.v[i].file, "%s", quiet.v[i].msg);
+			err_at_code(L->e, ERR_SYSTEM, quiet.v[i].file, quiet.v[i].line, quiet.v[i].col,
+			            "%s", quiet.v[i].msg);
 	errs_done(&quiet);
 	if (rc || r.nlines < 1)
 		return;

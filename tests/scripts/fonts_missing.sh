@@ -91,12 +91,18 @@ same chain-near "vita: error: unknown font chain 'Noto Sanz' (no Noto Sanz.yaml 
 grep -q '^exit 1$' "$T/chain-near.cold.err" || no "chain-near: not exit 1"
 same chain-far "vita: error: unknown font chain 'New Computer Modern' (no New Computer Modern.yaml in the font directories, and not a list of installed font families)" \
 	"$P" --set 'fonts.body=New Computer Modern'
-# a typo in a chain file's second face: an error there, with the suggestion
-cp "$P" "$T/p/cv.yaml"
+# a typo in a chain file's second face (a fallback, looked up when a
+# character needs it): an error there, with the suggestion, once a
+# character falls through to it (the snowman: not in Noto Serif); a CV
+# that needs no fallback renders
+sed 's/^name: .*/name: "Ada \xe2\x98\x83 Lovelace"/' "$P" >"$T/p/cv.yaml"
+cp "$P" "$T/p/latin.yaml"
 printf 'name: typo\nfaces:\n  - family: Noto Serif\n  - family: DejaVu Sanz\n' >"$T/p/fonts/typo.yaml"
 same file-near "$T/p/fonts/typo.yaml:4:13: error: font family 'DejaVu Sanz' is not installed; did you mean 'DejaVu Sans'?" \
 	"$T/p/cv.yaml" --set 'fonts.body=typo'
 grep -q '^exit 3$' "$T/file-near.cold.err" || no "file-near: not exit 3"
+same file-near-latin "!DejaVu Sanz" "$T/p/latin.yaml" --set 'fonts.body=typo'
+grep -q '^exit 0$' "$T/file-near-latin.cold.err" || no "file-near-latin: not exit 0"
 # RenderCV's families, located where the import sets them
 R=tests/import/rendercv/sb2nov-v2.3.yaml
 same rendercv "$R:134:18: warning: font family 'New Computer Modern' is not installed; the layout's own face is used for the text" "$R"

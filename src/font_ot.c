@@ -10,12 +10,13 @@
  * blwm ccmp locl mark mkmk rlig curs dist kern rclt and the caller's; in
  * each stage in lookup order, each once), apply each GSUB lookup at each
  * position its flags do not skip, then position with the GPOS lookups.
- * Single substitutions, single and pair positioning are computed here as
- * HarfBuzz computes them; for every other kind of lookup this file only
- * decides whether it could apply anywhere in the word (a ligature whose
- * components follow, a context whose backtrack, input and lookahead
- * match, a mark glyph a mark lookup covers): if it could, the word goes
- * to HarfBuzz. So does every word or face this file does not model
+ * Single substitutions, single and pair positioning, and GSUB context
+ * and chain context rules whose lookups are all single substitutions
+ * (Noto Naskh Arabic's rlig) are computed here as HarfBuzz computes
+ * them; for every other kind of lookup this file only decides whether it
+ * could apply anywhere in the word (a ligature whose components follow,
+ * any other context whose backtrack, input and lookahead match, a mark
+ * glyph a mark lookup covers): if it could, the word goes to HarfBuzz. So does every word or face this file does not model
  * (marks, default ignorables, fractions, AAT tables, a legacy 'kern' table
  * HarfBuzz would apply, FeatureVariations, anything out of bounds).
  * Scripts: those of HarfBuzz's default shaper, and Hangul, Hebrew and
@@ -1103,7 +1104,7 @@ static int match_one(word_t *w, const matcher_t *m, unsigned k, unsigned glyph)
  * items after (dir 1) or before (dir -1) position idx, each the next glyph
  * the lookup's flags do not skip. *last: where the last one matched. */
 static int match_seq(word_t *w, unsigned idx, int dir, unsigned count, const matcher_t *m,
-                     unsigned *last)
+                     unsigned *last, unsigned *pos)
 {
 	unsigned num = count;
 	for (unsigned k = 0; k < count; k++) {
@@ -1115,6 +1116,8 @@ static int match_seq(word_t *w, unsigned idx, int dir, unsigned count, const mat
 					continue;
 				if (!match_one(w, m, k, w->g[idx]))
 					return 0;
+				if (pos)
+					pos[k] = idx;
 				found = 1;
 				break;
 			}
@@ -1137,26 +1140,43 @@ static int match_seq(word_t *w, unsigned idx, int dir, unsigned count, const mat
 	return 1;
 }
 
+/* What a context rule that matched at position i applies (HarfBuzz's
+ * apply_lookup): its nrec lookup records at rec (sequence index, lookup
+ * index), on the input glyphs at pos[0..npos); the lookup goes on at
+ * end, after the last input glyph. bad: a rule the fast path does not
+ * apply (a Null rule, no input). */
+typedef struct cmatch {
+	uint32_t rec;
+	unsigned nrec, npos, end;
+	int bad;
+	unsigned pos[64];
+} cmatch_t;
+
 /* Whether a chain rule (backtrack, input after the first glyph,
  * lookahead) matches at i: the rule would apply. */
 static int chain_match(word_t *w, unsigned i, unsigned nb, const matcher_t *b, unsigned ni,
-                       const matcher_t *in, unsigned na, const matcher_t *a)
+                       const matcher_t *in, unsigned na, const matcher_t *a, cmatch_t *cm)
 {
 	unsigned end = i, tmp;
 	if (ni > 64)
 		return 0;
-	if (ni > 1 && !match_seq(w, i, 1, ni - 1, in, &end))
+	if (ni > 1 && !match_seq(w, i, 1, ni - 1, in, &end, cm->pos + 1))
 		return 0;
-	if (na && !match_seq(w, end, 1, na, a, &tmp))
+	if (na && !match_seq(w, end, 1, na, a, &tmp, NULL))
 		return 0;
-	if (nb && !match_seq(w, i, -1, nb, b, &tmp))
+	if (nb && !match_seq(w, i, -1, nb, b, &tmp, NULL))
 		return 0;
+	cm->pos[0] = i;
+	cm->npos = ni;
+	cm->end = end + 1;
+	cm->bad = ni == 0;
 	return 1;
 }
 
-/* Context (5/7) and chain context (6/8) subtable at so: 1 when it could
- * apply at position i. Unknown formats apply never (as HarfBuzz). */
-static int context_fires(word_t *w, uint32_t so, int chain, unsigned i)
+/* Context (5/7) and chain context (6/8) subtable at so: 1 when it
+ * applies at position i (the rule that does in *cm). Unknown formats
+ * apply never (as HarfBuzz). */
+static int context_fires(word_t *w, uint32_t so, int chain, unsigned i, cmatch_t *cm)
 {
 	rd_t *r = &w->r;
 	unsigned fmt = u16(r, so), g = w->g[i];
@@ -1168,7 +1188,9 @@ static int context_fires(word_t *w, uint32_t so, int chain, unsigned i)
 			if (coverage(r, so + u16(r, (uint64_t)so + 6), g) == NOT_COVERED)
 				return 0;
 			matcher_t in = { M_COVER, so, so + 8 };
-			return chain_match(w, i, 0, NULL, ng, &in, 0, NULL);
+			cm->nrec = u16(r, (uint64_t)so + 4);
+			cm->rec = so + 6 + 2 * ng;
+			return chain_match(w, i, 0, NULL, ng, &in, 0, NULL, cm);
 		}
 		uint32_t p = so + 2;
 		unsigned nb = u16(r, p);
@@ -1183,7 +1205,10 @@ static int context_fires(word_t *w, uint32_t so, int chain, unsigned i)
 		p += 2 + 2 * ni;
 		unsigned na = u16(r, p);
 		matcher_t a = { M_COVER, so, p + 2 };
-		return chain_match(w, i, nb, &b, ni, &in, na, &a);
+		p += 2 + 2 * na;
+		cm->nrec = u16(r, p);
+		cm->rec = p + 2;
+		return chain_match(w, i, nb, &b, ni, &in, na, &a, cm);
 	}
 	if (fmt != 1 && fmt != 2)
 		return 0;
@@ -1219,14 +1244,18 @@ static int context_fires(word_t *w, uint32_t so, int chain, unsigned i)
 	unsigned nrules = u16(r, rs);
 	for (unsigned k = 0; k < nrules && !r->bad; k++) {
 		unsigned ro = u16(r, (uint64_t)rs + 2 + 2 * (uint64_t)k);
-		if (!ro)
-			return 1;       /* a Null rule: input count 0 matches */
+		if (!ro) {
+			cm->bad = 1;    /* a Null rule: input count 0 matches */
+			return 1;
+		}
 		uint32_t p = rs + ro;
 		int kind = fmt == 1 ? M_GLYPH : M_CLASS;
 		if (!chain) {
 			unsigned ni = u16(r, p);
 			matcher_t in = { kind, cdi, p + 4 };
-			if (chain_match(w, i, 0, NULL, ni, &in, 0, NULL))
+			cm->nrec = u16(r, (uint64_t)p + 2);
+			cm->rec = p + 4 + 2 * (ni ? ni - 1 : 0);
+			if (chain_match(w, i, 0, NULL, ni, &in, 0, NULL, cm))
 				return 1;
 			continue;
 		}
@@ -1238,7 +1267,10 @@ static int context_fires(word_t *w, uint32_t so, int chain, unsigned i)
 		p += 2 + 2 * (ni ? ni - 1 : 0);
 		unsigned na = u16(r, p);
 		matcher_t a = { kind, cda, p + 2 };
-		if (chain_match(w, i, nb, &b, ni, &in, na, &a))
+		p += 2 + 2 * na;
+		cm->nrec = u16(r, p);
+		cm->rec = p + 2;
+		if (chain_match(w, i, nb, &b, ni, &in, na, &a, cm))
 			return 1;
 	}
 	return 0;
@@ -1270,7 +1302,7 @@ static int ligature_fires(word_t *w, uint32_t so, unsigned i)
 			return count == 1;
 		matcher_t in = { M_GLYPH, 0, lig + 4 };
 		unsigned end;
-		if (match_seq(w, i, 1, count - 1, &in, &end))
+		if (match_seq(w, i, 1, count - 1, &in, &end, NULL))
 			return 1;
 	}
 	return 0;
@@ -1494,6 +1526,74 @@ static gbits_t glyph_bits(font_ot_t *o, plan_t *p, unsigned g)
 	return v;
 }
 
+/* Single substitution lookup L at position i (HarfBuzz's
+ * SingleSubstFormat1/2::apply, the first subtable that covers the
+ * glyph): 1 when it replaced the glyph, 0 when it did not apply or
+ * (w->decline) the new glyph is one the fast path does not model. */
+static int single_apply(font_ot_t *o, plan_t *p, word_t *w, const lookup_t *L, unsigned i)
+{
+	rd_t *r = &w->r;
+	for (unsigned s = 0; s < L->nsub; s++) {
+		uint32_t so = L->sub[s];
+		unsigned fmt = u16(r, so), g = w->g[i];
+		uint32_t idx = coverage(r, so + u16(r, (uint64_t)so + 2), g);
+		if (idx == NOT_COVERED || (fmt != 1 && fmt != 2))
+			continue;
+		unsigned ng;
+		if (fmt == 1) {
+			ng = (g + u16(r, (uint64_t)so + 4)) & 0xffffu;
+		} else {
+			if (idx >= u16(r, (uint64_t)so + 4))
+				continue;
+			ng = u16(r, (uint64_t)so + 6 + 2 * (uint64_t)idx);
+		}
+		uint8_t pr;
+		if (ng >= o->nglyphs || !glyph_props(o, ng, &pr)) {
+			w->decline = 1;
+			return 0;
+		}
+		if (o->classdef)
+			w->props[i] = pr;
+		w->g[i] = ng;
+		w->bits[i] = glyph_bits(o, p, ng);
+		w->any.sub |= w->bits[i].sub;
+		w->any.pos |= w->bits[i].pos;
+		if (w->bits[i].pos & GB_DECLINE)
+			w->decline = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* A context rule's lookups (HarfBuzz's apply_lookup, recursing into
+ * SubstLookup::apply_recurse_func): each record in order, whose sequence
+ * index is an input glyph, applies its lookup at that glyph, with no
+ * check of the nested lookup's flags against it (HarfBuzz makes none).
+ * Modelled when every such lookup is a single substitution (the word
+ * keeps its length, so the positions stay); 0 (decline) otherwise. */
+static int context_apply(font_ot_t *o, plan_t *p, word_t *w, const cmatch_t *cm)
+{
+	if (cm->bad)
+		return 0;
+	for (unsigned k = 0; k < cm->nrec; k++) {
+		unsigned seq = u16(&w->r, (uint64_t)cm->rec + 4 * (uint64_t)k);
+		unsigned li = u16(&w->r, (uint64_t)cm->rec + 4 * (uint64_t)k + 2);
+		if (w->r.bad)
+			return 0;
+		if (seq >= cm->npos)
+			continue;       /* HarfBuzz: ignored */
+		if (li >= o->nlookups[GSUB])
+			return 0;
+		const lookup_t *N = lookup_get(o, GSUB, li);
+		if (N->state != 1 || N->type != 1)
+			return 0;
+		single_apply(o, p, w, N, cm->pos[seq]);
+		if (w->decline)
+			return 0;
+	}
+	return 1;
+}
+
 /* One GSUB lookup over the word. */
 static void gsub_lookup(font_ot_t *o, plan_t *p, word_t *w, int k)
 {
@@ -1503,44 +1603,27 @@ static void gsub_lookup(font_ot_t *o, plan_t *p, word_t *w, int k)
 	for (unsigned i = 0; i < w->n && !w->decline; i++) {
 		if (!may_act(w, i, GSUB, k) || skipped(w, i))
 			continue;
+		if (L->type == 1) {
+			single_apply(o, p, w, L, i);
+			continue;
+		}
 		for (unsigned s = 0; s < L->nsub; s++) {
 			uint32_t so = L->sub[s];
-			unsigned fmt = u16(r, so), g = w->g[i];
-			if (L->type == 1) {
-				uint32_t idx = coverage(r, so + u16(r, (uint64_t)so + 2), g);
-				if (idx == NOT_COVERED || (fmt != 1 && fmt != 2))
-					continue;
-				unsigned ng;
-				if (fmt == 1) {
-					ng = (g + u16(r, (uint64_t)so + 4)) & 0xffffu;
-				} else {
-					if (idx >= u16(r, (uint64_t)so + 4))
-						continue;
-					ng = u16(r, (uint64_t)so + 6 + 2 * (uint64_t)idx);
-				}
-				uint8_t pr;
-				if (ng >= o->nglyphs || !glyph_props(o, ng, &pr)) {
-					w->decline = 1;
-					return;
-				}
-				if (o->classdef)
-					w->props[i] = pr;
-				w->g[i] = ng;
-				w->bits[i] = glyph_bits(o, p, ng);
-				w->any.sub |= w->bits[i].sub;
-				w->any.pos |= w->bits[i].pos;
-				if (w->bits[i].pos & GB_DECLINE)
-					w->decline = 1;
-				break;
-			} else if (L->type == 4) {
+			unsigned g = w->g[i];
+			if (L->type == 4) {
 				if (ligature_fires(w, so, i)) {
 					w->decline = 1;
 					return;
 				}
 			} else if (L->type == 5 || L->type == 6) {
-				if (context_fires(w, so, L->type == 6, i)) {
-					w->decline = 1;
-					return;
+				cmatch_t cm;
+				if (context_fires(w, so, L->type == 6, i, &cm)) {
+					/* the lookup goes on after the input (HarfBuzz:
+					   move_to(end)); its other subtables are not tried */
+					if (!context_apply(o, p, w, &cm))
+						w->decline = 1;
+					i = cm.end - 1;
+					break;
 				}
 			} else {
 				/* multiple, alternate, reverse chain: any covered glyph */
@@ -1708,10 +1791,12 @@ static void gpos_lookup(font_ot_t *o, plan_t *p, word_t *w, int k)
 					applied = pair_apply(w, so, &i);
 					break;
 				case 7:
-				case 8:
-					if (context_fires(w, so, L->type == 8, i))
+				case 8: {
+					cmatch_t cm;
+					if (context_fires(w, so, L->type == 8, i, &cm))
 						w->decline = 1;
 					break;
+				}
 				default: /* cursive, mark to base/ligature/mark: covered glyphs */
 					if (coverage(r, so + u16(r, (uint64_t)so + 2), g) != NOT_COVERED)
 						w->decline = 1;

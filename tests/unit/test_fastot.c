@@ -805,6 +805,149 @@ TEST(synthetic_arabic)
 	}
 }
 
+/* A coverage of glyphs g[0..n) (sorted here; ix[k]: where g[k] went). */
+static void coverage_sorted(bw_t *b, const unsigned *g, int n, int *ix)
+{
+	unsigned s[8];
+	memcpy(s, g, (size_t)n * sizeof(*g));
+	qsort(s, (size_t)n, sizeof(*s), cmp_uint);
+	coverage1(b, s, n);
+	for (int k = 0; ix && k < n; k++)
+		for (int j = 0; j < n; j++)
+			if (s[j] == g[k])
+				ix[k] = j;
+}
+
+/* A Latin GSUB of context rules on the glyphs of gl (A V T W o a y),
+ * scripts DFLT and latn, all under ccmp (lookups 0 and 1, in that
+ * order); 2, 3 only nested:
+ *  0 ChainContextSubst format 3: backtrack T, input A V, lookahead o;
+ *    records (1 -> lookup 2), (0 -> lookup 3): "TAVo" -> T T W o;
+ *  1 ContextSubst format 1, coverage A W a: A W -> (0 -> lookup 3), so
+ *    "AWo" goes on after the W (HarfBuzz's move_to(end)): T W o, not the
+ *    W o rule's T y o; W o -> (0 -> lookup 2); a y -> (0 -> lookup 0): a
+ *    context nested in a context, which the fast path leaves to
+ *    HarfBuzz;
+ *  2 SingleSubst format 2: V -> W, W -> y; 3 format 1: A -> T. */
+static void make_gsub_context(bw_t *b, const unsigned *gl, int variant)
+{
+	unsigned A = gl[0], V = gl[1], T = gl[2], W = gl[3], o = gl[4], a = gl[5], y = gl[6];
+	(void)variant;
+	b->n = 0;
+	w16(b, 1), w16(b, 0);
+	size_t hdr = b->n;
+	w16(b, 0), w16(b, 0), w16(b, 0);
+	size_t sl = b->n;
+	put16(b, hdr, (unsigned)sl);
+	w16(b, 2);
+	memcpy(b->p + b->n, "DFLT", 4), b->n += 4, w16(b, 14);
+	memcpy(b->p + b->n, "latn", 4), b->n += 4, w16(b, 14);
+	w16(b, 4), w16(b, 0);
+	w16(b, 0), w16(b, 0xffff), w16(b, 1), w16(b, 0);
+	size_t fl = b->n;
+	put16(b, hdr + 2, (unsigned)fl);
+	w16(b, 1);
+	memcpy(b->p + b->n, "ccmp", 4), b->n += 4, w16(b, 8);
+	w16(b, 0), w16(b, 2), w16(b, 0), w16(b, 1);
+	size_t ll = b->n;
+	put16(b, hdr + 4, (unsigned)ll);
+	w16(b, 4);
+	size_t lo = b->n;
+	for (int i = 0; i < 4; i++)
+		w16(b, 0);
+	/* 0: chain context, format 3 */
+	size_t L = b->n;
+	put16(b, lo, (unsigned)(L - ll));
+	w16(b, 6), w16(b, 0), w16(b, 1), w16(b, 8);
+	size_t st = b->n;
+	w16(b, 3);
+	size_t cb = b->n;
+	w16(b, 1), w16(b, 0);                   /* backtrack: T */
+	w16(b, 2), w16(b, 0), w16(b, 0);        /* input: A V */
+	w16(b, 1), w16(b, 0);                   /* lookahead: o */
+	w16(b, 2), w16(b, 1), w16(b, 2), w16(b, 0), w16(b, 3);
+	const unsigned cg[4] = { T, A, V, o };
+	const size_t at[4] = { cb + 2, cb + 6, cb + 8, cb + 12 };
+	for (int k = 0; k < 4; k++) {
+		put16(b, at[k], (unsigned)(b->n - st));
+		coverage1(b, &cg[k], 1);
+	}
+	/* 1: context, format 1 */
+	L = b->n;
+	put16(b, lo + 2, (unsigned)(L - ll));
+	w16(b, 5), w16(b, 0), w16(b, 1), w16(b, 8);
+	st = b->n;
+	const unsigned first[3] = { A, W, a }, second[3] = { W, o, y }, seq[3] = { 0, 0, 0 },
+	               nested[3] = { 3, 2, 0 };
+	int ix[3];
+	w16(b, 1), w16(b, 0), w16(b, 3);
+	size_t sets = b->n;
+	w16(b, 0), w16(b, 0), w16(b, 0);
+	put16(b, st + 2, (unsigned)(b->n - st));
+	coverage_sorted(b, first, 3, ix);
+	for (int k = 0; k < 3; k++) {
+		size_t rs = b->n;
+		put16(b, sets + 2 * (size_t)ix[k], (unsigned)(rs - st));
+		w16(b, 1), w16(b, 4);           /* one rule, at +4 */
+		w16(b, 2), w16(b, 1), w16(b, second[k]), w16(b, seq[k]), w16(b, nested[k]);
+	}
+	/* 2: single, format 2: V -> W, W -> y */
+	L = b->n;
+	put16(b, lo + 4, (unsigned)(L - ll));
+	w16(b, 1), w16(b, 0), w16(b, 1), w16(b, 8);
+	st = b->n;
+	const unsigned from[2] = { V, W }, to[2] = { W, y };
+	int fx[2];
+	w16(b, 2), w16(b, 10), w16(b, 2), w16(b, 0), w16(b, 0);
+	coverage_sorted(b, from, 2, fx);
+	for (int k = 0; k < 2; k++)
+		put16(b, st + 6 + 2 * (size_t)fx[k], to[k]);
+	/* 3: single, format 1: A -> T */
+	L = b->n;
+	put16(b, lo + 6, (unsigned)(L - ll));
+	w16(b, 1), w16(b, 0), w16(b, 1), w16(b, 8);
+	w16(b, 1), w16(b, 6), w16(b, (T - A) & 0xffffu);
+	coverage1(b, &A, 1);
+	while (b->n % 4)
+		b->p[b->n++] = 0;
+}
+
+/* Context rules whose lookups are single substitutions are applied by
+ * the fast path as HarfBuzz applies them: the records' lookups at their
+ * input glyphs, in order, the lookup going on after the input; a rule
+ * with another kind of lookup is HarfBuzz's. */
+TEST(synthetic_context)
+{
+	static const uint32_t ch[7] = { 'A', 'V', 'T', 'W', 'o', 'a', 'y' };
+	synth_t sy;
+	if (!synth_open2(&sy, t_font("serif", FONT_REGULAR, "en", 'A'), ch, 7, "latn",
+	                 make_gsub_context, 0)) {
+		synth_close(&sy);
+		return;
+	}
+	hb_buffer_t *b = hb_buffer_create();
+	static const char *const words[] = { "TAVo", "AWo", "TAVoAWo", "AVo", "TAV", "Wo", "AW",
+		                             "TAWo", "oTAVo", "AAWWo", "VWo", "12" };
+	synth_words(b, &sy, words, (int)(sizeof(words) / sizeof(words[0])));
+	const unsigned A = sy.gl[0], V = sy.gl[1], T = sy.gl[2], W = sy.gl[3], o = sy.gl[4],
+	               y = sy.gl[6];
+	uint32_t cp[4] = { 'T', 'A', 'V', 'o' }, g[4] = { T, A, V, o };
+	int32_t dx[4], xo[4], yo[4];
+	CHECK(font_ot_shape(&sy.f, HB_SCRIPT_LATIN, 0, NULL, 0, cp, g, 4, dx, xo, yo));
+	EQ_INT(g[1], T);
+	EQ_INT(g[2], y);        /* lookup 0: V -> W, then lookup 1's W o: W -> y */
+	uint32_t cp2[3] = { 'A', 'W', 'o' }, g2[3] = { A, W, o };
+	CHECK(font_ot_shape(&sy.f, HB_SCRIPT_LATIN, 0, NULL, 0, cp2, g2, 3, dx, xo, yo));
+	EQ_INT(g2[0], T);
+	EQ_INT(g2[1], W);       /* after A W the lookup goes on at o */
+	(void)V;
+	/* a context nested in a context: HarfBuzz's */
+	uint32_t cp3[2] = { 'a', 'y' }, g3[2] = { sy.gl[5], y };
+	CHECK(!font_ot_shape(&sy.f, HB_SCRIPT_LATIN, 0, NULL, 0, cp3, g3, 2, dx, xo, yo));
+	hb_buffer_destroy(b);
+	synth_close(&sy);
+}
+
 TEST(fast_path_equals_harfbuzz)
 {
 	const char *w = getenv("FASTOT_WORDS"), *dir = getenv("FASTOT_FONTS");
@@ -831,6 +974,7 @@ int main(void)
 	RUN(synthetic_gpos);
 	RUN(synthetic_hebrew);
 	RUN(synthetic_arabic);
+	RUN(synthetic_context);
 	RUN(fast_path_equals_harfbuzz);
 	return t_report();
 }

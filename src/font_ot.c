@@ -71,7 +71,7 @@ typedef struct cspan {
 typedef struct gbits {
 	uint16_t sub, pos;
 } gbits_t;
-#define GB_DONE 0x8000u         /* in pos: computed */
+#define GB_DONE 0x8000u         /* in pos: computed (gbp's entries) */
 #define GB_DECLINE 0x4000u      /* in pos: a lookup not modelled covers it */
 #define GB_MAXSUB 16            /* more lookups in a plan: no cache */
 #define GB_MAXPOS 14
@@ -171,10 +171,12 @@ static long bsearch16(rd_t *r, uint32_t o, unsigned count, unsigned stride, unsi
 {
 	if (!span(r, o, (uint64_t)count * stride))
 		return -1;
+	const unsigned char *p = r->p + o;     /* in bounds: read directly */
 	int min = 0, max = (int)count - 1;
 	while (min <= max) {
 		int mid = (int)(((unsigned)min + (unsigned)max) / 2);
-		unsigned v = u16(r, o + (uint64_t)mid * stride);
+		const unsigned char *e = p + (size_t)mid * stride;
+		unsigned v = (unsigned)e[0] << 8 | e[1];
 		if (key < v)
 			max = mid - 1;
 		else if (key > v)
@@ -212,11 +214,13 @@ static uint64_t range_find(rd_t *r, uint64_t recs, unsigned count, unsigned g)
 {
 	if (!span(r, recs, (uint64_t)count * 6))
 		return 0;
+	const unsigned char *p = r->p + recs; /* in bounds: read directly */
 	int min = 0, max = (int)count - 1;
 	while (min <= max) {
 		int mid = (int)(((unsigned)min + (unsigned)max) / 2);
 		uint64_t rec = (uint64_t)recs + (uint64_t)mid * 6;
-		unsigned first = u16(r, rec), last = u16(r, rec + 2);
+		const unsigned char *e = p + (size_t)mid * 6;
+		unsigned first = (unsigned)e[0] << 8 | e[1], last = (unsigned)e[2] << 8 | e[3];
 		if (g < first)
 			max = mid - 1;
 		else if (g > last)
@@ -1365,18 +1369,24 @@ static int declines(int t, unsigned type)
 static void coverage_mark(rd_t *r, uint32_t c, gbits_t *gb, unsigned nglyphs, int t, uint32_t bit)
 {
 	unsigned fmt = u16(r, c), count = u16(r, (uint64_t)c + 2);
+	uint16_t b16 = (uint16_t)bit;
+	const unsigned char *p = r->p + c + 4; /* read directly once in bounds */
 	if (fmt == 1 && span(r, (uint64_t)c + 4, 2 * (uint64_t)count)) {
-		for (unsigned i = 0; i < count; i++) {
-			unsigned g = u16(r, (uint64_t)c + 4 + 2 * (uint64_t)i);
+		for (unsigned i = 0; i < count; i++, p += 2) {
+			unsigned g = (unsigned)p[0] << 8 | p[1];
 			if (g < nglyphs)
-				*(t == GSUB ? &gb[g].sub : &gb[g].pos) |= (uint16_t)bit;
+				*(t == GSUB ? &gb[g].sub : &gb[g].pos) |= b16;
 		}
 	} else if (fmt == 2 && span(r, (uint64_t)c + 4, 6 * (uint64_t)count)) {
-		for (unsigned i = 0; i < count; i++) {
-			unsigned a = u16(r, (uint64_t)c + 4 + 6 * (uint64_t)i);
-			unsigned b = u16(r, (uint64_t)c + 6 + 6 * (uint64_t)i);
-			for (unsigned g = a; g <= b && g < nglyphs; g++)
-				*(t == GSUB ? &gb[g].sub : &gb[g].pos) |= (uint16_t)bit;
+		for (unsigned i = 0; i < count; i++, p += 6) {
+			unsigned a = (unsigned)p[0] << 8 | p[1], b = (unsigned)p[2] << 8 | p[3];
+			unsigned e = b < nglyphs ? b + 1 : nglyphs;
+			if (t == GSUB)
+				for (unsigned g = a; g < e; g++)
+					gb[g].sub |= b16;
+			else
+				for (unsigned g = a; g < e; g++)
+					gb[g].pos |= b16;
 		}
 	}
 }
@@ -1385,9 +1395,8 @@ static void coverage_mark(rd_t *r, uint32_t c, gbits_t *gb, unsigned nglyphs, in
  * coverage rather than a search per glyph and subtable. */
 static void plan_bits(font_ot_t *o, plan_t *p)
 {
-	p->gb = xmalloc(o->nglyphs * sizeof(*p->gb));
-	for (unsigned g = 0; g < o->nglyphs; g++)
-		p->gb[g] = (gbits_t){ 0, GB_DONE };
+	/* zeroed: no bits yet (GB_DONE only marks the pages' entries) */
+	p->gb = xcalloc(o->nglyphs, sizeof(*p->gb));
 	for (int t = 0; t < 2; t++) {
 		rd_t r = tab_rd(&o->t[t]);
 		for (int k = 0; k < p->nlk[t]; k++) {

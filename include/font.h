@@ -181,6 +181,35 @@ int32_t font_width_pieces(font_chain_t *c, int style, int32_t size, const char *
 int font_shape_pieces(font_chain_t *c, int style, int32_t size, const char *lang,
                       unsigned feats, const char *s, const uint32_t *cut, int ncut,
                       font_shaped_t *out, errs_t *e);
+/* One glyph of font_shape_pieces at no size: what its advance at any size
+ * is computed from (font_uglyphs_adv), so that a paragraph set again at
+ * another size (fit's attempts) is not shaped again. */
+typedef struct font_uglyph {
+	uint32_t cp, off;   /* as font_glyph_t */
+	int32_t milli;      /* nominal advance, 1/1000 em */
+	int32_t kern;       /* font units: kerning added to it */
+	int32_t dx;         /* font units: x offset carried from this glyph's
+	                       advance to the one before it */
+	uint16_t upem;      /* its face's units per em */
+	int16_t face;       /* as font_glyph_t */
+	uint8_t synth, brk;
+	uint16_t gid;
+} font_uglyph_t;
+
+typedef struct font_ushaped {
+	font_uglyph_t *g;   /* malloc'd: font_ushaped_done */
+	int n, cap;
+	int missing;
+} font_ushaped_t;
+
+/* font_shape_pieces at no size, appending to out; font_uglyphs_at then
+ * gives the glyphs font_shape_pieces would give at a size, exactly (the
+ * same integer rounding, glyph by glyph), into out[0..n). */
+int font_shape_pieces_u(font_chain_t *c, int style, const char *lang, unsigned feats,
+                        const char *s, const uint32_t *cut, int ncut, font_ushaped_t *out,
+                        errs_t *e);
+void font_uglyphs_at(const font_uglyph_t *u, int n, int32_t size, font_glyph_t *out);
+void font_ushaped_done(font_ushaped_t *u);
 /* Which of feats the chain's first face (its Latin face) in style has
  * (read from its GSUB once). */
 unsigned font_features(font_chain_t *c, int style, unsigned feats);

@@ -501,6 +501,7 @@ static font_sitem_t *item_get(font_lib_t *lib, font_face_t *f, const char *s, ui
 
 typedef struct emit_st {
 	font_shaped_t *out;
+	font_ushaped_t *u;      /* instead of out: the glyphs at no size */
 	int32_t size;
 	int pending;            /* next glyph starts a run */
 	int n0;                 /* out->n where the current piece started */
@@ -522,6 +523,13 @@ static int32_t funits_u(int32_t fu, int32_t size, int upem)
 
 static int starts_run(const emit_t *st, int face, int synth)
 {
+	if (st->u) {
+		const font_ushaped_t *u = st->u;
+		if (u->n == st->n0)
+			return 0;
+		const font_uglyph_t *p = &u->g[u->n - 1];
+		return p->face != face || p->synth != synth;
+	}
 	const font_shaped_t *o = st->out;
 	if (o->n == st->n0)
 		return 0;
@@ -533,9 +541,75 @@ static int starts_run(const emit_t *st, int face, int synth)
 static void emit_piece(emit_t *st)
 {
 	st->pending = 0;
+	if (st->u) {
+		st->n0 = st->u->n;
+		st->m0 = st->u->missing;
+		return;
+	}
 	st->n0 = st->out->n;
 	st->w0 = st->out->width;
 	st->m0 = st->out->missing;
+}
+
+static void ushaped_reserve(font_ushaped_t *u, int n)
+{
+	if (u->n + n <= u->cap)
+		return;
+	while (u->n + n > u->cap)
+		u->cap = u->cap ? 2 * u->cap : 64;
+	u->g = xrealloc(u->g, (size_t)u->cap * sizeof(*u->g));
+}
+
+/* emit_item at no size: what it computes each advance from, with the
+ * same run breaks (none of which depends on the size). */
+static void emit_uitem(emit_t *st, const font_sglyph_t *sgv, int n, font_face_t *f, int synth,
+                       uint32_t base)
+{
+	font_ushaped_t *u = st->u;
+	ushaped_reserve(u, n);
+	for (int k = 0; k < n; k++) {
+		const font_sglyph_t *sg = &sgv[k];
+		int brk = st->pending || (k == 0 && starts_run(st, f->id, synth));
+		font_uglyph_t *g = &u->g[u->n++];
+		memset(g, 0, sizeof(*g));
+		g->cp = sg->cp;
+		g->off = base + sg->off;
+		g->face = (int16_t)f->id;
+		g->synth = (uint8_t)synth;
+		g->gid = (uint16_t)sg->gid;
+		g->upem = f->upem;
+		g->milli = sg->milli;
+		g->kern = sg->kern;
+		st->pending = sg->kern != 0;
+		if (sg->flags & 1) {
+			if (u->n - st->n0 > 1)
+				g->dx = sg->xoff;
+			brk = 1;
+			st->pending = 1;
+		}
+		g->brk = (uint8_t)brk;
+	}
+}
+
+void font_uglyphs_at(const font_uglyph_t *u, int n, int32_t size, font_glyph_t *out)
+{
+	for (int k = 0; k < n; k++) {
+		font_glyph_t *g = &out[k];
+		g->cp = u[k].cp;
+		g->off = u[k].off;
+		g->face = u[k].face;
+		g->synth = u[k].synth;
+		g->brk = u[k].brk;
+		g->gid = u[k].gid;
+		g->adv = milli_u(u[k].milli, size);
+		if (u[k].kern)
+			g->adv += funits_u(u[k].kern, size, u[k].upem);
+		if (u[k].dx) {
+			int32_t dx = funits_u(u[k].dx, size, u[k].upem);
+			out[k - 1].adv += dx;
+			g->adv -= dx;
+		}
+	}
 }
 
 /* Emit n glyph records; adds to *sum and *abs what the width took. */
@@ -586,6 +660,10 @@ static void emit_item(emit_t *st, const font_sglyph_t *sgv, int n, font_face_t *
 static void emit_cached(emit_t *st, font_sglyph_t *sgv, int n, uint32_t len, font_face_t *f,
                         int synth, uint32_t base)
 {
+	if (st->u) {
+		emit_uitem(st, sgv, n, f, synth, base);
+		return;
+	}
 	font_shaped_t *o = st->out;
 	item_emit_t *h = item_hdr(sgv);
 	font_glyph_t *em = item_emitted(sgv, len);
@@ -620,6 +698,18 @@ static void emit_cached(emit_t *st, font_sglyph_t *sgv, int n, uint32_t len, fon
 
 static void emit_missing(emit_t *st, uint32_t cp, uint32_t off)
 {
+	if (st->u) {
+		ushaped_reserve(st->u, 1);
+		font_uglyph_t *u = &st->u->g[st->u->n++];
+		memset(u, 0, sizeof(*u));
+		u->cp = cp;
+		u->off = off;
+		u->face = -1;
+		u->brk = 1;
+		st->u->missing++;
+		st->pending = 1;
+		return;
+	}
 	font_glyph_t *g = shaped_add(st->out);
 	g->cp = cp;
 	g->off = off;
@@ -931,7 +1021,7 @@ static void piece_items(win_t *w, font_chain_t *c, int style, int li, unsigned f
  * as if its call had failed. */
 static void shape_pieces(font_chain_t *c, int style, int32_t size, const char *lang,
                          unsigned feats, const char *s, const uint32_t *cut, int ncut,
-                         int stop, font_shaped_t *out)
+                         int stop, font_shaped_t *out, font_ushaped_t *uout)
 {
 	win_t w;
 	style = font_style_ok(style);
@@ -940,11 +1030,17 @@ static void shape_pieces(font_chain_t *c, int style, int32_t size, const char *l
 	w.n = 0;
 	memset(&w.st, 0, sizeof(w.st));
 	w.st.out = out;
+	w.st.u = uout;
 	w.st.size = size;
 	for (int p = 0; p < ncut; p++) {
 		piece_items(&w, c, style, li, feats, s, p ? cut[p - 1] : 0, cut[p]);
 		if (stop && c->lib->late.n) {
 			win_flush(&w);
+			if (uout) {
+				uout->n = w.st.n0;
+				uout->missing = w.st.m0;
+				return;
+			}
 			out->n = w.st.n0;
 			out->width = w.st.w0;
 			out->missing = w.st.m0;
@@ -958,8 +1054,22 @@ int font_shape_pieces(font_chain_t *c, int style, int32_t size, const char *lang
                       unsigned feats, const char *s, const uint32_t *cut, int ncut,
                       font_shaped_t *out, errs_t *e)
 {
-	shape_pieces(c, style, size, lang, feats, s, cut, ncut, 1, out);
+	shape_pieces(c, style, size, lang, feats, s, cut, ncut, 1, out, NULL);
 	return font_pass_late(c->lib, e);
+}
+
+int font_shape_pieces_u(font_chain_t *c, int style, const char *lang, unsigned feats,
+                        const char *s, const uint32_t *cut, int ncut, font_ushaped_t *out,
+                        errs_t *e)
+{
+	shape_pieces(c, style, 0, lang, feats, s, cut, ncut, 1, NULL, out);
+	return font_pass_late(c->lib, e);
+}
+
+void font_ushaped_done(font_ushaped_t *u)
+{
+	free(u->g);
+	memset(u, 0, sizeof(*u));
 }
 
 int font_shape_feat(font_chain_t *c, int style, int32_t size, const char *lang,
@@ -982,7 +1092,7 @@ int32_t font_width_feat(font_chain_t *c, int style, int32_t size, const char *la
 	c->scratch.n = 0;
 	c->scratch.width = 0;
 	c->scratch.missing = 0;
-	shape_pieces(c, style, size, lang, feats, s, &cut, 1, 0, &c->scratch);
+	shape_pieces(c, style, size, lang, feats, s, &cut, 1, 0, &c->scratch, NULL);
 	return c->scratch.width;
 }
 
@@ -992,7 +1102,7 @@ int32_t font_width_pieces(font_chain_t *c, int style, int32_t size, const char *
 	c->scratch.n = 0;
 	c->scratch.width = 0;
 	c->scratch.missing = 0;
-	shape_pieces(c, style, size, lang, feats, s, cut, ncut, 0, &c->scratch);
+	shape_pieces(c, style, size, lang, feats, s, cut, ncut, 0, &c->scratch, NULL);
 	return c->scratch.width;
 }
 

@@ -191,10 +191,10 @@ struct inline_memo {
 	buf_t rec;              /* il_shape's chunks being recorded */
 };
 
-typedef struct mshape {     /* one span's chunks as il_shape makes them */
-	int si, ncut;
-	uint32_t len;           /* then len + 1 bytes of text, len ints of map and
-	                           ncut ends, each part aligned to 4 */
+typedef struct mshape {     /* one span's glyphs as il_shape makes them */
+	int si, n;
+	uint32_t len;           /* then len ints of map (bytes of its text -> code
+	                           points) and n font_uglyph_t */
 } mshape_t;
 
 /* p (cap elements of size sz) with room for n */
@@ -839,30 +839,21 @@ static void il_shape_text(il_t *f, int a, int b, buf_t *tmp, int **map, int *map
 	tmp->len = len;
 }
 
-/* Shape tmp, the chunks of span si (ending at cut[0..ncut)), and give
- * each code point its glyph's advance, face and run break. */
-static int il_shape_span(il_t *f, int si, const buf_t *tmp, const int *map,
-                         const uint32_t *cut, int ncut, font_shaped_t *sh)
+/* Give the code points of span si the glyphs g[0..n) (of its text as
+ * il_shape_text made it, len bytes, map its byte -> code point): each its
+ * advance, face and run break. */
+static void il_shape_place(il_t *f, int si, size_t len, const int *map, const font_glyph_t *g,
+                           int n)
 {
 	const inline_span_t *s = f->sp[si].s;
-	if (!tmp->len || !s->chain)
-		return 0;
-	errs_t late;
-	errs_init(&late);
-	sh->n = 0;
-	sh->width = 0;
-	sh->missing = 0;
-	int rc = font_shape_pieces(s->chain, s->style, s->size, f->sp[si].lang, s->feats, tmp->s,
-	                           cut, ncut, sh, &late);
 	/* tracking after every glyph of the span but its last drawn one */
 	int last = -1;
 	if (s->track)
 		for (int i = f->sp[si].c1 - 1; i >= f->sp[si].c0 && last < 0; i--)
 			if (f->c[i].draw && f->c[i].kind == K_CHAR)
 				last = i;
-	for (int k = 0; k < sh->n; k++) {
-		const font_glyph_t *g = &sh->g[k];
-		if (g->off >= tmp->len)
+	for (int k = 0; k < n; k++, g++) {
+		if (g->off >= len)
 			continue;
 		fcp_t *c = &f->c[map[g->off]];
 		c->adv = g->adv;
@@ -883,6 +874,39 @@ static int il_shape_span(il_t *f, int si, const buf_t *tmp, const int *map,
 			c->trk = 1;
 		}
 	}
+}
+
+static void il_shape_at(font_shaped_t *sh, const font_uglyph_t *u, int n, int32_t size);
+
+/* Shape tmp, the chunks of span si (ending at cut[0..ncut)), and give
+ * each code point its glyph's advance, face and run break. With u, the
+ * glyphs are shaped at no size into u (kept to be placed again at other
+ * sizes) and then placed at the span's size. */
+static int il_shape_span(il_t *f, int si, const buf_t *tmp, const int *map,
+                         const uint32_t *cut, int ncut, font_shaped_t *sh, font_ushaped_t *u)
+{
+	const inline_span_t *s = f->sp[si].s;
+	if (u) {
+		u->n = 0;
+		u->missing = 0;
+	}
+	if (!tmp->len || !s->chain)
+		return 0;
+	errs_t late;
+	errs_init(&late);
+	sh->n = 0;
+	sh->width = 0;
+	sh->missing = 0;
+	int rc;
+	if (u) {
+		rc = font_shape_pieces_u(s->chain, s->style, f->sp[si].lang, s->feats, tmp->s, cut,
+		                         ncut, u, &late);
+		il_shape_at(sh, u->g, u->n, s->size);
+	} else {
+		rc = font_shape_pieces(s->chain, s->style, s->size, f->sp[si].lang, s->feats, tmp->s,
+		                       cut, ncut, sh, &late);
+	}
+	il_shape_place(f, si, tmp->len, map, sh->g, sh->n);
 	/* a face that failed to load: its error after what the chunks
 	   before it reported */
 	errs_append(f->e, &late);
@@ -1066,46 +1090,49 @@ static struct {
 	int mapcap;
 	uint32_t *cut;          /* its chunks' ends */
 	int cutcap;
-	font_shaped_t sh;
+	font_shaped_t sh;       /* its glyphs */
+	font_ushaped_t u;       /* and at no size (for a memo) */
 } il_shape_keep;
 
-static size_t al4(size_t n)
+/* sh = the glyphs u[0..n) at size. */
+static void il_shape_at(font_shaped_t *sh, const font_uglyph_t *u, int n, int32_t size)
 {
-	return (n + 3) & ~(size_t)3;
+	if (n > sh->cap) {
+		sh->cap = 2 * n;
+		sh->g = xrealloc(sh->g, (size_t)sh->cap * sizeof(*sh->g));
+	}
+	font_uglyphs_at(u, n, size, sh->g);
+	sh->n = n;
 }
 
-/* il_shape with the chunks me kept (they depend only on what it keeps). */
+/* il_shape with the glyphs me kept (they depend only on what it keeps,
+ * not on the sizes): placed at the spans' sizes, nothing shaped again. */
 static int il_shape_kept(il_t *f, const ment_t *me)
 {
 	font_shaped_t *sh = &il_shape_keep.sh;
 	const char *p = me->shp;
-	int rc = 0;
-	for (int g = 0; g < me->nshp && !rc; g++) {
+	for (int g = 0; g < me->nshp; g++) {
 		mshape_t h;
 		memcpy(&h, p, sizeof(h));
 		p += sizeof(h);
-		buf_t tmp = {(char *)p, h.len, h.len + 1};
-		p += al4(h.len + 1);
 		const int *map = (const int *)(const void *)p;
 		p += sizeof(int) * h.len;
-		const uint32_t *cut = (const uint32_t *)(const void *)p;
-		p += sizeof(uint32_t) * (size_t)h.ncut;
-		rc = il_shape_span(f, h.si, &tmp, map, cut, h.ncut, sh);
+		const font_uglyph_t *u = (const font_uglyph_t *)(const void *)p;
+		p += sizeof(font_uglyph_t) * (size_t)h.n;
+		il_shape_at(sh, u, h.n, f->sp[h.si].s->size);
+		il_shape_place(f, h.si, h.len, map, sh->g, sh->n);
 	}
-	return rc;
+	return 0;
 }
 
-/* Keep span si's chunks (tmp, map, cut) in rec for me. */
-static void il_shape_rec(buf_t *rec, int si, const buf_t *tmp, const int *map,
-                         const uint32_t *cut, int ncut)
+/* Keep span si's glyphs at no size (and map) in rec for me. */
+static void il_shape_rec(buf_t *rec, int si, size_t len, const int *map,
+                         const font_ushaped_t *u)
 {
-	mshape_t h = {si, ncut, (uint32_t)tmp->len};
-	static const char zero[4];
+	mshape_t h = {si, u->n, (uint32_t)len};
 	buf_add(rec, (const char *)&h, sizeof(h));
-	buf_add(rec, tmp->s, tmp->len + 1);
-	buf_add(rec, zero, al4(tmp->len + 1) - (tmp->len + 1));
-	buf_add(rec, (const char *)map, sizeof(int) * tmp->len);
-	buf_add(rec, (const char *)cut, sizeof(uint32_t) * (size_t)ncut);
+	buf_add(rec, (const char *)map, sizeof(int) * len);
+	buf_add(rec, (const char *)u->g, sizeof(font_uglyph_t) * (size_t)u->n);
 }
 
 static int il_shape(il_t *f, ment_t *me)
@@ -1146,11 +1173,11 @@ static int il_shape(il_t *f, ment_t *me)
 			j = k < f->nc && f->c[k].kind == K_NL ? k + 1 : k;
 		}
 		if (ncut) {
+			rc = il_shape_span(f, si, tmp, *map, *cut, ncut, sh, me ? &il_shape_keep.u : NULL);
 			if (me) {
-				il_shape_rec(rec, si, tmp, *map, *cut, ncut);
+				il_shape_rec(rec, si, tmp->len, *map, &il_shape_keep.u);
 				nrec++;
 			}
-			rc = il_shape_span(f, si, tmp, *map, *cut, ncut, sh);
 		}
 		i = j;
 	}
@@ -1166,6 +1193,7 @@ static int il_shape(il_t *f, ment_t *me)
 		free(*map);
 		free(*cut);
 		font_shaped_done(sh);
+		font_ushaped_done(&il_shape_keep.u);
 		memset(&il_shape_keep, 0, sizeof(il_shape_keep));
 	}
 	return rc;

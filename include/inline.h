@@ -55,12 +55,14 @@ typedef struct inline_span {
 } inline_span_t;
 
 /* Paragraphs' size-independent work (their text, break opportunities,
- * bidi levels, hyphenation points), kept to set them again at other sizes
- * and measures: fit's attempts lay out one CV up to eleven times with
- * only the sizes, gaps and leading changed. A paragraph is found again by
- * its spans' text, flags and tracking and the options that work reads
- * (language, direction); what depends on sizes is always done again, so
- * a paragraph set through a memo is the one set without it. */
+ * bidi levels, hyphenation points, glyphs at no size), kept to set them
+ * again at other sizes and measures: fit's attempts lay out one CV up to
+ * eleven times with only the sizes, gaps and leading changed. A paragraph
+ * is found again by its spans' text, flags, tracking, chains, styles,
+ * features and languages and the options that work reads (language, CJK
+ * language, direction); what depends on sizes is always done again (the
+ * glyphs are placed at the sizes with the rounding shaping gives), so a
+ * paragraph set through a memo is the one set without it. */
 typedef struct inline_memo inline_memo_t;
 inline_memo_t *inline_memo_new(void);
 void inline_memo_free(inline_memo_t *m);

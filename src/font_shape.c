@@ -206,12 +206,13 @@ static const hb_tag_t feat_tags[] = {
 /* 1 when VITA_SHAPER=harfbuzz asks for HarfBuzz for everything (the
  * fast path of font_ot.c off: differential tests compare the two). */
 static int shaper_mode = -1;   /* 0 fast path, 1 HarfBuzz only, 2 fast + counts */
-static long shaper_count[2];   /* items shaped by the fast path, by HarfBuzz */
+static long shaper_count[3];   /* items shaped by the fast path, by HarfBuzz;
+                                  texts shaped (font_shape_pieces calls) */
 
 static void shaper_report(void)
 {
-	fprintf(stderr, "vita: shaper: %ld items by the fast path, %ld by HarfBuzz\n",
-	        shaper_count[0], shaper_count[1]);
+	fprintf(stderr, "vita: shaper: %ld items by the fast path, %ld by HarfBuzz; %ld texts shaped\n",
+	        shaper_count[0], shaper_count[1], shaper_count[2]);
 }
 
 static int shaper_hb(void)
@@ -1054,6 +1055,7 @@ int font_shape_pieces(font_chain_t *c, int style, int32_t size, const char *lang
                       unsigned feats, const char *s, const uint32_t *cut, int ncut,
                       font_shaped_t *out, errs_t *e)
 {
+	shaper_count[2]++;
 	shape_pieces(c, style, size, lang, feats, s, cut, ncut, 1, out, NULL);
 	return font_pass_late(c->lib, e);
 }
@@ -1062,6 +1064,7 @@ int font_shape_pieces_u(font_chain_t *c, int style, const char *lang, unsigned f
                         const char *s, const uint32_t *cut, int ncut, font_ushaped_t *out,
                         errs_t *e)
 {
+	shaper_count[2]++;
 	shape_pieces(c, style, 0, lang, feats, s, cut, ncut, 1, NULL, out);
 	return font_pass_late(c->lib, e);
 }

@@ -2124,10 +2124,13 @@ static void il_free(il_t *f)
  * An entry is the state after il_text, il_decode, il_span_rules and
  * il_bidi (the text, its code points with their break classes, bidi
  * levels and Arabic forms), which read only the spans' text, flags and
- * tracking and the options' language and direction: those, as bytes, are
- * its key. Its hyphenation points are added when il_hyphenate first runs
- * on it (they read the same, and the patterns). Shaping, spacing, items,
- * breaking and lines are done again on every use. */
+ * tracking and the options' language and direction, and its glyphs at no
+ * size (il_shape), which read the spans' chains, styles, features and
+ * languages (and the options' CJK language) too: those, as bytes, are its
+ * key. Its hyphenation points are added when il_hyphenate first runs on
+ * it (they read the same, and the patterns). The glyphs are placed at the
+ * spans' sizes; spacing, items, breaking and lines are done again on
+ * every use. */
 
 #define MEMO_BYTES (4 << 20)
 
@@ -2187,11 +2190,16 @@ static ment_t *memo_find(inline_memo_t *m, const inline_span_t *spans, int n,
 	int32_t head[2] = {n, o->rtl};
 	key_put(b, head, sizeof(head));
 	key_str(b, o->lang);
+	key_str(b, o->cjk);
 	for (int i = 0; i < n; i++) {
 		const inline_span_t *sp = &spans[i];
-		int32_t v[3] = {sp->text && sp->len > 0 ? sp->len : 0, (int32_t)sp->flags,
-		                sp->track != 0};
+		/* the glyphs it keeps: the span's chain, style, features and
+		   language are what they were shaped with (but the size) */
+		int32_t v[5] = {sp->text && sp->len > 0 ? sp->len : 0, (int32_t)sp->flags,
+		                sp->track != 0, sp->style, (int32_t)sp->feats};
 		key_put(b, v, sizeof(v));
+		key_put(b, &sp->chain, sizeof(sp->chain));
+		key_str(b, sp->lang);
 		if (v[0])
 			key_put(b, sp->text, (size_t)v[0]);
 	}

@@ -654,13 +654,16 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 	errs_t fq;
 	errs_init(&fq);
 	fq.max = e->max;
-	inline_memo_t *memo = NULL;   /* from the second attempt: most fit at once */
+	inline_memo_t *memo = NULL;
 	for (int k = 0; k <= 10; k++) {
 		errs_t q;
 		errs_init(&q);
 		q.max = e->max;
 		tighten(&t, s, k);
-		if (k == 1)
+		/* from the first attempt: it keeps what the later ones need
+		   (the text's glyphs at no size), for little more than it
+		   costs to set them */
+		if (k == 0)
 			memo = inline_memo_new();
 		/* an attempt is placed on pages only when it is kept (the one
 		   that fits, or the fallback); its page count and the fill of

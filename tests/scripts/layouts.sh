@@ -76,4 +76,14 @@ printf '%s\n' "$out" | grep -q 'tight.yaml:4:[0-9]*: warning: fit: [0-9]* pages 
 out=$("$VITA" render profiles/zhanda-zhu.yaml -l compact --dump=layout 2>&1 >"$W/compact.layout")
 printf '%s\n' "$out" | grep -q 'warning: fit: tightened to 1 page' || no "compact: fit said nothing: $out"
 [ "$(grep -c '^page ' "$W/compact.layout")" = 1 ] || no "compact: zhanda-zhu is not one page"
+# the fit's attempts (5 here, 11 for fit-pages) shape no text again: their
+# paragraphs' glyphs are kept at no size and placed at each attempt's
+# sizes, so the whole fit shapes no more texts than one layout does
+# (test_inline's memo_same: what is placed is what shaping again gives)
+shaped() { VITA_SHAPER=stats "$VITA" render "$@" -o "$W/stats.pdf" 2>&1 | sed -n 's/.*; \([0-9]*\) texts shaped.*/\1/p'; }
+for c in "profiles/zhanda-zhu.yaml -l compact" tests/golden/layout/fit-pages.yaml; do
+	fit=$(shaped $c) one=$(shaped $c --set fit.no_short_last=false --set fit.pages=0)
+	[ -n "$fit" ] && [ -n "$one" ] && [ "$fit" -le "$one" ] ||
+		no "fit: $c: the attempts shape text again ($fit texts shaped; one layout: $one)"
+done
 exit $fail

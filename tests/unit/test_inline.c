@@ -796,6 +796,89 @@ TEST(own_hyphen)
 	errs_done(&e);
 }
 
+/* Everything a result holds, as text. */
+static void dump_result(const inline_result_t *r, char *out, size_t cap)
+{
+	size_t k = 0;
+	for (int i = 0; i < r->nlines && k < cap; i++) {
+		const inline_line_t *l = &r->lines[i];
+		k += (size_t)snprintf(out + k, cap - k, "L%d w%d a%d d%d r%d h%d o%d:", i, l->width,
+		                      l->asc, l->desc, l->ratio, l->hyphen, l->overfull);
+		for (int j = 0; j < l->nruns && k < cap; j++) {
+			const page_run_t *u = &l->runs[j];
+			k += (size_t)snprintf(out + k, cap - k, " %d,%d+%d s%d f%d y%d c%x t%d [%.*s]",
+			                      u->x, u->y, u->w, u->size, u->face, u->synth, u->color,
+			                      u->track, u->len, u->text);
+			if (u->actual)
+				k += (size_t)snprintf(out + k, cap - k, "{%.*s}", u->actual_len, u->actual);
+			for (int g = 0; u->gids && g < u->len && k < cap; g++)
+				k += (size_t)snprintf(out + k, cap - k, "g%d", u->gids[g]);
+		}
+		for (int j = 0; j < l->nlinks && k < cap; j++)
+			k += (size_t)snprintf(out + k, cap - k, " <%d+%d>", l->links[j].x, l->links[j].w);
+		for (int j = 0; j < l->nframes && k < cap; j++)
+			k += (size_t)snprintf(out + k, cap - k, " [%d+%d]", l->frames[j].x, l->frames[j].w);
+		k += (size_t)snprintf(out + k, cap - k, "\n");
+	}
+}
+
+/* A paragraph set through a memo (fit's attempts: its glyphs kept at no
+ * size and placed at each size, not shaped again) sets what setting it
+ * afresh sets, at every size, warnings included; and the same text in
+ * another style, with a feature, tracking or in another language does not
+ * take its glyphs. */
+TEST(memo_same)
+{
+	const char *const texts[] = {
+		para_en,
+		"AVATAR Wolf Tea. To VAVA, \"quoted\" T.Y. office",
+		"Ph.D. in Computer Science — 2019–2024, café naïve",
+		"中文测试，「引用」2023年9月 データ",
+		"שלום עולם and مرحبا بالعالم",
+		"xệ Ελληνικά Русский á ☃ 😀",
+	};
+	static const int32_t sizes[] = {10000, 9950, 9900, 9500, 12500, 9950};
+	static const int styles[] = {FONT_REGULAR, FONT_BOLD, FONT_ITALIC};
+	static char a[65536], b[65536];
+	inline_memo_t *m = inline_memo_new();
+	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++)
+		for (size_t t = 0; t < sizeof(texts) / sizeof(texts[0]); t++)
+			for (size_t v = 0; v < 3 * 4; v++) {
+				inline_span_t sp[2];
+				sp[0] = span(texts[t], styles[v % 3], 0, NULL);
+				sp[1] = span(" tail", FONT_BOLD, 0, NULL);
+				sp[0].size = sizes[z];
+				sp[1].size = sizes[z] * 9 / 10;
+				if (v / 3 == 1)
+					sp[0].feats = FONT_FEAT_SMCP | FONT_FEAT_ONUM;
+				if (v / 3 == 2)
+					sp[0].track = 120;
+				inline_opts_t o = opts(v / 3 == 3 ? 90000 : 160000,
+				                       v % 2 ? INLINE_LEFT : INLINE_JUSTIFY);
+				if (v / 3 == 3) {
+					o.lang = "ja";
+					o.rtl = 1;
+				}
+				inline_result_t r;
+				errs_t e1, e2;
+				errs_init(&e1);
+				errs_init(&e2);
+				o.memo = m;
+				EQ_INT(inline_set(A, sp, 2, &o, &r, &e1), 0);
+				dump_result(&r, a, sizeof(a));
+				o.memo = NULL;
+				EQ_INT(inline_set(A, sp, 2, &o, &r, &e2), 0);
+				dump_result(&r, b, sizeof(b));
+				EQ_STR(a, b);
+				EQ_INT(e1.n, e2.n);
+				for (int i = 0; i < e1.n && i < e2.n; i++)
+					EQ_STR(e1.v[i].msg, e2.v[i].msg);
+				errs_done(&e1);
+				errs_done(&e2);
+			}
+	inline_memo_free(m);
+}
+
 int main(void)
 {
 	static const char *const dirs[] = {"fonts", NULL};
@@ -829,6 +912,7 @@ int main(void)
 	RUN(forced_and_empty);
 	RUN(indent);
 	RUN(pretolerance);
+	RUN(memo_same);
 	arena_free(A);
 	hyph_close(hy);
 	font_lib_free(lib);

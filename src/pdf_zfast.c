@@ -120,36 +120,39 @@ static unsigned dcode_of(unsigned d)
  * single one gets a partner), so every code is complete. */
 static void huff_lens(const uint32_t *freq, unsigned n, unsigned maxlen, uint8_t *lens)
 {
-	uint16_t sym[NLIT], tmp[NLIT];
-	uint32_t w[2 * NLIT];
-	uint16_t parent[2 * NLIT];
+	uint32_t key[NLIT], tmp[NLIT], w[2 * NLIT]; /* key: frequency << 16 | symbol */
+	uint16_t a[NLIT], parent[2 * NLIT];
 	unsigned m = 0;
+	uint32_t most = 0;
 	memset(lens, 0, n);
 	for (unsigned i = 0; i < n; i++)
-		if (freq[i])
-			tmp[m++] = (uint16_t)i;
+		if (freq[i]) {
+			key[m++] = freq[i] << 16 | i;
+			most |= freq[i];
+		}
 	for (unsigned i = 0; m < 2 && i < n; i++)
-		if (!freq[i] && (m == 0 || tmp[0] != i))
-			tmp[m++] = (uint16_t)i;  /* weight 0: kept first by the sort */
+		if (!freq[i])
+			key[m++] = i; /* weight 0: sorted first */
 	if (m < 2)
 		return;
-	/* sort by frequency, stable (radix, two bytes) */
-	uint16_t *a = tmp, *b = sym;
-	for (int pass = 0; pass < 2; pass++) {
+	/* sorted by frequency, stable: radix, one pass a byte of it */
+	uint32_t *k0 = key, *k1 = tmp;
+	for (unsigned sh = 16; sh < 32 && most >> (sh - 16); sh += 8) {
 		unsigned cnt[257] = {0};
 		for (unsigned i = 0; i < m; i++)
-			cnt[(freq[a[i]] >> 8 * pass & 0xff) + 1]++;
+			cnt[(k0[i] >> sh & 0xff) + 1]++;
 		for (unsigned k = 1; k < 257; k++)
 			cnt[k] += cnt[k - 1];
 		for (unsigned i = 0; i < m; i++)
-			b[cnt[freq[a[i]] >> 8 * pass & 0xff]++] = a[i];
-		uint16_t *t = a;
-		a = b;
-		b = t;
+			k1[cnt[k0[i] >> sh & 0xff]++] = k0[i];
+		uint32_t *t = k0;
+		k0 = k1;
+		k1 = t;
 	}
-	/* a = sorted (after two passes it is tmp again) */
-	for (unsigned i = 0; i < m; i++)
-		w[i] = freq[a[i]];
+	for (unsigned i = 0; i < m; i++) {
+		a[i] = (uint16_t)k0[i];
+		w[i] = k0[i] >> 16;
+	}
 	/* nodes m.. are internal, made in order of weight */
 	unsigned leaf = 0, node = m, made = m;
 	for (unsigned k = 0; k + 1 < m; k++) {
@@ -307,9 +310,6 @@ typedef struct zmatch {
 static void put_syms(zout_t *z, const unsigned char *in, size_t n, const zmatch_t *mt, size_t nm,
                      const uint16_t *lc, const uint8_t *ll, const uint16_t *dc, const uint8_t *dl)
 {
-	uint32_t lt[256];
-	for (unsigned i = 0; i < 256; i++)
-		lt[i] = lc[i] | (uint32_t)ll[i] << 16;
 	uint64_t bits = z->bits;
 	unsigned nb = z->nb;
 	unsigned char *o = z->p + z->n;
@@ -318,17 +318,17 @@ static void put_syms(zout_t *z, const unsigned char *in, size_t n, const zmatch_
 	for (size_t j = 0; j <= nm; j++) {
 		const unsigned char *lend = j < nm ? in + mt[j].lit : end;
 		for (; lend - in >= 2; in += 2) { /* two codes of <= 15 bits, then a flush */
-			uint32_t a = lt[in[0]], b = lt[in[1]];
-			bits |= (uint64_t)(a & 0xffff) << nb;
-			nb += a >> 16;
-			bits |= (uint64_t)(b & 0xffff) << nb;
-			nb += b >> 16;
+			unsigned a = in[0], b = in[1];
+			bits |= (uint64_t)lc[a] << nb;
+			nb += ll[a];
+			bits |= (uint64_t)lc[b] << nb;
+			nb += ll[b];
 			FLUSH();
 		}
 		if (in < lend) {
-			uint32_t a = lt[*in++];
-			bits |= (uint64_t)(a & 0xffff) << nb;
-			nb += a >> 16;
+			unsigned a = *in++;
+			bits |= (uint64_t)lc[a] << nb;
+			nb += ll[a];
 			FLUSH();
 		}
 		if (j == nm)
@@ -446,6 +446,26 @@ static size_t match_len(const unsigned char *a, uint32_t dist, size_t left)
 	return m;
 }
 
+/* The literals from in + i on, counted into lf, up to the first position
+ * before bl that matches the 4 bytes at its candidate (its distance into
+ * *dist), or bl. Each position looked up is entered in the table. */
+static size_t next_match(const unsigned char *in, size_t i, size_t bl, uint32_t base1,
+                         uint32_t *restrict ht, uint32_t *restrict lf, uint32_t *dist)
+{
+	const unsigned char *p = in + i, *end = in + bl;
+	uint32_t stamp = base1 + (uint32_t)i;
+	for (; p < end; p++, stamp++) {
+		uint32_t v = load32(p), *e = &ht[hash4(v)], d = stamp - *e;
+		*e = stamp;
+		if (d - 1 < WINDOW && load32(p - d) == v) {
+			*dist = d;
+			break;
+		}
+		lf[*p]++;
+	}
+	return (size_t)(p - in);
+}
+
 size_t pdf_zfast(const void *src, size_t n, unsigned char *out, size_t cap)
 {
 	const unsigned char *in = src;
@@ -476,15 +496,10 @@ size_t pdf_zfast(const void *src, size_t n, unsigned char *out, size_t cap)
 		memset(lf, 0, sizeof(lf));
 		memset(df, 0, sizeof(df));
 		while (i < bl) {
-			uint32_t v = load32(in + i);
-			uint32_t *e = &ht[hash4(v)];
-			uint32_t dist = base1 + (uint32_t)i - *e;
-			*e = base1 + (uint32_t)i;
-			if (dist - 1 >= WINDOW || load32(in + i - dist) != v) {
-				lf[in[i]]++;
-				i++;
-				continue;
-			}
+			uint32_t dist = 0;
+			i = next_match(in, i, bl, base1, ht, lf, &dist);
+			if (i == bl)
+				break;
 			size_t m = match_len(in + i, dist, n - i);
 			if (m < 64 && i + 1 < bl) { /* one step lazy: a longer match at i + 1? */
 				uint32_t v2 = load32(in + i + 1);

@@ -873,25 +873,26 @@ static int cs_exec(cs_run_t *r, const unsigned char *p, uint32_t len, int depth)
 	int na = r->nargs;
 #define CS_SYNC() (out->n = on, r->nargs = na)
 #define CS_LOAD() (o = out->p, on = out->n, na = r->nargs)
-	for (uint32_t i = 0; i < len;) {
+	for (size_t i = 0; i < len;) {
 		unsigned b = p[i];
-		if (b >= 32 && b <= 246 && na < CS_MAXARGS) { /* most numbers: one byte */
+		/* numbers: their count is checked at the next operator (and at the
+		   end), where it is used, not at each */
+		if (b >= 32 && b <= 246) { /* most numbers: one byte */
 			na++;
 			o[on++] = (unsigned char)b;
 			i++;
 			continue;
 		}
-		if (b >= 247 && b <= 254 && na < CS_MAXARGS && len - i >= 2) { /* two bytes */
+		if (b >= 247 && b <= 254 && len - i >= 2) { /* two bytes */
 			na++;
-			o[on] = (unsigned char)b;
-			o[on + 1] = p[i + 1];
+			memcpy(o + on, p + i, 2);
 			on += 2;
 			i += 2;
 			continue;
 		}
 		if (b == 28 || b >= 32) {
 			uint32_t l = cs_numlen(b);
-			if (l > len - i || na == CS_MAXARGS) {
+			if (l > len - i || na >= CS_MAXARGS) {
 				CS_SYNC();
 				return -1;
 			}
@@ -901,6 +902,10 @@ static int cs_exec(cs_run_t *r, const unsigned char *p, uint32_t len, int depth)
 			on += l;
 			i += l;
 			continue;
+		}
+		if (na > CS_MAXARGS) {
+			CS_SYNC();
+			return -1;
 		}
 		uint32_t ol = b == 12 ? 2 : 1;
 		if (ol > len - i) {
@@ -983,6 +988,8 @@ static int cs_exec(cs_run_t *r, const unsigned char *p, uint32_t len, int depth)
 		}
 	}
 	CS_SYNC();
+	if (na > CS_MAXARGS)
+		return -1;
 #undef CS_SYNC
 #undef CS_LOAD
 	return 0;

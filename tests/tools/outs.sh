@@ -1,7 +1,9 @@
 #!/bin/sh
 # outs.sh VITA OUTDIR: render a broad fixed set of inputs with VITA (run from a
 # vita tree: the inputs are taken from the current directory) into OUTDIR:
-# PDFs (tagged and plain), --dump=layout, pdftotext and mutool's text for each.
+# PDFs (tagged and plain), --dump=layout, pdftotext's and mutool's text for
+# each, pdf.js's text of the tagged ones (NAME.pjtxt, when tests/tools/pdfjs
+# is installed).
 # Compare two builds: sh tests/tools/outs.sh OLD-vita DIR-A; sh tests/tools/outs.sh build/vita DIR-B
 #   then cmp -s file by file, or tests/tools/cmp_pages.sh DIR-A DIR-B (pixels, text, dumps)
 set -u
@@ -38,4 +40,8 @@ for p in tests/import/*.yaml tests/import/*.json tests/import/*/*; do
 done
 # the script CVs in the layout that fits (compact: several layouts built)
 for p in "$O/in/scripts/"*.yaml; do one "scripts-$(basename $p .yaml)-compact" "$p" -l compact; done
+# pdf.js's text of the tagged PDFs (one node process; when installed: npm ci --prefix tests/tools/pdfjs)
+if command -v node >/dev/null && [ -d tests/tools/pdfjs/node_modules/pdfjs-dist ]; then
+	ls "$O"/*.pdf | grep -v '\.plain\.pdf$' | xargs node tests/tools/pdfjs/text.mjs "$O"
+fi
 ls "$O"/*.pdf | wc -l

@@ -1,7 +1,8 @@
 #!/bin/sh
 # outs_cmp.sh A B [IGNORE]: what differs between two tests/tools/outs.sh
 # output directories (two builds on the same inputs), file by file:
-#   - NAME.layout, NAME.txt, NAME.mtxt (pdftotext, mutool): byte for byte
+#   - NAME.layout, NAME.txt, NAME.mtxt, NAME.pjtxt (pdftotext, mutool,
+#     pdf.js): byte for byte
 #   - NAME.err (warnings and the exit code): byte for byte once the
 #     directories themselves (A, B) and the two binaries' trees (the
 #     layouts' paths in warnings) are replaced by one word
@@ -31,7 +32,7 @@ norm_pdf() { # PDF OUT
 }
 for fa in "$A"/*; do
 	n=$(basename "$fa"); fb=$B/$n
-	case $n in *.pdf|*.layout|*.txt|*.mtxt|*.err) ;; *) continue ;; esac
+	case $n in *.pdf|*.layout|*.txt|*.mtxt|*.pjtxt|*.err) ;; *) continue ;; esac
 	if [ ! -f "$fb" ]; then echo "missing in B: $n"; differ=$((differ + 1)); continue; fi
 	if cmp -s "$fa" "$fb"; then same=$((same + 1)); continue; fi
 	case $n in
@@ -51,7 +52,7 @@ for fa in "$A"/*; do
 done
 for fb in "$B"/*; do
 	n=$(basename "$fb")
-	case $n in *.pdf|*.layout|*.txt|*.mtxt|*.err) ;; *) continue ;; esac
+	case $n in *.pdf|*.layout|*.txt|*.mtxt|*.pjtxt|*.err) ;; *) continue ;; esac
 	[ -f "$A/$n" ] || { echo "new in B: $n"; }
 done
 echo "files: identical $same, the same once normalised${IGN:+ (ignoring /$IGN/)} $norm, differ $differ"

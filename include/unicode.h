@@ -17,5 +17,10 @@ int uni_nfc_qc_yes(uint32_t cp);
 int uni_is_letter(uint32_t cp);
 /* General category M* (combining marks: Mn, Mc, Me). */
 int uni_is_mark(uint32_t cp);
+/* The name of cp's script when it is one vita cannot draw yet ("Devanagari",
+ * "Thai": the Indic and Southeast Asian scripts, whose shaping makes
+ * conjuncts, reorders vowel signs and stacks marks, which one glyph per
+ * code point cannot show), else NULL. For messages. */
+const char *uni_unshaped_script(uint32_t cp);
 
 #endif

@@ -797,7 +797,13 @@ static void il_warn_missing(il_t *f, fcp_t *c)
 			err_at_code(f->e, ERR_SYSTEM, f->o->file, s->s->line, s->s->col,
 			            "U+%04X '%s' needs a font that is not installed: chain '%s' names %s",
 			            (unsigned)c->cp, u, font_chain_name(s->s->chain), miss);
-	} else
+	} else if (uni_unshaped_script(c->cp))
+		/* the fonts may well be installed: the chains leave them out */
+		warn_at(f->e, f->o->file, s->s->line, s->s->col,
+		        "U+%04X '%s' is not drawn: vita cannot shape %s text yet (its conjuncts, "
+		        "reordered vowel signs and stacked marks need more than one glyph per "
+		        "character)", (unsigned)c->cp, u, uni_unshaped_script(c->cp));
+	else
 		warn_at(f->e, f->o->file, s->s->line, s->s->col,
 		        "no font in chain '%s' has U+%04X '%s'",
 		        s->s->chain ? font_chain_name(s->s->chain) : "?", (unsigned)c->cp, u);

@@ -1,0 +1,66 @@
+#!/bin/sh
+# scripts_fonts: the faces the bundled chains have for other scripts.
+# 1. A CV in Amharic (Ethiopic), Armenian and Georgian draws every
+#    character in the academic layout (fonts/serif.yaml) and the compact one
+#    (sans.yaml): no message, pdffonts lists Noto's serif (sans) face of
+#    each script, pdftotext gives the words back.
+# 2. A chain's later faces are looked up only when a character needs them:
+#    an English CV with a Chinese name (zhanda-zhu) reads no other script's
+#    font file (--deps), nor DejaVu Sans.
+# 3. The Hindi, Bengali, Tamil and Thai CVs of tests/tools/gen_scripts.py
+#    render, and each character they cannot draw says why (vita cannot
+#    shape that script yet), never "no font".
+set -u
+: "${VITA:=build/vita}" "${BUILD:=build}"
+T="$BUILD/scripts_fonts"
+rm -rf "$T"; mkdir -p "$T"
+export SOURCE_DATE_EPOCH=1767225600
+fail=0 n=0
+no() { echo "FAIL: $*"; fail=1; }
+flat() { tr -d ' \n\t\f\r' | sed 's/\xc2\xa0//g'; }
+
+cat >"$T/cv.yaml" <<'CV'
+name: "ሰላማዊት ተስፋዬ"
+headline: "በኮምፒውተር ሳይንስ የዶክትሬት ተማሪ"
+location: "Երևան · თბილისი"
+summary: "በአዲስ አበባ ዩኒቨርሲቲ የሁለተኛ ዓመት የዶክትሬት ተማሪ ነኝ።"
+sections:
+  - title: "Կրթություն"
+    type: text
+    text: "Համակարգչային գիտություններ, Երևանի պետական համալսարան"
+  - title: "განათლება"
+    type: text
+    text: "კომპიუტერული მეცნიერება, თბილისის სახელმწიფო უნივერსიტეტი"
+CV
+for l in academic compact; do
+	n=$((n + 1))
+	o="$T/cv-$l"
+	"$VITA" render "$T/cv.yaml" -l $l -o "$o.pdf" 2>"$o.err" || { no "$l: exit $?"; cat "$o.err"; continue; }
+	[ -s "$o.err" ] && { no "$l: messages"; head -3 "$o.err"; }
+	k=Serif; [ $l = compact ] && k=Sans
+	for s in Ethiopic Armenian Georgian; do
+		pdffonts "$o.pdf" | grep -q "+Noto${k}$s-Regular " || { no "$l: no Noto$k$s"; pdffonts "$o.pdf"; }
+	done
+	pdftotext -enc UTF-8 "$o.pdf" - | flat >"$o.txt"
+	for w in "ሰላማዊት ተስፋዬ" "የዶክትሬት ተማሪ ነኝ።" "Երևանի պետական համալսարան" "თბილისის სახელმწიფო უნივერსიტეტი" \
+		"Կրթություն" "განათლება"; do
+		grep -qF -- "$(printf '%s' "$w" | flat)" "$o.txt" || no "$l: '$w' not given back"
+	done
+done
+
+n=$((n + 1))
+"$VITA" render profiles/zhanda-zhu.yaml --deps "$T/latin.d" -o "$T/latin.pdf" 2>"$T/latin.err" || no "latin: exit $?"
+grep -qiE 'Ethiopic|Armenian|Georgian|Hebrew|Arabic|DejaVu|CJKjp|CJKkr' "$T/latin.d" &&
+	{ no "latin: reads a face it does not need"; tr ' ' '\n' <"$T/latin.d" | grep -iE 'Hebrew|DejaVu|Arabic|CJK'; }
+grep -q 'NotoSerif-Regular' "$T/latin.d" || no "latin: --deps lacks Noto Serif"
+
+python3 tests/tools/gen_scripts.py profiles/zhanda-zhu.yaml "$T/gen" "$("$VITA" locales | awk '{print $1}')" || no "gen_scripts.py"
+for c in hi:Devanagari bn:Bengali ta:Tamil th:Thai; do
+	n=$((n + 1))
+	code=${c%%:*} script=${c#*:}
+	"$VITA" render "$T/gen/$code.yaml" -o "$T/$code.pdf" 2>"$T/$code.err" || { no "$code: exit $?"; continue; }
+	grep -q "is not drawn: vita cannot shape $script text yet" "$T/$code.err" || no "$code: no $script message"
+	grep -q "no font in chain" "$T/$code.err" && { no "$code: says 'no font'"; grep -m2 "no font" "$T/$code.err"; }
+done
+echo "scripts_fonts.sh: $n cases, $([ $fail = 0 ] && echo ok || echo FAILED)"
+exit $fail

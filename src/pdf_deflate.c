@@ -102,9 +102,10 @@ static void memo_add(const void *in, size_t n, int level, const unsigned char *z
 	m->used = ++tick;
 }
 
-/* PDF_Z_FAST: pdf_zfast's raw deflate in a zlib wrapper (header 78 01,
+/* PDF_Z_FAST and PDF_Z_LAZY: pdf_zfast's or pdf_zlazy's raw deflate in a
+ * zlib wrapper (the header of libdeflate's level 1 or 5: 78 01, 78 5E;
  * the Adler-32 of the input) */
-static size_t zfast(const void *in, size_t n)
+static size_t zours(const void *in, size_t n, int level)
 {
 	size_t cap = pdf_zfast_bound(n) + 6;
 	if (cap > zcap) {
@@ -112,8 +113,8 @@ static size_t zfast(const void *in, size_t n)
 		zcap = cap;
 	}
 	zbuf[0] = 0x78;
-	zbuf[1] = 0x01;
-	size_t zn = pdf_zfast(in, n, zbuf + 2, zcap - 6);
+	zbuf[1] = level == PDF_Z_FAST ? 0x01 : 0x5e;
+	size_t zn = (level == PDF_Z_FAST ? pdf_zfast : pdf_zlazy)(in, n, zbuf + 2, zcap - 6);
 	if (!zn)
 		return 0;
 	uint32_t a = libdeflate_adler32(1, in, n);
@@ -130,7 +131,9 @@ void pdf_one_document(void)
 
 size_t pdf_deflate(const void *in, size_t n, int level, const unsigned char **out)
 {
-	if (level < 1 || level > 12)
+	if (level == PDF_Z_OBJSTM)
+		level = n <= PDF_Z_LAZY_BLOCK ? PDF_Z_LAZY : 5;
+	if (level < 1 || (level > 12 && level != PDF_Z_LAZY))
 		return 0;
 	int keep = memo_on && n >= MEMO_MIN && n <= MEMO_MAX;
 	const struct memo *hit = keep ? memo_find(in, n, level) : NULL;
@@ -138,8 +141,8 @@ size_t pdf_deflate(const void *in, size_t n, int level, const unsigned char **ou
 		*out = hit->z;
 		return hit->zn;
 	}
-	if (level == PDF_Z_FAST) {
-		size_t zn = zfast(in, n);
+	if (level == PDF_Z_FAST || level == PDF_Z_LAZY) {
+		size_t zn = zours(in, n, level);
 		*out = zbuf;
 		if (zn && keep)
 			memo_add(in, n, level, zbuf, zn);

@@ -327,16 +327,19 @@ void pdf_fonts_free(pw_t *w);
  * 832/102 K vs 830/137 K; the xref stream (rows through the Up
  * predictor) is smaller at level 1: long-250's 15 KB 632/260 K vs
  * 656/519 K; content and object streams lose 5-25% at level 1. */
-#define PDF_Z_FAST 1
+#define PDF_Z_FAST 1              /* pdf_zfast.c's greedy parse (not libdeflate's level 1) */
+#define PDF_Z_LAZY 13             /* pdf_zfast.c's lazy parse (pdf_zlazy), about libdeflate's level 5's size */
 #define PDF_Z_BEST 6
 #define PDF_Z_FONT PDF_Z_FAST     /* font programs (TrueType, CFF) */
 #define PDF_Z_CMAP PDF_Z_FAST     /* ToUnicode maps */
-#define PDF_Z_CONTENT 5           /* page contents: level 5 costs 0.3% more bytes than 6 on zhanda-zhu, 6% fewer instructions */
-#define PDF_Z_OBJSTM 5            /* the object stream: level 5 costs 0.9% more bytes than 6 on long-250, 1.7% fewer instructions */
+#define PDF_Z_CONTENT PDF_Z_LAZY  /* page contents: as small as libdeflate's level 5 (-0.3% on the CJK CVs, +0.7% on long-250's), 20-30% fewer instructions */
+#define PDF_Z_OBJSTM 14           /* the object stream: PDF_Z_LAZY up to PDF_Z_LAZY_BLOCK bytes (+1%), else libdeflate's level 5: its blocks follow the data (long-250's 233 KB: 35.6 KB, pdf_zlazy's 32 KiB blocks 37.6 KB) */
+#define PDF_Z_LAZY_BLOCK 32768    /* pdf_zlazy's block: one for a stream of up to this */
 #define PDF_Z_XREF PDF_Z_FAST     /* the cross-reference stream */
 #define PDF_Z_DONE (-1)           /* a raw stream's data is deflated already */
 
-/* pdf_deflate.c: zlib-format deflate (libdeflate) at level (1-12); *out
+/* pdf_deflate.c: zlib-format deflate at level (PDF_Z_FAST, PDF_Z_LAZY:
+ * pdf_zfast.c; else libdeflate's, 2-12); *out
  * stays valid until the next call; returns its length, 0 on failure. */
 size_t pdf_deflate(const void *in, size_t n, int level, const unsigned char **out);
 /* The same for an input that is the same in every PDF (the ICC profile):
@@ -351,6 +354,8 @@ void pdf_deflate_done(void);
  * cap >= pdf_zfast_bound(n); returns its length, 0 when it cannot.
  * pdf_deflate's PDF_Z_FAST (pdf_zfast.c says why and how). */
 size_t pdf_zfast(const void *in, size_t n, unsigned char *out, size_t cap);
+/* The same with lazy matching on hash chains (PDF_Z_LAZY). */
+size_t pdf_zlazy(const void *in, size_t n, unsigned char *out, size_t cap);
 size_t pdf_zfast_bound(size_t n);
 
 #endif

@@ -1,10 +1,11 @@
-/* test_zfast: pdf_zfast's raw deflate read back by an independent
- * decoder (libdeflate's) on inputs that take each of its paths: empty and
- * tiny inputs (a static block), random bytes (stored blocks, their 65,535
- * byte limit), runs and repeats (long and overlapping matches, several
- * blocks), text; the same bytes out whatever was deflated before; the
- * bound; and pdf_deflate's zlib wrapper (PDF_Z_FAST) against libdeflate's
- * level 1 size on text. */
+/* test_zfast: pdf_zfast's and pdf_zlazy's raw deflate read back by an
+ * independent decoder (libdeflate's) on inputs that take each of their
+ * paths: empty and tiny inputs (a static block), random bytes (stored
+ * blocks, their 65,535 byte limit), runs and repeats (long and overlapping
+ * matches, long chains, several blocks), text; the same bytes out whatever
+ * was deflated before; the bound; and pdf_deflate's zlib wrapper
+ * (PDF_Z_FAST, PDF_Z_CONTENT) against libdeflate's level 1 and 5 sizes on
+ * text. */
 #include <libdeflate.h>
 #include <stdint.h>
 #include "arena.h"
@@ -20,12 +21,13 @@ static unsigned rnd(void)
 	return rnd_state >> 16;
 }
 
-/* in[0..n) deflated and inflated again; the deflated size (0: failed) */
-static size_t round_trip(const unsigned char *in, size_t n)
+/* in[0..n) deflated (by pdf_zfast, else pdf_zlazy) and inflated again;
+ * the deflated size (0: failed) */
+static size_t trip(const unsigned char *in, size_t n, int lazy)
 {
 	size_t cap = pdf_zfast_bound(n);
 	unsigned char *z = xmalloc(cap), *back = xmalloc(n + 1);
-	size_t zn = pdf_zfast(in, n, z, cap), got = 0;
+	size_t zn = (lazy ? pdf_zlazy : pdf_zfast)(in, n, z, cap), got = 0;
 	CHECK(zn > 0 && zn <= cap);
 	int r = zn ? (int)libdeflate_deflate_decompress(dec, z, zn, back, n + 1, &got) : -1;
 	EQ_INT(r, LIBDEFLATE_SUCCESS);
@@ -34,6 +36,13 @@ static size_t round_trip(const unsigned char *in, size_t n)
 	free(z);
 	free(back);
 	return r == LIBDEFLATE_SUCCESS && got == n ? zn : 0;
+}
+
+/* both, the larger size (0: one failed) */
+static size_t round_trip(const unsigned char *in, size_t n)
+{
+	size_t a = trip(in, n, 0), b = trip(in, n, 1);
+	return a && b ? (a > b ? a : b) : 0;
 }
 
 TEST(tiny)
@@ -93,13 +102,28 @@ TEST(zlib_wrapper_and_size)
 	const unsigned char *z;
 	size_t zn = pdf_deflate(t, n, PDF_Z_FAST, &z), got = 0;
 	CHECK(zn > 6);
-	unsigned char *back = xmalloc(n + 1);
-	EQ_INT(libdeflate_zlib_decompress(dec, z, zn, back, n + 1, &got), LIBDEFLATE_SUCCESS);
+	unsigned char *back = xmalloc(20001);
+	EQ_INT(libdeflate_zlib_decompress(dec, z, zn, back, 20001, &got), LIBDEFLATE_SUCCESS);
 	EQ_INT(got, n);
 	CHECK(memcmp(back, t, n) == 0);
 	struct libdeflate_compressor *c = libdeflate_alloc_compressor(1);
-	unsigned char *l1 = xmalloc(n + 1000);
-	size_t ln = libdeflate_zlib_compress(c, t, n, l1, n + 1000);
+	unsigned char *l1 = xmalloc(21000);
+	size_t ln = libdeflate_zlib_compress(c, t, n, l1, 21000);
+	CHECK(ln > 0 && zn <= ln + ln / 50);
+	libdeflate_free_compressor(c);
+	/* a page's content: PDF_Z_CONTENT within 2% of libdeflate's level 5 */
+	n = 0;
+	for (unsigned k = 1; k < 600 && n < 19000; k++)
+		n += (size_t)snprintf(t + n, 20000 - n, "%u.%u %d Td\n[(%c%c)-20.%u(%c)]TJ\n",
+		                      k * 37 % 400, k % 10, -(int)(k % 3) * 12,
+		                      'A' + k % 26, 'a' + k * 7 % 26, k % 3, 'a' + k % 5);
+	zn = pdf_deflate(t, n, PDF_Z_CONTENT, &z);
+	CHECK(zn > 6);
+	EQ_INT(libdeflate_zlib_decompress(dec, z, zn, back, 20001, &got), LIBDEFLATE_SUCCESS);
+	EQ_INT(got, n);
+	CHECK(memcmp(back, t, n) == 0);
+	c = libdeflate_alloc_compressor(5);
+	ln = libdeflate_zlib_compress(c, t, n, l1, 21000);
 	CHECK(ln > 0 && zn <= ln + ln / 50);
 	libdeflate_free_compressor(c);
 	free(l1);
@@ -120,9 +144,15 @@ TEST(same_bytes_whatever_came_before)
 	size_t cap = pdf_zfast_bound(n);
 	unsigned char *a = xmalloc(cap), *b = xmalloc(cap);
 	size_t an = pdf_zfast(p, n, a, cap);
-	for (int k = 0; k < 3; k++)
-		CHECK(pdf_zfast(q, n - 1000 * (size_t)k, b, cap) > 0);
+	for (int k = 0; k < 3; k++) /* the two share their table */
+		CHECK((k % 2 ? pdf_zlazy : pdf_zfast)(q, n - 1000 * (size_t)k, b, cap) > 0);
 	size_t bn = pdf_zfast(p, n, b, cap);
+	EQ_INT(an, bn);
+	CHECK(an == bn && memcmp(a, b, an) == 0);
+	an = pdf_zlazy(p, n, a, cap);
+	for (int k = 0; k < 3; k++)
+		CHECK((k % 2 ? pdf_zfast : pdf_zlazy)(q, n - 1000 * (size_t)k, b, cap) > 0);
+	bn = pdf_zlazy(p, n, b, cap);
 	EQ_INT(an, bn);
 	CHECK(an == bn && memcmp(a, b, an) == 0);
 	EQ_INT(pdf_zfast(p, n, b, cap - 1), 0); /* too little room: refused */

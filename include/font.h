@@ -209,6 +209,11 @@ int font_shape_pieces_u(font_chain_t *c, int style, const char *lang, unsigned f
                         const char *s, const uint32_t *cut, int ncut, font_ushaped_t *out,
                         errs_t *e);
 void font_uglyphs_at(const font_uglyph_t *u, int n, int32_t size, font_glyph_t *out);
+/* font_width_pieces at no size (its glyphs into out, appended):
+ * font_uglyphs_width gives the width font_width_pieces gives at a size. */
+void font_width_pieces_u(font_chain_t *c, int style, const char *lang, unsigned feats,
+                         const char *s, const uint32_t *cut, int ncut, font_ushaped_t *out);
+int32_t font_uglyphs_width(const font_uglyph_t *u, int n, int32_t size);
 void font_ushaped_done(font_ushaped_t *u);
 /* Which of feats the chain's first face (its Latin face) in style has
  * (read from its GSUB once). */

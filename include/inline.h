@@ -126,5 +126,10 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 void inline_breaks(const char *s, size_t len, const char *lang, char *brks);
 /* Natural width (u) of spans set on one line with no breaking. */
 int32_t inline_width(const inline_span_t *spans, int n, const char *lang);
+/* inline_width, through memo m (NULL: none): spans measured before with
+ * the same text, chains, styles and features (other sizes and tracking)
+ * are not shaped again; the width is inline_width's. */
+int32_t inline_width_memo(inline_memo_t *m, const inline_span_t *spans, int n,
+                          const char *lang);
 
 #endif

@@ -1069,6 +1069,30 @@ int font_shape_pieces_u(font_chain_t *c, int style, const char *lang, unsigned f
 	return font_pass_late(c->lib, e);
 }
 
+void font_width_pieces_u(font_chain_t *c, int style, const char *lang, unsigned feats,
+                         const char *s, const uint32_t *cut, int ncut, font_ushaped_t *out)
+{
+	shape_pieces(c, style, 0, lang, feats, s, cut, ncut, 0, NULL, out);
+}
+
+int32_t font_uglyphs_width(const font_uglyph_t *u, int n, int32_t size)
+{
+	/* as emit_item adds them up: each glyph's advance before the offset
+	   of the glyph after it moved into it, saturating */
+	int64_t width = 0;
+	for (int k = 0; k < n; k++) {
+		int32_t adv = milli_u(u[k].milli, size);
+		if (u[k].kern)
+			adv += funits_u(u[k].kern, size, u[k].upem);
+		if (u[k].dx)
+			adv -= funits_u(u[k].dx, size, u[k].upem);
+		width += adv;
+		if (width > INT32_MAX)
+			width = INT32_MAX;
+	}
+	return (int32_t)width;
+}
+
 void font_ushaped_done(font_ushaped_t *u)
 {
 	free(u->g);

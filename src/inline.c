@@ -2187,13 +2187,29 @@ static uint64_t key_hash(const unsigned char *p, size_t n)
 	return h ^ h >> 29;
 }
 
+/* The entry with the key m->key, or NULL; its hash into m->hash. */
+static ment_t *memo_lookup(inline_memo_t *m)
+{
+	buf_t *b = &m->key;
+	m->hash = key_hash((const unsigned char *)b->s, b->len);
+	if (!m->cap)
+		return NULL;
+	for (unsigned h = (unsigned)m->hash & (unsigned)(m->cap - 1); m->tab[h];
+	     h = (h + 1) & (unsigned)(m->cap - 1)) {
+		ment_t *e = m->tab[h];
+		if (e->hash == m->hash && e->keylen == b->len && !memcmp(e->key, b->s, b->len))
+			return e;
+	}
+	return NULL;
+}
+
 /* The key of spans and o, into m->key; the entry with it, or NULL. */
 static ment_t *memo_find(inline_memo_t *m, const inline_span_t *spans, int n,
                          const inline_opts_t *o)
 {
 	buf_t *b = &m->key;
 	buf_reset(b);
-	int32_t head[2] = {n, o->rtl};
+	int32_t head[3] = {'P', n, o->rtl};
 	key_put(b, head, sizeof(head));
 	key_str(b, o->lang);
 	key_str(b, o->cjk);
@@ -2209,16 +2225,7 @@ static ment_t *memo_find(inline_memo_t *m, const inline_span_t *spans, int n,
 		if (v[0])
 			key_put(b, sp->text, (size_t)v[0]);
 	}
-	m->hash = key_hash((const unsigned char *)b->s, b->len);
-	if (!m->cap)
-		return NULL;
-	for (unsigned h = (unsigned)m->hash & (unsigned)(m->cap - 1); m->tab[h];
-	     h = (h + 1) & (unsigned)(m->cap - 1)) {
-		ment_t *e = m->tab[h];
-		if (e->hash == m->hash && e->keylen == b->len && !memcmp(e->key, b->s, b->len))
-			return e;
-	}
-	return NULL;
+	return memo_lookup(m);
 }
 
 static void memo_insert(inline_memo_t *m, ment_t *e)
@@ -2227,6 +2234,44 @@ static void memo_insert(inline_memo_t *m, ment_t *e)
 	while (m->tab[h])
 		h = (h + 1) & (unsigned)(m->cap - 1);
 	m->tab[h] = e;
+}
+
+/* Room in m's table for one more entry. */
+static void memo_room(inline_memo_t *m)
+{
+	if (2 * (m->n + 1) <= m->cap)
+		return;
+	ment_t **old = m->tab;
+	int ocap = m->cap;
+	m->cap = ocap ? 2 * ocap : 256;
+	m->tab = xcalloc((size_t)m->cap, sizeof(*m->tab));
+	for (int i = 0; i < ocap; i++)
+		if (old[i])
+			memo_insert(m, old[i]);
+	free(old);
+}
+
+/* Keep rec[0..len) (inline_width_memo's) under the key m->key. */
+static void memo_keep(inline_memo_t *m, const char *rec, size_t len)
+{
+	size_t kl = m->key.len, size = ((kl + 15) & ~(size_t)15) + len + 1;
+	if (m->bytes + size + sizeof(ment_t) > MEMO_BYTES)
+		return;
+	memo_room(m);
+	ment_t *e = arena_alloc(m->a, sizeof(*e) + size);
+	memset(e, 0, sizeof(*e));
+	char *blk = (char *)(e + 1);
+	e->hash = m->hash;
+	e->key = blk;
+	e->keylen = kl;
+	memcpy(blk, m->key.s, kl);
+	e->shp = blk + ((kl + 15) & ~(size_t)15);
+	if (len)
+		memcpy(e->shp, rec, len);
+	e->nshp = (int)len;
+	memo_insert(m, e);
+	m->n++;
+	m->bytes += size + sizeof(*e);
 }
 
 /* Keep f's state under the key memo_find made; NULL when full. */
@@ -2238,16 +2283,7 @@ static ment_t *memo_add(inline_memo_t *m, const il_t *f)
 	size_t size = off_c + (size_t)(f->nc + 1) * sizeof(fcp_t);
 	if (m->bytes + size > MEMO_BYTES)
 		return NULL;
-	if (2 * (m->n + 1) > m->cap) {
-		ment_t **old = m->tab;
-		int ocap = m->cap;
-		m->cap = ocap ? 2 * ocap : 256;
-		m->tab = xcalloc((size_t)m->cap, sizeof(*m->tab));
-		for (int i = 0; i < ocap; i++)
-			if (old[i])
-				memo_insert(m, old[i]);
-		free(old);
-	}
+	memo_room(m);
 	ment_t *e = arena_alloc(m->a, sizeof(*e) + size);
 	char *blk = (char *)(e + 1);
 	e->hash = m->hash;
@@ -2466,14 +2502,25 @@ static void wcut_at(wcut_t *w, size_t at)
 	w->v[w->n++] = (uint32_t)at;
 }
 
-int32_t inline_width(const inline_span_t *spans, int n, const char *lang)
+/* What inline_width measures of a span at no size, kept in a memo: its
+ * glyphs (nu of them follow) and its code points (for the tracking). */
+typedef struct wspan {
+	int32_t nu, ncp;
+} wspan_t;
+
+/* inline_width; with rec, what it measures at no size is also written
+ * there (per span a wspan_t and its glyphs, then the CJK-Latin gaps: the
+ * index of the span whose size each is a quarter of). */
+static int32_t width_of(const inline_span_t *spans, int n, const char *lang, buf_t *rec)
 {
 	int64_t w = 0;
 	uint32_t prev = 0;      /* the last code point, for CJK-Latin gaps */
-	int32_t prevsize = 0;
-	buf_t b;
+	int32_t prevsize = 0, prevspan = 0;
+	buf_t b, gaps;
 	wcut_t wc = {0};
+	font_ushaped_t u = {0};
 	buf_init(&b);
+	buf_init(&gaps);
 	for (int i = 0; i < n; i++) {
 		const inline_span_t *s = &spans[i];
 		size_t nl = 0, len = s->len > 0 ? (size_t)s->len : 0;
@@ -2507,31 +2554,105 @@ int32_t inline_width(const inline_span_t *spans, int n, const char *lang)
 			/* the quarter em il_cjk_spacing puts between Han and Latin
 			   ("2023年9月"): a date column measured without it wraps */
 			if (kind == K_CHAR && draw && ((is_han_kana(prev) && is_latin_alnum(cp)) ||
-			                               (is_latin_alnum(prev) && is_han_kana(cp))))
+			                               (is_latin_alnum(prev) && is_han_kana(cp)))) {
 				w += prevsize / 4;
+				if (rec)
+					buf_add(&gaps, (const char *)&prevspan, sizeof(prevspan));
+			}
 			if (kind != K_CHAR || draw) {
 				prev = kind == K_CHAR ? cp : 0;
 				prevsize = s->size;
+				prevspan = i;
 			}
 			k += (size_t)l;
 		}
+		wspan_t ws = {0, 0};
 		if (b.len && s->chain) {
 			wcut_at(&wc, b.len);
-			w += font_width_pieces(s->chain, s->style, s->size, lang, s->feats, b.s, wc.v,
-			                       wc.n);
-		}
-		if (b.len && s->track) {   /* after each glyph but the last */
-			int ncp = 0;
-			for (size_t k = 0; k < b.len; ncp++) {
-				uint32_t cp;
-				int l = utf8_decode(b.s + k, b.len - k, &cp);
-				k += l > 0 ? (size_t)l : 1;
+			if (rec) {
+				u.n = 0;
+				font_width_pieces_u(s->chain, s->style, lang, s->feats, b.s, wc.v, wc.n, &u);
+				w += font_uglyphs_width(u.g, u.n, s->size);
+				ws.nu = u.n;
+			} else {
+				w += font_width_pieces(s->chain, s->style, s->size, lang, s->feats, b.s, wc.v,
+				                       wc.n);
 			}
-			w += (int64_t)s->track * (ncp - 1);
+		}
+		for (size_t k = 0; b.len && (s->track || rec) && k < b.len; ws.ncp++) {
+			uint32_t cp;
+			int l = utf8_decode(b.s + k, b.len - k, &cp);
+			k += l > 0 ? (size_t)l : 1;
+		}
+		if (b.len && s->track)   /* after each glyph but the last */
+			w += (int64_t)s->track * (ws.ncp - 1);
+		if (rec) {
+			buf_add(rec, (const char *)&ws, sizeof(ws));
+			buf_add(rec, (const char *)u.g, sizeof(*u.g) * (size_t)ws.nu);
 		}
 		free(nfc);
 	}
+	if (rec && gaps.len)
+		buf_add(rec, gaps.s, gaps.len);
 	buf_done(&b);
+	buf_done(&gaps);
+	font_ushaped_done(&u);
 	free(wc.v);
 	return sat32(w);
+}
+
+int32_t inline_width(const inline_span_t *spans, int n, const char *lang)
+{
+	return width_of(spans, n, lang, NULL);
+}
+
+/* The width at the spans' sizes of what e keeps (width_of's record). */
+static int32_t width_kept(const ment_t *e, const inline_span_t *spans, int n)
+{
+	const char *p = e->shp, *end = e->shp + e->nshp;
+	int64_t w = 0;
+	for (int i = 0; i < n; i++) {
+		wspan_t ws;
+		memcpy(&ws, p, sizeof(ws));
+		p += sizeof(ws);
+		if (ws.nu)
+			w += font_uglyphs_width((const font_uglyph_t *)(const void *)p, ws.nu,
+			                        spans[i].size);
+		p += sizeof(font_uglyph_t) * (size_t)ws.nu;
+		if (ws.ncp && spans[i].track)
+			w += (int64_t)spans[i].track * (ws.ncp - 1);
+	}
+	for (; p < end; p += sizeof(int32_t)) {
+		int32_t si;
+		memcpy(&si, p, sizeof(si));
+		w += spans[si].size / 4;
+	}
+	return sat32(w);
+}
+
+int32_t inline_width_memo(inline_memo_t *m, const inline_span_t *spans, int n,
+                          const char *lang)
+{
+	if (!m)
+		return inline_width(spans, n, lang);
+	buf_t *b = &m->key;
+	buf_reset(b);
+	int32_t head[2] = {'W', n};
+	key_put(b, head, sizeof(head));
+	key_str(b, lang);
+	for (int i = 0; i < n; i++) {
+		const inline_span_t *sp = &spans[i];
+		int32_t v[3] = {sp->text && sp->len > 0 ? sp->len : 0, sp->style, (int32_t)sp->feats};
+		key_put(b, v, sizeof(v));
+		key_put(b, &sp->chain, sizeof(sp->chain));
+		if (v[0])
+			key_put(b, sp->text, (size_t)v[0]);
+	}
+	ment_t *e = memo_lookup(m);
+	if (e)
+		return width_kept(e, spans, n);
+	buf_reset(&m->rec);
+	int32_t w = width_of(spans, n, lang, &m->rec);
+	memo_keep(m, m->rec.s, m->rec.len);
+	return w;
 }

@@ -122,7 +122,7 @@ unsigned lay_feats_missing(lay_t *L, const tstyle_t *t, unsigned feats, const ch
 }
 int32_t sp_width(lay_t *L, const spans_t *s)
 {
-	return s->n ? inline_width(s->v, s->n, L->lang) : 0;
+	return s->n ? inline_width_memo(L->memo, s->v, s->n, L->lang) : 0;
 }
 /* ---- dates ---------------------------------------------------------- */
 

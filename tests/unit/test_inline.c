@@ -824,7 +824,8 @@ static void dump_result(const inline_result_t *r, char *out, size_t cap)
 
 /* A paragraph set through a memo (fit's attempts: its glyphs kept at no
  * size and placed at each size, not shaped again) sets what setting it
- * afresh sets, at every size, warnings included; and the same text in
+ * afresh sets, at every size, warnings included, and is as wide
+ * (inline_width_memo); and the same text in
  * another style, with a feature, tracking or in another language does not
  * take its glyphs. */
 TEST(memo_same)
@@ -870,6 +871,7 @@ TEST(memo_same)
 				EQ_INT(inline_set(A, sp, 2, &o, &r, &e2), 0);
 				dump_result(&r, b, sizeof(b));
 				EQ_STR(a, b);
+				EQ_INT(inline_width_memo(m, sp, 2, o.lang), inline_width(sp, 2, o.lang));
 				EQ_INT(e1.n, e2.n);
 				for (int i = 0; i < e1.n && i < e2.n; i++)
 					EQ_STR(e1.v[i].msg, e2.v[i].msg);

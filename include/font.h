@@ -209,6 +209,8 @@ int font_shape_pieces_u(font_chain_t *c, int style, const char *lang, unsigned f
                         const char *s, const uint32_t *cut, int ncut, font_ushaped_t *out,
                         errs_t *e);
 void font_uglyphs_at(const font_uglyph_t *u, int n, int32_t size, font_glyph_t *out);
+/* The advances only: adv[k] = font_uglyphs_at's out[k].adv. */
+void font_uglyphs_adv(const font_uglyph_t *u, int n, int32_t size, int32_t *adv);
 /* font_width_pieces at no size (its glyphs into out, appended):
  * font_uglyphs_width gives the width font_width_pieces gives at a size. */
 void font_width_pieces_u(font_chain_t *c, int style, const char *lang, unsigned feats,

@@ -1075,6 +1075,20 @@ void font_width_pieces_u(font_chain_t *c, int style, const char *lang, unsigned 
 	shape_pieces(c, style, 0, lang, feats, s, cut, ncut, 0, NULL, out);
 }
 
+void font_uglyphs_adv(const font_uglyph_t *u, int n, int32_t size, int32_t *adv)
+{
+	for (int k = 0; k < n; k++) {
+		adv[k] = milli_u(u[k].milli, size);
+		if (u[k].kern)
+			adv[k] += funits_u(u[k].kern, size, u[k].upem);
+		if (u[k].dx) {
+			int32_t dx = funits_u(u[k].dx, size, u[k].upem);
+			adv[k - 1] += dx;
+			adv[k] -= dx;
+		}
+	}
+}
+
 int32_t font_uglyphs_width(const font_uglyph_t *u, int n, int32_t size)
 {
 	/* as emit_item adds them up: each glyph's advance before the offset

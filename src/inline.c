@@ -192,9 +192,8 @@ struct inline_memo {
 };
 
 typedef struct mshape {     /* one span's glyphs as il_shape makes them */
-	int si, n;
-	uint32_t len;           /* then len ints of map (bytes of its text -> code
-	                           points) and n font_uglyph_t */
+	int si, n;              /* then n font_uglyph_t, each off the index of
+	                           its code point (UINT32_MAX: none) */
 } mshape_t;
 
 /* p (cap elements of size sz) with room for n */
@@ -845,41 +844,52 @@ static void il_shape_text(il_t *f, int a, int b, buf_t *tmp, int **map, int *map
 	tmp->len = len;
 }
 
+/* Code point ci of span s gets a glyph: its advance, face and run break
+ * (last: the span's last drawn code point, which its tracking skips). */
+static inline void il_place_one(il_t *f, const inline_span_t *s, int ci, int last, int32_t adv,
+                                int face, int synth, int brk, int gid)
+{
+	fcp_t *c = &f->c[ci];
+	c->adv = adv;
+	c->face = (int16_t)face;
+	c->synth = (uint8_t)synth;
+	c->brk = (uint8_t)brk;
+	c->gid = (uint16_t)gid;
+	c->trk = 0;
+	if (c->face < 0 || c->cp > 0xFFFF) {
+		if (c->kind == K_CHAR)
+			il_warn_missing(f, c);
+		c->face = -1;
+		c->adv = 0;
+		c->brk = 1;
+		c->gid = 0;
+	} else if (s->track && ci != last) {
+		c->adv = sat32((int64_t)c->adv + s->track);
+		c->trk = 1;
+	}
+}
+
+/* The last drawn code point of span si (its tracking skips it), or -1. */
+static int il_track_last(const il_t *f, int si)
+{
+	int last = -1;
+	if (f->sp[si].s->track)
+		for (int i = f->sp[si].c1 - 1; i >= f->sp[si].c0 && last < 0; i--)
+			if (f->c[i].draw && f->c[i].kind == K_CHAR)
+				last = i;
+	return last;
+}
+
 /* Give the code points of span si the glyphs g[0..n) (of its text as
- * il_shape_text made it, len bytes, map its byte -> code point): each its
- * advance, face and run break. */
+ * il_shape_text made it, len bytes, map its byte -> code point). */
 static void il_shape_place(il_t *f, int si, size_t len, const int *map, const font_glyph_t *g,
                            int n)
 {
 	const inline_span_t *s = f->sp[si].s;
-	/* tracking after every glyph of the span but its last drawn one */
-	int last = -1;
-	if (s->track)
-		for (int i = f->sp[si].c1 - 1; i >= f->sp[si].c0 && last < 0; i--)
-			if (f->c[i].draw && f->c[i].kind == K_CHAR)
-				last = i;
-	for (int k = 0; k < n; k++, g++) {
-		if (g->off >= len)
-			continue;
-		fcp_t *c = &f->c[map[g->off]];
-		c->adv = g->adv;
-		c->face = g->face;
-		c->synth = g->synth;
-		c->brk = g->brk;
-		c->gid = g->gid;
-		c->trk = 0;
-		if (c->face < 0 || c->cp > 0xFFFF) {
-			if (c->kind == K_CHAR)
-				il_warn_missing(f, c);
-			c->face = -1;
-			c->adv = 0;
-			c->brk = 1;
-			c->gid = 0;
-		} else if (s->track && map[g->off] != last) {
-			c->adv = sat32((int64_t)c->adv + s->track);
-			c->trk = 1;
-		}
-	}
+	int last = il_track_last(f, si);
+	for (int k = 0; k < n; k++, g++)
+		if (g->off < len)
+			il_place_one(f, s, map[g->off], last, g->adv, g->face, g->synth, g->brk, g->gid);
 }
 
 static void il_shape_at(font_shaped_t *sh, const font_uglyph_t *u, int n, int32_t size);
@@ -1098,6 +1108,8 @@ static struct {
 	int cutcap;
 	font_shaped_t sh;       /* its glyphs */
 	font_ushaped_t u;       /* and at no size (for a memo) */
+	int32_t *adv;           /* a kept span's advances at its size */
+	int advcap;
 } il_shape_keep;
 
 /* sh = the glyphs u[0..n) at size. */
@@ -1115,30 +1127,42 @@ static void il_shape_at(font_shaped_t *sh, const font_uglyph_t *u, int n, int32_
  * not on the sizes): placed at the spans' sizes, nothing shaped again. */
 static int il_shape_kept(il_t *f, const ment_t *me)
 {
-	font_shaped_t *sh = &il_shape_keep.sh;
 	const char *p = me->shp;
 	for (int g = 0; g < me->nshp; g++) {
 		mshape_t h;
 		memcpy(&h, p, sizeof(h));
 		p += sizeof(h);
-		const int *map = (const int *)(const void *)p;
-		p += sizeof(int) * h.len;
 		const font_uglyph_t *u = (const font_uglyph_t *)(const void *)p;
 		p += sizeof(font_uglyph_t) * (size_t)h.n;
-		il_shape_at(sh, u, h.n, f->sp[h.si].s->size);
-		il_shape_place(f, h.si, h.len, map, sh->g, sh->n);
+		const inline_span_t *s = f->sp[h.si].s;
+		if (h.n > il_shape_keep.advcap) {
+			il_shape_keep.advcap = 2 * h.n;
+			il_shape_keep.adv = xrealloc(il_shape_keep.adv,
+			                             (size_t)il_shape_keep.advcap * sizeof(int32_t));
+		}
+		int32_t *adv = il_shape_keep.adv;
+		font_uglyphs_adv(u, h.n, s->size, adv);
+		int last = il_track_last(f, h.si);
+		for (int k = 0; k < h.n; k++, u++)
+			if (u->off != UINT32_MAX)   /* the code point, as il_shape_rec put it */
+				il_place_one(f, s, (int)u->off, last, adv[k], u->face, u->synth, u->brk,
+				             u->gid);
 	}
 	return 0;
 }
 
-/* Keep span si's glyphs at no size (and map) in rec for me. */
+/* Keep span si's glyphs at no size in rec for me, each with the index of
+ * its code point (map[off]; UINT32_MAX: none) instead of its offset. */
 static void il_shape_rec(buf_t *rec, int si, size_t len, const int *map,
                          const font_ushaped_t *u)
 {
-	mshape_t h = {si, u->n, (uint32_t)len};
+	mshape_t h = {si, u->n};
 	buf_add(rec, (const char *)&h, sizeof(h));
-	buf_add(rec, (const char *)map, sizeof(int) * len);
-	buf_add(rec, (const char *)u->g, sizeof(font_uglyph_t) * (size_t)u->n);
+	for (int k = 0; k < u->n; k++) {
+		font_uglyph_t g = u->g[k];
+		g.off = g.off < len ? (uint32_t)map[g.off] : UINT32_MAX;
+		buf_add(rec, (const char *)&g, sizeof(g));
+	}
 }
 
 static int il_shape(il_t *f, ment_t *me)
@@ -1200,6 +1224,7 @@ static int il_shape(il_t *f, ment_t *me)
 		free(*cut);
 		font_shaped_done(sh);
 		font_ushaped_done(&il_shape_keep.u);
+		free(il_shape_keep.adv);
 		memset(&il_shape_keep, 0, sizeof(il_shape_keep));
 	}
 	return rc;

@@ -1158,11 +1158,11 @@ static void il_shape_rec(buf_t *rec, int si, size_t len, const int *map,
 {
 	mshape_t h = {si, u->n};
 	buf_add(rec, (const char *)&h, sizeof(h));
-	for (int k = 0; k < u->n; k++) {
-		font_uglyph_t g = u->g[k];
-		g.off = g.off < len ? (uint32_t)map[g.off] : UINT32_MAX;
-		buf_add(rec, (const char *)&g, sizeof(g));
-	}
+	size_t at = rec->len;
+	buf_add(rec, (const char *)u->g, sizeof(font_uglyph_t) * (size_t)u->n);
+	font_uglyph_t *g = (font_uglyph_t *)(void *)(rec->s + at);
+	for (int k = 0; k < u->n; k++)
+		g[k].off = g[k].off < len ? (uint32_t)map[g[k].off] : UINT32_MAX;
 }
 
 static int il_shape(il_t *f, ment_t *me)

@@ -22,5 +22,9 @@ int uni_is_mark(uint32_t cp);
  * conjuncts, reorders vowel signs and stacks marks, which one glyph per
  * code point cannot show), else NULL. For messages. */
 const char *uni_unshaped_script(uint32_t cp);
+/* The letter an Arabic presentation form of one letter (U+FB50-FBFF,
+ * U+FE70-FEFF: an initial, medial, final or isolated form) stands for; cp
+ * itself for anything else (ligatures of two letters too). */
+uint32_t uni_pres_letter(uint32_t cp);
 
 #endif

@@ -26,9 +26,12 @@
  *      PDF never needs word spacing. A run followed by glue ends with its
  *      space character (harmless for drawing, good for text extraction).
  *      A run never spans two bidi levels; right-to-left text is one run
- *      per cluster, its source text as /ActualText; the runs of a line
- *      with RTL text are put in visual order (rule L2), so extraction,
- *      which orders RTL glyphs by position, reads it in logical order.
+ *      per cluster (the PDF draws a line's clusters in one TJ array), its
+ *      source text as /ActualText only when its glyph does not read as
+ *      it (marks, lam-alef, mirrored brackets: ls_close); the runs of a
+ *      line with RTL text are put in visual order (rule L2), so
+ *      extraction, which orders RTL glyphs by position, reads it in
+ *      logical order.
  * Scratch memory is malloc'd once per paragraph; results live in the arena.
  */
 #include <linebreak.h>
@@ -653,6 +656,17 @@ static void il_bidi(il_t *f)
 			c->shaped = 1;
 			if (cp[i] == 0xFEFF)
 				c->draw = 0;  /* the second half of a lam-alef ligature */
+		}
+		/* a zero-width (non-)joiner in right-to-left text has done its
+		   work (the forms around it); it is not drawn (it pulled in a
+		   Latin face, shaped by HarfBuzz, for an empty glyph) but read:
+		   ls_box adds it to the source text of the cluster before it */
+		for (int i = 0; i < f->nc; i++) {
+			fcp_t *c = &f->c[i];
+			if ((c->cp == 0x200C || c->cp == 0x200D) && lv[i] % 2) {
+				c->draw = 0;
+				c->shaped = 1;
+			}
 		}
 	}
 	free(cp);
@@ -1565,6 +1579,18 @@ static char *reverse_cps(arena_t *a, const char *s, size_t n)
 	return t;
 }
 
+/* The open RTL cluster is one glyph whose reading (its code point, or
+ * the letter of a presentation form: uni_pres_letter) is its source text,
+ * one code point. */
+static int reads_as_drawn(const lset_t *L)
+{
+	uint32_t d, s;
+	int dl = utf8_decode(L->rt.s ? L->rt.s : "", L->rt.len, &d);
+	int sl = utf8_decode(L->lt.s ? L->lt.s : "", L->lt.len, &s);
+	return dl > 0 && sl > 0 && (size_t)dl == L->rt.len && (size_t)sl == L->lt.len &&
+	       uni_pres_letter(d) == s;
+}
+
 static void ls_close(il_t *f, lset_t *L, int trailing_space)
 {
 	if (!L->open)
@@ -1577,15 +1603,23 @@ static void ls_close(il_t *f, lset_t *L, int trailing_space)
 	}
 	if (L->lv % 2) {
 		/* An RTL run is one cluster (a letter and its marks; a lam-alef
-		   ligature), put in its visual place by ls_visual. Its
-		   /ActualText is its source text, so the source letters are read,
-		   not the presentation forms drawn; reversed, because readers
-		   (poppler) share a run's width among its characters and read RTL
-		   characters right to left by position. */
+		   ligature), put in its visual place by ls_visual: the PDF draws
+		   a line's clusters in the page's order, in one TJ array, and
+		   readers order RTL glyphs by position. A cluster of one glyph
+		   that reads as its one source letter (the letter itself, or its
+		   joined form: the PDF's ToUnicode maps a presentation form to
+		   its letter) needs nothing else. Any other (marks, a lam-alef,
+		   a mirrored bracket) has its source text as /ActualText, so the
+		   source letters are read, not the glyphs drawn; reversed,
+		   because readers (poppler) share a run's width among its
+		   characters and read RTL characters right to left by
+		   position. */
 		L->cur.text = arena_strndup(f->a, L->rt.s ? L->rt.s : "", L->rt.len);
 		L->cur.len = (int)L->rt.len;
-		L->cur.actual = reverse_cps(f->a, L->lt.s, L->lt.len);
-		L->cur.actual_len = (int)L->lt.len;
+		if (L->cur.actual || !reads_as_drawn(L)) {
+			L->cur.actual = reverse_cps(f->a, L->lt.s, L->lt.len);
+			L->cur.actual_len = (int)L->lt.len;
+		}
 	} else {
 		if (trailing_space)
 			buf_putc(&L->rt, ' ');
@@ -1806,7 +1840,7 @@ static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 			if (c->face < 0 && c->draw && f->c[k].kind == K_CHAR) {
 				ls_link_flush(L);
 			}
-			if (c->shaped && L->open) /* the alef of a lam-alef: read, not drawn */
+			if (c->shaped && L->open) /* the alef of a lam-alef, a joiner: read, not drawn */
 				buf_add(&L->lt, f->text.s + c->off, c->len);
 			continue;
 		}

@@ -38,6 +38,7 @@
 #include <string.h>
 #include "arena.h"
 #include "pdf_int.h"
+#include "unicode.h"
 
 /* A subset tag (6 capitals) from the name and the code points drawn,
  * distinct from every earlier font's in this document. */
@@ -130,6 +131,8 @@ static void bf_short(char *o, size_t *bn, size_t at)
 }
 
 /* ToUnicode: each CID drawn to its code point (bfchar, 100 per block;
+ * an Arabic presentation form of one letter to that letter, so joined
+ * text extracts as the letters written, with no /ActualText;
  * libharu 2.3's own map used the invalid "begincidrange"); onebyte: the
  * codes of a compact font (CIDs 0-255 only). */
 static void *pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n, int onebyte)
@@ -166,7 +169,9 @@ static void *pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n, int onebyte)
 			if ((e - c > 1) == !pass) {
 				size_t at = bn;
 				if (pass) {
-					bfchar(blk + bn, c, cps[c]);
+					/* an Arabic letter's joined form (bidi.c drew the
+					   presentation form) reads as the letter */
+					bfchar(blk + bn, c, uni_pres_letter(cps[c]));
 					bn += 14;
 					if (onebyte)
 						bf_short(blk, &bn, at);

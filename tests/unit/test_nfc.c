@@ -231,11 +231,60 @@ TEST(utf8_decoder)
 	EQ_INT(bad, 0);
 }
 
+/* uni_pres_letter against UnicodeData.txt: an Arabic presentation form
+ * whose decomposition is <initial>, <medial>, <final> or <isolated> and
+ * one code point maps to it; every other code point (ligatures of two
+ * letters, spacing marks, the rest of Unicode) to itself. */
+TEST(presentation_forms)
+{
+	static uint32_t want[0x10000];
+	for (uint32_t c = 0; c < 0x10000; c++)
+		want[c] = c;
+	FILE *fp = fopen("/usr/share/unicode/UnicodeData.txt", "r");
+	CHECK(fp != NULL);
+	if (!fp)
+		return;
+	char line[512];
+	int forms = 0;
+	while (fgets(line, sizeof(line), fp)) {
+		unsigned long cp = strtoul(line, NULL, 16);
+		const char *d = line;
+		for (int k = 0; k < 5 && d; k++)
+			d = strchr(d + 1, ';');
+		if (!d || cp < 0xFB50 || cp > 0xFEFF || (cp > 0xFBFF && cp < 0xFE70))
+			continue;
+		static const char *tags[] = {"<initial> ", "<medial> ", "<final> ", "<isolated> "};
+		for (int k = 0; k < 4; k++) {
+			size_t tl = strlen(tags[k]);
+			if (strncmp(d + 1, tags[k], tl))
+				continue;
+			char *end;
+			unsigned long v = strtoul(d + 1 + tl, &end, 16);
+			if (*end == ';') { /* one code point */
+				want[cp] = (uint32_t)v;
+				forms++;
+			}
+		}
+	}
+	fclose(fp);
+	CHECK(forms > 200); /* 242 in Unicode 15 */
+	int bad = 0;
+	for (uint32_t c = 0; c < 0x10000; c++)
+		if (uni_pres_letter(c) != want[c] && bad++ < 5)
+			fprintf(stderr, "uni_pres_letter(U+%04X) == U+%04X, expected U+%04X\n", (unsigned)c,
+			        (unsigned)uni_pres_letter(c), (unsigned)want[c]);
+	EQ_INT(bad, 0);
+	EQ_INT(uni_pres_letter(0xFEE3), 0x645);  /* meem, initial */
+	EQ_INT(uni_pres_letter(0xFB58), 0x67E);  /* peh, initial */
+	EQ_INT(uni_pres_letter(0xFEFB), 0xFEFB); /* lam-alef: two letters */
+}
+
 int main(void)
 {
 	RUN(utf8_validation);
 	RUN(utf8_decoder);
 	RUN(normalization_test);
 	RUN(quick_check);
+	RUN(presentation_forms);
 	return t_report();
 }

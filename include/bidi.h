@@ -23,6 +23,9 @@ int bidi_is_rtl(uint32_t cp);
  * character (RTL when it has none: UAX #9 P2, P3). Returns
  * the highest level (0: everything is left to right), -1 on failure. */
 int bidi_levels(const uint32_t *cp, int n, int rtl, uint8_t *lv);
+/* The same, always by libfribidi (bidi_levels answers plain right-to-left
+ * paragraphs itself; for tests). */
+int bidi_levels_fribidi(const uint32_t *cp, int n, int rtl, uint8_t *lv);
 /* Arabic joining and mirroring, in place (see above). */
 void bidi_shape(uint32_t *cp, int n, const uint8_t *lv);
 /* The visual order of n items (runs of a line) with levels lv: order[k]

@@ -2,6 +2,7 @@
  * (see bidi.h), loaded when a paragraph first has a right-to-left
  * character (dl.h): most CVs have none. */
 #include <stdlib.h>
+#include <string.h>
 #include <fribidi.h>
 #include "arena.h"
 #include "bidi.h"
@@ -48,7 +49,48 @@ int bidi_is_rtl(uint32_t cp)
 	return t == FRIBIDI_TYPE_RTL || t == FRIBIDI_TYPE_AL || t == FRIBIDI_TYPE_AN;
 }
 
+/* What a paragraph of a right-to-left page needs no algorithm for:
+ * Hebrew and Arabic letters (R, AL) and their marks (NSM), spaces, the
+ * joiners (BN) and a few neutral stops. A paragraph of only these is all
+ * at level 1 (UAX #9: its first strong character, if any, is right to
+ * left; every neutral lies between two of them or at an edge, where sos
+ * and eos are R; a mark takes its letter's level). test_inline checks it
+ * against libfribidi. */
+static int plain_rtl(uint32_t c)
+{
+	if (c < 0x591)
+		return c == ' ' || c == '.' || c == ',' || c == ':';
+	if (c <= 0x5F2)
+		return (c >= 0x5D0 && c <= 0x5EA) || c >= 0x5EF || c <= 0x5BD || c == 0x5BF ||
+		       c == 0x5C1 || c == 0x5C2 || c == 0x5C4 || c == 0x5C5 || c == 0x5C7;
+	return c == 0x60C || c == 0x61B || c == 0x61F || (c >= 0x620 && c <= 0x65F) ||
+	       (c >= 0x670 && c <= 0x6D3) || c == 0x6D5 || c == 0x200C || c == 0x200D;
+}
+
+/* Only plain_rtl characters; *arabic: some are Arabic. */
+static int all_plain(const uint32_t *cp, int n, int *arabic)
+{
+	int ar = 0;
+	for (int i = 0; i < n; i++) {
+		if (!plain_rtl(cp[i]))
+			return 0;
+		ar |= cp[i] >= 0x600 && cp[i] < 0x700;
+	}
+	*arabic = ar;
+	return 1;
+}
+
 int bidi_levels(const uint32_t *cp, int n, int rtl, uint8_t *lv)
+{
+	int arabic;
+	if (n > 0 && rtl && all_plain(cp, n, &arabic)) {
+		memset(lv, 1, (size_t)n);
+		return 1;
+	}
+	return bidi_levels_fribidi(cp, n, rtl, lv);
+}
+
+int bidi_levels_fribidi(const uint32_t *cp, int n, int rtl, uint8_t *lv)
 {
 	if (n <= 0)
 		return 0;
@@ -75,7 +117,10 @@ int bidi_levels(const uint32_t *cp, int n, int rtl, uint8_t *lv)
 
 void bidi_shape(uint32_t *cp, int n, const uint8_t *lv)
 {
-	if (n <= 0 || !fb_loaded())
+	int arabic;
+	if (n <= 0 || (all_plain(cp, n, &arabic) && !arabic))
+		return; /* nothing to join, nothing to mirror */
+	if (!fb_loaded())
 		return;
 	FriBidiCharType *t = xmalloc((size_t)n * sizeof(*t));
 	FriBidiArabicProp *ap = xmalloc((size_t)n * sizeof(*ap));

@@ -306,10 +306,13 @@ void lay_place(page_t *pg, const vitem_t *v, int32_t baseline, int rtl)
 	   few items, so both arrays are on the stack unless it has many */
 	int order_s[64], *order = v->n <= 64 ? order_s : xmalloc(sizeof(int) * (size_t)v->n);
 	int32_t xs_s[64], *xs = v->n <= 64 ? xs_s : xmalloc(sizeof(int32_t) * (size_t)v->n);
-	for (int i = 0; i < v->n; i++) {
-		int k = i;
+	for (int m = 0; m < v->n; m++) {
+		/* a right-to-left line's runs come left to right: taken from
+		   the last, they are almost in order (ties stay in the
+		   list's order) */
+		int i = rtl ? v->n - 1 - m : m, k = m;
 		int32_t x = item_x(&v->it[i], rtl);
-		while (k > 0 && xs[k - 1] > x) {
+		while (k > 0 && (xs[k - 1] > x || (xs[k - 1] == x && order[k - 1] > i))) {
 			order[k] = order[k - 1];
 			xs[k] = xs[k - 1];
 			k--;

@@ -424,6 +424,38 @@ TEST(rtl_from_0590)
 	CHECK(bidi_is_rtl(0x5D0) && bidi_is_rtl(0x627));
 }
 
+/* bidi_levels answers a paragraph of plain right-to-left text (letters,
+ * marks, spaces, joiners, a few stops) in a right-to-left page itself:
+ * the same levels as libfribidi's, for every such paragraph tried. */
+TEST(rtl_plain_levels)
+{
+	static const uint32_t abc[] = {0x5D0, 0x5E9, 0x5B8, 0x5C1, 0x627, 0x644, 0x64E, 0x651,
+	                               0x670, 0x6CC, 0x67E, ' ', ' ', 0x200C, 0x200D, 0x60C,
+	                               0x61F, '.', ',', ':', 0x5EF, 0x6D5, 0x640, 0x65F};
+	const int na = (int)(sizeof(abc) / sizeof(abc[0]));
+	uint32_t cp[40];
+	uint8_t a[40], b[40];
+	unsigned seed = 12345;
+	int bad = 0;
+	for (int t = 0; t < 3000; t++) {
+		int n = 1 + t % 40;
+		for (int i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			cp[i] = abc[(seed >> 16) % (unsigned)na];
+		}
+		int ra = bidi_levels(cp, n, 1, a), rb = bidi_levels_fribidi(cp, n, 1, b);
+		if (ra != rb || memcmp(a, b, (size_t)n))
+			bad++;
+	}
+	EQ_INT(bad, 0);
+	/* and it leaves the rest to libfribidi: a digit */
+	cp[0] = 0x627;
+	cp[1] = ' ';
+	cp[2] = '1';
+	EQ_INT(bidi_levels(cp, 3, 1, a), 2);
+	EQ_INT(a[2], 2);
+}
+
 TEST(overflow)
 {
 	inline_span_t s[3];
@@ -691,81 +723,6 @@ TEST(huge_word)
 	free(w);
 }
 
-/* Korean is set word by word (keep-all): a line ends at a space, never
- * between two Hangul syllables of a word ("연|구하고"), whatever the
- * paragraph's language (a Korean name in an English CV too); a word
- * wider than the measure still breaks between its syllables, with the
- * overflow warning, rather than overflow. */
-static int is_syllable_at(const char *t, size_t at)
-{
-	const unsigned char *u = (const unsigned char *)t + at;
-	unsigned cp;
-	if (u[0] < 0xE0 || u[0] >= 0xF0)
-		return 0;
-	cp = (u[0] & 0x0Fu) << 12 | (u[1] & 0x3Fu) << 6 | (u[2] & 0x3Fu);
-	return cp >= 0xAC00 && cp <= 0xD7A3;
-}
-
-TEST(korean_words)
-{
-	static const char *const langs[] = {"ko", "en"};
-	inline_span_t s = span("저는 서울대학교 컴퓨터공학부 박사과정 3년차 연구원으로, 대규모 언어 모델의 "
-	                     "효율적인 학습과 추론 시스템을 연구하고 있습니다. 특히 분산 학습, 메모리 "
-	                     "최적화, 컴파일러 기반 연산자 융합에 관심이 많습니다. 네이버 클라우드와 "
-	                     "삼성리서치(KAIST에서)에서 인턴으로 일했습니다.",
-	                     FONT_REGULAR, 0, NULL);
-	int lines = 0;
-	for (int l = 0; l < 2; l++)
-		for (int al = 0; al < 2; al++)
-			for (int32_t w = 130000; w <= 400000; w += 13000) {
-				inline_opts_t o = opts(w, al ? INLINE_LEFT : INLINE_JUSTIFY);
-				inline_result_t r;
-				errs_t e;
-				errs_init(&e);
-				o.lang = langs[l];
-				o.hyph = NULL;
-				EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
-				EQ_INT(e.n, 0);     /* every word fits: no emergency */
-				check_lines(&r, &o);
-				CHECK(r.nlines >= 2);
-				/* the lines are the text in order; each ends before a
-				   space of it (or at its end) */
-				size_t at = 0;
-				for (int i = 0; i < r.nlines; i++) {
-					const char *t = line_text(&r.lines[i]);
-					size_t n = strlen(t);
-					while (n && t[n - 1] == ' ')
-						n--;
-					while (s.text[at] == ' ')
-						at++;
-					CHECK(strncmp(s.text + at, t, n) == 0);
-					at += n;
-					CHECK(s.text[at] == ' ' || s.text[at] == 0);
-					CHECK(at < 3 || !is_syllable_at(s.text, at - 3) ||
-					      !is_syllable_at(s.text, at));
-					CHECK(!r.lines[i].overfull);
-					lines++;
-				}
-				CHECK(s.text[at] == 0);
-				errs_done(&e);
-			}
-	CHECK(lines > 100);
-	/* a word of 24 syllables in a measure of 10 em: broken between
-	   syllables, warned, no line overfull */
-	inline_span_t w = span("가나다라마바사아자차카타파하거너더러머버서어저처", FONT_REGULAR, 0, NULL);
-	inline_opts_t o = opts(100000, INLINE_JUSTIFY);
-	inline_result_t r;
-	errs_t e;
-	errs_init(&e);
-	o.lang = "ko";
-	EQ_INT(inline_set(A, &w, 1, &o, &r, &e), 0);
-	CHECK(r.nlines >= 3);
-	for (int i = 0; i < r.nlines; i++)
-		CHECK(!r.lines[i].overfull);
-	CHECK(e.n == 1 && strstr(e.v[0].msg, "is wider than the measure") != NULL);
-	errs_done(&e);
-}
-
 /* Issue 15, case 28: a word's own hyphen ending a line is kept for text
  * extraction: the run reads "...Memory-Parallelism" (poppler drops a "-"
  * that ends a line, not one inside ActualText), the continuation reads as
@@ -898,13 +855,13 @@ int main(void)
 	RUN(ragged_text);
 	RUN(cjk);
 	RUN(cjk_last_line);
-	RUN(korean_words);
 	RUN(hyphen_drawn);
 	RUN(soft_hyphen);
 	RUN(url);
 	RUN(runs_across_spans);
 	RUN(runs_across_like_spans);
 	RUN(rtl_from_0590);
+	RUN(rtl_plain_levels);
 	RUN(overflow);
 	RUN(missing);
 	RUN(flags);

@@ -135,7 +135,7 @@ static hb_bool_t fast_glyph(hb_font_t *font, void *data, hb_codepoint_t u, hb_co
 {
 	(void)font, (void)user;
 	font_face_t *f = data;
-	*g = sfnt_hb_glyph(&f->hb, u);
+	*g = sfnt_hb_glyph(f->hb, u);
 	return *g != 0;
 }
 
@@ -146,7 +146,7 @@ static unsigned fast_glyphs(hb_font_t *font, void *data, unsigned n, const hb_co
 	font_face_t *f = data;
 	unsigned i;
 	for (i = 0; i < n; i++) {
-		if (!(*g = sfnt_hb_glyph(&f->hb, *u)))
+		if (!(*g = sfnt_hb_glyph(f->hb, *u)))
 			break;
 		u = (const hb_codepoint_t *)((const char *)u + ustride);
 		g = (hb_codepoint_t *)((char *)g + gstride);
@@ -157,9 +157,9 @@ static unsigned fast_glyphs(hb_font_t *font, void *data, unsigned n, const hb_co
 /* HarfBuzz's value at a scale of upem (f->hbfont's: set once). */
 static hb_position_t fast_advance(font_face_t *f, hb_codepoint_t g)
 {
-	if (g >= f->hb.nglyphs)
+	if (g >= f->hb->nglyphs)
 		return hb_font_get_glyph_h_advance(f->otfont, g);
-	return (hb_position_t)sfnt_hb_advance(&f->hb, g);
+	return (hb_position_t)sfnt_hb_advance(f->hb, g);
 }
 
 static hb_position_t fast_h_advance(hb_font_t *font, void *data, hb_codepoint_t g, void *user)
@@ -187,7 +187,7 @@ static hb_bool_t fast_extents(hb_font_t *font, void *data, hb_codepoint_t g,
 	(void)font, (void)user;
 	font_face_t *f = data;
 	int32_t v[4];
-	int r = sfnt_hb_extents(&f->hb, g, v);
+	int r = sfnt_hb_extents(f->hb, g, v);
 	if (r < 0)
 		return hb_font_get_glyph_extents(f->otfont, g, e);
 	e->x_bearing = v[0];
@@ -254,7 +254,11 @@ static int face_load(font_lib_t *lib, font_face_t *f)
 	f->otfont = hb_font_create(f->hbface);
 	hb_font_set_scale(f->otfont, f->upem, f->upem);
 	f->hbfont = hb_font_reference(f->otfont);
-	if (sfnt_hb_cmap(f->file, f->index, &f->hb) == 0) {
+	if (!f->hb)
+		f->hb = xmalloc(sizeof(*f->hb));
+	int fast = sfnt_hb_cmap(f->file, f->index, f->hb) == 0;
+	f->hbn = f->hb->src ? f->hb->nglyphs : 0;
+	if (fast) {
 		hb_font_destroy(f->hbfont);
 		f->hbfont = hb_font_create_sub_font(f->otfont);
 		hb_font_set_funcs(f->hbfont, fast_funcs(), f, NULL);
@@ -321,8 +325,8 @@ int32_t font_face_milli(font_face_t *f, unsigned gid)
 {
 	if (gid >= f->nglyphs)
 		return 0;
-	if (f->hb.src && gid < f->hb.nglyphs) /* no cache: as cheap */
-		return (int32_t)((int64_t)sfnt_hb_advance(&f->hb, gid) * 1000 / f->upem);
+	if (gid < f->hbn) /* no cache: as cheap */
+		return (int32_t)((int64_t)sfnt_hb_advance(f->hb, gid) * 1000 / f->upem);
 	/* zeroed lazily: a CJK face's 65,535 glyphs are 256 KB, of which a CV
 	   touches a few pages (calloc maps big arrays fresh, not memset) */
 	if (!f->milli)
@@ -383,7 +387,10 @@ void font_face_unload(font_face_t *f, int keep)
 		hb_shape_plan_destroy(f->plan[i]);
 	f->nplans = 0;
 	free(f->hadv);
-	free(f->gid);
+	for (int i = 0; i < FONT_GID_CACHE / FONT_GID_PAGE; i++) {
+		free(f->gid[i]);
+		f->gid[i] = NULL;
+	}
 	font_ot_free(f->ot);
 	hb_font_destroy(f->shapefont);
 	hb_font_destroy(f->hbfont);
@@ -396,14 +403,15 @@ void font_face_unload(font_face_t *f, int keep)
 		sfnt_file_close(f->file);
 	free(f->milli);
 	f->hadv = NULL;
-	f->gid = NULL;
 	f->ot = NULL;
 	f->shapefont = f->hbfont = f->otfont = NULL;
 	f->hbface = NULL;
 	f->mapped = NULL;
 	f->file = keep ? f->file : NULL;
 	f->milli = NULL;
-	memset(&f->hb, 0, sizeof(f->hb));
+	free(f->hb);
+	f->hb = NULL;
+	f->hbn = 0;
 	memset(&f->sf, 0, sizeof(f->sf));   /* it pointed into the file */
 }
 

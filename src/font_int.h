@@ -11,7 +11,7 @@
  * Chinese (zh, zh-Hans, zh-CN, zh-SG) and the Han of text with no
  * language, zh-Hant Traditional (zh-Hant, zh-TW, zh-HK, zh-MO). */
 enum { FONT_LANG_NONE, FONT_LANG_ZH, FONT_LANG_JA, FONT_LANG_KO, FONT_LANG_ZH_HANT, FONT_NLANG };
-enum { FONT_NPLANS = 4, FONT_GID_CACHE = 0x2100 };
+enum { FONT_NPLANS = 4, FONT_GID_CACHE = 0x2100, FONT_GID_PAGE = 256 };
 /* styles as stored: FONT_REGULAR .. FONT_BOLD_ITALIC, FONT_LIGHT and
  * FONT_LIGHT_ITALIC (font_style_ok maps any FONT_* combination to one of
  * these, and each of these to itself; index 5 is never used) */
@@ -32,7 +32,11 @@ struct font_face {
 	sfnt_file_t *file;      /* the file, read by pieces (font_face.c) */
 	hb_blob_t *mapped;      /* the file mapped, for the tables HarfBuzz reads
 	                         * scattered (outlines; cmap, hmtx without hb) */
-	sfnt_hb_t hb;           /* cmap and hmtx read by pieces for hbfont */
+	sfnt_hb_t *hb;          /* cmap and hmtx read by pieces for hbfont; made
+	                         * when the face is loaded (its 2 KB cache is not
+	                         * zeroed for each face a chain lists) */
+	unsigned hbn;           /* hb->nglyphs when hb reads hmtx (hb->src), else
+	                         * 0: advances below it come from hb */
 	hb_face_t *hbface;      /* its tables from file (or mapped) */
 	hb_font_t *otfont;      /* HarfBuzz's own font functions on hbface */
 	hb_font_t *hbfont;      /* scale = upem: positions in font units; otfont's
@@ -46,7 +50,9 @@ struct font_face {
 	int32_t *milli;         /* nominal advance per glyph (1/1000 em) + 1; 0 unknown */
 	/* font_shape.c caches, allocated on first use: */
 	int32_t *hadv;          /* advance per glyph in font units + 1; 0 unknown */
-	uint16_t *gid;          /* glyph id + 1 per code point < FONT_GID_CACHE */
+	uint16_t *gid[FONT_GID_CACHE / FONT_GID_PAGE]; /* glyph id + 1 per code point
+	                         * < FONT_GID_CACHE, by pages of FONT_GID_PAGE made
+	                         * when first asked (a CV touches 3 or 4) */
 	hb_font_t *shapefont;   /* hbfont's sub-font that shapes (glyphs from gid) */
 	hb_shape_plan_t *plan[FONT_NPLANS];   /* recently used plans */
 	hb_segment_properties_t planprops[FONT_NPLANS];

@@ -80,28 +80,39 @@ static uint64_t item_hash(int face, unsigned feats, const char *s, uint32_t n)
 }
 
 /* The cmap glyph of cp (0: none); cached for the code points of Latin,
- * Greek, Cyrillic and general punctuation. */
-static hb_codepoint_t face_gid(font_face_t *f, uint32_t cp)
+ * Greek, Cyrillic and general punctuation (face_gid: the cached answer
+ * inline, every glyph asks it two or three times; face_gid_slow fills
+ * the cache). */
+static hb_codepoint_t face_gid_slow(font_face_t *f, uint32_t cp)
 {
 	hb_codepoint_t gid = 0;
 	if (cp >= FONT_GID_CACHE) {
 		hb_font_get_nominal_glyph(f->hbfont, cp, &gid);
 		return gid;
 	}
-	if (!f->gid)
-		f->gid = xcalloc(FONT_GID_CACHE, sizeof(*f->gid));
-	if (!f->gid[cp]) {
+	uint16_t **pg = &f->gid[cp / FONT_GID_PAGE], *e;
+	if (!*pg)
+		*pg = xcalloc(FONT_GID_PAGE, sizeof(**pg));
+	e = &(*pg)[cp % FONT_GID_PAGE];
+	if (!*e) {
 		hb_font_get_nominal_glyph(f->hbfont, cp, &gid);
-		f->gid[cp] = (uint16_t)(gid < 0xffff ? gid + 1 : 1);
+		*e = (uint16_t)(gid < 0xffff ? gid + 1 : 1);
 	}
-	return f->gid[cp] - 1u;
+	return *e - 1u;
 }
 
-/* The unscaled (font units) nominal advance of glyph gid. */
-static int32_t face_hadv(font_face_t *f, hb_codepoint_t gid)
+static inline hb_codepoint_t face_gid(font_face_t *f, uint32_t cp)
 {
-	if (f->hb.src && gid < f->hb.nglyphs) /* hmtx read by pieces: no array */
-		return (int32_t)sfnt_hb_advance(&f->hb, gid);
+	const uint16_t *pg;
+	if (cp < FONT_GID_CACHE && (pg = f->gid[cp / FONT_GID_PAGE]) && pg[cp % FONT_GID_PAGE])
+		return pg[cp % FONT_GID_PAGE] - 1u;
+	return face_gid_slow(f, cp);
+}
+
+/* The unscaled (font units) nominal advance of glyph gid: from hmtx
+ * (f->hb: read by pieces, no array) inline, else face_hadv_slow. */
+static int32_t face_hadv_slow(font_face_t *f, hb_codepoint_t gid)
+{
 	if (gid >= f->nglyphs)
 		return hb_font_get_glyph_h_advance(f->hbfont, gid);
 	if (!f->hadv)
@@ -113,6 +124,13 @@ static int32_t face_hadv(font_face_t *f, hb_codepoint_t gid)
 		f->hadv[gid] = a + 1;
 	}
 	return f->hadv[gid] - 1;
+}
+
+static inline int32_t face_hadv(font_face_t *f, hb_codepoint_t gid)
+{
+	if (gid < f->hbn)
+		return (int32_t)sfnt_hb_advance(f->hb, gid);
+	return face_hadv_slow(f, gid);
 }
 
 /* HarfBuzz looks up each character's glyph several times while it

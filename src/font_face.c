@@ -317,11 +317,29 @@ int font_face_kerns(font_face_t *f)
 	return f->kerns;
 }
 
+hb_codepoint_t font_face_gid_slow(font_face_t *f, uint32_t cp)
+{
+	hb_codepoint_t gid = 0;
+	if (cp >= FONT_GID_CACHE) {
+		hb_font_get_nominal_glyph(f->hbfont, cp, &gid);
+		return gid;
+	}
+	uint16_t **pg = &f->gid[cp / FONT_GID_PAGE], *e;
+	if (!*pg)
+		*pg = xcalloc(FONT_GID_PAGE, sizeof(**pg));
+	e = &(*pg)[cp % FONT_GID_PAGE];
+	if (!*e) {
+		hb_font_get_nominal_glyph(f->hbfont, cp, &gid);
+		*e = (uint16_t)(gid < 0xffff ? gid + 1 : 1);
+	}
+	return *e - 1u;
+}
+
 /* Nominal advance as libharu computes it: trunc(advance * 1000 / upem);
  * read from hmtx (f->hb: no array of 65,535 glyphs for a CJK face, whose
  * pages a CV touches all over), else cached as value + 1 (0: not yet; a
  * negative one is not cached). */
-int32_t font_face_milli(font_face_t *f, unsigned gid)
+int32_t font_face_milli_slow(font_face_t *f, unsigned gid)
 {
 	if (gid >= f->nglyphs)
 		return 0;

@@ -187,7 +187,28 @@ void font_fccache_store_near(font_lib_t *lib, const char *name, const char *near
 font_face_t *font_file_get(font_lib_t *lib, const char *path, int index,
                            const char *ctx, int line, int col, errs_t *e);
 int font_face_use(font_lib_t *lib, font_face_t *f);
-int32_t font_face_milli(font_face_t *f, unsigned gid);
+/* The cmap glyph of cp (0: none), as hb_font_get_nominal_glyph on
+ * f->hbfont gives it; cached for the code points of Latin, Greek,
+ * Cyrillic and general punctuation (f->gid): the cached answer inline
+ * (every glyph asks two or three times, and the chain's pick once),
+ * font_face_gid_slow fills the cache. The face is in use. */
+hb_codepoint_t font_face_gid_slow(font_face_t *f, uint32_t cp);
+static inline hb_codepoint_t font_face_gid(font_face_t *f, uint32_t cp)
+{
+	const uint16_t *pg;
+	if (cp < FONT_GID_CACHE && (pg = f->gid[cp / FONT_GID_PAGE]) && pg[cp % FONT_GID_PAGE])
+		return pg[cp % FONT_GID_PAGE] - 1u;
+	return font_face_gid_slow(f, cp);
+}
+int32_t font_face_milli_slow(font_face_t *f, unsigned gid);
+/* The nominal advance of glyph gid, 1/1000 em: from hmtx inline (asked
+ * per glyph), else font_face_milli_slow. */
+static inline int32_t font_face_milli(font_face_t *f, unsigned gid)
+{
+	if (gid < f->hbn && gid < f->nglyphs)
+		return (int32_t)((int64_t)sfnt_hb_advance(f->hb, gid) * 1000 / f->upem);
+	return font_face_milli_slow(f, gid);
+}
 int font_face_kerns(font_face_t *f);
 int font_pass_late(font_lib_t *lib, errs_t *e);
 void font_face_unload(font_face_t *f, int keep);

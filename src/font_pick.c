@@ -65,10 +65,9 @@ int font_entry_has(font_chain_t *c, int k, int style, uint32_t cp)
 	if (c->ent[k].pending)
 		font_chain_resolve(c, k);   /* the first character to fall through */
 	font_face_t *f = c->ent[k].face[style];
-	hb_codepoint_t g;
 	if (!f || font_face_use(c->lib, f) < 0)
 		return 0;
-	return hb_font_get_nominal_glyph(f->hbfont, cp, &g) && g != 0;
+	return font_face_gid(f, cp) != 0;   /* shaping asks it again */
 }
 
 /* Chain entry that draws cp, or -1 (chain_pick asks when it has no answer

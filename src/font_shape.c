@@ -79,36 +79,6 @@ static uint64_t item_hash(int face, unsigned feats, const char *s, uint32_t n)
 	return h ^ (h >> 29);
 }
 
-/* The cmap glyph of cp (0: none); cached for the code points of Latin,
- * Greek, Cyrillic and general punctuation (face_gid: the cached answer
- * inline, every glyph asks it two or three times; face_gid_slow fills
- * the cache). */
-static hb_codepoint_t face_gid_slow(font_face_t *f, uint32_t cp)
-{
-	hb_codepoint_t gid = 0;
-	if (cp >= FONT_GID_CACHE) {
-		hb_font_get_nominal_glyph(f->hbfont, cp, &gid);
-		return gid;
-	}
-	uint16_t **pg = &f->gid[cp / FONT_GID_PAGE], *e;
-	if (!*pg)
-		*pg = xcalloc(FONT_GID_PAGE, sizeof(**pg));
-	e = &(*pg)[cp % FONT_GID_PAGE];
-	if (!*e) {
-		hb_font_get_nominal_glyph(f->hbfont, cp, &gid);
-		*e = (uint16_t)(gid < 0xffff ? gid + 1 : 1);
-	}
-	return *e - 1u;
-}
-
-static inline hb_codepoint_t face_gid(font_face_t *f, uint32_t cp)
-{
-	const uint16_t *pg;
-	if (cp < FONT_GID_CACHE && (pg = f->gid[cp / FONT_GID_PAGE]) && pg[cp % FONT_GID_PAGE])
-		return pg[cp % FONT_GID_PAGE] - 1u;
-	return face_gid_slow(f, cp);
-}
-
 /* The unscaled (font units) nominal advance of glyph gid: from hmtx
  * (f->hb: read by pieces, no array) inline, else face_hadv_slow. */
 static int32_t face_hadv_slow(font_face_t *f, hb_codepoint_t gid)
@@ -143,7 +113,7 @@ static hb_bool_t shape_nominal(hb_font_t *font, void *data, hb_codepoint_t u,
 	(void)font;
 	(void)user;
 	font_face_t *f = data;
-	if (u < FONT_GID_CACHE && (*g = face_gid(f, u)) != 0)
+	if (u < FONT_GID_CACHE && (*g = font_face_gid(f, u)) != 0)
 		return 1;
 	return hb_font_get_nominal_glyph(f->hbfont, u, g);
 }
@@ -204,7 +174,7 @@ static int item_decode(font_face_t *f, const char *s, uint32_t n, font_sglyph_t 
 	for (uint32_t i = 0; i < n;) {
 		uint32_t cp;
 		int l = utf8_next(s + i, n - i, &cp);
-		hb_codepoint_t gid = face_gid(f, cp);
+		hb_codepoint_t gid = font_face_gid(f, cp);
 		memset(&g[k], 0, sizeof(g[k]));
 		g[k].cp = cp;
 		g[k].off = i;
@@ -316,7 +286,7 @@ static void buf_shape(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 static void record_glyph(font_face_t *f, font_sglyph_t *g, hb_codepoint_t got, int32_t xadv,
                          int32_t xoff, int32_t yoff, unsigned mask)
 {
-	hb_codepoint_t want = face_gid(f, g->cp);
+	hb_codepoint_t want = font_face_gid(f, g->cp);
 	if (mask && got != want && want && got && got < f->nglyphs && got <= 0xffff) {
 		g->gid = got;      /* a feature's glyph: its own advance */
 		g->milli = font_face_milli(f, got);
@@ -458,7 +428,7 @@ static int item_fast(font_face_t *f, const char *s, uint32_t len, font_sglyph_t 
 			user[nuser++] = feat_tags[i];
 	for (int k = 0; k < n; k++) {
 		cps[k] = g[k].cp;
-		gids[k] = face_gid(f, g[k].cp);
+		gids[k] = font_face_gid(f, g[k].cp);
 	}
 	if (!font_ot_shape(f, text_script(s, len), mask, user, nuser, cps, gids, n, dx, xoff, yoff)) {
 		if (shaper_mode == 2 && getenv("VITA_SHAPER_SHOW"))

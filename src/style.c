@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -323,12 +324,35 @@ static void style_defaults(style_t *s)
 	s->footer = 1;
 }
 
+/* keys[] by a hash of their paths (open addressing, index + 1; filled in
+ * keys[] order, so a path listed twice finds its first entry, as a scan
+ * would): a layout sets a hundred keys or more, each a scan of keys[]. */
+#define KEY_SLOTS 1024
+static int16_t key_slot[KEY_SLOTS];
+static int key_slots_made;
+
+static unsigned key_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return (h ^ h >> 15) & (KEY_SLOTS - 1);
+}
+
 static const key_t_ *key_find(const char *path, size_t n)
 {
-	for (int i = 0; i < NKEYS; i++)   /* (no strlen: most differ at once) */
-		if (keys[i].path[0] == path[0] && !strncmp(keys[i].path, path, n) &&
-		    keys[i].path[n] == '\0')
-			return &keys[i];
+	for (int i = 0; !key_slots_made && i < NKEYS; i++) {
+		unsigned h = key_hash(keys[i].path, strlen(keys[i].path));
+		while (key_slot[h])
+			h = (h + 1) & (KEY_SLOTS - 1);
+		key_slot[h] = (int16_t)(i + 1);
+	}
+	key_slots_made = 1;
+	for (unsigned h = key_hash(path, n); key_slot[h]; h = (h + 1) & (KEY_SLOTS - 1)) {
+		const key_t_ *k = &keys[key_slot[h] - 1];
+		if (!strncmp(k->path, path, n) && k->path[n] == '\0')
+			return k;
+	}
 	return NULL;
 }
 

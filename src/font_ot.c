@@ -101,6 +101,15 @@ typedef struct pairc {
 } pairc_t;
 #define PAIRC_BITS 11
 
+/* What coverage() or classdef() answered for a glyph in one GPOS
+ * subtable: a word's pairs ask again for the same first glyph (e, o, a
+ * before many letters) and the same class definitions. */
+typedef struct otmemo {
+	uint64_t key;           /* kind << 48 | offset << 16 | glyph */
+	uint32_t v;
+} otmemo_t;
+#define OTMEMO_BITS 11
+
 struct font_ot {
 	int ok;
 	hb_blob_t *blob[3];
@@ -120,6 +129,9 @@ struct font_ot {
 	pairc_t *pc;            /* pair results, allocated on first use (not zeroed:
 	                         * 48 KB, an instruction a byte) */
 	uint64_t pcset[((size_t)1 << PAIRC_BITS) / 64]; /* the entries of pc set */
+	otmemo_t *om;           /* pair subtables' coverage and class answers
+	                         * (gpos_memo), allocated on first use, not zeroed */
+	uint64_t omset[((size_t)1 << OTMEMO_BITS) / 64]; /* the entries of om set */
 };
 
 /* ---- bounds-checked reading ---- */
@@ -460,6 +472,7 @@ void font_ot_free(font_ot_t *o)
 			free(o->pcache[k]);
 	free(o->pcache);
 	free(o->pc);
+	free(o->om);
 	for (int t = 0; t < 2; t++) {
 		if (o->lk[t])
 			for (unsigned i = 0; i < o->nlookups[t]; i++) {
@@ -1675,15 +1688,39 @@ static unsigned next_unskipped(const word_t *w, unsigned i)
 	return w->n;
 }
 
+/* coverage(r, off, g) (kind 0) or classdef(r, off, g) (kind 1) of the
+ * GPOS table r, from o->om when it was read before; an answer is kept
+ * only when it read nothing out of bounds (r->bad stays 0), so a kept
+ * one is what reading again would give. */
+static uint32_t gpos_memo(font_ot_t *o, rd_t *r, int kind, uint32_t off, unsigned g)
+{
+	if (r->bad || !off)
+		return kind ? classdef(r, off, g) : coverage(r, off, g);
+	uint64_t key = (uint64_t)kind << 48 | (uint64_t)off << 16 | (g & 0xffffu);
+	size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - OTMEMO_BITS));
+	if (!o->om)
+		o->om = xmalloc(((size_t)1 << OTMEMO_BITS) * sizeof(*o->om));
+	otmemo_t *m = &o->om[h];
+	if (g <= 0xffffu && (o->omset[h / 64] >> (h % 64) & 1) && m->key == key)
+		return m->v;
+	uint32_t v = kind ? classdef(r, off, g) : coverage(r, off, g);
+	if (!r->bad && g <= 0xffffu) {
+		m->key = key;
+		m->v = v;
+		o->omset[h / 64] |= (uint64_t)1 << (h % 64);
+	}
+	return v;
+}
+
 /* PairPos subtable at so for the glyph at *i: 1 when it applied (*i: the
  * position after, as HarfBuzz sets buffer->idx). */
-static int pair_apply(word_t *w, uint32_t so, unsigned *i)
+static int pair_apply(font_ot_t *o, word_t *w, uint32_t so, unsigned *i)
 {
 	rd_t *r = &w->r;
 	unsigned fmt = u16(r, so);
 	if (fmt != 1 && fmt != 2)
 		return 0;
-	uint32_t idx = coverage(r, so + u16(r, (uint64_t)so + 2), w->g[*i]);
+	uint32_t idx = gpos_memo(o, r, 0, so + u16(r, (uint64_t)so + 2), w->g[*i]);
 	if (idx == NOT_COVERED)
 		return 0;
 	unsigned j = next_unskipped(w, *i);
@@ -1709,8 +1746,8 @@ static int pair_apply(word_t *w, uint32_t so, unsigned *i)
 	} else {
 		unsigned cd1 = u16(r, (uint64_t)so + 8), cd2 = u16(r, (uint64_t)so + 10);
 		unsigned n1 = u16(r, (uint64_t)so + 12), n2 = u16(r, (uint64_t)so + 14);
-		unsigned k1 = classdef(r, cd1 ? so + cd1 : 0, w->g[*i]);
-		unsigned k2 = classdef(r, cd2 ? so + cd2 : 0, w->g[j]);
+		unsigned k1 = gpos_memo(o, r, 1, cd1 ? so + cd1 : 0, w->g[*i]);
+		unsigned k2 = gpos_memo(o, r, 1, cd2 ? so + cd2 : 0, w->g[j]);
 		/* HarfBuzz's sanitizer drops a subtable whose matrix overruns */
 		if (!span(r, (uint64_t)so + 16, 2 * (uint64_t)(len1 + len2) * n1 * n2) || k1 >= n1 ||
 		    k2 >= n2)
@@ -1742,7 +1779,7 @@ static int pair_lookup(font_ot_t *o, unsigned lk, word_t *w, const lookup_t *L, 
 		unsigned at = a;
 		int applied = 0;
 		for (unsigned s = 0; s < L->nsub && !applied; s++)
-			applied = pair_apply(w, L->sub[s], &at);
+			applied = pair_apply(o, w, L->sub[s], &at);
 		if (w->r.bad)
 			return 0;
 		o->pcset[h / 64] |= (uint64_t)1 << (h % 64);
@@ -1797,7 +1834,7 @@ static void gpos_lookup(font_ot_t *o, plan_t *p, word_t *w, int k)
 					break;
 				}
 				case 2:
-					applied = pair_apply(w, so, &i);
+					applied = pair_apply(o, w, so, &i);
 					break;
 				case 7:
 				case 8: {

@@ -1327,7 +1327,7 @@ static int ligature_fires(word_t *w, uint32_t so, unsigned i)
 
 /* Glyph props as HarfBuzz sets them from GDEF (0: a mark, which the fast
  * path leaves to HarfBuzz; 1 when GDEF has no classes: base, as synthesised). */
-static int glyph_props(font_ot_t *o, unsigned g, uint8_t *props)
+static int glyph_props_slow(font_ot_t *o, unsigned g, uint8_t *props)
 {
 	if (!o->classdef) {
 		*props = P_BASE;
@@ -1350,6 +1350,18 @@ static int glyph_props(font_ot_t *o, unsigned g, uint8_t *props)
 		return 0;
 	*props = (uint8_t)(*pc - 1);
 	return 1;
+}
+
+/* glyph_props, its cached answer inline (asked per glyph of every word). */
+static inline int glyph_props(font_ot_t *o, unsigned g, uint8_t *props)
+{
+	const uint8_t *pg;
+	if (o->classdef && g < o->nglyphs && o->pcache && (pg = o->pcache[g / PC_PAGE]) &&
+	    pg[g % PC_PAGE] && pg[g % PC_PAGE] != 0xff) {
+		*props = (uint8_t)(pg[g % PC_PAGE] - 1);
+		return 1;
+	}
+	return glyph_props_slow(o, g, props);
 }
 
 /* The first coverage of subtable so of a lookup of type type in table
@@ -1484,7 +1496,7 @@ static void lookup_spans(rd_t *r, lookup_t *L)
 }
 
 /* Glyph g's bits in plan p. */
-static gbits_t glyph_bits(font_ot_t *o, plan_t *p, unsigned g)
+static gbits_t glyph_bits_slow(font_ot_t *o, plan_t *p, unsigned g)
 {
 	gbits_t all = { 0xffffu, 0xffffu & ~GB_DECLINE };
 	if (p->nocache || g >= o->nglyphs)
@@ -1546,6 +1558,14 @@ static gbits_t glyph_bits(font_ot_t *o, plan_t *p, unsigned g)
 	}
 	*b = v;
 	return v;
+}
+
+/* glyph_bits, a small face's answer inline (asked per glyph of every word). */
+static inline gbits_t glyph_bits(font_ot_t *o, plan_t *p, unsigned g)
+{
+	if (p->gb && !p->nocache && g < o->nglyphs)
+		return p->gb[g];
+	return glyph_bits_slow(o, p, g);
 }
 
 /* Single substitution lookup L at position i (HarfBuzz's

@@ -146,6 +146,11 @@ struct font_lib {
 	hb_buffer_t *buf;
 	font_sitem_t *cache;    /* open addressing shaping cache */
 	int ncache, capcache;
+	char **slab;            /* the cached items' memory, in blocks freed with
+	                         * the cache (font_shape.c: no malloc per item) */
+	int nslab;
+	char *slab_at;          /* the free part of the last block */
+	size_t slab_left;
 };
 
 /* A face of a family as fontconfig lists it. */

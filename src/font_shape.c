@@ -62,8 +62,13 @@ static font_glyph_t *shaped_add(font_shaped_t *s)
 
 void font_cache_free(font_lib_t *lib)
 {
-	for (int i = 0; i < lib->capcache; i++)
-		free(lib->cache[i].text);
+	for (int i = 0; i < lib->nslab; i++)
+		free(lib->slab[i]);
+	free(lib->slab);
+	lib->slab = NULL;
+	lib->nslab = 0;
+	lib->slab_at = NULL;
+	lib->slab_left = 0;
 	free(lib->cache);
 	lib->cache = NULL;
 	lib->capcache = lib->ncache = 0;
@@ -371,14 +376,37 @@ static item_emit_t *item_hdr(font_sglyph_t *g)
 	return (item_emit_t *)(void *)g - 1;
 }
 
+/* n bytes for a cached item, from the cache's blocks (freed all at once
+ * by font_cache_free): a CV's few hundred items, no malloc each. */
+#define SLAB_BLOCK (64 << 10)
+static void *slab_alloc(font_lib_t *lib, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	if (n > lib->slab_left) {
+		size_t sz = n > SLAB_BLOCK / 4 ? n : SLAB_BLOCK;
+		lib->slab = xrealloc(lib->slab, sizeof(*lib->slab) * (size_t)(lib->nslab + 1));
+		char *b = lib->slab[lib->nslab++] = xmalloc(sz);
+		if (sz != SLAB_BLOCK)
+			return b;   /* a big one of its own; the last block stays open */
+		lib->slab_at = b;
+		lib->slab_left = sz;
+	}
+	void *p = lib->slab_at;
+	lib->slab_at += n;
+	lib->slab_left -= n;
+	return p;
+}
+
 /* Fill it with s[0..n)'s code points and nominal advances; the caller
- * records the shaped values (item_kern, or a batch). */
-static void item_fill(font_face_t *f, const char *s, uint32_t n, unsigned mask,
+ * records the shaped values (item_kern, or a batch). Its memory comes
+ * from lib's blocks (a cached item), or from malloc (lib NULL: the
+ * caller frees it). */
+static void item_fill(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n, unsigned mask,
                       font_sitem_t *it)
 {
 	size_t ng = item_ng(n);
-	it->text = xmalloc(sizeof(item_emit_t) + ng * (sizeof(font_sglyph_t) + sizeof(font_glyph_t)) +
-	                   n + 1);
+	size_t sz = sizeof(item_emit_t) + ng * (sizeof(font_sglyph_t) + sizeof(font_glyph_t)) + n + 1;
+	it->text = lib ? slab_alloc(lib, sz) : xmalloc(sz);
 	memset(it->text, 0, sizeof(item_emit_t));
 	it->g = item_glyphs(it->text);
 	it->n = item_decode(f, s, n, it->g);
@@ -481,7 +509,7 @@ static font_sitem_t *item_get(font_lib_t *lib, font_face_t *f, const char *s, ui
 		}
 	}
 	font_sitem_t *it = &lib->cache[h];
-	item_fill(f, s, n, mask, it);
+	item_fill(lib, f, s, n, mask, it);
 	it->hash = hash;
 	lib->ncache++;
 	*fresh = 1;
@@ -940,7 +968,7 @@ static void win_item(win_t *w, font_chain_t *c, int k, int style, unsigned feats
 	x->len = n;
 	if (n > ITEM_CACHE_MAXLEN) {
 		font_sitem_t tmp;
-		item_fill(f, s + a, n, x->mask, &tmp);
+		item_fill(NULL, f, s + a, n, x->mask, &tmp);
 		x->g = tmp.g;
 		x->n = tmp.n;
 		x->own = 1;

@@ -59,7 +59,6 @@ void font_lib_free(font_lib_t *lib)
 
 void font_lib_drop_faces(font_lib_t *lib)
 {
-	font_fccache_flush(lib);   /* every chain is resolved by now */
 	for (int i = 0; i < lib->nall; i++)
 		font_face_unload(lib->all[i], 1);
 }
@@ -305,7 +304,18 @@ int font_chain_standin(const font_chain_t *c, int i, const char **family, const 
 	return 0;
 }
 
+static font_chain_t *chain_get(font_lib_t *lib, const char *name, errs_t *e);
+
+/* What the chain's families taught the font cache is written at once
+ * (font_fccache_flush): a watch ends by a signal, with no font_lib_free. */
 font_chain_t *font_chain_get(font_lib_t *lib, const char *name, errs_t *e)
+{
+	font_chain_t *c = chain_get(lib, name, e);
+	font_fccache_flush(lib);
+	return c;
+}
+
+static font_chain_t *chain_get(font_lib_t *lib, const char *name, errs_t *e)
 {
 	for (font_chain_t *c = lib->chains; c; c = c->next)
 		if (strcmp(c->name, name) == 0 || (c->file && strcmp(c->file, name) == 0)) {

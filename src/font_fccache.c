@@ -699,8 +699,8 @@ static void put_line(buf_t *b, char tag, long long v, const char *s)
 	buf_putc(b, '\n');
 }
 
-/* Written once, when the library is done with the cache
- * (font_fccache_flush), not at each family stored. */
+/* Written once a chain is resolved (font_fccache_flush), not at each
+ * family stored. */
 static void cache_write(fccache_t *c)
 {
 	buf_t b, r, tmp;

@@ -164,8 +164,8 @@ typedef struct font_cand {
 int font_fccache_lookup(font_lib_t *lib, const char *family, font_cand_t **v);
 void font_fccache_store(font_lib_t *lib, const char *family, const font_cand_t *v, int n);
 void font_fccache_free(font_lib_t *lib);
-/* What was stored since the last flush written to the files (once: at
- * font_lib_drop_faces and font_lib_free, when every chain is resolved). */
+/* What was stored since the last flush written to the files: once a
+ * chain is resolved (font_chain_get), not at each family. */
 void font_fccache_flush(font_lib_t *lib);
 /* 1 when candidate c (from the cache) agrees with its font file: the face
  * index exists, the outline kind matches, family is one of its names. */

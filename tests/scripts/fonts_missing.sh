@@ -109,6 +109,23 @@ same rendercv "$R:134:18: warning: font family 'New Computer Modern' is not inst
 grep -qF "$R:159:18: warning: font family 'New Computer Modern' is not installed; the layout's own face is used for the name and section titles" \
 	"$T/rendercv.cold.err" || no "rendercv: no heading warning"
 ls "$T"/cache/vita/misses-v2-* >/dev/null 2>&1 || no "no miss cache written"
+# a family's faces and the "did you mean" are found in an index of
+# fontconfig's faces, not by FcFontList: what FcFontList gives
+# (VITA_FC_LIST=1) for installed families spelt otherwise, typos and a
+# non-ASCII name: the same messages and PDFs
+for fam in 'noto sans' 'DEJAVUSERIF' 'Noto Serif Hebrew' 'Nimbus Sans' 'Noto Sanz' 'Nimbus Romen' \
+           'DejaVu Sans Mon' 'Noto Serif CJK J' 'Liberation Serf' 'Source Sans 3' '나눔고딕'; do
+	for k in 0 1; do
+		VITA_FC_LIST=$k VITA_NO_FONT_CACHE=1 "$VITA" render "$P" --set "fonts.body=$fam + serif" \
+			-o "$T/fx.pdf" 2>"$T/fx.$k.err"
+		echo "exit $?" >>"$T/fx.$k.err"
+		mv -f "$T/fx.pdf" "$T/fx.$k.pdf" 2>/dev/null
+	done
+	cmp -s "$T/fx.0.err" "$T/fx.1.err" ||
+		{ no "$fam: the index says otherwise than FcFontList:"; diff "$T/fx.1.err" "$T/fx.0.err"; }
+	cmp -s "$T/fx.0.pdf" "$T/fx.1.pdf" || no "$fam: the index's PDF is not FcFontList's"
+done
+n=$((n + 1))
 
 # 2. a private fontconfig whose directories are old (a miss is written
 # only when no directory changed in the second before fontconfig read it);

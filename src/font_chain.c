@@ -936,7 +936,9 @@ void font_chain_resolve(font_chain_t *c, int k)
 		return;
 	en->pending = 0;
 	chain_ctx_t x = { c->lib, c, en->where, NULL, &c->lib->late, 1 };
-	if (resolve_family(&x, en, en->line, en->col) != 0) {
+	int rc = resolve_family(&x, en, en->line, en->col);
+	font_fccache_flush(c->lib);   /* what it found, kept at once (font.c) */
+	if (rc != 0) {
 		for (int s = 0; s < FONT_NSTYLES; s++)
 			en->face[s] = NULL;   /* draws nothing; the error is late */
 		return;

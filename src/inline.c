@@ -793,8 +793,11 @@ static void il_warn_missing(il_t *f, fcp_t *c)
 	fspan_t *s = &f->sp[c->span];
 	char u[8], miss[300];
 	int nm;
+	const char *script = uni_unshaped_script(c->cp);
+	/* one warning per code point, or per script vita cannot shape (a
+	 * Hindi name would otherwise warn for each of its letters) */
 	for (int i = 0; i < s->nwarned; i++)
-		if (s->warned[i] == c->cp)
+		if (s->warned[i] == c->cp || (script && uni_unshaped_script(s->warned[i]) == script))
 			return;
 	if (s->nwarned < 16)
 		s->warned[s->nwarned++] = c->cp;
@@ -810,12 +813,13 @@ static void il_warn_missing(il_t *f, fcp_t *c)
 			err_at_code(f->e, ERR_SYSTEM, f->o->file, s->s->line, s->s->col,
 			            "U+%04X '%s' needs a font that is not installed: chain '%s' names %s",
 			            (unsigned)c->cp, u, font_chain_name(s->s->chain), miss);
-	} else if (uni_unshaped_script(c->cp))
+	} else if (script)
 		/* the fonts may well be installed: the chains leave them out */
 		warn_at(f->e, f->o->file, s->s->line, s->s->col,
 		        "U+%04X '%s' is not drawn: vita cannot shape %s text yet (its conjuncts, "
 		        "reordered vowel signs and stacked marks need more than one glyph per "
-		        "character)", (unsigned)c->cp, u, uni_unshaped_script(c->cp));
+		        "character); nor is the rest of this text's %s",
+		        (unsigned)c->cp, u, script, script);
 	else
 		warn_at(f->e, f->o->file, s->s->line, s->s->col,
 		        "no font in chain '%s' has U+%04X '%s'",

@@ -52,6 +52,7 @@ seed() {   # seed NAME DIR: fill a fresh corpus the first time
 	sfnt) printf '\0' >"$2/cff"; printf '\1' >"$2/ttf"; printf '\0\0\4\0' >"$2/cff1" ;;
 	hyph) printf '\0' >"$2/en"; printf '\1' >"$2/ru"; printf '\0\0\1\0\377' >"$2/en1" ;;
 	fastot) printf '\0\0' >"$2/serif"; printf '\1\3' >"$2/sans"; printf '\177\11' >"$2/feats" ;;
+	zfast) for f in profiles/*.yaml layouts/academic.yaml; do { printf '\0'; cat "$f"; } >"$2/0-$(basename "$f")"; { printf '\3'; cat "$f"; } >"$2/3-$(basename "$f")"; done ;;
 	image) if [ -x build/tests/test_image ]; then   # every PNG and JPEG kind (make first)
 	         build/tests/test_image --write "$2" && rm -f "$2/huge.png"
 	         find "$2" -size +8k -delete

@@ -502,15 +502,39 @@ static size_t next_match(const unsigned char *in, size_t i, size_t bl, uint32_t 
 	return (size_t)(p - in);
 }
 
+/* What both parses do first: the bound and size checks, the tables, the
+ * hash stamps' base for this call, the match buffer; -1: cannot. */
+static int z_start(size_t n, size_t cap, uint32_t *base1)
+{
+	if (cap < pdf_zfast_bound(n) || n > (1u << 30))
+		return -1;
+	init_tables();
+	*base1 = stamp_base(n);
+	if (!mts)
+		mts = xmalloc((BLOCK_BYTES / MIN_MATCH + 2) * sizeof(*mts));
+	return 0;
+}
+
+/* A block's end in both parses: the last bytes (fewer than a match) as
+ * literals when the block ends the input, the end-of-block code, the
+ * block written; where the next block starts. */
+static size_t z_block_end(zout_t *z, const unsigned char *in, size_t bstart, size_t i, size_t n,
+                          int last, const zmatch_t *mt, size_t nm, uint32_t *lf, uint32_t *df)
+{
+	if (last)
+		for (; i < n; i++)
+			lf[in[i]]++;
+	lf[256] = 1;
+	put_block(z, in + bstart, i - bstart, mt, nm, lf, df, i == n);
+	return i;
+}
+
 size_t pdf_zfast(const void *src, size_t n, unsigned char *out, size_t cap)
 {
 	const unsigned char *in = src;
-	if (cap < pdf_zfast_bound(n) || n > (1u << 30))
+	uint32_t base1;
+	if (z_start(n, cap, &base1))
 		return 0;
-	init_tables();
-	const uint32_t base1 = stamp_base(n);
-	if (!mts)
-		mts = xmalloc((BLOCK_BYTES / MIN_MATCH + 2) * sizeof(*mts));
 	uint32_t *restrict ht = htab;
 	zmatch_t *restrict mt = mts;
 	zout_t z = {out, 0, 0, 0};
@@ -554,11 +578,7 @@ size_t pdf_zfast(const void *src, size_t n, unsigned char *out, size_t cap)
 				ht[hash4(load32(in + k))] = base1 + (uint32_t)k;
 			i = lit = end;
 		}
-		if (bend == n)
-			for (; i < n; i++) /* the last 3 bytes */
-				lf[in[i]]++;
-		lf[256] = 1;
-		put_block(&z, in + bstart, i - bstart, mt, nm, lf, df, i == n);
+		i = z_block_end(&z, in, bstart, i, n, bend == n, mt, nm, lf, df);
 	} while (i < n);
 	put_align(&z);
 	return z.n;
@@ -609,12 +629,9 @@ static size_t longest(const unsigned char *in, size_t i, size_t n, uint32_t stam
 size_t pdf_zlazy(const void *src, size_t n, unsigned char *out, size_t cap)
 {
 	const unsigned char *in = src;
-	if (cap < pdf_zfast_bound(n) || n > (1u << 30))
+	uint32_t base1;
+	if (z_start(n, cap, &base1))
 		return 0;
-	init_tables();
-	const uint32_t base1 = stamp_base(n);
-	if (!mts)
-		mts = xmalloc((BLOCK_BYTES / MIN_MATCH + 2) * sizeof(*mts));
 	zmatch_t *restrict mt = mts;
 	zout_t z = {out, 0, 0, 0};
 	uint32_t lf[NLIT], df[NDIST];
@@ -667,11 +684,7 @@ size_t pdf_zlazy(const void *src, size_t n, unsigned char *out, size_t cap)
 			pdist = cdist;
 			i++;
 		}
-		if (bend == n)
-			for (; i < n; i++) /* the last 3 bytes */
-				lf[in[i]]++;
-		lf[256] = 1;
-		put_block(&z, in + bstart, i - bstart, mt, nm, lf, df, i == n);
+		i = z_block_end(&z, in, bstart, i, n, bend == n, mt, nm, lf, df);
 	} while (i < n);
 	put_align(&z);
 	return z.n;

@@ -40,6 +40,14 @@ typedef struct page_run {
 	int32_t track;      /* u: space after each glyph (tracking); x, w and the
 	                       next run's x include it, except after the last
 	                       glyph of tracked text */
+	/* A right-to-left word: one advance per code point of text (u), or
+	   NULL. Its glyphs are drawn in the order of text (logical), from the
+	   run's right edge leftwards: glyph k spans [x + w - (adv[0] + ... +
+	   adv[k]), + adv[k]), and w is the sum. It stands for, and is drawn
+	   and dumped as, one run per glyph at those places (inline.c merges a
+	   word's clusters that read as their glyphs: one item, not one each);
+	   never with gids or actual. */
+	const int32_t *adv;
 } page_run_t;
 
 /* A filled rectangle (rules, bars) or an outline (badge frames, chips). */
@@ -157,6 +165,18 @@ page_t *page_add(page_doc_t *d);
  * into doc->arena, so callers may pass temporaries and unterminated slices
  * (a run's text is r->text[0..r->len)). */
 void page_run(page_t *p, const page_run_t *r);
+/* The runs a right-to-left word (r->adv) stands for, one glyph each, in
+ * the order of its text (right to left on the page):
+ *   page_word_t g; page_run_t one;
+ *   for (page_word_start(&g, r); page_word_next(&g, &one);) ...
+ * (one.text points into r->text; one.adv is NULL). */
+typedef struct page_word {
+	const page_run_t *r;
+	int at, k;          /* the next glyph's byte in text, its index */
+	int32_t x;          /* u: the left edge of the glyph before it */
+} page_word_t;
+void page_word_start(page_word_t *g, const page_run_t *r);
+int page_word_next(page_word_t *g, page_run_t *one);
 void page_rect(page_t *p, const page_rect_t *r);
 void page_link(page_t *p, const page_link_t *l);
 void page_image(page_t *p, const page_image_t *im);
@@ -177,7 +197,8 @@ void page_tag_close(page_doc_t *d, int id);
 /* 1 when element id is an artifact or inside one. */
 int page_tag_is_artifact(const page_doc_t *d, int id);
 
-/* Stable text: one line per item, integer coordinates. Prints the page
+/* Stable text: one line per item (a right-to-left word: per glyph, as the
+ * runs it stands for), integer coordinates. Prints the page
  * size, title/author/subject/keywords, every page's items (with " @N",
  * their element, when it is not the document), the marks and the
  * structure elements;

@@ -1558,6 +1558,18 @@ typedef struct lset {       /* one line being turned into runs */
 	int sealed;             /* the open run's last glyph has no tracking after it */
 	int last_si;            /* the span of the open run's last glyph, or -1 */
 	int met_si;             /* a span whose metrics the line has, or -1 */
+	/* The open word (page_run_t.adv): the right-to-left clusters of one
+	   glyph that read as it (no /ActualText), merged as they close into
+	   runs[wrun], the line's last run, while they follow each other on
+	   the line in one style (merge: the paragraph's runs are put right
+	   to left on its page, lay_place) */
+	int merge;
+	int wrun;               /* or -1 */
+	buf_t wt;               /* its glyphs' bytes */
+	int32_t *wadv;          /* and advances */
+	int nwadv, capwadv;
+	const char *wurl;       /* its link (every glyph's) */
+	int wframe;             /* its frame (runframe) */
 } lset_t;
 
 static int is_rtl_mark(uint32_t c)
@@ -1595,10 +1607,60 @@ static int reads_as_drawn(const lset_t *L)
 	       uni_pres_letter(d) == s;
 }
 
+/* The open word is done: its text (and advances, when it has more than
+ * one glyph) into the arena. */
+static void ls_word_end(il_t *f, lset_t *L)
+{
+	if (L->wrun < 0)
+		return;
+	page_run_t *r = &L->runs[L->wrun];
+	r->text = arena_strndup(f->a, L->wt.s, L->wt.len);
+	r->len = (int)L->wt.len;
+	if (L->nwadv > 1) {
+		int32_t *a = arena_alloc(f->a, sizeof(int32_t) * (size_t)L->nwadv);
+		memcpy(a, L->wadv, sizeof(int32_t) * (size_t)L->nwadv);
+		r->adv = a;
+	}
+	L->wrun = -1;
+}
+
+/* The open run, an RTL cluster of one glyph that reads as it, continues
+ * the open word: it is the glyph after the word's last in the pen's
+ * (logical) order, in the word's style, level, link and frame, and the
+ * space between is at the word's level. Then it goes into the word. */
+static int ls_word_add(il_t *f, lset_t *L)
+{
+	if (L->wrun < 0)
+		return 0;
+	const char *url = L->last_si >= 0 ? f->sp[L->last_si].s->url : NULL;
+	page_run_t *w = &L->runs[L->wrun], *c = &L->cur;
+	if (!(w->face == c->face && w->synth == c->synth && w->size == c->size &&
+	      w->color == c->color && w->lang == c->lang && w->track == c->track &&
+	      L->rlv[L->wrun] == L->lv && L->glv[L->wrun] == L->lv && L->wframe == L->runframe &&
+	      L->wurl == url && (int64_t)w->x + w->w == c->x && L->wt.len + L->rt.len <= RUN_MAX))
+		return 0;
+	buf_add(&L->wt, L->rt.s, L->rt.len);
+	if (L->nwadv == L->capwadv) {
+		L->capwadv = L->capwadv ? 2 * L->capwadv : 64;
+		L->wadv = xrealloc(L->wadv, sizeof(int32_t) * (size_t)L->capwadv);
+	}
+	L->wadv[L->nwadv++] = c->w;
+	w->w = sat32((int64_t)w->w + c->w);
+	L->glv[L->wrun] = L->gap_lv;
+	return 1;
+}
+
 static void ls_close(il_t *f, lset_t *L, int trailing_space)
 {
 	if (!L->open)
 		return;
+	/* an RTL cluster that reads as its one glyph; in a word (see
+	   ls_word_add) when it is as wide as the pen moves */
+	int asis = L->lv % 2 && !L->cur.actual && reads_as_drawn(L);
+	int word = asis && L->merge && L->cur.w > 0;
+	if (word && ls_word_add(f, L))
+		goto done;
+	ls_word_end(f, L);
 	if (L->nruns == L->caprun) {
 		L->caprun = L->caprun ? L->caprun * 2 : 16;
 		L->runs = xrealloc(L->runs, (size_t)L->caprun * sizeof(*L->runs));
@@ -1618,9 +1680,23 @@ static void ls_close(il_t *f, lset_t *L, int trailing_space)
 		   because readers (poppler) share a run's width among its
 		   characters and read RTL characters right to left by
 		   position. */
-		L->cur.text = arena_strndup(f->a, L->rt.s ? L->rt.s : "", L->rt.len);
-		L->cur.len = (int)L->rt.len;
-		if (L->cur.actual || !reads_as_drawn(L)) {
+		if (word) {     /* a new word: its text when it is done */
+			L->wrun = L->nruns;
+			buf_reset(&L->wt);
+			buf_add(&L->wt, L->rt.s, L->rt.len);
+			L->nwadv = 0;
+			if (!L->capwadv) {
+				L->capwadv = 64;
+				L->wadv = xrealloc(L->wadv, sizeof(int32_t) * (size_t)L->capwadv);
+			}
+			L->wadv[L->nwadv++] = L->cur.w;
+			L->wurl = L->last_si >= 0 ? f->sp[L->last_si].s->url : NULL;
+			L->wframe = L->runframe;
+		} else {
+			L->cur.text = arena_strndup(f->a, L->rt.s ? L->rt.s : "", L->rt.len);
+			L->cur.len = (int)L->rt.len;
+		}
+		if (!asis) {
 			L->cur.actual = reverse_cps(f->a, L->lt.s, L->lt.len);
 			L->cur.actual_len = (int)L->lt.len;
 		}
@@ -1647,12 +1723,13 @@ static void ls_close(il_t *f, lset_t *L, int trailing_space)
 			L->cur.gids = g;
 		}
 	}
-	L->ng = 0;
-	L->sealed = 0;
-	L->last_si = -1;
 	L->rlv[L->nruns] = L->lv;
 	L->glv[L->nruns] = L->gap_lv;
 	L->runs[L->nruns++] = L->cur;
+done:
+	L->ng = 0;
+	L->sealed = 0;
+	L->last_si = -1;
 	L->open = 0;
 	buf_reset(&L->rt);
 	buf_reset(&L->lt);
@@ -2025,6 +2102,7 @@ static int ls_line(il_t *f, lset_t *L, const para_line_t *pl, int first, inline_
 	L->fspan = 0;
 	L->metrics = 0;
 	L->last_si = L->met_si = -1;
+	L->wrun = -1;
 	buf_reset(&L->rt);
 	for (int i = pl->start; i < pl->end; i++) {
 		const para_item_t *p = &f->it[i];
@@ -2063,6 +2141,7 @@ static int ls_line(il_t *f, lset_t *L, const para_line_t *pl, int first, inline_
 		}
 	}
 	ls_close(f, L, 0);
+	ls_word_end(f, L);
 	ls_link_flush(L);
 	ls_frame_flush(L);
 	if (f->bidi)
@@ -2157,12 +2236,20 @@ static void il_lines(il_t *f, const para_line_t *pl, int n, inline_result_t *out
 	L.capg = keep.capg;
 	L.rt = keep.rt;
 	L.lt = keep.lt;
+	L.wt = keep.wt;
+	L.wadv = keep.wadv;
+	L.capwadv = keep.capwadv;
 	buf_reset(&L.rt);
 	buf_reset(&L.lt);
 	out->lines = arena_alloc(f->a, sizeof(inline_line_t) * (size_t)(n ? n : 1));
 	out->nlines = n;
 	int prev = 0;
 	for (int i = 0; i < n; i++) {
+		/* a right-to-left page's words are merged (lay_place draws
+		   them in reading order), but not at the start of a line that
+		   continues a hyphenated word (il_actual changes its first
+		   runs) */
+		L.merge = f->o->rtl && !prev && !(i > 0 && ends_in_own_hyphen(f, &pl[i - 1]));
 		int drew = ls_line(f, &L, &pl[i], i == 0, &out->lines[i]);
 		if (prev)
 			il_actual(f, &out->lines[i - 1], &out->lines[i], 0);

@@ -82,7 +82,19 @@ static void tag_link(lay_t *L, vitem_t *v, int from, page_item_t *lk)
 			continue;
 		if (b.len && r->x - end > r->size / 8)
 			buf_putc(&b, ' ');
-		buf_add(&b, r->text, (size_t)r->len);
+		if (r->adv) {
+			/* a right-to-left word (page.h): the runs it stands for
+			   come, from the left, its last glyph first (no gaps) */
+			for (int e = r->len; e > 0;) {
+				int s0 = e - 1;
+				while (s0 > 0 && ((unsigned char)r->text[s0] & 0xC0) == 0x80)
+					s0--;
+				buf_add(&b, r->text + s0, (size_t)(e - s0));
+				e = s0;
+			}
+		} else {
+			buf_add(&b, r->text, (size_t)r->len);
+		}
 		end = r->x + r->w;
 	}
 	while (b.len && b.s[b.len - 1] == ' ')
@@ -297,6 +309,80 @@ static int32_t item_x(const page_item_t *it, int rtl)
 	return rtl ? -(x + w) : x;
 }
 
+static void place_item(page_t *pg, page_item_t it, int32_t baseline)
+{
+	switch (it.kind) {
+	case PAGE_RUN: it.u.run.y += baseline; break;
+	case PAGE_RECT: it.u.rect.y += baseline; break;
+	case PAGE_LINK: it.u.link.y += baseline; break;
+	default: return;
+	}
+	page_item(pg, &it);
+}
+
+/* Glyphs [j, end) of a right-to-left word (bytes [at, to) of its text,
+ * the advances before them cum, theirs w), as one item. */
+static void place_piece(page_t *pg, page_item_t it, int j, int at, int to, int32_t cum,
+                        int32_t w, int32_t baseline)
+{
+	page_run_t *r = &it.u.run;
+	r->x = r->x + r->w - cum - w;
+	r->w = w;
+	r->adv = r->adv + j;
+	r->text += at;
+	r->len = to - at;
+	int one = 1;
+	for (int k = 1; k < r->len && one; k++)
+		one = ((unsigned char)r->text[k] & 0xC0) == 0x80;
+	if (one)
+		r->adv = NULL;
+	place_item(pg, it, baseline);
+}
+
+/* The word at sorted place *pi (order, keys xs) of a right-to-left line,
+ * and the items after it that come among its glyphs: the order the runs
+ * it stands for (page.h) would have given them, so that a frame or a rule
+ * is drawn over the same glyphs. *pi: the last item placed. */
+static void place_word(page_t *pg, const vitem_t *v, const int *order, const int32_t *xs,
+                       int *pi, int32_t baseline)
+{
+	int i = *pi, wi = order[i], k = i + 1;
+	const page_item_t *it = &v->it[wi];
+	const page_run_t *r = &it->u.run;
+	int j = 0, at = 0;      /* the first glyph not placed yet, its byte */
+	int32_t cum = 0;        /* the advances before it */
+	/* an item right of the word's left edge may come among its glyphs:
+	   before the first glyph whose right edge is left of its (or at it,
+	   when the item was before the word in the line) */
+	while (k < v->n && xs[k] < -r->x) {
+		int jj = j, aa = at, found = 0;
+		int32_t cc = cum;
+		while (!found) {
+			do
+				aa++;
+			while (aa < r->len && ((unsigned char)r->text[aa] & 0xC0) == 0x80);
+			cc += r->adv[jj++];
+			if (aa >= r->len)
+				break;
+			int32_t key = -(r->x + r->w - cc);
+			found = xs[k] < key || (xs[k] == key && order[k] < wi);
+		}
+		if (!found)
+			break;
+		place_piece(pg, *it, j, at, aa, cum, cc - cum, baseline);
+		place_item(pg, v->it[order[k]], baseline);
+		j = jj;
+		at = aa;
+		cum = cc;
+		k++;
+	}
+	if (!j)
+		place_item(pg, *it, baseline);
+	else
+		place_piece(pg, *it, j, at, r->len, cum, r->w - cum, baseline);
+	*pi = k - 1;
+}
+
 /* Place a line's items, left to right (right to left when rtl: a date
  * column or a label added beside a line later comes where it is read), so
  * that the page list is in reading order. */
@@ -321,14 +407,11 @@ void lay_place(page_t *pg, const vitem_t *v, int32_t baseline, int rtl)
 		xs[k] = x;
 	}
 	for (int i = 0; i < v->n; i++) {
-		page_item_t it = v->it[order[i]];
-		switch (it.kind) {
-		case PAGE_RUN: it.u.run.y += baseline; break;
-		case PAGE_RECT: it.u.rect.y += baseline; break;
-		case PAGE_LINK: it.u.link.y += baseline; break;
-		default: continue;
-		}
-		page_item(pg, &it);
+		const page_item_t *it = &v->it[order[i]];
+		if (rtl && it->kind == PAGE_RUN && it->u.run.adv)
+			place_word(pg, v, order, xs, &i, baseline);
+		else
+			place_item(pg, *it, baseline);
 	}
 	if (order != order_s)
 		free(order);
@@ -457,6 +540,7 @@ static void anchors(lay_t *L, page_t *page, const region_t *r, int from, int to,
 		page_run_t a = *like;
 		a.text = "\u2060";
 		a.len = 3;
+		a.adv = NULL;
 		a.w = 0;
 		a.actual = NULL;
 		a.actual_len = 0;

@@ -104,6 +104,39 @@ void page_run(page_t *p, const page_run_t *r)
 		memcpy(g, r->gids, sizeof(uint16_t) * (size_t)n);
 		it->u.run.gids = g;
 	}
+	if (r->adv) {
+		size_t n = 0;   /* code points: the bytes that start one */
+		for (int k = 0; k < len; k++)
+			n += ((unsigned char)r->text[k] & 0xC0) != 0x80;
+		int32_t *a = arena_alloc(p->doc->arena, sizeof(int32_t) * (n ? n : 1));
+		memcpy(a, r->adv, sizeof(int32_t) * n);
+		it->u.run.adv = a;
+	}
+}
+
+void page_word_start(page_word_t *g, const page_run_t *r)
+{
+	g->r = r;
+	g->at = g->k = 0;
+	g->x = r->x + r->w;
+}
+
+int page_word_next(page_word_t *g, page_run_t *out)
+{
+	const page_run_t *r = g->r;
+	if (g->at >= r->len)
+		return 0;
+	int l = 1;
+	while (g->at + l < r->len && ((unsigned char)r->text[g->at + l] & 0xC0) == 0x80)
+		l++;
+	*out = *r;
+	out->adv = NULL;
+	out->text = r->text + g->at;
+	out->len = l;
+	out->w = r->adv[g->k++];
+	out->x = g->x -= out->w;
+	g->at += l;
+	return 1;
 }
 
 void page_rect(page_t *p, const page_rect_t *r)
@@ -207,6 +240,14 @@ static const char *base_name(const char *path)
 
 static void dump_item(FILE *out, const page_item_t *it)
 {
+	if (it->kind == PAGE_RUN && it->u.run.adv) {
+		/* a right-to-left word: the runs it stands for */
+		page_word_t g;
+		page_item_t one = *it;
+		for (page_word_start(&g, &it->u.run); page_word_next(&g, &one.u.run);)
+			dump_item(out, &one);
+		return;
+	}
 	switch (it->kind) {
 	case PAGE_RUN: {
 		const page_run_t *r = &it->u.run;

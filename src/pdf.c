@@ -459,8 +459,19 @@ static int draw_run(pw_t *w, const page_run_t *r, int tag)
 		memcpy(tc + k, " Tc\n", 4);
 		pdf_put(w, tc, (size_t)k + 4);
 	}
-	text_at(w, r, (r->synth & 2) != 0);
-	w->pen += show_text(w, font, r->text, (size_t)r->len, r->gids, r->size, r->track);
+	if (r->adv) {
+		/* a right-to-left word: each glyph where the layout put it, in
+		   the text's order (page.h), as the runs it stands for */
+		page_word_t g;
+		page_run_t one;
+		for (page_word_start(&g, r); page_word_next(&g, &one);) {
+			text_at(w, &one, (r->synth & 2) != 0);
+			w->pen += show_text(w, font, one.text, (size_t)one.len, NULL, r->size, r->track);
+		}
+	} else {
+		text_at(w, r, (r->synth & 2) != 0);
+		w->pen += show_text(w, font, r->text, (size_t)r->len, r->gids, r->size, r->track);
+	}
 	if (r->actual)
 		pdf_put(w, "EMC\n", 4);
 	return 0;

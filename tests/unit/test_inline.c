@@ -424,6 +424,86 @@ TEST(rtl_from_0590)
 	CHECK(bidi_is_rtl(0x5D0) && bidi_is_rtl(0x627));
 }
 
+/* The glyphs of a line as drawn (a word's, page.h, one by one), left to
+ * right: "x+w text" each, x from the line's leftmost glyph. */
+static void glyphs_of(const inline_line_t *l, char *out, size_t cap)
+{
+	page_run_t g[256];
+	int n = 0;
+	for (int j = 0; j < l->nruns; j++) {
+		page_word_t it;
+		page_run_t one = l->runs[j];
+		if (!l->runs[j].adv) {
+			if (n < 256)
+				g[n++] = one;
+			continue;
+		}
+		for (page_word_start(&it, &l->runs[j]); page_word_next(&it, &one);)
+			if (n < 256)
+				g[n++] = one;
+	}
+	for (int i = 1; i < n; i++)   /* insertion sort by x */
+		for (int k = i; k > 0 && g[k - 1].x > g[k].x; k--) {
+			page_run_t t = g[k];
+			g[k] = g[k - 1];
+			g[k - 1] = t;
+		}
+	size_t k = 0;
+	out[0] = '\0';
+	for (int i = 0; i < n && k < cap; i++)
+		k += (size_t)snprintf(out + k, cap - k, " %d+%d %.*s", g[i].x - g[0].x, g[i].w,
+		                      g[i].len, g[i].text);
+}
+
+/* A right-to-left page's words are one run each, with an advance per
+ * glyph (page_run_t.adv): glyph for glyph the runs of a cluster each that
+ * a left-to-right page's paragraph has (lay_place puts those in visual
+ * order); a cluster with marks, a lam-alef, is a run of its own. */
+TEST(rtl_words)
+{
+	/* "Mohamed Ali", "the paper" (a lam-alef, its /ActualText) */
+	inline_span_t sp = span("\u0645\u062D\u0645\u062F \u0639\u0644\u064A \u0627\u0644\u0623\u0648\u0631\u0627\u0642",
+	                        FONT_REGULAR, 0, NULL);
+	inline_opts_t o = opts(300000, INLINE_LEFT);
+	o.lang = "ar";
+	o.hyph = NULL;
+	inline_result_t a, b;
+	errs_t e;
+	errs_init(&e);
+	EQ_INT(inline_set(A, &sp, 1, &o, &b, &e), 0);
+	o.rtl = 1;
+	EQ_INT(inline_set(A, &sp, 1, &o, &a, &e), 0);
+	EQ_INT(e.n, 0);
+	EQ_INT(a.nlines, 1);
+	EQ_INT(b.nlines, 1);
+	int words = 0, clusters = 0;
+	for (int j = 0; j < a.lines[0].nruns; j++) {
+		const page_run_t *r = &a.lines[0].runs[j];
+		if (!r->adv)
+			continue;
+		words++;
+		int32_t sum = 0, n = 0;
+		for (int k = 0; k < r->len; k++)
+			if (((unsigned char)r->text[k] & 0xC0) != 0x80)
+				sum += r->adv[n++];
+		EQ_INT(sum, r->w);
+		CHECK(!r->actual && !r->gids);
+	}
+	for (int j = 0; j < b.lines[0].nruns; j++)
+		clusters += !b.lines[0].runs[j].adv;
+	/* the first two words whole, the third in three (its alef, a run of
+	   one glyph; the lam-alef; waraq) */
+	EQ_INT(words, 3);
+	EQ_INT(a.lines[0].nruns, 5);
+	EQ_INT(clusters, b.lines[0].nruns);
+	CHECK(clusters >= 12);
+	static char ga[4096], gb[4096];
+	glyphs_of(&a.lines[0], ga, sizeof(ga));
+	glyphs_of(&b.lines[0], gb, sizeof(gb));
+	EQ_STR(ga, gb);
+	errs_done(&e);
+}
+
 /* bidi_levels answers a paragraph of plain right-to-left text (letters,
  * marks, spaces, joiners, a few stops) in a right-to-left page itself:
  * the same levels as libfribidi's, for every such paragraph tried. */
@@ -862,6 +942,7 @@ int main(void)
 	RUN(runs_across_like_spans);
 	RUN(rtl_from_0590);
 	RUN(rtl_plain_levels);
+	RUN(rtl_words);
 	RUN(overflow);
 	RUN(missing);
 	RUN(flags);

@@ -47,6 +47,44 @@ TEST(test_dump)
 	page_doc_free(d);
 }
 
+/* A right-to-left word (page_run_t.adv): copied with its advances, and
+ * read glyph by glyph (and dumped) as the runs it stands for, its first
+ * letter rightmost. */
+TEST(test_word)
+{
+	page_doc_t *d = page_doc_new(595276, 841890);
+	page_t *p = page_add(d);
+	char text[] = "\u05E9\u05DC\u05DD"; /* shalom: three letters, two bytes each */
+	int32_t adv[] = {5000, 3000, 4000};
+	page_run(p, &(page_run_t){.x = 100000, .y = 80000, .w = 12000, .size = 10000, .face = 1,
+	                          .text = text, .len = 6, .adv = adv});
+	adv[0] = 1;   /* copied */
+	const page_run_t *r = &d->pages[0].items[0].u.run;
+	CHECK(r->adv != adv && r->adv[0] == 5000 && r->adv[2] == 4000);
+	page_word_t g;
+	page_run_t one;
+	int32_t want_x[] = {107000, 104000, 100000}, want_w[] = {5000, 3000, 4000};
+	int n = 0;
+	for (page_word_start(&g, r); page_word_next(&g, &one); n++) {
+		CHECK(n < 3);
+		if (n >= 3)
+			break;
+		EQ_INT(one.x, want_x[n]);
+		EQ_INT(one.w, want_w[n]);
+		EQ_INT(one.len, 2);
+		CHECK(one.text == r->text + 2 * n && one.adv == NULL && one.face == 1);
+	}
+	EQ_INT(n, 3);
+	char *s = dump(d);
+	EQ_STR(s, "doc 595276x841890 pages=1 faces=0 marks=0\n"
+	          "page 1 595276x841890\n"
+	          "run x=107000 y=80000 w=5000 size=10000 face=1 synth=0 color=#000000 \"\u05E9\"\n"
+	          "run x=104000 y=80000 w=3000 size=10000 face=1 synth=0 color=#000000 \"\u05DC\"\n"
+	          "run x=100000 y=80000 w=4000 size=10000 face=1 synth=0 color=#000000 \"\u05DD\"\n");
+	free(s);
+	page_doc_free(d);
+}
+
 /* Many pages and items: arrays grow; a page pointer kept across page_add
  * (now stale) still adds to the right page. */
 TEST(test_grow_and_stale)
@@ -89,6 +127,7 @@ TEST(test_empty)
 int main(void)
 {
 	RUN(test_dump);
+	RUN(test_word);
 	RUN(test_grow_and_stale);
 	RUN(test_empty);
 	return t_report();

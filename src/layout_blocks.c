@@ -251,9 +251,9 @@ static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 
 	/* the dates, and the location where it goes beside them */
 	spans_t ds = {0}, ls = {0};
-	const char *dates = lay_entry_dates(L, en);
-	if (dates)
-		sp_add(L, &ds, dates, (int)strlen(dates), &dated, NULL, en->line, en->col);
+	int split;
+	const char *dates = lay_entry_dates(L, en, &split);
+	sp_dates(L, &ds, dates, split, &dated, en);
 	if (en->location)
 		sp_str(L, &ls, en->location, &mutedi);
 
@@ -284,7 +284,7 @@ static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 		sp_str(L, &both, en->location, &mutedi);
 		if (ds.n) {
 			sp_str(L, &both, s->location_sep, &muted);
-			sp_add(L, &both, dates, (int)strlen(dates), &dated, NULL, en->line, en->col);
+			sp_dates(L, &both, dates, split, &dated, en);
 		}
 		ds = both;
 	} else if ((mode == DATES_RIGHT || mode == DATES_LEFT) && en->location) {
@@ -302,7 +302,7 @@ static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 		if (ds.n) {
 			if (t->n)
 				sp_str(L, t, s->location_sep, &muted);
-			sp_add(L, t, dates, (int)strlen(dates), &dated, NULL, en->line, en->col);
+			sp_dates(L, t, dates, split, &dated, en);
 		}
 		ds.n = 0;
 	}
@@ -318,12 +318,14 @@ static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 		cw = col_width(L, &ds, loc_right ? &ls : NULL);
 	int32_t measure = w - (cw ? cw + s->date_gap : 0);
 	int first = v_flow(L, &hs, x, measure, INLINE_LEFT, s->size_body, 0);
-	if (mode == DATES_LEFT)
-		v_beside(L, first, &ds, left_col(L), 1, left_col(L));
-	else if (cw)
+	if (cw)
 		v_beside(L, first, &ds, x + w, 1, cw);
 	int sec_line = L->r->nv;
 	v_flow(L, &ss, x, loc_right ? measure : w, INLINE_LEFT, s->size_body, 1);
+	/* a left column's dates that wrap go beside the lines after the head
+	   line (the second line is not pushed under them) */
+	if (mode == DATES_LEFT)
+		v_beside(L, first, &ds, left_col(L), 1, left_col(L));
 	if (loc_right)
 		v_beside(L, sec_line, &ls, x + w, 1, cw);
 	if (en->ndetails)

@@ -104,7 +104,9 @@ unsigned lay_figures(unsigned feats, int figures);
  * (where: the key that asked) and left out; 0 when it has them all. */
 unsigned lay_feats_missing(lay_t *L, const tstyle_t *t, unsigned feats, const char *where);
 int32_t sp_width(lay_t *L, const spans_t *s);
-const char *lay_entry_dates(lay_t *L, const mentry_t *en);
+const char *lay_entry_dates(lay_t *L, const mentry_t *en, int *split);
+void sp_dates(lay_t *L, spans_t *s, const char *dates, int split, const tstyle_t *t,
+              const mentry_t *en);
 
 /* ---- the vertical list (layout_vlist.c) ---- */
 

@@ -126,13 +126,42 @@ int32_t sp_width(lay_t *L, const spans_t *s)
 }
 /* ---- dates ---------------------------------------------------------- */
 
-/* The text of an entry's date column ("" when it has none). */
-const char *lay_entry_dates(lay_t *L, const mentry_t *en)
+static int date_fixed(const mdate_t *d)
+{
+	return d->kind != DATE_TEXT;
+}
+
+/* The text of an entry's date column (NULL when it has none), and where
+ * it may break: *split is where a range's end date starts (a line breaks
+ * after the separator, never inside "Sep. 2022"); 0 for a single date,
+ * which never breaks; -1 for free text, which breaks as text does. */
+const char *lay_entry_dates(lay_t *L, const mentry_t *en, int *split)
 {
 	buf_t b;
 	buf_init(&b);
-	locale_entry_dates(L->loc, en, &b);
+	size_t at = locale_entry_dates(L->loc, en, &b);
 	const char *r = b.len ? arena_strdup(L->a, b.s) : NULL;
 	buf_done(&b);
+	int fixed = en->start.kind ? date_fixed(&en->start) && date_fixed(&en->end) && at
+	            : date_fixed(en->end.kind ? &en->end : &en->date);
+	*split = fixed ? (int)at : -1;
 	return r;
+}
+
+/* An entry's dates into s, in t, kept whole as lay_entry_dates says. */
+void sp_dates(lay_t *L, spans_t *s, const char *dates, int split, const tstyle_t *t,
+              const mentry_t *en)
+{
+	if (!dates)
+		return;
+	int len = (int)strlen(dates);
+	if (split < 0) {
+		sp_add(L, s, dates, len, t, NULL, en->line, en->col);
+		return;
+	}
+	tstyle_t nb = *t;
+	nb.flags |= INLINE_NOBREAK;
+	if (split > 0)
+		sp_add(L, s, dates, split, &nb, NULL, en->line, en->col);
+	sp_add(L, s, dates + split, len - split, &nb, NULL, en->line, en->col);
 }

@@ -161,8 +161,9 @@ void locale_date_text(const vlocale_t *l, const mdate_t *d, buf_t *b)
 	}
 }
 
-void locale_entry_dates(const vlocale_t *l, const mentry_t *en, buf_t *b)
+size_t locale_entry_dates(const vlocale_t *l, const mentry_t *en, buf_t *b)
 {
+	size_t split = 0;
 	if (en->start.kind) {
 		buf_t s1, s2;
 		buf_init(&s1);
@@ -172,8 +173,21 @@ void locale_entry_dates(const vlocale_t *l, const mentry_t *en, buf_t *b)
 			locale_date_text(l, &en->end, &s2);
 		else
 			buf_puts(&s2, l->present);
-		locale_fill(b, l->range, "start", s1.s ? s1.s : "", "end", s2.s ? s2.s : "",
-		            (const char *)NULL);
+		const char *st = s1.s ? s1.s : "", *et = s2.s ? s2.s : "";
+		const char *e = strstr(l->range, "{end}");
+		if (e && e > l->range) {
+			/* the same text in two fills, to know where the end starts */
+			size_t base = b->len;
+			buf_t head;
+			buf_init(&head);
+			buf_add(&head, l->range, (size_t)(e - l->range));
+			locale_fill(b, head.s, "start", st, "end", et, (const char *)NULL);
+			buf_done(&head);
+			split = b->len - base;
+			locale_fill(b, e, "start", st, "end", et, (const char *)NULL);
+		} else {
+			locale_fill(b, l->range, "start", st, "end", et, (const char *)NULL);
+		}
 		buf_done(&s1);
 		buf_done(&s2);
 	} else if (en->end.kind) {
@@ -181,6 +195,7 @@ void locale_entry_dates(const vlocale_t *l, const mentry_t *en, buf_t *b)
 	} else if (en->date.kind) {
 		locale_date_text(l, &en->date, b);
 	}
+	return split;
 }
 
 void locale_contact_label(const vlocale_t *l, const mcontact_t *c, buf_t *b)

@@ -80,9 +80,10 @@ grep -v '"EDUCA\|"Educa\|"Research\|"Publica\|"Experi\|"Awards\|"A"\|"wards' "$W
 # oldstyle and tabular figures: glyphs replaced, text unchanged. Noto
 # Serif's own figures are lining and tabular: the body's become oldstyle,
 # the date column's (tabular) stay the font's
+# (the date column ends at 46 + 100 pt: classic's margin and date_width)
 grep -q '^run .*"2022\. " alt=4 ' "$W/sctrack.dump" || no "figures: the body's 2022 is not 4 oldstyle glyphs"
-grep '^run x=116088 .*"2022" ' "$W/sctrack.dump" | grep -q . || no "figures: no 2022 in the date column"
-grep '^run x=116088 .*"2022" ' "$W/sctrack.dump" | grep -q ' alt=' && no "figures: the date column's figures are oldstyle"
+grep '^run x=124088 .*"2022" ' "$W/sctrack.dump" | grep -q . || no "figures: no 2022 in the date column"
+grep '^run x=124088 .*"2022" ' "$W/sctrack.dump" | grep -q ' alt=' && no "figures: the date column's figures are oldstyle"
 grep -q 'in 2022' "$W/sctrack.txt" || no "figures: the body's 2022 does not extract"
 grep -q '(2025, preprint)' "$W/sctrack.txt" || no "figures: '(2025, preprint)' does not extract"
 grep -c ' alt=' "$W/plain.dump" | grep -q '^0$' || no "plain: feature glyphs without a feature"

@@ -22,7 +22,11 @@ static const char *year_note(lay_t *L, const mpub_t *p)
 	buf_init(&b);
 	char y[16];
 	snprintf(y, sizeof(y), "%d", p->year);
-	buf_puts(&b, "\u00a0");
+	/* a full-width bracket ("（2025）") carries its own half-em of space:
+	   no space before it (JLREQ, CLREQ) */
+	const char *pat = p->year && p->status ? L->loc->year_status : L->loc->year;
+	if (strncmp(pat, "\uFF08", 3) && strncmp(pat, "\u3010", 3) && strncmp(pat, "\u3014", 3))
+		buf_puts(&b, "\u00a0");
 	if (p->year && p->status) {
 		buf_t t;
 		buf_init(&t);
@@ -383,6 +387,17 @@ static int32_t label_width(lay_t *L, const msection_t *sec)
 	int32_t fit = widest + s->pub_label_gap, max = bw(L) / 4;
 	if (fit > max)
 		fit = max;
+	if (!widest) {
+		/* no venue tags: the column holds only the numbers ("[4]"), or
+		   nothing, and is as wide as they are, not publications.label_width */
+		if (sec->numbering == NUM_NONE)
+			return 0;
+		tstyle_t nt = lay_ts(L, FONT_REGULAR, s->size_small, s->c_muted);
+		spans_t sp = {0};
+		sp_str(L, &sp, arena_printf(L->a, "[%d]", sec->npubs), &nt);
+		fit = sp_width(L, &sp) + s->pub_label_gap;
+		return fit < lw ? fit : lw;
+	}
 	return fit > lw ? fit : lw;
 }
 

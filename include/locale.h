@@ -117,12 +117,13 @@ void locale_smart_model(const vlocale_t *l, struct model *m, struct arena *a);
  * has none); a contact's label ("ORCID 0000-...", "github.com/NAME", the
  * locale's word for a Scholar profile). Each appends to b;
  * locale_entry_dates returns where, in what it appended, a range's end
- * date starts (0: not a range, or a pattern that opens with {end}). */
+ * date starts: 0 for one date (a range from a date to the same date is
+ * that date), -1 for a range whose pattern does not end with {end}. */
 struct mdate;
 struct mentry;
 struct mcontact;
 void locale_date_text(const vlocale_t *l, const struct mdate *d, buf_t *b);
-size_t locale_entry_dates(const vlocale_t *l, const struct mentry *en, buf_t *b);
+int locale_entry_dates(const vlocale_t *l, const struct mentry *en, buf_t *b);
 void locale_contact_label(const vlocale_t *l, const struct mcontact *c, buf_t *b);
 /* The date of the footer's "updated" line: the profile's `updated`, else
  * the month of epoch (seconds, UTC: SOURCE_DATE_EPOCH or now). */

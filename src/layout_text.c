@@ -139,12 +139,13 @@ const char *lay_entry_dates(lay_t *L, const mentry_t *en, int *split)
 {
 	buf_t b;
 	buf_init(&b);
-	size_t at = locale_entry_dates(L->loc, en, &b);
+	int at = locale_entry_dates(L->loc, en, &b);
 	const char *r = b.len ? arena_strdup(L->a, b.s) : NULL;
 	buf_done(&b);
-	int fixed = en->start.kind ? date_fixed(&en->start) && date_fixed(&en->end) && at
-	            : date_fixed(en->end.kind ? &en->end : &en->date);
-	*split = fixed ? (int)at : -1;
+	const mdate_t *one = en->start.kind ? &en->start : en->end.kind ? &en->end : &en->date;
+	int fixed = at > 0 ? date_fixed(&en->start) && date_fixed(&en->end)
+	            : at == 0 && date_fixed(one);
+	*split = fixed ? at : -1;
 	return r;
 }
 

@@ -161,10 +161,21 @@ void locale_date_text(const vlocale_t *l, const mdate_t *d, buf_t *b)
 	}
 }
 
-size_t locale_entry_dates(const vlocale_t *l, const mentry_t *en, buf_t *b)
+/* A range from a date to the same date ("Jan. 1, 2018 – Jan. 1, 2018",
+ * as exports write a one-day event) is that date. */
+static int same_date(const mdate_t *a, const mdate_t *b)
 {
-	size_t split = 0;
-	if (en->start.kind) {
+	return a->kind == b->kind && (a->kind == DATE_YEAR || a->kind == DATE_MONTH ||
+	                              a->kind == DATE_DAY) &&
+	       a->y == b->y && a->m == b->m && a->d == b->d;
+}
+
+int locale_entry_dates(const vlocale_t *l, const mentry_t *en, buf_t *b)
+{
+	int split = 0;
+	if (en->start.kind && same_date(&en->start, &en->end)) {
+		locale_date_text(l, &en->start, b);
+	} else if (en->start.kind) {
 		buf_t s1, s2;
 		buf_init(&s1);
 		buf_init(&s2);
@@ -174,20 +185,12 @@ size_t locale_entry_dates(const vlocale_t *l, const mentry_t *en, buf_t *b)
 		else
 			buf_puts(&s2, l->present);
 		const char *st = s1.s ? s1.s : "", *et = s2.s ? s2.s : "";
+		size_t base = b->len;
+		locale_fill(b, l->range, "start", st, "end", et, (const char *)NULL);
+		/* where the end starts: the pattern's {end} with plain text after it */
 		const char *e = strstr(l->range, "{end}");
-		if (e && e > l->range) {
-			/* the same text in two fills, to know where the end starts */
-			size_t base = b->len;
-			buf_t head;
-			buf_init(&head);
-			buf_add(&head, l->range, (size_t)(e - l->range));
-			locale_fill(b, head.s, "start", st, "end", et, (const char *)NULL);
-			buf_done(&head);
-			split = b->len - base;
-			locale_fill(b, e, "start", st, "end", et, (const char *)NULL);
-		} else {
-			locale_fill(b, l->range, "start", st, "end", et, (const char *)NULL);
-		}
+		split = e && e > l->range && !strchr(e + 5, '{')
+		        ? (int)(b->len - base - strlen(et) - strlen(e + 5)) : -1;
 		buf_done(&s1);
 		buf_done(&s2);
 	} else if (en->end.kind) {

@@ -91,20 +91,18 @@ static void init_tables(void)
 		for (unsigned l = len_base[c]; l < (c == 28 ? 259u : len_base[c + 1]); l++)
 			len_code[l] = (uint8_t)c;
 	len_code[258] = 28;
-	for (unsigned k = 0, c = 0; k < 512; k++) {
-		unsigned d = k < 256 ? k + 1 : ((k - 256) << 7) + 1;
-		while (c < 29 && dist_base[c + 1] <= d)
-			c++;
-		dist_code[k] = (uint8_t)c;
-		if (k == 255)
-			c = 0;
+	/* distances 1-256 one by one, the longer ones by 128 (codes 16 on
+	   start at 257 + a multiple of 128); [256] is distance 1-128's code */
+	for (unsigned c = 0; c < NDIST; c++) {
+		unsigned d0 = dist_base[c], d1 = d0 + (1u << dist_extra[c]);
+		if (c < 16)
+			memset(dist_code + d0 - 1, (int)c, d1 - d0);
+		else
+			memset(dist_code + 256 + ((d0 - 1) >> 7), (int)c, (d1 - d0) >> 7);
 	}
-	for (unsigned i = 0; i < 256; i++) {
-		unsigned r = 0;
-		for (unsigned b = 0; b < 8; b++)
-			r |= (i >> b & 1) << (7 - b);
-		rev8[i] = (uint8_t)r;
-	}
+	memset(dist_code + 256, 0, 2); /* d - 1 < 256: 1-256, codes 0-15 */
+	for (unsigned i = 1; i < 256; i++) /* rev8[i]: i's bits reversed */
+		rev8[i] = (uint8_t)(rev8[i >> 1] >> 1 | (i & 1) << 7);
 	for (unsigned i = 0; i < NLIT + 2; i++)
 		st_len[i] = i < 144 ? 8 : i < 256 ? 9 : i < 280 ? 7 : 8;
 	make_codes(st_len, NLIT + 2, st_code);
@@ -142,10 +140,12 @@ static void huff_lens(const uint32_t *freq, unsigned n, unsigned maxlen, uint8_t
 	/* sorted by frequency, stable: radix, one pass a byte of it */
 	uint32_t *k0 = key, *k1 = tmp;
 	for (unsigned sh = 16; sh < 32 && most >> (sh - 16); sh += 8) {
-		unsigned cnt[257] = {0};
+		/* the digits are at most top (most is at least every frequency) */
+		unsigned cnt[257], top = most >> (sh - 16) > 255 ? 255 : most >> (sh - 16);
+		memset(cnt, 0, (top + 2) * sizeof(cnt[0]));
 		for (unsigned i = 0; i < m; i++)
 			cnt[(k0[i] >> sh & 0xff) + 1]++;
-		for (unsigned k = 1; k < 257; k++)
+		for (unsigned k = 1; k <= top; k++)
 			cnt[k] += cnt[k - 1];
 		for (unsigned i = 0; i < m; i++)
 			k1[cnt[k0[i] >> sh & 0xff]++] = k0[i];
@@ -488,18 +488,20 @@ static size_t match_len(const unsigned char *a, uint32_t dist, size_t left)
 static size_t next_match(const unsigned char *in, size_t i, size_t bl, uint32_t base1,
                          uint32_t *restrict ht, uint32_t *restrict lf, uint32_t *dist)
 {
-	const unsigned char *p = in + i, *end = in + bl;
-	uint32_t stamp = base1 + (uint32_t)i;
-	for (; p < end; p++, stamp++) {
-		uint32_t v = load32(p), *e = &ht[hash4(v)], d = stamp - *e;
+	/* the stamp of in + k is base1 + k: one counter for both */
+	size_t k = i;
+	const unsigned char *at = in;
+	uint32_t off = base1;
+	for (; k < bl; k++) {
+		uint32_t v = load32(at + k), *e = &ht[hash4(v)], stamp = off + (uint32_t)k, d = stamp - *e;
 		*e = stamp;
-		if (d - 1 < WINDOW && load32(p - d) == v) {
+		if (d - 1 < WINDOW && load32(at + k - d) == v) {
 			*dist = d;
 			break;
 		}
-		lf[*p]++;
+		lf[at[k]]++;
 	}
-	return (size_t)(p - in);
+	return k;
 }
 
 /* What both parses do first: the bound and size checks, the tables, the
@@ -626,6 +628,28 @@ static size_t longest(const unsigned char *in, size_t i, size_t n, uint32_t stam
 	return found;
 }
 
+/* Match mt[*nm] at in + s, len bytes from dist back: counted, and its
+ * positions from s + 2 on entered in the chains (s and s + 1 are in
+ * them); where it ends. */
+static size_t lazy_take(const unsigned char *in, size_t s, size_t len, uint32_t dist, size_t lit,
+                        size_t lim, uint32_t base1, zmatch_t *mt, size_t *nm, uint32_t *lf,
+                        uint32_t *df)
+{
+	size_t end = s + len, stop = end < lim ? end : lim;
+	mt[*nm].lit = (uint32_t)(s - lit);
+	mt[*nm].len = (uint16_t)len;
+	mt[*nm].dist = (uint16_t)dist;
+	(*nm)++;
+	lf[257 + len_code[len]]++;
+	df[dcode_of(dist)]++;
+	for (size_t k = s + 2; k < stop; k++) {
+		uint32_t *h = &htab[hash4(load32(in + k))];
+		cprev[k & (WINDOW - 1)] = *h;
+		*h = base1 + (uint32_t)k;
+	}
+	return end;
+}
+
 size_t pdf_zlazy(const void *src, size_t n, unsigned char *out, size_t cap)
 {
 	const unsigned char *in = src;
@@ -642,48 +666,36 @@ size_t pdf_zlazy(const void *src, size_t n, unsigned char *out, size_t cap)
 		size_t bend = n - i > BLOCK_BYTES ? i + BLOCK_BYTES : n, bl = bend < lim ? bend : lim;
 		memset(lf, 0, sizeof(lf));
 		memset(df, 0, sizeof(df));
-		int have = 0;  /* position i - 1 was looked at: its match plen, pdist */
+		/* position i - 1 was looked at (have): its match plen (0: none,
+		   else >= MIN_MATCH), pdist */
+		int have = 0;
 		size_t plen = 0;
 		uint32_t pdist = 0;
-		for (;;) {
+		while (i < bl) {
+			uint32_t stamp = base1 + (uint32_t)i, *h = &htab[hash4(load32(in + i))], cand = *h;
+			cprev[i & (WINDOW - 1)] = cand;
+			*h = stamp;
 			size_t clen = 0;
 			uint32_t cdist = 0;
-			if (i < bl) {
-				uint32_t *h = &htab[hash4(load32(in + i))], cand = *h;
-				cprev[i & (WINDOW - 1)] = cand;
-				*h = base1 + (uint32_t)i;
-				if (!have || plen < LAZY_MAX)
-					clen = longest(in, i, n, base1 + (uint32_t)i, base1, cand,
-					               have && plen >= MIN_MATCH ? plen : MIN_MATCH - 1, &cdist);
-			}
-			if (have && plen >= MIN_MATCH && clen <= plen) { /* take the match at i - 1 */
-				size_t s = i - 1, end = s + plen, stop = end < lim ? end : lim;
-				mt[nm].lit = (uint32_t)(s - lit);
-				mt[nm].len = (uint16_t)plen;
-				mt[nm].dist = (uint16_t)pdist;
-				nm++;
-				lf[257 + len_code[plen]]++;
-				df[dcode_of(pdist)]++;
-				for (size_t k = i + 1; k < stop; k++) { /* its other positions enter the chains */
-					uint32_t *h = &htab[hash4(load32(in + k))];
-					cprev[k & (WINDOW - 1)] = *h;
-					*h = base1 + (uint32_t)k;
-				}
-				i = lit = end;
+			if (plen < LAZY_MAX && stamp - cand - 1 < WINDOW - 1)
+				clen = longest(in, i, n, stamp, base1, cand, plen ? plen : MIN_MATCH - 1, &cdist);
+			if (plen && clen <= plen) { /* take the match at i - 1 */
+				i = lit = lazy_take(in, i - 1, plen, pdist, lit, lim, base1, mt, &nm, lf, df);
 				have = 0;
-				if (i >= bl)
-					break;
+				plen = 0;
 				continue;
 			}
 			if (have) /* i - 1 is a literal */
 				lf[in[i - 1]]++;
-			if (i >= bl)
-				break;
 			have = 1;
 			plen = clen;
 			pdist = cdist;
 			i++;
 		}
+		if (plen) /* the last position looked at: its match */
+			i = lit = lazy_take(in, i - 1, plen, pdist, lit, lim, base1, mt, &nm, lf, df);
+		else if (have)
+			lf[in[i - 1]]++;
 		i = z_block_end(&z, in, bstart, i, n, bend == n, mt, nm, lf, df);
 	} while (i < n);
 	put_align(&z);

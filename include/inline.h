@@ -86,6 +86,9 @@ typedef struct inline_opts {
 	                           hyphenation must stay within (0 = 1000, TeX's
 	                           \pretolerance=100); < 0: hyphenate at once */
 	inline_memo_t *memo;    /* where paragraphs set before are found, or NULL */
+	int count;              /* only count the lines: out->nlines is the number
+	                           setting them gives (the same breaks), out->lines
+	                           is NULL (fit's attempts that are measured only) */
 } inline_opts_t;
 
 /* The extent of a INLINE_FRAME span on a line; the caller draws the frame. */

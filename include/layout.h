@@ -54,4 +54,18 @@ typedef struct layout_page {
 int layout_paginate(const layout_box_t *b, int n, int32_t avail_first, int32_t avail,
                     layout_page_t *pages);
 
+/* A lower bound on the pages of a list still being built (fit's measured
+ * attempts stop once theirs pass fit.pages): add its boxes in order;
+ * layout_over(o, first, avail, max) = 1 proves that layout_paginate of
+ * those boxes followed by any others, with the same rooms, gives more than
+ * max pages. Zero it to start. */
+typedef struct layout_over {
+	int64_t y;              /* u: the boxes' heights so far */
+	int64_t last;           /* u: the sum up to the last non-gap box */
+	int64_t run, g;         /* u: the gaps since it; the tallest such run */
+	int32_t tallest;        /* u: the tallest non-gap box */
+} layout_over_t;
+void layout_over_add(layout_over_t *o, const layout_box_t *b);
+int layout_over(const layout_over_t *o, int32_t avail_first, int32_t avail, int max);
+
 #endif

@@ -2625,7 +2625,10 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 		rc = il_break(&f, oo.tolerance, 0, &pl, &npl);
 	}
 	out->greedy = rc == 1;
-	il_lines(&f, pl, npl, out);
+	if (oo.count)
+		out->nlines = npl;     /* the lines il_lines would set, one per break */
+	else
+		il_lines(&f, pl, npl, out);
 	il_free(&f);
 	return 0;
 }

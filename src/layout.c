@@ -417,7 +417,13 @@ static void lay_body(lay_t *L)
 	int *start = xcalloc((size_t)m->nsections + 1, sizeof(int));
 	int *tag0 = xcalloc((size_t)m->nsections + 1, sizeof(int));
 	int *tag1 = xcalloc((size_t)m->nsections + 1, sizeof(int));
-	for (int i = 0; i < m->nsections && !L->failed; i++) {
+	/* a measured attempt for fit.pages stops once it is sure to need
+	   more pages (lay_over); not with a sidebar on the first page only,
+	   whose main column may be set again, wider, after the sections */
+	L->room1 = L->avail - lay_height(&L->reg[R_HEAD], 0, L->reg[R_HEAD].nv);
+	if (L->measure && !(s->sidebar != SIDE_NONE && s->sidebar_first))
+		L->max_pages = s->fit_pages;
+	for (int i = 0; i < m->nsections && !L->failed && !L->over; i++) {
 		int side = lay_in_sidebar(L, &m->sections[i]);
 		lay_into(L, &L->reg[side ? R_SIDE : R_MAIN]);
 		start[i] = side ? -1 : L->r->nv;
@@ -425,7 +431,7 @@ static void lay_body(lay_t *L)
 		lay_section(L, &m->sections[i]);
 		tag1[i] = L->d->ntags;
 	}
-	if (L->failed || s->sidebar == SIDE_NONE || !s->sidebar_first)
+	if (L->failed || L->over || s->sidebar == SIDE_NONE || !s->sidebar_first)
 		goto done;
 	region_t *mr = &L->reg[R_MAIN], *sr = &L->reg[R_SIDE];
 	int32_t first = L->avail - lay_height(&L->reg[R_HEAD], 0, L->reg[R_HEAD].nv);
@@ -518,14 +524,17 @@ static void lay_drop(attempt_t *t)
 	lay_end(t);
 }
 
-/* The header and the sections of a layout with style s; -1 on failure. */
+/* The header and the sections of a layout with style s; -1 on failure.
+ * measure: only what lay_measure reads (heights and keeps; lines with no
+ * runs), for an attempt that is not kept. */
 static int lay_build(attempt_t *t, const model_t *m, const char *cjk, const style_t *s,
                      const style_t *orig, font_lib_t *lib, const layout_opts_t *o,
-                     inline_memo_t *memo, errs_t *e)
+                     inline_memo_t *memo, int measure, errs_t *e)
 {
 	memset(t, 0, sizeof(*t));
 	lay_t *L = &t->L;
 	L->memo = memo;
+	L->measure = measure;
 	L->m = m;
 	L->s = s;
 	L->orig = orig;
@@ -595,8 +604,8 @@ static page_doc_t *lay_once(const model_t *m, const char *cjk, const style_t *s,
                             inline_memo_t *memo, errs_t *e, int32_t *last_fill)
 {
 	attempt_t t;
-	return lay_build(&t, m, cjk, s, orig, lib, o, memo, e) ? NULL
-	                                                       : lay_finish(&t, o, last_fill);
+	return lay_build(&t, m, cjk, s, orig, lib, o, memo, 0, e) ? NULL
+	                                                          : lay_finish(&t, o, last_fill);
 }
 
 static int32_t scale(int32_t v, int32_t pm)
@@ -623,6 +632,32 @@ static void tighten(style_t *s, const style_t *base, int t)
 	                    &s->size_name, &s->size_native};
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		*sizes[i] = scale(*sizes[i], ks);
+}
+
+/* The height of a built layout's columns: the header and the taller
+ * column. */
+static int64_t lay_total(const lay_t *L)
+{
+	int32_t m = lay_height(&L->reg[R_MAIN], 0, L->reg[R_MAIN].nv);
+	int32_t d = lay_height(&L->reg[R_SIDE], 0, L->reg[R_SIDE].nv);
+	return (int64_t)lay_height(&L->reg[R_HEAD], 0, L->reg[R_HEAD].nv) + (m > d ? m : d);
+}
+
+/* Is an attempt with style t likely to be kept, so that it is better
+ * built in full at once than measured first? A guess from the height h of
+ * the one measured last (style hs), scaled by the lines' heights (the
+ * size of the text times the leading), against the pages it may take.
+ * Only what the fit costs depends on it: a measured attempt that fits is
+ * built again in full, a full one that does not is dropped. */
+static int likely_fits(const style_t *s, const style_t *t, int64_t h, const style_t *hs,
+                       int32_t avail)
+{
+	if (h < 0)
+		return 0;
+	int64_t now = (int64_t)t->size_body * t->leading, then = (int64_t)hs->size_body * hs->leading;
+	int64_t guess = then > 0 ? h * now / then : h;
+	int64_t room = (int64_t)avail * (s->fit_pages > 0 ? s->fit_pages : 1);
+	return guess * 1000 <= room * 1010;   /* 1% over it still likely fits */
 }
 
 /* Where a fit key was set, for its warnings. */
@@ -655,6 +690,8 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 	errs_init(&fq);
 	fq.max = e->max;
 	inline_memo_t *memo = NULL;
+	int64_t hk = -1;   /* the height of the latest attempt measured whole, */
+	style_t tk;        /* and its style */
 	for (int k = 0; k <= 10; k++) {
 		errs_t q;
 		errs_init(&q);
@@ -667,16 +704,31 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 			memo = inline_memo_new();
 		/* an attempt is placed on pages only when it is kept (the one
 		   that fits, or the fallback); its page count and the fill of
-		   its last page are what placing it would give (lay_measure) */
+		   its last page are what placing it would give (lay_measure).
+		   All but the fallback are first built to be measured only
+		   (their lines broken, not set: the same breaks, heights and
+		   keeps); the one that fits is then built again in full, which
+		   gives what a full first build would have (the memo changes
+		   no result) */
 		attempt_t at;
-		int built = lay_build(&at, m, cjk, &t, s, lib, o, memo, &q) == 0;
-		int n = built ? lay_measure(&at.L, &fill) : 0;
+		int measure = k != last && !likely_fits(s, &t, hk, &tk, avail);
+		int built = lay_build(&at, m, cjk, &t, s, lib, o, memo, measure, &q) == 0;
+		int n = !built ? 0 : at.L.over ? s->fit_pages + 1 : lay_measure(&at.L, &fill);
+		if (built && !at.L.over) {
+			hk = lay_total(&at.L);
+			tk = t;
+		}
 		if (k == 0)
 			pages0 = n;
 		int ok_pages = !s->fit_pages || n <= s->fit_pages;
 		int ok_short = !s->fit_no_short || n <= 1 || fill * 5 >= avail ||
 		               (k > 0 && n < pages0);
 		d = NULL;
+		if (built && measure && !q.nerrors && ok_pages && ok_short) {
+			lay_drop(&at);
+			errs_clear(&q);
+			built = lay_build(&at, m, cjk, &t, s, lib, o, memo, 0, &q) == 0;
+		}
 		if (built && !q.nerrors && ((ok_pages && ok_short) || k == last))
 			d = lay_finish(&at, o, &fill);
 		else if (built)

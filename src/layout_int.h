@@ -40,6 +40,8 @@ typedef struct region {
 	int tag;                /* its structure element (a Div beside a sidebar), or 0 */
 	vitem_t *v;
 	int nv, capv;
+	layout_over_t o;        /* v[0, oi) as lay_over has added them */
+	int oi;
 } region_t;
 
 enum { R_HEAD, R_MAIN, R_SIDE, R_COUNT };
@@ -71,6 +73,12 @@ typedef struct lay {
 	int photo_at;           /* the photo is placed after this item of the header's region */
 	uint32_t frame_color;
 	unsigned feats_said;    /* bit per key told about missing features */
+	int measure;            /* a fit attempt that is measured, never placed:
+	                           its lines have their heights and keeps, no runs */
+	int max_pages;          /* measure: stop (over = 1) once a column is sure
+	                           to need more pages than this (0: never) */
+	int over;               /* stopped: more than max_pages pages */
+	int32_t room1;          /* u: the first page's room below the header */
 	int failed;
 } lay_t;
 

@@ -196,12 +196,31 @@ static int mostly_cjk(const spans_t *s)
 	return cjk > other;
 }
 
+/* Is the region blocks go to sure to need more than L->max_pages pages
+ * (then L->over = 1, and nothing more is set)? Called before each
+ * paragraph: by then the items of the ones before are final (a block
+ * changes its lines' heights, chips, right after setting them), but for a
+ * last gap, which may still grow (v_gap): it is added next time. */
+static int lay_over(lay_t *L)
+{
+	region_t *r = L->r;
+	if (!L->max_pages || L->over)
+		return L->over;
+	int n = r->nv && r->v[r->nv - 1].kind == V_GAP ? r->nv - 1 : r->nv;
+	for (; r->oi < n; r->oi++) {
+		const vitem_t *v = &r->v[r->oi];
+		layout_over_add(&r->o, &(layout_box_t){v->h, v->kind == V_GAP, v->nobreak});
+	}
+	L->over = layout_over(&r->o, L->room1, L->avail, L->max_pages);
+	return L->over;
+}
+
 /* Set spans with a measure and append one V_LINE per line. Returns the
  * index of the first line appended (or -1 when nothing was set). */
 int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
                   int32_t size, int hyphenate)
 {
-	if (!s->n)
+	if (!s->n || lay_over(L))
 		return -1;
 	inline_opts_t o;
 	memset(&o, 0, sizeof(o));
@@ -213,6 +232,7 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
 	o.hyph = hyphenate && L->s->hyphenate ? L->hyph : NULL;
 	o.file = L->m->file;
 	o.memo = L->memo;
+	o.count = L->measure;
 	inline_result_t r;
 	if (inline_set(L->a, s->v, s->n, &o, &r, L->e)) {
 		L->failed = 1;
@@ -222,7 +242,9 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
 	int32_t h = lay_lead(L, size);
 	if (hyphenate && mostly_cjk(s))   /* body text, not a name or a title */
 		h = (int32_t)((int64_t)size * L->s->leading_cjk / 1000);
-	for (int i = 0; i < r.nlines; i++) {
+	for (int i = 0; L->measure && i < r.nlines; i++)
+		v_new(L, V_LINE, h);   /* what pagination reads: heights and keeps */
+	for (int i = 0; !L->measure && i < r.nlines; i++) {
 		const inline_line_t *fl = &r.lines[i];
 		/* report justified lines stretched or shrunk past the limits */
 		int32_t st = L->s->loose_stretch, sh = L->s->loose_shrink;
@@ -252,7 +274,7 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
  * list is shorter. */
 int v_beside(lay_t *L, int at, const spans_t *s, int32_t x, int right, int32_t width)
 {
-	if (!s->n || at < 0)
+	if (!s->n || at < 0 || L->over)
 		return 0;
 	inline_opts_t o;
 	memset(&o, 0, sizeof(o));
@@ -263,6 +285,7 @@ int v_beside(lay_t *L, int at, const spans_t *s, int32_t x, int right, int32_t w
 	o.lang = L->lang;
 	o.file = L->m->file;
 	o.memo = L->memo;
+	o.count = L->measure;
 	inline_result_t r;
 	if (inline_set(L->a, s->v, s->n, &o, &r, L->e)) {
 		L->failed = 1;
@@ -277,7 +300,8 @@ int v_beside(lay_t *L, int at, const spans_t *s, int32_t x, int right, int32_t w
 			L->r->v[L->r->nv - 2].nobreak = 1;
 			k = L->r->nv - 1;
 		}
-		v_put_line(L, &L->r->v[k], &r.lines[i], L->r->x0 + x - (right ? width : 0), width);
+		if (!L->measure)
+			v_put_line(L, &L->r->v[k], &r.lines[i], L->r->x0 + x - (right ? width : 0), width);
 	}
 	return r.nlines;
 }
@@ -452,6 +476,40 @@ int layout_paginate(const layout_box_t *b, int n, int32_t avail_first, int32_t a
 		i = end;
 	}
 	return np;
+}
+
+void layout_over_add(layout_over_t *o, const layout_box_t *b)
+{
+	o->y += b->h;
+	if (b->gap) {
+		o->run += b->h;
+		if (o->run > o->g)
+			o->g = o->run;
+		return;
+	}
+	o->run = 0;
+	o->last = o->y;
+	if (b->h > o->tallest)
+		o->tallest = b->h;
+}
+
+/* Proof. In layout_paginate, with room R1 on the first page and A on the
+ * others: a page holds its boxes up to its last non-gap box within its
+ * room (a non-gap box after the page's first is taken only while
+ * y + h <= room; the first is a non-gap box, or the list's first box, and
+ * is within the room when no non-gap box is taller than min(R1, A)).
+ * Between a page's last non-gap box and the next page's first box there
+ * are only gaps (a page ends after its last allowed break, and the next
+ * one skips the gaps at its top): one run of consecutive gaps, at most G,
+ * the tallest run of them. So the boxes up to a non-gap box on page q sum
+ * to at most R1 + (q - 1) (A + G), and a sum above R1 + (N - 1) (A + G)
+ * puts that box on a page past N. Boxes added later only come after it. */
+int layout_over(const layout_over_t *o, int32_t avail_first, int32_t avail, int max)
+{
+	int32_t room = avail_first < avail ? avail_first : avail;
+	if (max < 1 || o->tallest > room)
+		return 0;
+	return o->last > avail_first + (int64_t)(max - 1) * (avail + o->g);
 }
 
 int32_t lay_height(const region_t *r, int from, int to)

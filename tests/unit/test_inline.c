@@ -861,7 +861,8 @@ static void dump_result(const inline_result_t *r, char *out, size_t cap)
 
 /* A paragraph set through a memo (fit's attempts: its glyphs kept at no
  * size and placed at each size, not shaped again) sets what setting it
- * afresh sets, at every size, warnings included, and is as wide
+ * afresh sets, at every size, warnings included (and counted only, it
+ * has as many lines), and is as wide
  * (inline_width_memo); and the same text in
  * another style, with a feature, tracking or in another language does not
  * take its glyphs. */
@@ -908,6 +909,19 @@ TEST(memo_same)
 				EQ_INT(inline_set(A, sp, 2, &o, &r, &e2), 0);
 				dump_result(&r, b, sizeof(b));
 				EQ_STR(a, b);
+				/* counted only (fit's measured attempts): as many lines,
+				   none set, the same messages */
+				inline_result_t rc;
+				errs_t e3;
+				errs_init(&e3);
+				o.memo = m;
+				o.count = 1;
+				EQ_INT(inline_set(A, sp, 2, &o, &rc, &e3), 0);
+				EQ_INT(rc.nlines, r.nlines);
+				CHECK(rc.lines == NULL);
+				EQ_INT(e3.n, e2.n);
+				errs_done(&e3);
+				o.count = 0;
 				EQ_INT(inline_width_memo(m, sp, 2, o.lang), inline_width(sp, 2, o.lang));
 				EQ_INT(e1.n, e2.n);
 				for (int i = 0; i < e1.n && i < e2.n; i++)

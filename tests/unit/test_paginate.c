@@ -78,6 +78,74 @@ TEST(test_overtall_and_gaps)
 	EQ_INT(layout_paginate(b, 0, 20, 20, p), 0);
 }
 
+static int over_of(const layout_box_t *b, int n, int32_t first, int32_t avail, int max)
+{
+	layout_over_t o = {0};
+	for (int i = 0; i < n; i++)
+		layout_over_add(&o, &b[i]);
+	return layout_over(&o, first, avail, max);
+}
+
+/* layout_over's bound is tight: three lines fill the first page (30),
+ * a gap of 5 is the break, four lines fill the second (40): 75 =
+ * R1 + (A + G) still fits two pages, and is not said to be over; one line
+ * more is, and takes a third page. */
+TEST(test_over_tight)
+{
+	layout_box_t b[] = {L(10), L(10), L(10), G(5), L(10), L(10), L(10), L(10), L(10)};
+	layout_page_t p[9];
+	EQ_INT(layout_paginate(b, 8, 30, 40, p), 2);
+	EQ_INT(over_of(b, 8, 30, 40, 2), 0);
+	EQ_INT(layout_paginate(b, 9, 30, 40, p), 3);
+	EQ_INT(over_of(b, 9, 30, 40, 2), 1);
+	/* a line taller than a page proves nothing (it is set anyway) */
+	layout_box_t t[] = {L(50), L(50), L(50)};
+	EQ_INT(over_of(t, 3, 40, 40, 1), 0);
+	EQ_INT(over_of(b, 9, 30, 40, 0), 0);
+}
+
+/* Whenever layout_over says a prefix needs more than max pages, the
+ * prefix followed by anything does: random lists (heights, gaps, keeps),
+ * every prefix, random tails. */
+TEST(test_over_sound)
+{
+	unsigned x = 12345;
+#define RND(k) ((x = x * 1103515245u + 12345u) >> 16) % (unsigned)(k)
+	layout_box_t b[64];
+	layout_page_t p[64];
+	int said = 0;
+	for (int round = 0; round < 3000; round++) {
+		int n = 1 + (int)RND(63), max = 1 + (int)RND(3);
+		int32_t avail = 20 + (int32_t)RND(60), first = 5 + (int32_t)RND((unsigned)avail);
+		for (int i = 0; i < n; i++) {
+			int gap = RND(4) == 0;
+			b[i] = (layout_box_t){gap ? (int32_t)RND(12) : 1 + (int32_t)RND(18), gap,
+			                      RND(3) == 0};
+		}
+		layout_over_t o = {0};
+		for (int k = 0; k < n; k++) {
+			layout_over_add(&o, &b[k]);
+			if (!layout_over(&o, first, avail, max))
+				continue;
+			said++;
+			/* this prefix and two other tails */
+			for (int tail = 0; tail < 3; tail++) {
+				for (int i = k + 1; tail && i < n; i++)
+					b[i].h = b[i].gap ? (int32_t)RND(12) : 1 + (int32_t)RND(18);
+				int m = tail ? n : k + 1;
+				int np = layout_paginate(b, m, first, avail, p);
+				if (np <= max)
+					fprintf(stderr, "round %d: %d boxes, prefix %d: %d pages, max %d\n",
+					        round, m, k + 1, np, max);
+				CHECK(np > max);
+			}
+			break;
+		}
+	}
+	CHECK(said > 100);
+#undef RND
+}
+
 int main(void)
 {
 	RUN(test_one_page);
@@ -86,5 +154,7 @@ int main(void)
 	RUN(test_no_break_allowed);
 	RUN(test_first_page_shorter);
 	RUN(test_overtall_and_gaps);
+	RUN(test_over_tight);
+	RUN(test_over_sound);
 	return t_report();
 }

@@ -89,7 +89,7 @@ DATA     = $(wildcard layouts fonts locales)
 
 .PHONY: all deps deps-build demo test check check-builds check-build check-build-san check-tests unit \
         scripts tests-run pdf-check test-times debug fuzz bench static \
-        golden-update layouts-doc gallery lint format format-check install uninstall deb clean FORCE
+        golden-update case-table layouts-doc gallery lint format format-check install uninstall deb clean FORCE
 
 all: $(BUILD)/vita
 
@@ -316,6 +316,13 @@ gallery: all
 	  python3 tests/tools/png8.py $(BUILD)/gallery-$$n.ppm docs/gallery/$$n.png && \
 	  echo "docs/gallery/$$n.png" || exit 1; \
 	done
+
+# src/unicode_casetab.h: the case tables, from Debian's unicode-data
+# (tests/unit/test_case.c checks them against the files, and that this
+# target would not change them).
+case-table:
+	python3 tests/tools/gen_case.py /usr/share/unicode > src/unicode_casetab.h.new
+	mv src/unicode_casetab.h.new src/unicode_casetab.h
 
 # docs/layouts.md: the prose above its marker, then `vita layouts --keys`.
 layouts-doc: all

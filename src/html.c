@@ -17,6 +17,7 @@
 #include <strings.h>
 #include "file.h"
 #include "html.h"
+#include "unicode.h"
 
 /* ---- escaping ---- */
 
@@ -627,12 +628,11 @@ static void publications(buf_t *b, const model_t *m, const msection_t *sec, cons
 					buf_puts(b, "</ol>\n");
 				if (head) {
 					buf_puts(b, "<h3>");
-					if (head[0] >= 'a' && head[0] <= 'z') {
-						buf_putc(b, (char)(head[0] - 'a' + 'A'));
-						esc(b, head + 1);
-					} else {
-						esc(b, head);
-					}
+					buf_t t;
+					buf_init(&t);
+					uni_title_first(head, strlen(head), l->lang, &t);
+					esc(b, t.s);
+					buf_done(&t);
 					buf_puts(b, "</h3>\n");
 				}
 				buf_puts(b, "<ol class=\"vita-pubs\">\n");

@@ -12,6 +12,8 @@
  */
 #include <string.h>
 #include "layout_int.h"
+#include "unicode.h"
+#include "utf8.h"
 
 /* "\u00a0(2025,\u00a0preprint)" in the locale's pattern: the spaces of the
  * pattern become no-break spaces, so the note stays whole and with the
@@ -78,8 +80,47 @@ static int text_align(const lay_t *L)
 
 /* A title's spans: as written, in capitals, or in small capitals: the
  * font's (smcp; the text stays lower case, so it extracts as written), or,
- * from a face without them, capitals of ASCII lower-case letters at 80%
- * of the size, a little wider spaced. */
+ * from a face without them, capitals of lower-case letters at 80% of the
+ * size, a little wider spaced. Capitals are Unicode's, as the CV's
+ * language writes them (uni_upper: HỌC VẤN, ΕΚΠΑΙΔΕΥΣΗ, STRASSE, EĞİTİM);
+ * an ASCII title takes the short way (but in Turkish). */
+static int ascii(const char *s)
+{
+	while (*s && (unsigned char)*s < 0x80)
+		s++;
+	return !*s;
+}
+
+/* Is the letter at p small (a mark: as the letter it is on)? *len: its bytes. */
+static int small_at(const char *p, int prev, int *len)
+{
+	uint32_t cp;
+	*len = utf8_next(p, strlen(p), &cp);
+	if (cp < 0x80)
+		return cp >= 'a' && cp <= 'z';
+	return uni_is_mark(cp) ? prev : uni_case_lower(cp);
+}
+
+static void title_upper(lay_t *L, spans_t *sp, const char *title, const tstyle_t *t,
+                        const tstyle_t *sc, int synth, int line, int col)
+{
+	buf_t b;
+	buf_init(&b);
+	int lower = 0, l;
+	for (const char *p = title; *p;) {
+		lower = small_at(p, lower, &l);
+		const char *q = p + l;
+		while (*q && (small_at(q, lower, &l) == lower || !synth))
+			q += l;
+		buf_reset(&b);
+		uni_upper(p, (size_t)(q - p), L->loc->lang, &b);
+		sp_add(L, sp, arena_strndup(L->a, b.s, b.len), (int)b.len,
+		       lower && synth ? sc : t, NULL, p == title ? line : 0, p == title ? col : 0);
+		p = q;
+	}
+	buf_done(&b);
+}
+
 static void title_spans(lay_t *L, spans_t *sp, const char *title, const tstyle_t *t,
                         int line, int col)
 {
@@ -94,6 +135,10 @@ static void title_spans(lay_t *L, spans_t *sp, const char *title, const tstyle_t
 	sc.size = pm(t->size, 800);
 	sc.feats &= ~(unsigned)STYLE_FEAT_SMCP;
 	sc.track = pm(sc.size, s->section_track + 30);
+	if (!ascii(title) || !uni_upper_ascii(L->loc->lang)) {
+		title_upper(L, sp, title, t, &sc, synth, line, col);
+		return;
+	}
 	for (const char *p = title; *p;) {
 		int lower = *p >= 'a' && *p <= 'z';
 		const char *q = p;
@@ -585,9 +630,11 @@ static void sec_pubs(lay_t *L, const msection_t *sec)
 			             : sec->numbering == NUM_FORWARD ? shown + 1 : 0;
 			if (kinds[k] && !in_group) {
 				const char *t = kinds[k][0] ? kinds[k] : L->loc->published;
-				char *h = arena_strdup(L->a, t);
-				if (h[0] >= 'a' && h[0] <= 'z')
-					h[0] = (char)(h[0] - 'a' + 'A');
+				buf_t hb;
+				buf_init(&hb);
+				uni_title_first(t, strlen(t), L->loc->lang, &hb);
+				char *h = arena_strndup(L->a, hb.s, hb.len);
+				buf_done(&hb);
 				if (list >= 0)
 					lay_untag(L, list);
 				group_heading(L, h, shown == 0);

@@ -180,6 +180,11 @@ static int qc_memo(hb_unicode_funcs_t *uf, uint32_t cp)
 	return val[h];
 }
 
+unsigned uni_ccc(uint32_t cp)
+{
+	return ccc(hb_unicode_funcs_get_default(), cp);
+}
+
 int uni_nfc_qc_yes(uint32_t cp)
 {
 	return qc_yes(hb_unicode_funcs_get_default(), cp, 0);

@@ -73,7 +73,7 @@ LIBRARIES = [
 PREFIXES = {
     "arena": "xcalloc xmalloc xrealloc xstrdup",
     "err": "errs_ warn_at",
-    "unicode": "uni_",
+    "unicode*": "uni_",
     "main": "main",
     "layout*": "lay_",
     "layout_text": "sp_",

@@ -45,11 +45,13 @@ for p in "$OUT"/in/*.yaml; do
 		pdffonts "$o.pdf" 2>/dev/null | awk 'NR > 2 {print $1}' > "$o.fonts"
 		grep -Eq "$face" "$o.fonts" || no "$code@$l: no $face face embedded ($(tr '\n' ' ' < "$o.fonts"))"
 		pdftotext -enc UTF-8 "$o.pdf" "$o.txt" 2>/dev/null
-		# the section titles, as written but for case (a layout may set them
-		# in capitals) and spaces (pdftotext's vary)
+		# the section titles, as written but for case and accents (a layout
+		# may set them in capitals, and Greek capitals have no accents) and
+		# spaces (pdftotext's vary)
 		miss=$(python3 -c '
 import sys, unicodedata, yaml
 def norm(s):
+    s = "".join(c for c in unicodedata.normalize("NFD", s) if not unicodedata.combining(c))
     return "".join(unicodedata.normalize("NFC", s).casefold().split())
 t = norm(open(sys.argv[2], encoding="utf-8").read())
 for s in yaml.safe_load(open(sys.argv[1], encoding="utf-8"))["sections"]:

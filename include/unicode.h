@@ -52,9 +52,10 @@ int uni_case_lower(uint32_t cp);
  * i -> İ; Lithuanian drops the dot above of i̇; Georgian Mkhedruli becomes
  * Mtavruli only in Georgian (ka), other text keeps it as written. */
 void uni_upper(const char *s, size_t n, const char *lang, buf_t *out);
-/* 1 when lang's capitals of ASCII letters are ASCII ('a'-'z' -> 'A'-'Z'):
- * all but Turkish and Azeri (i -> İ). */
-int uni_upper_ascii(const char *lang);
+/* 1 when s in capitals is s with only its ASCII letters changed ('a'-'z'
+ * -> 'A'-'Z'; up to NFC): in a language but Turkish and Azeri, no other
+ * code point that has a capital (CJK, Arabic, Indic text; digits). */
+int uni_upper_ascii(const char *s, size_t n, const char *lang);
 /* Append s with its first letter in title case (ǆ -> ǅ, ß -> Ss, tr:
  * i -> İ) and the rest as written, in NFC. */
 void uni_title_first(const char *s, size_t n, const char *lang, buf_t *out);

@@ -83,14 +83,8 @@ static int text_align(const lay_t *L)
  * from a face without them, capitals of lower-case letters at 80% of the
  * size, a little wider spaced. Capitals are Unicode's, as the CV's
  * language writes them (uni_upper: HỌC VẤN, ΕΚΠΑΙΔΕΥΣΗ, STRASSE, EĞİTİM);
- * an ASCII title takes the short way (but in Turkish). */
-static int ascii(const char *s)
-{
-	while (*s && (unsigned char)*s < 0x80)
-		s++;
-	return !*s;
-}
-
+ * a title whose only letters with capitals are ASCII (English, CJK) takes
+ * the short way (but in Turkish). */
 /* Is the letter at p small (a mark: as the letter it is on)? *len: its bytes. */
 static int small_at(const char *p, int prev, int *len)
 {
@@ -106,16 +100,22 @@ static void title_upper(lay_t *L, spans_t *sp, const char *title, const tstyle_t
 {
 	buf_t b;
 	buf_init(&b);
+	if (!synth) {
+		uni_upper(title, strlen(title), L->loc->lang, &b);
+		sp_add(L, sp, arena_strndup(L->a, b.s, b.len), (int)b.len, t, NULL, line, col);
+		buf_done(&b);
+		return;
+	}
 	int lower = 0, l;
 	for (const char *p = title; *p;) {
 		lower = small_at(p, lower, &l);
 		const char *q = p + l;
-		while (*q && (small_at(q, lower, &l) == lower || !synth))
+		while (*q && small_at(q, lower, &l) == lower)
 			q += l;
 		buf_reset(&b);
 		uni_upper(p, (size_t)(q - p), L->loc->lang, &b);
 		sp_add(L, sp, arena_strndup(L->a, b.s, b.len), (int)b.len,
-		       lower && synth ? sc : t, NULL, p == title ? line : 0, p == title ? col : 0);
+		       lower ? sc : t, NULL, p == title ? line : 0, p == title ? col : 0);
 		p = q;
 	}
 	buf_done(&b);
@@ -135,7 +135,7 @@ static void title_spans(lay_t *L, spans_t *sp, const char *title, const tstyle_t
 	sc.size = pm(t->size, 800);
 	sc.feats &= ~(unsigned)STYLE_FEAT_SMCP;
 	sc.track = pm(sc.size, s->section_track + 30);
-	if (!ascii(title) || !uni_upper_ascii(L->loc->lang)) {
+	if (!uni_upper_ascii(title, strlen(title), L->loc->lang)) {
 		title_upper(L, sp, title, t, &sc, synth, line, col);
 		return;
 	}

@@ -207,8 +207,21 @@ static size_t greek_upper(const char *s, size_t n, size_t i, uint32_t cap, unsig
 	return i;
 }
 
+/* Can a code point of cp's block change in capitals? */
+static int block_cased(uint32_t cp)
+{
+	uint32_t b = cp >> 8;
+	return b >> 5 < sizeof(case_blocks) / sizeof(case_blocks[0]) &&
+	       (case_blocks[b >> 5] >> (b & 31) & 1);
+}
+
 static void other_upper(uint32_t cp, cstate_t *st, buf_t *out)
 {
+	if (!block_cased(cp)) { /* CJK, Hangul, Arabic, Indic: as written, not cased */
+		put(out, cp);
+		st->cased = st->soft = st->vowel_accent = 0;
+		return;
+	}
 	unsigned c = cp >= 0x300 ? uni_ccc(cp) : 0;
 	if (cp == 0x307 && st->lt && st->soft)
 		return; /* lt: i̇ -> I */
@@ -236,6 +249,8 @@ static void other_upper(uint32_t cp, cstate_t *st, buf_t *out)
 static void add_nfc(buf_t *out, size_t from)
 {
 	size_t nl;
+	if (out->len == from)
+		return;
 	char *nfc = uni_nfc(out->s + from, out->len - from, &nl);
 	if (nfc) {
 		out->len = from;
@@ -244,9 +259,22 @@ static void add_nfc(buf_t *out, size_t from)
 	}
 }
 
-int uni_upper_ascii(const char *lang)
+int uni_upper_ascii(const char *s, size_t n, const char *lang)
 {
-	return !lang_is(lang, "tr") && !lang_is(lang, "az");
+	if (lang_is(lang, "tr") || lang_is(lang, "az"))
+		return 0;
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		if ((unsigned char)s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		int l = utf8_decode(s + i, n - i, &cp);
+		if (l == 0 || block_cased(cp))
+			return 0;
+		i += (size_t)l;
+	}
+	return 1;
 }
 
 void uni_upper(const char *s, size_t n, const char *lang, buf_t *out)

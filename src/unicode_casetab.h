@@ -334,6 +334,12 @@ static const uint32_t case_soft_dotted[50] = {
 	0x1E04D, 0x1E068,
 };
 
+static const uint32_t case_blocks[16] = {
+	0xF009003F, 0x00003012, 0x00000000, 0x00000000, 0x00000000, 0x000008C0,
+	0x00000000, 0x88000000, 0x01001030, 0x00000000, 0x00000000, 0x00004000,
+	0x00000000, 0x00000000, 0x00000000, 0x00000200,
+};
+
 typedef struct case_greek {
 	uint16_t cp, cap;
 	uint8_t flags;

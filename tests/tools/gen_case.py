@@ -16,6 +16,9 @@ them; tests/unit/test_case.c checks every code point against the files):
   ligatures, ŉ, Armenian ech-yiwn, Greek with ypogegrammeni), lower, title
   and upper, up to three code points each;
 - case_soft_dotted: PropList's Soft_Dotted (Lithuanian's dot above);
+- case_blocks: a bit per block of 256 code points, set when a code point
+  of the block changes in capitals (uni_upper copies the others: CJK,
+  Hangul, Arabic, Indic);
 - case_greek: every Greek letter (U+0370-03FF, U+1F00-1FFF) whose capital
   in Greek typography differs from it: the capital of its base letter
   (the first code point of its canonical decomposition) and what the rest
@@ -185,6 +188,13 @@ def main():
         w("\t" + " ".join("0x%04X," % x for x in s[i:i + 8]) + "\n")
     w("};\n\n")
     g = greek(upper, decomp, gc)
+    cased = set(cp >> 8 for cp in list(upper) + list(title) + list(special) + [x[0] for x in g])
+    nb = (max(cased) >> 5) + 1
+    w("static const uint32_t case_blocks[%d] = {\n" % nb)
+    words = [sum(1 << (b & 31) for b in cased if b >> 5 == i) for i in range(nb)]
+    for i in range(0, nb, 6):
+        w("\t" + " ".join("0x%08X," % x for x in words[i:i + 6]) + "\n")
+    w("};\n\n")
     w("typedef struct case_greek {\n\tuint16_t cp, cap;\n\tuint8_t flags;\n} case_greek_t;\n\n")
     w("static const case_greek_t case_greek[%d] = {\n" % len(g))
     for i in range(0, len(g), 4):

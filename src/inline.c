@@ -2576,6 +2576,46 @@ static int il_prepass(il_t *f, para_line_t **pl, int *npl)
 	return rc;
 }
 
+/* Counting only: does the paragraph set on one line, without items or
+ * breaking? Yes when all of it is narrower than both measures: then
+ * para_break's own shortcut (one_line) takes it, whatever the pass. Its
+ * items are boxes (a word's advances less its first glyph's lead and last
+ * glyph's trail), glue (a space's advance, or a quarter em without a face,
+ * plus the trail given back; a lead given back; a quarter em between Han
+ * and Latin) and penalties, which sum to at most the advances of its code
+ * points and those quarter ems: no item is below zero when no advance is
+ * below its lead and trail; no penalty has a width but a hyphen's, and
+ * there are none without soft hyphens and with the first pass run without
+ * hyphenation points (which is taken, being one line: hyphenation never
+ * runs); no penalty is below zero without a newline; no piece is wider
+ * than a measure, so nothing is broken in an emergency (nor warned of);
+ * greedy never runs below PARA_MAX_OPTIMAL items (4 per code point, 3 at
+ * the end). */
+static int il_one_line(const il_t *f)
+{
+	int64_t w = 0;
+	int chars = 0;
+	if (f->nc >= PARA_MAX_OPTIMAL / 4 - 1 || (f->o->hyph && f->o->pretolerance < 0))
+		return 0;
+	for (int i = 0; i < f->nc; i++) {
+		const fcp_t *c = &f->c[i];
+		const inline_span_t *s = f->sp[c->span].s;
+		if (c->kind == K_NL || c->bk == BK_HYPH)
+			return 0;
+		if (c->kind == K_SPACE) {
+			if (c->face >= 0 && c->adv < 0)
+				return 0;
+			w += c->face >= 0 ? c->adv : s->size / 4;
+			continue;
+		}
+		if (c->adv < 0 || c->lead < 0 || c->trail < 0 || (int64_t)c->lead + c->trail > c->adv)
+			return 0;
+		w += c->adv + (c->cjkgap ? s->size / 4 : 0);
+		chars++;
+	}
+	return chars > 0 && w <= f->w1 && w <= f->w2;
+}
+
 int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_t *o,
              inline_result_t *out, errs_t *e)
 {
@@ -2617,6 +2657,11 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 	}
 	il_cjk_spacing(&f);
 	il_cjk_edges(&f);
+	if (oo.count && il_one_line(&f)) {
+		out->nlines = 1;
+		il_free(&f);
+		return 0;
+	}
 	rc = f.o->hyph ? il_prepass(&f, &pl, &npl) : -1;
 	if (rc < 0) {
 		il_hyphenate_memo(&f, me);

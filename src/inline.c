@@ -1570,10 +1570,16 @@ typedef struct lset {       /* one line being turned into runs */
 	int nwadv, capwadv;
 	const char *wurl;       /* its link (every glyph's) */
 	int wframe;             /* its frame (runframe) */
+	int fast;               /* ls_word_fast may add glyphs to it */
+	int wlast;              /* its last glyph came from ls_word_fast: it
+	                           stands for an open cluster (ls_glue) */
 } lset_t;
 
-static int is_rtl_mark(uint32_t c)
+static inline int is_rtl_mark(uint32_t c)
 {
+	/* at once for the presentation forms that most RTL glyphs are */
+	if (c < 0x300 || (c >= 0xFB50 && c <= 0xFDFF) || (c >= 0xFE30 && c < 0x1F3FB))
+		return 0;
 	return is_extend(c) || (c >= 0x591 && c <= 0x5C7 && c != 0x5BE && c != 0x5C0 &&
 	                        c != 0x5C3 && c != 0x5C6) ||
 	       (c >= 0x610 && c <= 0x61A) || (c >= 0x64B && c <= 0x65F) || c == 0x670 ||
@@ -1622,6 +1628,7 @@ static void ls_word_end(il_t *f, lset_t *L)
 		r->adv = a;
 	}
 	L->wrun = -1;
+	L->wlast = 0;
 }
 
 /* The open run, an RTL cluster of one glyph that reads as it, continues
@@ -1794,6 +1801,7 @@ static void ls_glyph(il_t *f, lset_t *L, int si, int face, int synth, int brk,
 	    (L->cur.actual != NULL) != art || L->runframe != frame ||
 	    L->rt.len + (size_t)n > RUN_MAX || L->cur.track != s->track || L->sealed) {
 		ls_close(f, L, 0);
+		L->wlast = 0;
 		L->runframe = frame; /* a frame holds whole runs */
 		L->cur = (page_run_t){.x = x, .size = s->size, .face = face, .synth = synth,
 		                      .color = s->color, .lang = s->lang,
@@ -1881,6 +1889,55 @@ static uint64_t key_mask(void)
 	return m.key;
 }
 
+/* The fast way of ls_glyph and ls_close for the glyphs inside a word: c
+ * (drawn, right to left, at x) is a cluster of its own (not a mark, and
+ * the code point after it, in the box, starts a cluster of its own), it
+ * reads as its glyph, and it continues the open word as ls_word_add
+ * would find when ls_close closed it, in a span without tracking, frame
+ * or link, none of them open: then it is added to the word at once,
+ * leaving what ls_glyph would (the cluster, merged, stands for the open
+ * run: wlast). 0: ls_glyph must. */
+static int ls_word_fast(il_t *f, lset_t *L, const fcp_t *c, int32_t x)
+{
+	const fspan_t *s = &f->sp[c->span];
+	const inline_span_t *ss = s->s;
+	if (L->open || L->wrun < 0 || !s->plain || ss->url || L->url || L->fspan ||
+	    (ss->flags & INLINE_ARTIFACT) || c->adv <= 0 || c->gid || is_rtl_mark(c->cp))
+		return 0;
+	const fcp_t *n = c + 1;
+	if (!n->draw || n->face < 0 || is_rtl_mark(n->cp))
+		return 0;
+	page_run_t *w = &L->runs[L->wrun];
+	if (w->face != c->face || w->synth != c->synth || w->size != ss->size ||
+	    w->color != ss->color || w->lang != ss->lang || w->track != ss->track ||
+	    L->rlv[L->wrun] != c->lv || L->glv[L->wrun] != c->lv || L->wframe || L->wurl ||
+	    (int64_t)w->x + w->w != x)
+		return 0;
+	char u[4];
+	const char *t = f->text.s + c->off;
+	int tl = c->len;
+	uint32_t src = c->cp;
+	if (c->shaped) {
+		if (utf8_decode(t, (size_t)tl, &src) != tl)
+			return 0;
+		tl = utf8_encode(c->cp, u);
+		t = u;
+	}
+	if (uni_pres_letter(c->cp) != src || L->wt.len + (size_t)tl > RUN_MAX)
+		return 0;
+	buf_add(&L->wt, t, (size_t)tl);
+	if (L->nwadv == L->capwadv) {
+		L->capwadv = L->capwadv ? 2 * L->capwadv : 64;
+		L->wadv = xrealloc(L->wadv, sizeof(int32_t) * (size_t)L->capwadv);
+	}
+	L->wadv[L->nwadv++] = c->adv;
+	w->w = sat32((int64_t)w->w + c->adv);
+	L->lv = L->gap_lv = c->lv;
+	L->wlast = 1;
+	ls_metrics(f, L, c->span);
+	return 1;
+}
+
 static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 {
 	int32_t p0 = 0;
@@ -1925,6 +1982,14 @@ static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 				buf_add(&L->lt, f->text.s + c->off, c->len);
 			continue;
 		}
+		if ((c->lv & 1) && L->fast && k + 1 < ax->c1 && !is_rtl_mark(c->cp)) {
+			/* ls_glyph would close the open run first */
+			ls_close(f, L, 0);
+			if (ls_word_fast(f, L, c, x)) {
+				x = add32(x, c->adv);
+				continue;
+			}
+		}
 		char u[4];
 		int ul = c->shaped ? utf8_encode(c->cp, u) : 0;
 		ls_glyph(f, L, c->span, c->face, c->synth, c->brk, ul ? u : f->text.s + c->off,
@@ -1953,6 +2018,9 @@ static void ls_glue(il_t *f, lset_t *L, const faux_t *ax, int32_t gw)
 		return;
 	}
 	L->gap_lv = c->lv;
+	if (!L->open && L->wlast) /* the cluster ls_word_fast added closes here */
+		L->glv[L->wrun] = c->lv;
+	L->wlast = 0;
 	ls_close(f, L, !(L->lv % 2));
 }
 
@@ -2103,6 +2171,10 @@ static int ls_line(il_t *f, lset_t *L, const para_line_t *pl, int first, inline_
 	L->metrics = 0;
 	L->last_si = L->met_si = -1;
 	L->wrun = -1;
+	L->wlast = 0;
+	/* a line end that trims its last run (a half-width mark) trims an
+	   open run: ls_word_fast leaves none */
+	L->fast = L->merge && !(pl->end < f->nit && f->aux[pl->end].trim > 0);
 	buf_reset(&L->rt);
 	for (int i = pl->start; i < pl->end; i++) {
 		const para_item_t *p = &f->it[i];

@@ -80,12 +80,108 @@ static int all_plain(const uint32_t *cp, int n, int *arabic)
 	return 1;
 }
 
+/* The levels of the other paragraphs of a right-to-left page that need
+ * none of UAX #9's machinery but its weak types (t: their bidi types, changed
+ * here), the most of a CV's: none of explicit embeddings, isolates,
+ * boundary neutrals or separators of segments or paragraphs, and either
+ * no right-to-left type (R, AL, AN) with a left-to-right letter first (an
+ * English title: P2, P3 make it left to right, and everything in it is at
+ * level 0), or no left-to-right letter (Arabic or Hebrew with numbers,
+ * or numbers alone: level 1, its numbers 2). In the second kind the
+ * paragraph and sos and eos are right to left; W1-W6 settle which
+ * characters are numbers (European ones after Arabic letters are Arabic,
+ * W2; a single separator between two numbers, or terminators next to a
+ * European one, join them, W4, W5); every neutral, bracket or not, lies
+ * between strong types that all count as R (N0-N2: numbers do), so only
+ * the numbers go up a level (I2) and L1 leaves trailing spaces at 1.
+ * Returns the highest level, or -2: libfribidi's case. test_inline
+ * checks it against libfribidi. */
+static int levels_simple(FriBidiCharType *t, int n, uint8_t *lv)
+{
+	int ltr = 0, rtl = 0, first = 0;
+	for (int i = 0; i < n; i++) {
+		switch (t[i]) {
+		case FRIBIDI_TYPE_LTR:
+			ltr = 1;
+			first = first ? first : 1;
+			break;
+		case FRIBIDI_TYPE_RTL:
+		case FRIBIDI_TYPE_AL:
+			first = first ? first : 2;
+			/* fall through */
+		case FRIBIDI_TYPE_AN:
+			rtl = 1;
+			break;
+		case FRIBIDI_TYPE_EN: case FRIBIDI_TYPE_ES: case FRIBIDI_TYPE_ET:
+		case FRIBIDI_TYPE_CS: case FRIBIDI_TYPE_NSM: case FRIBIDI_TYPE_WS:
+		case FRIBIDI_TYPE_ON:
+			break;
+		default:
+			return -2;
+		}
+	}
+	if (first == 1 && !rtl) {
+		memset(lv, 0, (size_t)n);
+		return 0;
+	}
+	if (ltr)
+		return -2;
+	FriBidiCharType prev = FRIBIDI_TYPE_RTL; /* sos */
+	for (int i = 0; i < n; i++) /* W1 */
+		prev = t[i] = t[i] == FRIBIDI_TYPE_NSM ? prev : t[i];
+	int al = 0;
+	for (int i = 0; i < n; i++) { /* W2, W3 */
+		if (t[i] == FRIBIDI_TYPE_RTL || t[i] == FRIBIDI_TYPE_AL) {
+			al = t[i] == FRIBIDI_TYPE_AL;
+			t[i] = FRIBIDI_TYPE_RTL;
+		} else if (t[i] == FRIBIDI_TYPE_EN && al) {
+			t[i] = FRIBIDI_TYPE_AN;
+		}
+	}
+	for (int i = 1; i + 1 < n; i++) { /* W4 */
+		FriBidiCharType a = t[i - 1], b = t[i + 1];
+		if (t[i] == FRIBIDI_TYPE_ES && a == FRIBIDI_TYPE_EN && b == FRIBIDI_TYPE_EN)
+			t[i] = FRIBIDI_TYPE_EN;
+		else if (t[i] == FRIBIDI_TYPE_CS && a == b &&
+		         (a == FRIBIDI_TYPE_EN || a == FRIBIDI_TYPE_AN))
+			t[i] = a;
+	}
+	for (int i = 0; i < n;) { /* W5 */
+		if (t[i] != FRIBIDI_TYPE_ET) {
+			i++;
+			continue;
+		}
+		int j = i;
+		while (j < n && t[j] == FRIBIDI_TYPE_ET)
+			j++;
+		if ((i > 0 && t[i - 1] == FRIBIDI_TYPE_EN) || (j < n && t[j] == FRIBIDI_TYPE_EN))
+			for (int k = i; k < j; k++)
+				t[k] = FRIBIDI_TYPE_EN;
+		i = j;
+	}
+	int max = 1;
+	for (int i = 0; i < n; i++) { /* I2 */
+		int num = t[i] == FRIBIDI_TYPE_EN || t[i] == FRIBIDI_TYPE_AN;
+		lv[i] = (uint8_t)(1 + num);
+		max = num ? 2 : max;
+	}
+	return max;
+}
+
 int bidi_levels(const uint32_t *cp, int n, int rtl, uint8_t *lv)
 {
 	int arabic;
 	if (n > 0 && rtl && all_plain(cp, n, &arabic)) {
 		memset(lv, 1, (size_t)n);
 		return 1;
+	}
+	if (n > 0 && rtl && fb_loaded()) {
+		FriBidiCharType *t = xmalloc((size_t)n * sizeof(*t));
+		fb.fribidi_get_bidi_types(cp, n, t);
+		int r = levels_simple(t, n, lv);
+		free(t);
+		if (r != -2)
+			return r;
 	}
 	return bidi_levels_fribidi(cp, n, rtl, lv);
 }

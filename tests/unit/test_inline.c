@@ -424,6 +424,57 @@ TEST(rtl_from_0590)
 	CHECK(bidi_is_rtl(0x5D0) && bidi_is_rtl(0x627));
 }
 
+/* bidi_levels answers the other common paragraphs of a right-to-left
+ * page too (an English title, Arabic or Hebrew with numbers, numbers
+ * alone: levels_simple in bidi.c): the same levels and highest level as
+ * libfribidi's, for random paragraphs of letters of both directions,
+ * numbers (European, Arabic-Indic, Persian), separators, terminators,
+ * marks, brackets, spaces and other neutrals, joiners and tabs (which
+ * libfribidi answers), some without left-to-right letters, some without
+ * right-to-left ones. */
+TEST(rtl_simple_levels)
+{
+	static const uint32_t ltr[] = {'a', 'Z', 0xE9, 0x3B1};
+	static const uint32_t rtl[] = {0x5D0, 0x5E9, 0x627, 0x644, 0x6CC, 0x67E};
+	static const uint32_t weak[] = {'0', '7', 0x661, 0x669, 0x6F1, 0x6F5, '+', '-', '%', '$', '#',
+	                                0xB0, ',', '.', ':', '/', 0x60C, 0x64E, 0x651, 0x5B8, 0x300,
+	                                ' ', ' ', ' ', '(', ')', '[', ']', 0xAB, 0xBB, '!', 0x2014,
+	                                0x2013, 0xB7, 0x2022, 0x2019, '&', 0xD7, 0x200C, '\t'};
+	const int nl = 4, nr = 6, nw = (int)(sizeof(weak) / sizeof(weak[0]));
+	uint32_t cp[60];
+	uint8_t a[60], b[60];
+	unsigned seed = 4242;
+	int bad = 0;
+	for (int t = 0; t < 20000; t++) {
+		int n = 1 + t % 60, kind = t % 4; /* 0: both, 1: no L, 2: no R, 3: no letters */
+		for (int i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			unsigned r = (seed >> 8) % 100, q = (seed >> 16);
+			if (r < 30 && kind != 1 && kind != 3)
+				cp[i] = ltr[q % (unsigned)nl];
+			else if (r < 60 && kind != 2 && kind != 3)
+				cp[i] = rtl[q % (unsigned)nr];
+			else
+				cp[i] = weak[q % (unsigned)nw];
+			if (cp[i] == 0x200C && (q & 7))
+				cp[i] = ' '; /* a joiner now and then */
+			if (cp[i] == '\t' && (q & 7))
+				cp[i] = '.';
+		}
+		int ra = bidi_levels(cp, n, 1, a), rb = bidi_levels_fribidi(cp, n, 1, b);
+		if (ra != rb || memcmp(a, b, (size_t)n)) {
+			if (bad < 5) {
+				fprintf(stderr, "levels differ (%d vs fribidi's %d):", ra, rb);
+				for (int i = 0; i < n; i++)
+					fprintf(stderr, " %04X:%d/%d", (unsigned)cp[i], a[i], b[i]);
+				fprintf(stderr, "\n");
+			}
+			bad++;
+		}
+	}
+	EQ_INT(bad, 0);
+}
+
 /* The glyphs of a line as drawn (a word's, page.h, one by one), left to
  * right: "x+w text" each, x from the line's leftmost glyph. */
 static void glyphs_of(const inline_line_t *l, char *out, size_t cap)
@@ -957,6 +1008,7 @@ int main(void)
 	RUN(rtl_from_0590);
 	RUN(rtl_plain_levels);
 	RUN(rtl_words);
+	RUN(rtl_simple_levels);
 	RUN(overflow);
 	RUN(missing);
 	RUN(flags);

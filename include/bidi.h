@@ -28,6 +28,8 @@ int bidi_levels(const uint32_t *cp, int n, int rtl, uint8_t *lv);
 int bidi_levels_fribidi(const uint32_t *cp, int n, int rtl, uint8_t *lv);
 /* Arabic joining and mirroring, in place (see above). */
 void bidi_shape(uint32_t *cp, int n, const uint8_t *lv);
+/* The same, always by libfribidi (for tests). */
+void bidi_shape_fribidi(uint32_t *cp, int n, const uint8_t *lv);
 /* The visual order of n items (runs of a line) with levels lv: order[k]
  * is the logical index of the k-th item from the left. */
 void bidi_order(const uint8_t *lv, int n, int *order);

@@ -10,7 +10,8 @@
 
 #define FRIBIDI_FUNCS(X) X(fribidi_get_bidi_type) X(fribidi_get_bidi_types) \
 	X(fribidi_get_bracket_types) X(fribidi_get_par_embedding_levels_ex) \
-	X(fribidi_get_joining_types) X(fribidi_join_arabic) X(fribidi_shape)
+	X(fribidi_get_joining_types) X(fribidi_join_arabic) X(fribidi_shape) \
+	X(fribidi_shape_arabic) X(fribidi_get_mirror_char)
 static struct {
 	FRIBIDI_FUNCS(DL_FIELD)
 } fb;
@@ -211,25 +212,149 @@ int bidi_levels_fribidi(const uint32_t *cp, int n, int rtl, uint8_t *lv)
 	return r;
 }
 
+/* Left to right throughout, and no character of a script that joins
+ * (they are all in U+0590..U+1FFF, U+A800..U+ABFF, U+FB00..U+FEFF or
+ * beyond the BMP): an English title of a right-to-left page, which
+ * bidi_shape leaves as it is (only joining characters change shape, and
+ * only right-to-left ones mirror). */
+static int nothing_to_shape(const uint32_t *cp, int n, const uint8_t *lv)
+{
+	for (int i = 0; i < n; i++) {
+		uint32_t c = cp[i];
+		if ((lv[i] & 1) || (c >= 0x590 && c < 0x2000) || (c >= 0xA800 && c < 0xAC00) ||
+		    (c >= 0xFB00 && c < 0xFF00) || c >= 0x10000)
+			return 0;
+	}
+	return 1;
+}
+
+/* The presentation form libfribidi gives Arabic character cp (U+0600..
+ * U+06FF) joined on the sides form says (FRIBIDI_MASK_JOINS_RIGHT: to the
+ * character before it in a right-to-left run, _LEFT: to the one after),
+ * asked of it once per character and form. */
+static uint32_t arabic_form(uint32_t cp, unsigned form)
+{
+	static uint16_t memo[256][4]; /* the form + 1; 0: not asked yet */
+	uint16_t *m = &memo[cp - 0x600][form];
+	if (!*m) {
+		FriBidiChar c = cp;
+		FriBidiLevel l = 1;
+		FriBidiArabicProp p = (FriBidiArabicProp)(FRIBIDI_MASK_ARAB_SHAPES | form);
+		fb.fribidi_shape_arabic(FRIBIDI_FLAG_SHAPE_ARAB_PRES, &l, 1, &p, &c);
+		*m = (uint16_t)(c <= 0xFFFE ? c + 1 : cp + 1);
+	}
+	return *m - 1u;
+}
+
+/* Arabic joining and mirroring of a paragraph whose joining characters
+ * are all Arabic (U+0600..U+06FF) and right to left (the paragraphs of
+ * an Arabic or Persian CV), as libfribidi's join, shape and mirroring
+ * would do them (test_inline checks it against libfribidi): a character
+ * joins the one before it, marks (transparent) skipped, when it joins on
+ * that side, the other joins on its other side and they are at one level
+ * (a boundary neutral's, a joiner's, matches any; a mark at another level
+ * parts them); marks between two joined letters take both sides; each
+ * shaping character takes its form (arabic_form); a lam next to an alef
+ * is left to libfribidi's ligature (the pair alone, as it joins); a
+ * right-to-left character with a mirror is mirrored. 0 (nothing done):
+ * libfribidi's case. */
+static int shape_simple(uint32_t *cp, int n, const uint8_t *lv, const FriBidiCharType *t,
+                        FriBidiArabicProp *jt)
+{
+	const unsigned JR = FRIBIDI_MASK_JOINS_RIGHT, JL = FRIBIDI_MASK_JOINS_LEFT;
+	for (int i = 0; i < n; i++) {
+		if (FRIBIDI_IS_EXPLICIT(t[i]))
+			return 0;
+		if ((jt[i] & (JR | JL | FRIBIDI_MASK_TRANSPARENT)) &&
+		    (!(lv[i] & 1) || ((jt[i] & FRIBIDI_MASK_ARAB_SHAPES) &&
+		                      (cp[i] < 0x600 || cp[i] > 0x6FF))) &&
+		    !FRIBIDI_IS_EXPLICIT_OR_BN(t[i]))
+			return 0;
+	}
+	int prev = -1, joins = 0, plv = -1;
+	for (int i = 0; i < n; i++) {
+		if (jt[i] & FRIBIDI_MASK_IGNORED)
+			continue;
+		int l = FRIBIDI_IS_EXPLICIT_OR_BN(t[i]) ? -1 : lv[i];
+		if (joins && l != plv && l >= 0 && plv >= 0) {
+			joins = 0;  /* levels part them */
+			if (jt[prev] & FRIBIDI_MASK_ARAB_SHAPES)
+				jt[prev] &= ~JL;
+		}
+		if (jt[i] & FRIBIDI_MASK_TRANSPARENT)
+			continue;
+		if (joins && (jt[i] & JR)) {
+			for (int k = prev + 1; k < i; k++)
+				if (!(jt[k] & FRIBIDI_MASK_IGNORED))
+					jt[k] |= JR | JL;
+		} else {
+			if (jt[i] & FRIBIDI_MASK_ARAB_SHAPES)
+				jt[i] &= ~JR;
+			if (joins && (jt[prev] & FRIBIDI_MASK_ARAB_SHAPES))
+				jt[prev] &= ~JL;
+		}
+		prev = i;
+		plv = l;
+		joins = (jt[i] & JL) != 0;
+	}
+	if (joins && (jt[prev] & FRIBIDI_MASK_ARAB_SHAPES))
+		jt[prev] &= ~JL;
+	for (int i = 0; i < n; i++) {
+		if (jt[i] & FRIBIDI_MASK_ARAB_SHAPES && cp[i] >= 0x600 && cp[i] <= 0x6FF) {
+			if (cp[i] == 0x644 && i + 1 < n && (cp[i + 1] == 0x622 || cp[i + 1] == 0x623 ||
+			                                    cp[i + 1] == 0x625 || cp[i + 1] == 0x627)) {
+				FriBidiChar c2[2] = {cp[i], cp[i + 1]};
+				FriBidiLevel l2[2] = {lv[i], lv[i + 1]};
+				FriBidiArabicProp p2[2] = {jt[i], jt[i + 1]};
+				fb.fribidi_shape_arabic(FRIBIDI_FLAGS_ARABIC, l2, 2, p2, c2);
+				cp[i] = c2[0];
+				cp[i + 1] = c2[1];
+				i++;
+				continue;
+			}
+			cp[i] = arabic_form(cp[i], jt[i] & (JR | JL));
+		} else if ((lv[i] & 1) && t[i] != FRIBIDI_TYPE_AL && t[i] != FRIBIDI_TYPE_RTL &&
+		           t[i] != FRIBIDI_TYPE_NSM && t[i] != FRIBIDI_TYPE_WS &&
+		           t[i] != FRIBIDI_TYPE_EN && t[i] != FRIBIDI_TYPE_AN) {
+			FriBidiChar m;
+			if (fb.fribidi_get_mirror_char(cp[i], &m))
+				cp[i] = m;
+		}
+	}
+	return 1;
+}
+
+static void shape(uint32_t *cp, int n, const uint8_t *lv, int simple)
+{
+	FriBidiCharType *t = xmalloc((size_t)n * sizeof(*t));
+	FriBidiArabicProp *ap = xmalloc((size_t)n * sizeof(*ap));
+	fb.fribidi_get_bidi_types(cp, n, t);
+	fb.fribidi_get_joining_types(cp, n, ap);
+	if (!simple || !shape_simple(cp, n, lv, t, ap)) {
+		FriBidiLevel *l = xmalloc((size_t)n * sizeof(*l));
+		for (int i = 0; i < n; i++)
+			l[i] = (FriBidiLevel)lv[i];
+		fb.fribidi_join_arabic(t, n, l, ap);
+		fb.fribidi_shape(FRIBIDI_FLAG_SHAPE_MIRRORING | FRIBIDI_FLAGS_ARABIC, l, n, ap, cp);
+		free(l);
+	}
+	free(t);
+	free(ap);
+}
+
 void bidi_shape(uint32_t *cp, int n, const uint8_t *lv)
 {
 	int arabic;
-	if (n <= 0 || (all_plain(cp, n, &arabic) && !arabic))
+	if (n <= 0 || nothing_to_shape(cp, n, lv) || (all_plain(cp, n, &arabic) && !arabic))
 		return; /* nothing to join, nothing to mirror */
-	if (!fb_loaded())
-		return;
-	FriBidiCharType *t = xmalloc((size_t)n * sizeof(*t));
-	FriBidiArabicProp *ap = xmalloc((size_t)n * sizeof(*ap));
-	FriBidiLevel *l = xmalloc((size_t)n * sizeof(*l));
-	for (int i = 0; i < n; i++)
-		l[i] = (FriBidiLevel)lv[i];
-	fb.fribidi_get_bidi_types(cp, n, t);
-	fb.fribidi_get_joining_types(cp, n, ap);
-	fb.fribidi_join_arabic(t, n, l, ap);
-	fb.fribidi_shape(FRIBIDI_FLAG_SHAPE_MIRRORING | FRIBIDI_FLAGS_ARABIC, l, n, ap, cp);
-	free(t);
-	free(ap);
-	free(l);
+	if (fb_loaded())
+		shape(cp, n, lv, 1);
+}
+
+void bidi_shape_fribidi(uint32_t *cp, int n, const uint8_t *lv)
+{
+	if (n > 0 && fb_loaded())
+		shape(cp, n, lv, 0);
 }
 
 /* L2: from the highest level down to the lowest odd one, reverse every

@@ -393,6 +393,64 @@ static void text_at(pw_t *w, const page_run_t *r, int slant)
 	w->pen = x;
 }
 
+/* The glyphs of a right-to-left word after the first (the first put the
+ * pen on its baseline in the open TJ array): each as text_at and
+ * show_text would put it, a gap and a string, written in one buffer. A
+ * glyph that would switch a compact font's twin goes to them. */
+static void word_rest(pw_t *w, pdf_font_t *f, const page_run_t *r, page_word_t *g, int slant)
+{
+	static const unsigned char esc[256] = {['\\'] = '\\', ['('] = '(', [')'] = ')',
+	                                       ['\r'] = 'r', ['\n'] = 'n'};
+	char b[512];
+	size_t k = 0;
+	const int64_t sz = (int64_t)r->size * 1000, tr = (int64_t)r->track * 1000000,
+	              q = (int64_t)r->size * 100;
+	const unsigned lim = f->compact ? PDF_CODE1 : 0;
+	page_run_t one;
+	while (page_word_next(g, &one)) {
+		uint32_t cp = (unsigned char)one.text[0];
+		if (cp >= 0x80 && (utf8_decode(one.text, (size_t)one.len, &cp) <= 0 || cp > 0xFFFF))
+			break;  /* as show_text: nothing more is drawn */
+		unsigned c = pdf_font_has(f, cp) ? f->cid[cp] : pdf_font_cid(f, cp);
+		if ((c >= lim) != (f->compact ? w->wide : 1)) {
+			pdf_put_raw(w, b, k);
+			k = 0;
+			text_at(w, &one, slant);
+			w->pen += show_text(w, f, one.text, (size_t)one.len, NULL, r->size, r->track);
+			continue;
+		}
+		if (k + 64 > sizeof(b)) {
+			pdf_put_raw(w, b, k);
+			k = 0;
+		}
+		/* text_at on the open array's baseline */
+		int64_t gap = (int64_t)one.x * 1000000 - w->pen;
+		int64_t t = (gap >= 0 ? gap + q / 2 : gap - q / 2) / q * 100;
+		if (t) {
+			k += (size_t)pdf_num(b + k, -t, 3);
+			w->pen += t * r->size;
+		}
+		b[k++] = '(';
+		if (c >= lim) {
+			unsigned char x = (unsigned char)(c >> 8);
+			if (esc[x]) {
+				b[k++] = '\\';
+				x = esc[x];
+			}
+			b[k++] = (char)x;
+		}
+		unsigned char x = (unsigned char)c;
+		if (esc[x]) {
+			b[k++] = '\\';
+			x = esc[x];
+		}
+		b[k++] = (char)x;
+		b[k++] = ')';
+		w->pen += f->cw[cp] * sz + tr;
+	}
+	pdf_put_raw(w, b, k);
+}
+
 /* Marked content whose /ActualText (UTF-16BE) is what extraction reads
  * instead of the glyphs up to the matching EMC. */
 static void actual_begin(pw_t *w, const char *s, int n)
@@ -464,9 +522,11 @@ static int draw_run(pw_t *w, const page_run_t *r, int tag)
 		   the text's order (page.h), as the runs it stands for */
 		page_word_t g;
 		page_run_t one;
-		for (page_word_start(&g, r); page_word_next(&g, &one);) {
+		page_word_start(&g, r);
+		if (page_word_next(&g, &one)) {
 			text_at(w, &one, (r->synth & 2) != 0);
 			w->pen += show_text(w, font, one.text, (size_t)one.len, NULL, r->size, r->track);
+			word_rest(w, font, r, &g, (r->synth & 2) != 0);
 		}
 	} else {
 		text_at(w, r, (r->synth & 2) != 0);

@@ -475,6 +475,57 @@ TEST(rtl_simple_levels)
 	EQ_INT(bad, 0);
 }
 
+/* bidi_shape joins Arabic paragraphs itself (shape_simple in bidi.c):
+ * the same presentation forms, lam-alef ligatures and mirrored brackets
+ * as libfribidi's, for random paragraphs of dual- and right-joining
+ * letters (Arabic and Persian), hamza, marks, tatweel, joiners, spaces,
+ * punctuation, brackets, Latin and Hebrew letters, digits, a letter of
+ * the Arabic Supplement and a Latin mark (which libfribidi answers), in
+ * pages of either direction. */
+TEST(rtl_shape)
+{
+	static const uint32_t abc[] = {0x628, 0x644, 0x644, 0x645, 0x64A, 0x647, 0x639, 0x643, 0x646,
+	                               0x627, 0x627, 0x623, 0x625, 0x622, 0x62F, 0x631, 0x648, 0x629,
+	                               0x621, 0x67E, 0x6CC, 0x6A9, 0x6AF, 0x698, 0x671, 0x64E, 0x651,
+	                               0x654, 0x670, 0x640, 0x200D, 0x200C, ' ', ' ', ' ', 0x60C,
+	                               0x61F, '.', ':', '-', '(', ')', '[', ']', 0xAB, 0xBB, 'a',
+	                               'Q', '1', '2', 0x661, 0x6F2, 0x5D0, 0x5E9, 0x750, 0x301};
+	const int na = (int)(sizeof(abc) / sizeof(abc[0]));
+	uint32_t cp[48], a[48], b[48];
+	uint8_t lv[48];
+	unsigned seed = 777;
+	int bad = 0;
+	for (int t = 0; t < 20000; t++) {
+		int n = 1 + t % 48;
+		for (int i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			unsigned q = seed >> 8;
+			cp[i] = abc[q % (unsigned)na];
+			/* rarer: joiners, the supplement letter, the Latin mark */
+			if ((cp[i] == 0x200D || cp[i] == 0x200C || cp[i] == 0x750 || cp[i] == 0x301) &&
+			    (q >> 12) % 4)
+				cp[i] = 0x644;
+		}
+		if (bidi_levels(cp, n, t % 5 != 0, lv) < 0)
+			continue;
+		memcpy(a, cp, sizeof(uint32_t) * (size_t)n);
+		memcpy(b, cp, sizeof(uint32_t) * (size_t)n);
+		bidi_shape(a, n, lv);
+		bidi_shape_fribidi(b, n, lv);
+		if (memcmp(a, b, sizeof(uint32_t) * (size_t)n)) {
+			if (bad < 5) {
+				fprintf(stderr, "shapes differ:");
+				for (int i = 0; i < n; i++)
+					fprintf(stderr, " %04X(%d):%04X/%04X", (unsigned)cp[i], lv[i],
+					        (unsigned)a[i], (unsigned)b[i]);
+				fprintf(stderr, "\n");
+			}
+			bad++;
+		}
+	}
+	EQ_INT(bad, 0);
+}
+
 /* The glyphs of a line as drawn (a word's, page.h, one by one), left to
  * right: "x+w text" each, x from the line's leftmost glyph. */
 static void glyphs_of(const inline_line_t *l, char *out, size_t cap)
@@ -1009,6 +1060,7 @@ int main(void)
 	RUN(rtl_plain_levels);
 	RUN(rtl_words);
 	RUN(rtl_simple_levels);
+	RUN(rtl_shape);
 	RUN(overflow);
 	RUN(missing);
 	RUN(flags);

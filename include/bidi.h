@@ -23,12 +23,16 @@ int bidi_is_rtl(uint32_t cp);
  * character (RTL when it has none: UAX #9 P2, P3). Returns
  * the highest level (0: everything is left to right), -1 on failure. */
 int bidi_levels(const uint32_t *cp, int n, int rtl, uint8_t *lv);
-/* The same, always by libfribidi (bidi_levels answers plain right-to-left
- * paragraphs itself; for tests). */
+/* The same, always by libfribidi's algorithm (bidi_levels answers the
+ * common paragraphs of a right-to-left page itself: plain right-to-left
+ * text, left-to-right text without right-to-left characters, Arabic or
+ * Hebrew with numbers, numbers alone; for tests). */
 int bidi_levels_fribidi(const uint32_t *cp, int n, int rtl, uint8_t *lv);
-/* Arabic joining and mirroring, in place (see above). */
+/* Arabic joining and mirroring, in place (see above): vita's own joining
+ * where every joining character is Arabic and right to left (the forms
+ * and lam-alef ligatures libfribidi's), else libfribidi's. */
 void bidi_shape(uint32_t *cp, int n, const uint8_t *lv);
-/* The same, always by libfribidi (for tests). */
+/* The same, always by libfribidi's joining (for tests). */
 void bidi_shape_fribidi(uint32_t *cp, int n, const uint8_t *lv);
 /* The visual order of n items (runs of a line) with levels lv: order[k]
  * is the logical index of the k-th item from the left. */

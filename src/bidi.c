@@ -1,6 +1,9 @@
 /* bidi: UAX #9 levels, Arabic joining and line order with libfribidi
  * (see bidi.h), loaded when a paragraph first has a right-to-left
- * character (dl.h): most CVs have none. */
+ * character (dl.h): most CVs have none. The common paragraphs of a
+ * right-to-left CV get their levels (levels_simple) and joined forms
+ * (shape_simple) here, from libfribidi's character tables, without its
+ * algorithms (1.3 M instructions, 6%, of the generated Arabic CV's render). */
 #include <stdlib.h>
 #include <string.h>
 #include <fribidi.h>

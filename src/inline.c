@@ -28,10 +28,13 @@
  *      A run never spans two bidi levels; right-to-left text is one run
  *      per cluster (the PDF draws a line's clusters in one TJ array), its
  *      source text as /ActualText only when its glyph does not read as
- *      it (marks, lam-alef, mirrored brackets: ls_close); the runs of a
- *      line with RTL text are put in visual order (rule L2), so
- *      extraction, which orders RTL glyphs by position, reads it in
- *      logical order.
+ *      it (marks, lam-alef, mirrored brackets: ls_close); in a
+ *      right-to-left page the clusters of one glyph that follow each
+ *      other in a word are one run with an advance per glyph
+ *      (page_run_t.adv: ls_word_add, ls_word_fast), drawn as those
+ *      clusters would be; the runs of a line with RTL text are put in
+ *      visual order (rule L2), so extraction, which orders RTL glyphs by
+ *      position, reads it in logical order.
  * Scratch memory is malloc'd once per paragraph; results live in the arena.
  */
 #include <linebreak.h>

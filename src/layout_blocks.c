@@ -172,7 +172,12 @@ static void rule(lay_t *L, vitem_t *v, int32_t x, int32_t y, int32_t w, int32_t 
 static void section_title(lay_t *L, const msection_t *sec)
 {
 	const style_t *s = L->s;
-	v_gap(L, s->section_before);
+	/* the sidebar's first title beside a main column that opens with the
+	   summary starts level with the summary's first line, as in AltaCV
+	   (not a section.before lower) */
+	const region_t *mr = &L->reg[R_MAIN];
+	if (!(L->r == &L->reg[R_SIDE] && !L->r->nv && mr->nv && mr->v[0].kind != V_GAP))
+		v_gap(L, s->section_before);
 	spans_t sp = {0};
 	tstyle_t t = {L->head, s->section_style, s->size_section, s->c_accent, INLINE_NOHYPH, 0, 0, 0};
 	t.feats = lay_figures(s->section_feats, s->section_figures);

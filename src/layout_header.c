@@ -269,8 +269,10 @@ int lay_header(lay_t *L, page_image_t *photo)
 	if (sidebar && s->contacts_in_sidebar) {
 		region_t *keep = L->r;
 		lay_into(L, side);
+		int n0 = side->nv;
 		contacts(L, INLINE_LEFT, 0, side->width, 1);
-		v_gap(L, s->section_before);
+		if (side->nv > n0) /* no contacts: nothing to keep the titles from */
+			v_gap(L, s->section_before);
 		lay_into(L, keep);
 	} else {
 		tag = lay_tag(L, "P");

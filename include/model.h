@@ -72,7 +72,9 @@ typedef struct mpub {
 	const char *doi;
 	mlink_t *links; int nlinks;
 	const char **badges; int nbadges;
-	mtext_t note;
+	mtext_t note;                /* a distinction ("Best Paper"), set as one */
+	mtext_t summary;             /* a description (the summary of JSON Resume,
+	                              * RenderCV): plain text under the venue */
 	int line, col;
 } mpub_t;
 

@@ -207,6 +207,7 @@ static void css(buf_t *b, const style_t *s, const html_opts_t *o)
 		".vita-venue-tag{font-weight:bold;color:var(--vita-accent);font-size:var(--vita-size-small);"
 		"margin-right:.4em}\n"
 		".vita-venue{font-style:italic;display:block}\n"
+		".vita-summary{display:block}\n"
 		".vita-owner{font-weight:bold}\n"
 		".vita-badge{color:var(--vita-badge);border:1px solid var(--vita-badge);border-radius:3px;"
 		"padding:0 .25em;font-size:88%}\n"
@@ -555,6 +556,11 @@ static void publication(buf_t *b, const model_t *m, const msection_t *sec, const
 	if (p->venue_full.n) {
 		buf_puts(b, "<span class=\"vita-venue\">");
 		spans_html(b, &p->venue_full);
+		buf_puts(b, "</span>\n");
+	}
+	if (p->summary.n) {
+		buf_puts(b, "<span class=\"vita-summary\">");
+		spans_html(b, &p->summary);
 		buf_puts(b, "</span>\n");
 	}
 	if (p->nlinks || p->doi || p->nbadges || p->note.n) {
@@ -938,6 +944,7 @@ static void j_pub(buf_t *b, const model_t *m, const msection_t *sec, const mpub_
 	j_key(b, &f, "links"); j_links(b, p->links, p->nlinks);
 	j_key(b, &f, "badges"); j_strs(b, p->badges, p->nbadges);
 	j_key(b, &f, "note"); j_text(b, &p->note);
+	j_key(b, &f, "summary"); j_text(b, &p->summary);
 	buf_putc(b, '}');
 }
 

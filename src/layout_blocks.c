@@ -526,6 +526,14 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 	}
 	v_flow(L, &vn, lw, mw, INLINE_LEFT, s->size_body, 1);
 
+	/* a description: plain text as the body's paragraphs are set */
+	if (p->summary.n) {
+		spans_t sm = {0};
+		sp_text(L, &sm, &p->summary, &reg);
+		v_flow(L, &sm, lw, mw, L->r->align == ST_JUSTIFY ? INLINE_JUSTIFY : INLINE_LEFT,
+		       s->size_body, 1);
+	}
+
 	spans_t ex = {0};
 	tstyle_t lt = lay_ts(L, FONT_REGULAR, s->size_small, s->c_link);
 	links_row(L, &ex, p->links, p->nlinks, p->doi, &lt);

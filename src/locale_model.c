@@ -125,6 +125,7 @@ static void sm_section(sm_t *x, msection_t *sec)
 		sm_genre(x, p);
 		sm_one(x, &p->status);
 		sm_text(x, &p->note);
+		sm_text(x, &p->summary);
 	}
 	sm_list(x, sec->highlight, sec->nhighlight);
 	for (int i = 0; i < sec->nnews; i++)

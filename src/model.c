@@ -158,7 +158,8 @@ static int w_pub(walk_t *w, const mpub_t *p)
 	     w_str(w, "status", "a status", p->status, l, c, 0) ||
 	     w_str(w, "doi", NULL, p->doi, l, c, 0) || w_links(w, p->links, p->nlinks) ||
 	     w_strs(w, "badges", "a badge", p->badges, p->nbadges, l, c) ||
-	     w_text(w, "note", "a note", &p->note);
+	     w_text(w, "note", "a note", &p->note) ||
+	     w_text(w, "summary", "a summary", &p->summary);
 	w->depth--;
 	return rc;
 }

@@ -326,7 +326,7 @@ static int jr_pub_item(pctx_t *c, const ynode_t *n, mpub_t *p)
 	if (!rc && !p->title.n)
 		rc = pim_missing(c, n, "name", "a publication");
 	rc |= pim_text(c, n, "publisher", &p->venue_full);
-	rc |= pim_text(c, n, "summary", &p->note);
+	rc |= pim_text(c, n, "summary", &p->summary);
 	rc |= pim_date(c, n, "releaseDate", &d);
 	if (d.kind >= DATE_YEAR && d.kind <= DATE_DAY && d.y >= 1000)
 		p->year = d.y;

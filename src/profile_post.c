@@ -105,6 +105,7 @@ static void pu_section(pctx_t *c, msection_t *s)
 		pu_text(c, &p->title);
 		pu_text(c, &p->venue_full);
 		pu_text(c, &p->note);
+		pu_text(c, &p->summary);
 		pu_links(c, p->links, p->nlinks);
 	}
 	for (int i = 0; i < s->nnews; i++)
@@ -191,6 +192,7 @@ static int pm_section(pm_t *k, const msection_t *s)
 	for (int i = 0; i < s->npubs; i++) {
 		const mpub_t *p = &s->pubs[i];
 		long t = pm_mtext(&p->title) + pm_mtext(&p->venue_full) + pm_mtext(&p->note) +
+		         pm_mtext(&p->summary) +
 		         pm_strs(p->authors, p->nauthors) + pm_strs(p->badges, p->nbadges) +
 		         pm_str(p->venue) + pm_str(p->status) + pm_str(p->doi) +
 		         pm_mlinks(p->links, p->nlinks);

@@ -213,7 +213,7 @@ static int rc_pub(pctx_t *c, const ynode_t *n, mpub_t *p)
 		p->authors[i] = rc_author(c->a, p->authors[i]);
 	rc |= pim_str(c, n, "doi", &p->doi);
 	rc |= pim_text(c, n, "journal", &p->venue_full);
-	rc |= pim_text(c, n, "summary", &p->note);
+	rc |= pim_text(c, n, "summary", &p->summary);
 	rc |= pim_date(c, n, "date", &d);
 	if (d.kind >= DATE_YEAR && d.kind <= DATE_DAY && d.y >= 1000)
 		p->year = d.y;

@@ -38,7 +38,7 @@ LDFLAGS ?=
 # the commit the binary was built from (a source tarball has no .git: set it)
 VITA_COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
-PKGS     = fribidi yaml-0.1 freetype2 harfbuzz fontconfig libunibreak libpng libjpeg libdeflate
+PKGS     = fribidi yaml-0.1 freetype2 harfbuzz fontconfig libunibreak libpng libjpeg libdeflate libthai
 WARN     = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -51,7 +51,7 @@ LIBS     = $(PKG_LIBS) -lhpdf -lhyphen -lm
 # costs every process its pages and the dynamic linker's lookups), and
 # libhyphen.
 # debian/control names them, as dpkg-shlibdeps cannot see them.
-DL_PKGS  = fontconfig fribidi libjpeg yaml-0.1
+DL_PKGS  = fontconfig fribidi libjpeg yaml-0.1 libthai
 VITA_LIBS := $(shell pkg-config --libs $(filter-out $(DL_PKGS),$(PKGS)) 2>/dev/null) -lhpdf -lm
 
 SAN       = -fsanitize=address,undefined -fno-omit-frame-pointer
@@ -63,7 +63,7 @@ DEBUG_FLAGS = -O0 -g3 $(SAN) -Werror
 # Debian packages (names valid on Debian 12 and 13; no versioned names).
 # Building and rendering:
 DEB_BUILD = gcc make pkg-config libyaml-dev libfreetype-dev libharfbuzz-dev \
-            libhpdf-dev libfontconfig-dev libunibreak-dev libfribidi-dev libhyphen-dev hyphen-en-us \
+            libhpdf-dev libfontconfig-dev libunibreak-dev libfribidi-dev libhyphen-dev libthai-dev hyphen-en-us \
             hyphen-de hyphen-fr hyphen-es hyphen-it hyphen-pt-pt hyphen-pt-br hyphen-ru libpng-dev \
             libjpeg62-turbo-dev libdeflate-dev libgs-common
 # (libgs-common: the sRGB ICC profile of a PDF/A output intent, read at run

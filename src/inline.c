@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bidi.h"
+#include "thai.h"
 #include "buf.h"
 #include "inline.h"
 #include "para.h"
@@ -730,6 +731,38 @@ static void il_keep_words(il_t *f)
 	}
 }
 
+/* Thai words: Thai is written without spaces between words, and UAX #14
+ * leaves its breaks to a dictionary (class SA), which libunibreak 1.1 has
+ * not (no break inside a Thai run). Each run of Thai text gets its word
+ * boundaries from libthai (thai.c: loaded, with its dictionary, when a
+ * paragraph first has Thai). Before il_span_rules: a nobreak span or a
+ * URL keeps its text whole. */
+static void il_thai_words(il_t *f)
+{
+	if (f->maxcp < 0xE01)
+		return;
+	int i = 0;
+	while (i < f->nc && !thai_is(f->c[i].cp))
+		i++;
+	if (i == f->nc)
+		return;
+	uint32_t *cp = xmalloc((size_t)f->nc * sizeof(*cp));
+	int *pos = xmalloc((size_t)f->nc * sizeof(*pos));
+	while (i < f->nc) {
+		int j = i, n = 0;
+		while (j < f->nc && f->c[j].kind == K_CHAR && thai_is(f->c[j].cp))
+			cp[n++] = f->c[j++].cp;
+		int k = thai_breaks(cp, n, pos, n);
+		for (int b = 0; b < k; b++)
+			if (f->c[i + pos[b] - 1].bk == BK_NONE)
+				f->c[i + pos[b] - 1].bk = BK_ALLOW;
+		for (i = j + 1; i < f->nc && !thai_is(f->c[i].cp); i++)
+			;
+	}
+	free(cp);
+	free(pos);
+}
+
 /* ---- hyphenation ---- */
 
 static int hyph_ok(const il_t *f, int si)
@@ -1372,7 +1405,11 @@ static int il_nospace_kind(const il_t *f, int ci)
 		return NB_PENALTY;
 	if (c->cjkgap)
 		return NB_CJKGAP;
-	return is_cjk(c->cp) || is_cjk(f->c[ci + 1].cp) ? NB_CJK : NB_PENALTY;
+	/* between two Thai words (il_thai_words) as between ideographs: no
+	   penalty, and a little stretch, for Thai justifies between its
+	   words, which have no spaces */
+	return is_cjk(c->cp) || is_cjk(f->c[ci + 1].cp) ||
+	       (thai_is(c->cp) && thai_is(f->c[ci + 1].cp)) ? NB_CJK : NB_PENALTY;
 }
 
 /* The break itself. trail: the half-width blank of the mark before it
@@ -2719,6 +2756,7 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 	} else {
 		il_text(&f, spans, n > 0 ? n : 0);
 		il_decode(&f, n > 0 ? n : 0);
+		il_thai_words(&f);
 		il_span_rules(&f);
 		il_keep_words(&f);
 		il_bidi(&f);

@@ -41,7 +41,7 @@ STAGES = [
     # the page list is the data set lines and pages are made of: inline
     # builds its runs, layout fills it, pdf and page_dump read it
     ("page", "page"),
-    ("text", "font sfnt hyph para bidi inline"),
+    ("text", "font sfnt hyph para bidi thai inline"),
     ("layout", "layout"),
     ("output", "pdf html"),
     ("cli", "watch starter"),
@@ -64,6 +64,7 @@ LIBRARIES = [
      r"graphemebreakdef|unibreakbase|unibreakdef|emojidef|eastasianwidthdef)\.h",
      "libunibreak", ["src/inline.c"]),
     (r"hyphen\.h", "libhyphen", ["src/hyph.c"]),
+    (r"thai/.*|datrie/.*", "libthai", ["src/thai.c"]),
     (r"zlib\.h", "zlib", []),
 ]
 

@@ -739,7 +739,9 @@ static void il_keep_words(il_t *f)
  * URL keeps its text whole. */
 static void il_thai_words(il_t *f)
 {
-	if (f->maxcp < 0xE01)
+	/* Thai is U+0E01.., bytes E0 B8 81..: a text without the byte E0 has
+	   none (CJK text's lead bytes are E3..E9) */
+	if (f->maxcp < 0xE01 || !memchr(f->text.s, 0xE0, f->text.len))
 		return;
 	int i = 0;
 	while (i < f->nc && !thai_is(f->c[i].cp))

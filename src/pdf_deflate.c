@@ -132,7 +132,7 @@ void pdf_one_document(void)
 size_t pdf_deflate(const void *in, size_t n, int level, const unsigned char **out)
 {
 	if (level == PDF_Z_OBJSTM)
-		level = n <= PDF_Z_LAZY_BLOCK ? PDF_Z_LAZY : 5;
+		level = n <= PDF_Z_LAZY_BLOCK ? PDF_Z_FAST : 5;
 	if (level < 1 || (level > 12 && level != PDF_Z_LAZY))
 		return 0;
 	int keep = memo_on && n >= MEMO_MIN && n <= MEMO_MAX;

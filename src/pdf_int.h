@@ -127,6 +127,7 @@ struct pw {
 	int32_t tc;              /* character spacing (Tc), u */
 	uint32_t fill, stroke;
 	int plain;               /* untagged: no structure, no PDF/A or UA claims */
+	int zcontent;            /* pdf_save: the page contents' deflate level */
 	char *info[5];           /* Title, Author, Subject, Keywords, Creator as
 	                            written to Info (and the XMP), or NULL */
 	pdf_tags_t *tg;          /* the structure being built; NULL when plain */
@@ -332,8 +333,17 @@ void pdf_fonts_free(pw_t *w);
 #define PDF_Z_BEST 6
 #define PDF_Z_FONT PDF_Z_FAST     /* font programs (TrueType, CFF) */
 #define PDF_Z_CMAP PDF_Z_FAST     /* ToUnicode maps */
-#define PDF_Z_CONTENT PDF_Z_LAZY  /* page contents: as small as libdeflate's level 5 (-0.3% on the CJK CVs, +0.7% on long-250's), 20-30% fewer instructions */
-#define PDF_Z_OBJSTM 14           /* the object stream: PDF_Z_LAZY up to PDF_Z_LAZY_BLOCK bytes (+1%), else libdeflate's level 5: its blocks follow the data (long-250's 233 KB: 35.6 KB, pdf_zlazy's 32 KiB blocks 37.6 KB) */
+/* Page contents and a small object stream: the greedy parse, 8% larger
+ * than the lazy one (zhanda-zhu's 25.6 KB of both: 8,626 B against 8,016)
+ * in 36% fewer instructions (0.85 M against 1.33 M); the XMP, deflated
+ * too (PDF/A-2 allows it, PDF/A-1 did not), more than pays for the bytes
+ * (2,121 B -> ~940). A document of more than PDF_Z_LAZY_CONTENT bytes of
+ * page contents (some 6 pages and more) has them at PDF_Z_LAZY: there the
+ * bytes add up (long-250's 28 pages: +7.1 KB, +6.7%, at PDF_Z_FAST). */
+#define PDF_Z_CONTENT PDF_Z_FAST
+#define PDF_Z_LAZY_CONTENT 65536
+#define PDF_Z_OBJSTM 14           /* the object stream: PDF_Z_FAST up to PDF_Z_LAZY_BLOCK bytes, else libdeflate's level 5: its blocks follow the data (long-250's 233 KB: 35.6 KB, pdf_zlazy's 32 KiB blocks 37.6 KB) */
+#define PDF_Z_META PDF_Z_FAST     /* the XMP metadata */
 #define PDF_Z_LAZY_BLOCK 32768    /* pdf_zlazy's block: one for a stream of up to this */
 #define PDF_Z_XREF PDF_Z_FAST     /* the cross-reference stream */
 #define PDF_Z_DONE (-1)           /* a raw stream's data is deflated already */

@@ -239,7 +239,7 @@ void pdf_meta_finish(pw_t *w)
 	int pdfa = output_intent(w);
 	buf_t *x = pdf_buf(w);
 	xmp_build(w, x, pdfa);
-	void *m = pdf_raw_stream(w, x->s, x->len, "/Type/Metadata/Subtype/XML", 0);
+	void *m = pdf_raw_stream(w, x->s, x->len, "/Type/Metadata/Subtype/XML", PDF_Z_META);
 	pdf_ok(w, HPDF_Dict_Add(cat, "Metadata", m));
 	if (w->doc->lang && utf8_invalid_at(w->doc->lang, strlen(w->doc->lang)) < 0)
 		pdf_ok(w, HPDF_Dict_Add(cat, "Lang",

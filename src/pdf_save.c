@@ -304,7 +304,7 @@ static int flate_stream(pw_t *w, buf_t *out, HPDF_Dict d)
 		if (!(zn = pdf_deflate_const(h->p ? h->p : "", h->p ? h->n : 0, &z)))
 			pdf_fail(w, NULL, "cannot compress a stream");
 	} else {
-		z = h ? deflate_bytes(w, h->p, h->n, PDF_Z_CONTENT, &zn) : deflated(w, d->stream, &zn);
+		z = h ? deflate_bytes(w, h->p, h->n, w->zcontent, &zn) : deflated(w, d->stream, &zn);
 	}
 	HPDF_Stream data = d->stream;
 	d->stream = NULL;   /* the dictionary alone */
@@ -427,6 +427,10 @@ int pdf_save(pw_t *w)
 		objs[obj_num(obj)] = obj;
 	}
 
+	size_t all = 0; /* the page contents' bytes: their level (pdf_int.h) */
+	for (int p = 0; w->content && p < w->doc->npages; p++)
+		all += w->content[p].len;
+	w->zcontent = all > PDF_Z_LAZY_CONTENT ? PDF_Z_LAZY : PDF_Z_CONTENT;
 	put(out, "%PDF-1.7\n%\xb7\xbe\xad\xaa\n");
 	for (unsigned i = 1; i < n; i++) {
 		void *obj = objs[i];

@@ -26,6 +26,8 @@
 # SWEEP_REPORT=1 only writes report.md again from results.tsv. SWEEP_QUICK=1:
 # half the cases (hyphenation off only for the profiles, tests/bench and
 # the academic and compact layouts; the script CVs in those two layouts).
+# Two runs side by side (a base, and main re-measured with SWEEP_ONLY as it
+# moves), by area: tests/tools/sweep_cmp.py BASE/results.tsv MAIN/results.tsv.
 set -u
 V=$(readlink -f "${1:-build/vita}")
 W=${SWEEP_DIR:-${TMPDIR:-/tmp}/vita-sweep}

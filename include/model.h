@@ -115,7 +115,9 @@ extern const char *const model_section_names[SEC_NTYPES + 1];
 const char *model_section_name(int t);
 enum { NUM_REVERSE = 0, NUM_FORWARD, NUM_NONE };       /* publications */
 enum { GROUP_NONE = 0, GROUP_YEAR, GROUP_TYPE };
-enum { LIST_INLINE = 0, LIST_BULLETS };
+/* lists: inline, bullets; numbered 1, 2, ... or n, ..., 1 (importers only:
+ * RenderCV's NumberedEntry, ReversedNumberedEntry) */
+enum { LIST_INLINE = 0, LIST_BULLETS, LIST_NUMBERED, LIST_REVERSED };
 
 typedef struct msection {
 	int type;                    /* SEC_* */

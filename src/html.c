@@ -695,14 +695,16 @@ static void sec_items(buf_t *b, const model_t *m, const msection_t *sec, const v
 {
 	(void)m;
 	(void)l;
-	if (sec->list_style == LIST_BULLETS) {
-		buf_puts(b, "<ul class=\"vita-list\">\n");
+	if (sec->list_style != LIST_INLINE) {
+		int ol = sec->list_style != LIST_BULLETS;
+		buf_puts(b, !ol ? "<ul class=\"vita-list\">\n" : sec->list_style == LIST_REVERSED
+		         ? "<ol class=\"vita-list\" reversed>\n" : "<ol class=\"vita-list\">\n");
 		for (int i = 0; i < sec->nitems; i++) {
 			buf_puts(b, "<li>");
 			spans_html(b, &sec->items[i]);
 			buf_puts(b, "</li>\n");
 		}
-		buf_puts(b, "</ul>\n");
+		buf_puts(b, ol ? "</ol>\n" : "</ul>\n");
 	} else {
 		buf_puts(b, "<p class=\"vita-list\">");
 		for (int i = 0; i < sec->nitems; i++) {
@@ -998,7 +1000,8 @@ static void js_items(buf_t *b, int *f, const model_t *m, const msection_t *sec,
 {
 	(void)m;
 	(void)l;
-	j_key(b, f, "style"); jstr(b, sec->list_style == LIST_BULLETS ? "bullets" : "inline");
+	static const char *const styles[] = {"inline", "bullets", "numbered", "reversed"};
+	j_key(b, f, "style"); jstr(b, styles[sec->list_style]);
 	j_key(b, f, "items");
 	buf_putc(b, '[');
 	for (int i = 0; i < sec->nitems; i++) {

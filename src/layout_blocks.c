@@ -245,25 +245,49 @@ static void links_row(lay_t *L, spans_t *sp, const mlink_t *links, int n, const 
 	}
 }
 
-static void bullets(lay_t *L, const mtext_t *items, int n)
+/* A numbered list's marker ("3."); NULL for a bullet. */
+static const char *marker(lay_t *L, int style, int i, int n)
+{
+	if (style != LIST_NUMBERED && style != LIST_REVERSED)
+		return NULL;
+	return arena_printf(L->a, "%d.", style == LIST_NUMBERED ? i + 1 : n - i);
+}
+
+/* Items with entry.bullet in the indent, or (numbered lists) their
+ * numbers flush right, as far from the text as the bullet is; the indent
+ * grows to the widest number. */
+static void bullets(lay_t *L, const mtext_t *items, int n, int style)
 {
 	const style_t *s = L->s;
 	tstyle_t t = lay_ts(L, FONT_REGULAR, s->size_body, s->c_text);
 	tstyle_t bt = lay_ts(L, FONT_REGULAR, s->size_body, s->c_muted);
-	int32_t dx = bx(L);
+	int32_t dx = bx(L), ind = s->bullet_indent, gap = 0;
+	if (marker(L, style, 0, n)) {
+		spans_t b = {0}, w = {0};
+		sp_str(L, &b, s->bullet, &bt);
+		gap = ind - s->bullet_offset - sp_width(L, &b);
+		sp_str(L, &w, marker(L, style, style == LIST_NUMBERED ? n - 1 : 0, n), &bt);
+		int32_t need = s->bullet_offset + sp_width(L, &w) + gap;
+		if (need > ind)
+			ind = need;
+	}
 	int list = lay_tag(L, "L");
 	for (int i = 0; i < n; i++) {
 		int li = lay_tag(L, "LI"), body = lay_tag(L, "LBody");
 		spans_t sp = {0};
 		sp_text(L, &sp, &items[i], &t);
-		int first = v_flow(L, &sp, dx + s->bullet_indent, bw(L) - s->bullet_indent,
+		int first = v_flow(L, &sp, dx + ind, bw(L) - ind,
 		                   L->r->align == ST_JUSTIFY ? INLINE_JUSTIFY : INLINE_LEFT,
 		                   s->size_body, 1);
 		spans_t bs = {0};
-		sp_str(L, &bs, s->bullet, &bt);
+		const char *num = marker(L, style, i, n);
+		sp_str(L, &bs, num ? num : s->bullet, &bt);
 		lay_untag(L, body);
 		int lbl = lay_tag(L, "Lbl");
-		v_beside(L, first, &bs, dx + s->bullet_offset, 0, s->bullet_indent - s->bullet_offset);
+		if (num)
+			v_beside(L, first, &bs, dx + ind - gap, 1, ind - gap);
+		else
+			v_beside(L, first, &bs, dx + s->bullet_offset, 0, ind - s->bullet_offset);
 		lay_untag(L, lbl);
 		lay_untag(L, li);
 	}
@@ -383,7 +407,7 @@ static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 	if (loc_right)
 		v_beside(L, sec_line, &ls, x + w, 1, cw);
 	if (en->ndetails)
-		bullets(L, en->details, en->ndetails);
+		bullets(L, en->details, en->ndetails, LIST_BULLETS);
 	if (en->nlinks) {
 		spans_t lk = {0};
 		tstyle_t lt = lay_ts(L, FONT_REGULAR, s->size_small, s->c_link);
@@ -736,8 +760,8 @@ static void sec_news(lay_t *L, const msection_t *sec)
 static void sec_items(lay_t *L, const msection_t *sec)
 {
 	const style_t *s = L->s;
-	if (sec->list_style == LIST_BULLETS) {
-		bullets(L, sec->items, sec->nitems);
+	if (sec->list_style != LIST_INLINE) {
+		bullets(L, sec->items, sec->nitems, sec->list_style);
 		return;
 	}
 	spans_t sp = {0};

@@ -201,7 +201,7 @@ static int walk_news(walk_t *w, const msection_t *s)
 
 static int walk_items(walk_t *w, const msection_t *s)
 {
-	static const char *const styles[] = {"inline", "bullets"};
+	static const char *const styles[] = {"inline", "bullets", "numbered", "reversed"};
 	return w_word(w, "style", styles[s->list_style]) ||
 	       w_texts(w, "item", "a list item", s->items, s->nitems);
 }

@@ -225,9 +225,8 @@ static int rc_pub(pctx_t *c, const ynode_t *n, mpub_t *p)
 	return rc;
 }
 
-/* One line of a list section; idx and count for the numbered kinds. */
-static int rc_line(pctx_t *c, const ynode_t *n, int kind, int idx, int count,
-                   mtext_t *out)
+/* One line of a list section. */
+static int rc_line(pctx_t *c, const ynode_t *n, int kind, mtext_t *out)
 {
 	const char *a = NULL, *b = NULL;
 	int rc = 0;
@@ -249,11 +248,8 @@ static int rc_line(pctx_t *c, const ynode_t *n, int kind, int idx, int count,
 			return -1;
 		if (!a)
 			return pim_missing(c, n, key, rt_names[kind]);
-		if (kind == RT_BULLET)
-			pv_markup(c->a, a, out);
-		else
-			pv_markup(c->a, arena_printf(c->a, "%d. %s", kind == RT_NUMBERED
-			          ? idx + 1 : count - idx, a), out);
+		/* the numbers are the list's (LIST_NUMBERED, LIST_REVERSED) */
+		pv_markup(c->a, a, out);
 	}
 	out->line = n->line;
 	out->col = n->col;
@@ -323,8 +319,7 @@ static void rc_text_add(pctx_t *c, msection_t *s, const mtext_t *t)
 	x->n += nl + t->n;
 }
 
-static int rc_entry(pctx_t *c, const ynode_t *it, int kind, int i, int count,
-                    msection_t *s)
+static int rc_entry(pctx_t *c, const ynode_t *it, int kind, msection_t *s)
 {
 	int rc;
 	mtext_t t;
@@ -354,7 +349,7 @@ static int rc_entry(pctx_t *c, const ynode_t *it, int kind, int i, int count,
 		return rc;
 	}
 	default:
-		if ((rc = rc_line(c, it, kind, i, count, &s->items[s->nitems])) == 0)
+		if ((rc = rc_line(c, it, kind, &s->items[s->nitems])) == 0)
 			s->nitems++;
 		return rc;
 	}
@@ -377,7 +372,8 @@ static int rc_section(pctx_t *c, const ynode_t *k, const ynode_t *l)
 	s->entries = arena_alloc(c->a, n * sizeof(*s->entries));
 	s->pubs = arena_alloc(c->a, n * sizeof(*s->pubs));
 	s->items = arena_alloc(c->a, n * sizeof(*s->items));
-	s->list_style = LIST_BULLETS;
+	s->list_style = kind == RT_NUMBERED ? LIST_NUMBERED : kind == RT_REVNUM ? LIST_REVERSED
+	                : LIST_BULLETS;
 	for (int i = 0; i < l->n; i++) {
 		const ynode_t *it = l->kids[i];
 		int k2 = rc_kind(it);
@@ -390,7 +386,7 @@ static int rc_section(pctx_t *c, const ynode_t *k, const ynode_t *l)
 			            "a section holds one kind of entry", rt_names[k2], k->str,
 			            rt_names[kind]);
 		else if (kind != RT_NONE)
-			rc |= rc_entry(c, it, kind, i, l->n, s);
+			rc |= rc_entry(c, it, kind, s);
 	}
 	return rc;
 }

@@ -50,6 +50,13 @@ has rcv "John Doe" "Mechanical Engineer" "Geneva, Switzerland" "john.doe@example
 	"Multi-Agent Robotics Simulator" "Technologies" "Languages: C++, C, Python" \
 	"Extracurricular Activities and Hobbies" "Chess club captain" "Mastodon"
 
+# NumberedEntry and ReversedNumberedEntry: the list sets the numbers (once,
+# in the margin: no "• 1." prefix), ReversedNumberedEntry counts down
+render tests/import/rendercv/classic-v2.8.yaml rcv28
+has rcv28 "1. Adaptive Quantization for Neural Network" "3. Hardware-Aware Neural" \
+	"4. Scaling Laws for Efficient Inference" "1. Efficient Deep Learning"
+grep -qF '•1.' "$OUT/rcv28.txt" && no "rcv28: a numbered item has a bullet too"
+
 # RenderCV 2.x: design onto the layout, locale.language, settings,
 # custom connections, every network's URL, `code`, nested highlights,
 # bold keywords, RenderCV's title rule ("a" stays lower case)

@@ -161,8 +161,9 @@ TEST(rcv_sections)
 		s = &r.m->sections[2];
 		EQ_INT(s->type, SEC_LIST);
 		EQ_INT(s->nitems, 2);
+		EQ_INT(s->list_style, LIST_REVERSED); /* the list numbers "2." "1." */
 		if (s->nitems == 2)
-			EQ_STR(first_text(&s->items[0]), "2. a");
+			EQ_STR(first_text(&s->items[0]), "a");
 	}
 	done(&r);
 }

@@ -98,6 +98,7 @@ typedef struct fspan {      /* per span, computed once */
 	int nwarned;
 	const char *lang;       /* its language: the text's, or ja/ko when it has kana/Hangul */
 	int plain;              /* no tracking, no frame (see ls_plain) */
+	int kh;                 /* 0: not known yet; else 1 | 2 (it has kana) | 4 (Hangul) */
 } fspan_t;
 
 typedef struct faux {       /* what a para item stands for */
@@ -170,6 +171,7 @@ typedef struct mspan {
 	int c0, c1;
 	size_t nb;
 	int plain;
+	int kh;                 /* fspan_t's, once il_span_langs has found it */
 } mspan_t;
 
 typedef struct ment {
@@ -999,13 +1001,17 @@ static void il_span_langs(il_t *f)
 {
 	for (int si = 0; si < f->nsp; si++) {
 		fspan_t *s = &f->sp[si];
-		int kana = 0, hangul = 0;
-		for (int i = s->c0; i < s->c1 && f->maxcp >= 0x1100; i++) {
-			uint32_t c = f->c[i].cp;
-			kana |= (c >= 0x3040 && c <= 0x30FF) || (c >= 0x31F0 && c <= 0x31FF);
-			hangul |= (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0x1100 && c <= 0x11FF) ||
-			          (c >= 0x3130 && c <= 0x318F);
+		if (!s->kh) {   /* what its text has (a memo keeps it) */
+			int kana = 0, hangul = 0;
+			for (int i = s->c0; i < s->c1 && f->maxcp >= 0x1100; i++) {
+				uint32_t c = f->c[i].cp;
+				kana |= (c >= 0x3040 && c <= 0x30FF) || (c >= 0x31F0 && c <= 0x31FF);
+				hangul |= (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0x1100 && c <= 0x11FF) ||
+				          (c >= 0x3130 && c <= 0x318F);
+			}
+			s->kh = 1 | (kana ? 2 : 0) | (hangul ? 4 : 0);
 		}
+		int kana = s->kh & 2, hangul = s->kh & 4;
 		s->lang = kana && !hangul ? "ja" : hangul && !kana ? "ko" : f->o->lang;
 		if (s->s->lang && lang_is_cjk(s->s->lang))
 			s->lang = s->s->lang;   /* the span says which */
@@ -1054,15 +1060,23 @@ static int il_halt(const il_t *f, const fcp_t *c, int32_t *cut, int32_t *dx)
  * (opening brackets and quotes) or at a line end (closing ones, commas,
  * full stops, and the colon, semicolon, ! and ? where the face sets them
  * to the left: zh-Hans). Quotes only when the face draws them full-width. */
+/* All of them are in U+2018..U+201D, U+3001..U+3017 and U+FF01..U+FF5D. */
+static int maybe_mark(uint32_t c)
+{
+	return c - 0x2018 <= 0x201D - 0x2018 || c - 0x3001 <= 0x3017 - 0x3001 ||
+	       c - 0xFF01 <= 0xFF5D - 0xFF01;
+}
+
 static int is_line_start_mark(uint32_t c)
 {
-	return is_cjk_open(c) || c == 0x201C || c == 0x2018;
+	return maybe_mark(c) && (is_cjk_open(c) || c == 0x201C || c == 0x2018);
 }
 
 static int is_line_end_mark(uint32_t c)
 {
-	return is_cjk_close(c) || c == 0xFF1A || c == 0xFF1B || c == 0xFF01 || c == 0xFF1F ||
-	       c == 0x201D || c == 0x2019;
+	return maybe_mark(c) &&
+	       (is_cjk_close(c) || c == 0xFF1A || c == 0xFF1B || c == 0xFF01 || c == 0xFF1F ||
+	        c == 0x201D || c == 0x2019);
 }
 
 /* W3C jlreq 3.1.5 and 3.1.7, clreq 3.1.6 (CSS Text 4 text-spacing-trim):
@@ -2560,7 +2574,8 @@ static ment_t *memo_add(inline_memo_t *m, const il_t *f)
 	e->sp = (mspan_t *)(void *)(blk + off_sp);
 	e->nsp = f->nsp;
 	for (int i = 0; i < f->nsp; i++)
-		e->sp[i] = (mspan_t){f->sp[i].c0, f->sp[i].c1, f->sp[i].nb, f->sp[i].plain};
+		e->sp[i] = (mspan_t){f->sp[i].c0, f->sp[i].c1, f->sp[i].nb, f->sp[i].plain,
+		                     f->sp[i].kh};
 	e->c = (fcp_t *)(void *)(blk + off_c);
 	memcpy(e->c, f->c, (size_t)(f->nc + 1) * sizeof(fcp_t));
 	e->nc = f->nc;
@@ -2585,6 +2600,7 @@ static void memo_restore(il_t *f, const ment_t *e, const inline_span_t *spans)
 		f->sp[i].c1 = e->sp[i].c1;
 		f->sp[i].nb = e->sp[i].nb;
 		f->sp[i].plain = e->sp[i].plain;
+		f->sp[i].kh = e->sp[i].kh;
 	}
 	f->text = il_keep.text;
 	buf_reset(&f->text);
@@ -2707,27 +2723,26 @@ static int il_prepass(il_t *f, para_line_t **pl, int *npl)
  * the end). */
 static int il_one_line(const il_t *f)
 {
-	int64_t w = 0;
+	int64_t w = 0, lw = f->w1 < f->w2 ? f->w1 : f->w2;
 	int chars = 0;
 	if (f->nc >= PARA_MAX_OPTIMAL / 4 - 1 || (f->o->hyph && f->o->pretolerance < 0))
 		return 0;
-	for (int i = 0; i < f->nc; i++) {
+	for (int i = 0; i < f->nc && w <= lw; i++) {
 		const fcp_t *c = &f->c[i];
-		const inline_span_t *s = f->sp[c->span].s;
 		if (c->kind == K_NL || c->bk == BK_HYPH)
 			return 0;
 		if (c->kind == K_SPACE) {
 			if (c->face >= 0 && c->adv < 0)
 				return 0;
-			w += c->face >= 0 ? c->adv : s->size / 4;
+			w += c->face >= 0 ? c->adv : f->sp[c->span].s->size / 4;
 			continue;
 		}
 		if (c->adv < 0 || c->lead < 0 || c->trail < 0 || (int64_t)c->lead + c->trail > c->adv)
 			return 0;
-		w += c->adv + (c->cjkgap ? s->size / 4 : 0);
+		w += c->adv + (c->cjkgap ? f->sp[c->span].s->size / 4 : 0);
 		chars++;
 	}
-	return chars > 0 && w <= f->w1 && w <= f->w2;
+	return chars > 0 && w <= lw;
 }
 
 int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_t *o,
@@ -2766,6 +2781,8 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 			me = memo_add(oo.memo, &f);
 	}
 	il_span_langs(&f);
+	for (int i = 0; me && i < f.nsp && i < me->nsp; i++)
+		me->sp[i].kh = f.sp[i].kh;
 	if (il_shape(&f, me)) {
 		il_free(&f);
 		return -1;

@@ -127,18 +127,6 @@ typedef struct lmeas {
 	int64_t w, y, z, fil;
 } lmeas_t;
 
-static lmeas_t measure(const kp_t *k, int s, int b)
-{
-	lmeas_t m;
-	m.w = k->s.w[b] - k->s.w[s];
-	m.y = k->s.y[b] - k->s.y[s];
-	m.z = k->s.z[b] - k->s.z[s];
-	m.fil = k->s.fil[b] - k->s.fil[s];
-	if (b < k->n && k->it[b].type == PARA_PENALTY)
-		m.w += k->it[b].w;
-	return m;
-}
-
 static int32_t line_width(const para_opts_t *o, int line)
 {
 	return line == 0 && o->first_width > 0 ? o->first_width : o->width;
@@ -269,29 +257,49 @@ typedef struct cand {
 	int overfull;
 } cand_t;
 
-static int64_t demerits(const kp_t *k, const node_t *a, int b, int32_t bad,
-                        int fit, lmeas_t m, int32_t lw)
+/* What demerits() and measure() read of break b, the same for every
+ * active node tried against it (kp_try works them out once). */
+typedef struct bnow {
+	int endb, last;           /* a paragraph end; the paragraph's last line */
+	int64_t pw;               /* the penalty's width (a hyphen) */
+	int64_t pd;               /* +- penalty^2 */
+	int flagged;
+	int64_t w, y, z, fil;     /* the running totals at b */
+} bnow_t;
+
+static bnow_t bnow(const kp_t *k, int b)
+{
+	bnow_t n = {0};
+	int64_t p = 0;
+	n.endb = is_end_break(k->it, k->n, b);
+	n.last = b == k->n || (b == k->n - 1 && n.endb);
+	if (b < k->n && k->it[b].type == PARA_PENALTY) {
+		n.pw = k->it[b].w;
+		p = k->it[b].penalty;
+		n.flagged = k->it[b].flagged;
+	}
+	n.pd = p > 0 ? p * p : p > -PARA_INF ? -p * p : 0;
+	n.w = k->s.w[b];
+	n.y = k->s.y[b];
+	n.z = k->s.z[b];
+	n.fil = k->s.fil[b];
+	return n;
+}
+
+/* demerits() with what it reads of b worked out (bnow). */
+static int64_t demerits_at(const kp_t *k, const node_t *a, const bnow_t *bn, int32_t bad,
+                           int fit, lmeas_t m, int32_t lw)
 {
 	const para_opts_t *o = k->o;
-	int64_t d = (int64_t)o->line_penalty + bad, p = 0;
-	int flagged = 0, endb = is_end_break(k->it, k->n, b);
-	if (b < k->n && k->it[b].type == PARA_PENALTY) {
-		p = k->it[b].penalty;
-		flagged = k->it[b].flagged;
-	}
-	d = d * d;
-	if (p > 0)
-		d += p * p;
-	else if (p > -PARA_INF)
-		d -= p * p;
-	if (flagged && a->flagged)
+	int64_t d = (int64_t)o->line_penalty + bad;
+	d = d * d + bn->pd;
+	if (bn->flagged && a->flagged)
 		d += o->hyphen_demerits;
-	if (b == k->n || (b == k->n - 1 && endb))
-		if (a->flagged)
-			d += o->hyphen_demerits / 2;
+	if (bn->last && a->flagged)
+		d += o->hyphen_demerits / 2;
 	if (abs(fit - a->fit) > 1)
 		d += o->fitness_demerits;
-	if (endb && o->last_line_min > 0) {
+	if (bn->endb && o->last_line_min > 0) {
 		int64_t min = (int64_t)lw * o->last_line_min / 1000;
 		if (m.w < min && min > 0) {
 			int64_t s = (min - m.w) * 100 / min;
@@ -306,7 +314,8 @@ static void kp_try(kp_t *k, int b, int32_t tol, int final)
 {
 	cand_t c[4];
 	int prev = -1, a = k->active;
-	int endb = is_end_break(k->it, k->n, b);
+	bnow_t bn = bnow(k, b);
+	int endb = bn.endb;
 	int64_t best = AWFUL;
 	for (int f = 0; f < 4; f++)
 		c[f].total = AWFUL;
@@ -320,12 +329,16 @@ static void kp_try(kp_t *k, int b, int32_t tol, int final)
 			a = next;
 			continue;
 		}
-		m = measure(k, na->start, b);
+		int s0 = na->start;
+		m.w = bn.w - k->s.w[s0] + bn.pw;   /* measure(k, s0, b) */
+		m.y = bn.y - k->s.y[s0];
+		m.z = bn.z - k->s.z[s0];
+		m.fil = bn.fil - k->s.fil[s0];
 		r = line_ratio(m, lw, endb, &bad, &over);
 		drop = over == 1 || endb;
 		if (over != 1 && (final || (over == 0 && r <= tol))) {
 			int fit = fitness(lw - m.w, bad);
-			int64_t t = na->total + demerits(k, na, b, bad, fit, m, lw);
+			int64_t t = na->total + demerits_at(k, na, &bn, bad, fit, m, lw);
 			if (t < c[fit].total) {
 				c[fit].total = t;
 				c[fit].from = a;

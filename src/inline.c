@@ -50,12 +50,13 @@
 #include "utf8.h"
 
 enum { K_CHAR, K_SPACE, K_NL };
-enum { BK_NONE, BK_ALLOW, BK_URL, BK_HYPH, BK_EMERG, BK_MUST };
+enum { BK_NONE, BK_ALLOW, BK_URL, BK_HYPH, BK_EMERG, BK_MUST, BK_KEEP };
 
 #define PEN_HYPHEN 50       /* a hyphenated or explicit-hyphen break */
 #define PEN_PLAIN 100       /* a break with no space (after "/" ...) */
 #define PEN_URL 100         /* inside a URL */
 #define PEN_EMERG 5000      /* inside a word too wide for the measure */
+#define PEN_KEEP 1000       /* inside a Korean word, when the spaces leave a line loose */
 #define SHAPE_MAX 2000      /* code points shaped at once, at most */
 #define RUN_MAX 65000       /* bytes of text in one run (libharu: < 65,535) */
 
@@ -78,6 +79,7 @@ typedef struct fcp {        /* one code point of the paragraph */
 	};
 	uint8_t kind, bk;
 	uint8_t cjkgap;         /* a break after it is CJK-Latin: 1/4 em of glue */
+	uint8_t kept;           /* a break after it that il_keep_words took away */
 	int32_t lead;           /* u: blank before its ink that a line start drops
 	                           (an opening bracket: its half-width form) */
 	int32_t trail;          /* u: blank after its ink that a line end may drop
@@ -129,6 +131,7 @@ typedef struct fl {         /* the paragraph being set */
 	int32_t w1, w2;         /* first and other line widths */
 	int ragged;
 	int bidi;               /* some code point has an odd level */
+	int kept;               /* il_keep_words took breaks away */
 	int trail_box;          /* the box whose trail waits for the glue of the
 	                           spaces after it (il_items), or -1 */
 	uint32_t maxcp;         /* the largest code point (but ASCII, which counts
@@ -182,7 +185,7 @@ typedef struct ment {
 	mspan_t *sp;
 	int nsp;
 	fcp_t *c;               /* nc + 1 (the terminator) */
-	int nc, bidi;
+	int nc, bidi, kept;
 	uint32_t maxcp;
 	uint8_t *hbk;           /* bk after il_hyphenate with hyph, or NULL */
 	const hyph_t *hyph;
@@ -716,7 +719,13 @@ static int is_hangul(uint32_t c)
  * space (or a zero-width one); those between other characters stay (Latin, digits,
  * punctuation, Chinese and Japanese text). A Korean word wider than the
  * measure still breaks between its syllables (il_emergency, with the
- * overflow warning) rather than overflow. Keyed on the script, not on
+ * overflow warning) rather than overflow. As CSS's keep-all with a
+ * fallback: a justified paragraph that cannot be set with every line
+ * within the tolerance at its spaces gets those breaks back, each at
+ * PEN_KEEP (il_break_kept), so that a line breaks inside a word ("제안했
+ * |습니다") rather than stretch its spaces past the limit; the penalty,
+ * above any line's demerits within the tolerance, keeps such breaks as
+ * few as the paragraph allows. Keyed on the script, not on
  * the language: Hangul is only ever Korean, so a Korean name in an
  * English CV keeps together too, and text without Hangul is untouched. */
 static void il_keep_words(il_t *f)
@@ -728,8 +737,11 @@ static void il_keep_words(il_t *f)
 		/* after a zero-width space: the writer's own break */
 		if (a->bk != BK_ALLOW || a->kind != K_CHAR || b->kind != K_CHAR || a->cp == 0x200B)
 			continue;
-		if (is_hangul(a->cp) || is_hangul(b->cp))
+		if (is_hangul(a->cp) || is_hangul(b->cp)) {
 			a->bk = BK_NONE;
+			a->kept = 1;
+			f->kept = 1;
+		}
 	}
 }
 
@@ -1447,6 +1459,9 @@ static void il_nospace_break(il_t *f, int ci, int32_t trail)
 		break;
 	case BK_EMERG:
 		pen = PEN_EMERG;
+		break;
+	case BK_KEEP:
+		pen = PEN_KEEP;
 		break;
 	default:
 		if (is_dash(c->cp)) {
@@ -2580,6 +2595,7 @@ static ment_t *memo_add(inline_memo_t *m, const il_t *f)
 	memcpy(e->c, f->c, (size_t)(f->nc + 1) * sizeof(fcp_t));
 	e->nc = f->nc;
 	e->bidi = f->bidi;
+	e->kept = f->kept;
 	e->maxcp = f->maxcp;
 	memo_insert(m, e);
 	m->n++;
@@ -2609,6 +2625,7 @@ static void memo_restore(il_t *f, const ment_t *e, const inline_span_t *spans)
 	memcpy(f->c, e->c, (size_t)(e->nc + 1) * sizeof(fcp_t));
 	f->nc = e->nc;
 	f->bidi = e->bidi;
+	f->kept = e->kept;
 	f->maxcp = e->maxcp;
 }
 
@@ -2680,6 +2697,44 @@ static int il_break(il_t *f, int32_t tol, int one_pass, para_line_t **pl, int *n
 		po.tolerance = tol;
 	po.one_pass = one_pass;
 	return para_break(f->it, f->nit, &po, pl, npl);
+}
+
+/* May a line break after c[i], inside a word il_keep_words kept whole?
+ * As hyphenation's minimums: two letters on either side ("제안했습|니다",
+ * "삼성리서치|(KAIST와"; not "있습니|다.", "3|년차"). */
+static int il_kept_ok(const il_t *f, int i)
+{
+	int left = 0, right = 0;
+	for (int k = i; left < 2; k--) {
+		left += is_letter(f->c[k].cp);
+		if (k == 0 || !f->c[k - 1].kept)
+			break;
+	}
+	for (int k = i + 1; k < f->nc && right < 2; k++) {
+		right += is_letter(f->c[k].cp);
+		if (!f->c[k].kept)
+			break;
+	}
+	return left >= 2 && right >= 2;
+}
+
+/* il_break, and for a justified paragraph whose breaks il_keep_words took
+ * away (Korean) and that no break sequence at its spaces sets within the
+ * tolerance, the same with those breaks back at PEN_KEEP. A paragraph
+ * that fits pays nothing more: its first pass is il_break's own. */
+static int il_break_kept(il_t *f, int32_t tol, para_line_t **pl, int *npl)
+{
+	if (!f->kept || f->ragged)
+		return il_break(f, tol, 0, pl, npl);
+	int rc = il_break(f, tol, 1, pl, npl);
+	if (rc >= 0)
+		return rc;
+	for (int i = 0; i < f->nc; i++)
+		if (f->c[i].kept && f->c[i].bk == BK_NONE && il_kept_ok(f, i))
+			f->c[i].bk = BK_KEEP;
+	f->nit = 0;
+	il_items(f);
+	return il_break(f, tol, 0, pl, npl);
 }
 
 /* TeX's first pass: break without hyphenation points (soft hyphens and
@@ -2799,7 +2854,7 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 		il_hyphenate_memo(&f, me);
 		il_emergency(&f);
 		il_items(&f);
-		rc = il_break(&f, oo.tolerance, 0, &pl, &npl);
+		rc = il_break_kept(&f, oo.tolerance, &pl, &npl);
 	}
 	out->greedy = rc == 1;
 	if (oo.count)

@@ -187,6 +187,14 @@ pdftotext -enc UTF-8 "$OUT/ko-cv.pdf" "$OUT/ko-cv.txt"
 for want in '박사, 컴퓨터공학, 지도교수: 이준호 교수' '2023년 3월 – 현재' '김서연'; do
 	grep -q "$want" "$OUT/ko-cv.txt" || no "ko-cv: '$want' not in the text"
 done
+# keep-all with its fallback (inline.c il_break_kept): no loose line in
+# any layout (the bullet "... 기법을 제안했습|니다." was stretched 44% past
+# the limit), and a Korean word broken only where a line needs it
+for l in academic classic modern sidebar compact; do
+	"$VITA" render "$K" -l $l -o "$OUT/ko-cv-$l.pdf" 2>"$OUT/ko-cv-$l.err" || no "ko-cv -l $l: exit $?"
+	grep 'loose line' "$OUT/ko-cv-$l.err" && no "ko-cv -l $l: a loose line"
+done
+"$VITA" render "$K" --dump=layout 2>/dev/null | grep -q '"제안했습" @' || no "ko-cv: no fallback break in 제안했습니다"
 # every word of the three CVs by font_ot.c's fast path, Hangul included
 # (shape_diff.sh shows it gives HarfBuzz's glyphs; this, that none is left
 # to HarfBuzz)

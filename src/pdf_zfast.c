@@ -118,13 +118,13 @@ static unsigned dcode_of(unsigned d)
 
 /* Code lengths of at most maxlen bits for the symbols of freq[0..n)
  * (each < 65,536): a Huffman tree built from the symbols sorted by
- * frequency (two queues), then made to fit maxlen by moving leaves down
+ * frequency (two queues, in place), then made to fit maxlen by moving leaves down
  * until the Kraft sum is 1 again. At least two symbols get a length (a
  * single one gets a partner), so every code is complete. */
 static void huff_lens(const uint32_t *freq, unsigned n, unsigned maxlen, uint8_t *lens)
 {
-	uint32_t key[NLIT], tmp[NLIT], w[2 * NLIT]; /* key: frequency << 16 | symbol */
-	uint16_t a[NLIT], parent[2 * NLIT];
+	uint32_t key[NLIT], tmp[NLIT], w[NLIT]; /* key: frequency << 16 | symbol */
+	uint16_t a[NLIT];
 	unsigned m = 0;
 	uint32_t most = 0;
 	memset(lens, 0, n);
@@ -158,28 +158,40 @@ static void huff_lens(const uint32_t *freq, unsigned n, unsigned maxlen, uint8_t
 		a[i] = (uint16_t)k0[i];
 		w[i] = k0[i] >> 16;
 	}
-	/* nodes m.. are internal, made in order of weight */
-	unsigned leaf = 0, node = m, made = m;
-	for (unsigned k = 0; k + 1 < m; k++) {
-		unsigned pick[2];
-		for (int j = 0; j < 2; j++) {
-			if (leaf < m && (node >= made || w[leaf] <= w[node]))
-				pick[j] = leaf++;
-			else
-				pick[j] = node++;
+	/* the tree in place (Moffat and Katajainen): w[k] becomes the k-th
+	   internal node made (the two lightest of the leaves left and the
+	   nodes made, a leaf first at equal weight: the two-queue tree), then
+	   its parent's index, then its depth; the leaves' depths follow from
+	   how many nodes each level holds */
+	w[0] += w[1];
+	unsigned root = 0, leaf = 2;
+	for (unsigned next = 1; next + 1 < m; next++) {
+		if (leaf >= m || w[root] < w[leaf]) { /* a node: always one left here */
+			w[next] = w[root];
+			w[root++] = next;
+		} else {
+			w[next] = w[leaf++];
 		}
-		w[made] = w[pick[0]] + w[pick[1]];
-		parent[pick[0]] = parent[pick[1]] = (uint16_t)made;
-		made++;
+		if (leaf >= m || (root < next && w[root] < w[leaf])) {
+			w[next] += w[root];
+			w[root++] = next;
+		} else {
+			w[next] += w[leaf++];
+		}
 	}
-	/* depths: the root is made - 1; a node's parent is made after it */
-	uint8_t depth[2 * NLIT];
-	depth[made - 1] = 0;
-	for (unsigned k = made - 1; k-- > 0;)
-		depth[k] = (uint8_t)(depth[parent[k]] + 1 > 255 ? 255 : depth[parent[k]] + 1);
+	w[m - 2] = 0; /* the root's depth */
+	for (unsigned k = m - 2; k-- > 0;)
+		w[k] = w[w[k]] + 1;
 	unsigned count[16] = {0};
-	for (unsigned i = 0; i < m; i++)
-		count[depth[i] > maxlen ? maxlen : depth[i]]++;
+	for (unsigned avail = 1, d = 0, k = m - 1; avail > 0; d++) { /* k: nodes left, from the root */
+		unsigned used = 0;
+		while (k > 0 && w[k - 1] == d) {
+			used++;
+			k--;
+		}
+		count[d > maxlen ? maxlen : d] += avail - used; /* the leaves at depth d */
+		avail = 2 * used;
+	}
 	uint32_t kraft = 0;
 	for (unsigned l = 1; l <= maxlen; l++)
 		kraft += count[l] << (maxlen - l);

@@ -125,9 +125,22 @@ enum {
 	FONT_FEAT_TNUM = 16, FONT_FEAT_PNUM = 32
 };
 
+/* Scripts whose letters HarfBuzz shapes into clusters (Devanagari,
+ * Bengali, Tamil, Thai, ...: conjuncts, reordered vowel signs, stacked
+ * marks) are given as clusters: the record of a cluster's first code
+ * point (FONT_CL_START, advance 0 or an x offset) is followed by one
+ * FONT_CL_GLYPH record per glyph drawn, in drawing order (gid, advance,
+ * dy instead of cp; off: the cluster's first code point's), then by the records
+ * of its other code points (FONT_CL_CONT, advance 0). The advances add
+ * up to the cluster's width. */
+enum { FONT_CL_START = 1, FONT_CL_GLYPH = 2, FONT_CL_CONT = 3 };
+
 /* One shaped glyph. */
 typedef struct font_glyph {
-	uint32_t cp;        /* the code point this glyph stands for */
+	union {
+		uint32_t cp;    /* the code point this glyph stands for */
+		int32_t dy;     /* a FONT_CL_GLYPH's: u above the baseline */
+	};
 	uint32_t off;       /* byte offset of that code point in the input */
 	int32_t adv;        /* advance in u at the size (kerning included) */
 	int16_t face;       /* face id */
@@ -135,7 +148,9 @@ typedef struct font_glyph {
 	uint8_t brk;        /* 1: a new drawing run must start at this glyph
 	                       (face change, kerning, or an offset) */
 	uint16_t gid;       /* the face's glyph when a feature replaced cp's
-	                       cmap glyph (a small capital), else 0 */
+	                       cmap glyph (a small capital), else 0; a
+	                       FONT_CL_GLYPH record's glyph */
+	uint8_t cl;         /* FONT_CL_*, or 0: one glyph for cp */
 } font_glyph_t;
 
 typedef struct font_shaped {
@@ -185,7 +200,11 @@ int font_shape_pieces(font_chain_t *c, int style, int32_t size, const char *lang
  * is computed from (font_uglyphs_adv), so that a paragraph set again at
  * another size (fit's attempts) is not shaped again. */
 typedef struct font_uglyph {
-	uint32_t cp, off;   /* as font_glyph_t */
+	union {             /* as font_glyph_t; dy in font units */
+		uint32_t cp;
+		int32_t dy;
+	};
+	uint32_t off;
 	int32_t milli;      /* nominal advance, 1/1000 em */
 	int32_t kern;       /* font units: kerning added to it */
 	int32_t dx;         /* font units: x offset carried from this glyph's
@@ -194,6 +213,7 @@ typedef struct font_uglyph {
 	int16_t face;       /* as font_glyph_t */
 	uint8_t synth, brk;
 	uint16_t gid;
+	uint8_t cl;         /* as font_glyph_t */
 } font_uglyph_t;
 
 typedef struct font_ushaped {
@@ -209,6 +229,8 @@ int font_shape_pieces_u(font_chain_t *c, int style, const char *lang, unsigned f
                         const char *s, const uint32_t *cut, int ncut, font_ushaped_t *out,
                         errs_t *e);
 void font_uglyphs_at(const font_uglyph_t *u, int n, int32_t size, font_glyph_t *out);
+/* A FONT_CL_GLYPH's dy at size (font_uglyphs_at's out[k].dy). */
+int32_t font_uglyph_dy(const font_uglyph_t *u, int32_t size);
 /* The advances only: adv[k] = font_uglyphs_at's out[k].adv. */
 void font_uglyphs_adv(const font_uglyph_t *u, int n, int32_t size, int32_t *adv);
 /* font_width_pieces at no size (its glyphs into out, appended):

@@ -14,6 +14,20 @@
 #include <stdio.h>
 #include "arena.h"
 
+/* One glyph of a run that HarfBuzz shaped into other than one glyph per
+ * code point (Devanagari, Bengali, Tamil, Thai, ...: conjuncts, reordered
+ * vowel signs, marks): where it goes and what it reads as. */
+typedef struct page_glyph {
+	int32_t x;          /* u: from the run's x */
+	int32_t y;          /* u: above the run's baseline (a mark's offset) */
+	uint16_t gid;       /* the face's glyph id (page_face's alt_from) */
+	uint16_t n;         /* > 0: it starts a cluster, which reads as the
+	                       next n bytes of the run's text (after the earlier
+	                       clusters'); 0: it belongs to the cluster before */
+	int32_t pen, adv;   /* u, a cluster's first glyph: where the cluster's
+	                       pen is (from the run's x) and its advance */
+} page_glyph_t;
+
 /* One run of text drawn with one face at one size, starting at (x, y). */
 typedef struct page_run {
 	int32_t x, y;       /* u: pen start, baseline */
@@ -48,6 +62,11 @@ typedef struct page_run {
 	   word's clusters that read as their glyphs: one item, not one each);
 	   never with gids or actual. */
 	const int32_t *adv;
+	/* The glyphs drawn, in drawing order, when they are not one per code
+	   point of text (gids, adv then NULL): shaped clusters (Devanagari,
+	   Bengali, Tamil, Thai); text is the source text they read as */
+	const page_glyph_t *glyphs;
+	int nglyphs;
 } page_run_t;
 
 /* A filled rectangle (rules, bars) or an outline (badge frames, chips). */

@@ -132,6 +132,13 @@ int sfnt_width(const sfnt_t *f, unsigned g);
 unsigned sfnt_source(const sfnt_t *f, unsigned g);
 /* Append a copy of glyph g; its new id, or g when the font is full. */
 unsigned sfnt_copy(sfnt_t *f, unsigned g);
+/* Append a composite glyph (TrueType only) of the n glyphs gids[i]
+ * (< the font's own glyph count), each moved by (dx[i], dy[i]) font
+ * units, advancing adv: a shaped cluster drawn as one glyph. Its new id,
+ * or 0 (CFF, full, offsets out of range). */
+unsigned sfnt_compose(sfnt_t *f, int n, const unsigned *gids, const int32_t *dx,
+                      const int32_t *dy, int32_t adv);
+unsigned sfnt_upem(const sfnt_t *f);
 void sfnt_get_metrics(const sfnt_t *f, sfnt_metrics_t *m);
 /* The font program with the glyphs keep[g] != 0 (g < sfnt_nglyphs), copies
  * included: TrueType, the tables a PDF viewer needs, glyf/loca cut to those

@@ -94,9 +94,15 @@ typedef struct font_sglyph {
 	int32_t milli;          /* nominal advance, 1/1000 em (libharu's value) */
 	int32_t kern;           /* shaped - nominal advance, font units */
 	int32_t xoff;           /* x offset, font units */
-	int32_t flags;          /* 1: brk before (offset), 2: brk after */
+	int32_t flags;          /* 1: brk before (offset), 2: brk after; FONT_SG_*
+	                           (a cluster of a script HarfBuzz shapes) */
 	uint32_t gid;           /* a feature's glyph (not cp's cmap glyph), or 0 */
 } font_sglyph_t;
+/* FONT_SG_START (a code point that starts a cluster): its glyphs are its
+ * item's cg[kern..kern+xoff) (an item of clusters has no kerning or
+ * offsets of its own); FONT_SG_CONT: a code point in the cluster before. */
+
+enum { FONT_SG_START = 4, FONT_SG_CONT = 8 };
 
 typedef struct font_sitem {
 	uint64_t hash;

@@ -258,15 +258,34 @@ static unsigned mask_feats(unsigned mask, hb_feature_t *feats)
 	return nfeats;
 }
 
+/* Scripts HarfBuzz shapes into clusters of glyphs that are not one per
+ * code point (its Indic, Thai/Lao, Myanmar, Khmer, Tibetan and Sinhala
+ * shapers: conjuncts, reordered vowel signs, stacked marks): their items
+ * are given as clusters (FONT_CL_*), with all of the font's features. */
+static int script_clusters(hb_script_t sc)
+{
+	switch (sc) {
+	case HB_SCRIPT_DEVANAGARI: case HB_SCRIPT_BENGALI: case HB_SCRIPT_GURMUKHI:
+	case HB_SCRIPT_GUJARATI: case HB_SCRIPT_ORIYA: case HB_SCRIPT_TAMIL:
+	case HB_SCRIPT_TELUGU: case HB_SCRIPT_KANNADA: case HB_SCRIPT_MALAYALAM:
+	case HB_SCRIPT_SINHALA: case HB_SCRIPT_THAI: case HB_SCRIPT_LAO:
+	case HB_SCRIPT_TIBETAN: case HB_SCRIPT_MYANMAR: case HB_SCRIPT_KHMER:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* Shape s[0..n) in f with HarfBuzz into lib->buf, as one item whose
  * script is script (HB_SCRIPT_INVALID: guessed from the text, as
- * hb_shape does). */
+ * hb_shape does). A script shaped into clusters keeps its ligatures
+ * (conjuncts are ligatures; the text extracts from the clusters). */
 static void buf_shape(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n,
                       unsigned mask, hb_script_t script)
 {
 	static hb_language_t und;
 	hb_feature_t feats[5 + NFEAT_TAGS];
-	unsigned nfeats = mask_feats(mask, feats);
+	unsigned nfeats;
 	hb_buffer_t *b = lib->buf;
 	hb_segment_properties_t props;
 	if (!und)
@@ -279,6 +298,12 @@ static void buf_shape(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 	hb_buffer_set_language(b, und);
 	hb_buffer_guess_segment_properties(b);
 	hb_buffer_get_segment_properties(b, &props);
+	nfeats = mask_feats(mask, feats);
+	if (script_clusters(props.script)) {
+		nfeats -= 4;    /* +kern only: no ligature feature turned off */
+		memmove(feats + 1, feats + 5, (nfeats - 1) * sizeof(*feats));
+		mask |= 1u << 31;  /* its own plan */
+	}
 	/* = hb_shape(), without its plan cache search */
 	hb_shape_plan_execute(face_plan(f, &props, feats, nfeats, mask), face_shapefont(f), b,
 	                      feats, nfeats);
@@ -333,26 +358,26 @@ static void item_record(font_face_t *f, const hb_glyph_info_t *info,
 	}
 }
 
-/* Shape one item alone and record its glyphs. */
-static void item_kern(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n,
-                      font_sglyph_t *g, int ng, unsigned mask)
-{
-	buf_shape(lib, f, s, n, mask, HB_SCRIPT_INVALID);
-	unsigned m;
-	hb_glyph_info_t *info = hb_buffer_get_glyph_infos(lib->buf, &m);
-	hb_glyph_position_t *pos = hb_buffer_get_glyph_positions(lib->buf, NULL);
-	item_record(f, info, pos, m, 0, g, ng, mask);
-}
+
 
 /* An item as it was last emitted, at one size and synthetic style: its
  * glyphs (offsets from the item, the first one's brk recomputed), what
  * it added to the width, and the emitter's pending flag after it. */
+/* One glyph of a cluster, in font units. */
+typedef struct font_cglyph {
+	uint32_t gid;
+	int32_t adv, xoff, yoff;
+} font_cglyph_t;
+
 typedef struct item_emit {
 	int32_t size;           /* 0: not emitted yet */
 	int synth;
 	int64_t width, abs;     /* sum of the advances as added; of their magnitudes */
 	int pending;
+	font_cglyph_t *cg;      /* an item shaped into clusters: their glyphs */
+	int ncg;
 } item_emit_t;
+
 
 /* An item's allocation: its item_emit_t, ng glyph records, ng emitted
  * glyphs, then its text (ng: one per byte, at least one). */
@@ -416,6 +441,52 @@ static void item_fill(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 	it->len = n;
 	it->face = f->id;
 	it->feats = mask;
+}
+
+/* Record an item of a script shaped into clusters: its m glyphs (in
+ * drawing order) into the item's cg, and on the code points of each
+ * cluster (HarfBuzz's, of whole graphemes) which glyphs draw it. */
+static void item_clusters(font_lib_t *lib, const hb_glyph_info_t *info,
+                          const hb_glyph_position_t *pos, unsigned m, font_sglyph_t *g, int ng)
+{
+	item_emit_t *h = item_hdr(g);
+	h->cg = slab_alloc(lib, sizeof(font_cglyph_t) * (m ? m : 1));
+	h->ncg = (int)m;
+	for (unsigned i = 0; i < m; i++)
+		h->cg[i] = (font_cglyph_t){info[i].codepoint, pos[i].x_advance, pos[i].x_offset,
+		                           pos[i].y_offset};
+	unsigned gi = 0;
+	for (int k = 0; k < ng;) {
+		/* the cluster's glyphs: from the first whose cluster is k's
+		   offset or past it (a code point HarfBuzz merged into the
+		   cluster before joins that one) */
+		uint32_t c0 = g[k].off;
+		unsigned g0 = gi;
+		while (gi < m && info[gi].cluster <= c0)
+			gi++;
+		uint32_t c1 = gi < m ? info[gi].cluster : UINT32_MAX;
+		g[k].flags |= FONT_SG_START;
+		g[k].kern = (int32_t)g0;       /* its glyphs: cg[kern..kern+xoff) */
+		g[k].xoff = (int32_t)(gi - g0);
+		for (k++; k < ng && g[k].off < c1; k++)
+			g[k].flags |= FONT_SG_CONT;
+	}
+}
+
+/* Shape one item alone and record its glyphs. */
+static void item_kern(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n,
+                      font_sglyph_t *g, int ng, unsigned mask)
+{
+	buf_shape(lib, f, s, n, mask, HB_SCRIPT_INVALID);
+	unsigned m;
+	hb_glyph_info_t *info = hb_buffer_get_glyph_infos(lib->buf, &m);
+	hb_glyph_position_t *pos = hb_buffer_get_glyph_positions(lib->buf, NULL);
+	hb_segment_properties_t props;
+	hb_buffer_get_segment_properties(lib->buf, &props);
+	if (script_clusters(props.script))
+		item_clusters(lib, info, pos, m, g, ng);
+	else
+		item_record(f, info, pos, m, 0, g, ng, mask);
 }
 
 /* 1 when an item of n code points in f needs HarfBuzz at all (the face's
@@ -577,12 +648,105 @@ static void ushaped_reserve(font_ushaped_t *u, int n)
 	u->g = xrealloc(u->g, (size_t)u->cap * sizeof(*u->g));
 }
 
+/* The records of an item shaped into clusters (FONT_CL_*: see font.h),
+ * at no size. */
+static void emit_uclusters(emit_t *st, const font_sglyph_t *sgv, int n, const font_cglyph_t *cg,
+                           font_face_t *f, int synth, uint32_t base)
+{
+	font_ushaped_t *u = st->u;
+	for (int k = 0; k < n; k++) {
+		const font_sglyph_t *sg = &sgv[k];
+		int start = (sg->flags & FONT_SG_START) != 0;
+		ushaped_reserve(u, 1 + (start ? (int)(uint32_t)sg->xoff : 0));
+		font_uglyph_t *g = &u->g[u->n++];
+		memset(g, 0, sizeof(*g));
+		g->cp = sg->cp;
+		g->off = base + sg->off;
+		g->face = (int16_t)f->id;
+		g->synth = (uint8_t)synth;
+		g->upem = f->upem;
+		g->brk = 1;
+		g->cl = start ? FONT_CL_START : FONT_CL_CONT;
+		for (uint32_t i = 0; start && i < (uint32_t)sg->xoff; i++) {
+			const font_cglyph_t *c = &cg[sg->kern + (int)i];
+			g = &u->g[u->n++];
+			memset(g, 0, sizeof(*g));
+			g->off = base + sg->off;
+			g->face = (int16_t)f->id;
+			g->synth = (uint8_t)synth;
+			g->upem = f->upem;
+			g->gid = (uint16_t)(c->gid <= 0xffff ? c->gid : 0);
+			g->kern = c->adv;
+			g->dx = c->xoff;   /* moved into the record before it */
+			g->dy = c->yoff;
+			g->cl = FONT_CL_GLYPH;
+		}
+	}
+	st->pending = 1;
+}
+
+/* The same at st->size; adds to *sum and *abs what the width took. */
+static void emit_clusters(emit_t *st, const font_sglyph_t *sgv, int n, const font_cglyph_t *cg,
+                          font_face_t *f, int synth, uint32_t base, int64_t *sum, int64_t *abs)
+{
+	font_shaped_t *o = st->out;
+	int64_t width = o->width;
+	for (int k = 0; k < n; k++) {
+		const font_sglyph_t *sg = &sgv[k];
+		int start = (sg->flags & FONT_SG_START) != 0;
+		shaped_reserve(o, 1 + (start ? (int)(uint32_t)sg->xoff : 0));
+		font_glyph_t *g = &o->g[o->n++];
+		memset(g, 0, sizeof(*g));
+		g->cp = sg->cp;
+		g->off = base + sg->off;
+		g->face = (int16_t)f->id;
+		g->synth = (uint8_t)synth;
+		g->brk = 1;
+		g->cl = start ? FONT_CL_START : FONT_CL_CONT;
+		for (uint32_t i = 0; start && i < (uint32_t)sg->xoff; i++) {
+			const font_cglyph_t *c = &cg[sg->kern + (int)i];
+			font_glyph_t *p = g;
+			g = &o->g[o->n++];
+			memset(g, 0, sizeof(*g));
+			g->off = base + sg->off;
+			g->face = (int16_t)f->id;
+			g->synth = (uint8_t)synth;
+			g->gid = (uint16_t)(c->gid <= 0xffff ? c->gid : 0);
+			g->adv = funits_u(c->adv, st->size, f->upem);
+			g->dy = funits_u(c->yoff, st->size, f->upem);
+			g->cl = FONT_CL_GLYPH;
+			if (c->xoff) {
+				/* drawn that far right of the pen: the record
+				   before moves it there */
+				int32_t dx = funits_u(c->xoff, st->size, f->upem);
+				p->adv += dx;
+				g->adv -= dx;
+				*sum += dx;
+				*abs += dx < 0 ? -(int64_t)dx : dx;
+				width += dx;
+			}
+			*sum += g->adv;
+			*abs += g->adv < 0 ? -(int64_t)g->adv : g->adv;
+			width += g->adv;
+			if (width > INT32_MAX)
+				width = INT32_MAX;
+		}
+	}
+	o->width = (int32_t)width;
+	st->pending = 1;
+}
+
 /* emit_item at no size: what it computes each advance from, with the
  * same run breaks (none of which depends on the size). */
 static void emit_uitem(emit_t *st, const font_sglyph_t *sgv, int n, font_face_t *f, int synth,
                        uint32_t base)
 {
 	font_ushaped_t *u = st->u;
+	const item_emit_t *h = item_hdr((font_sglyph_t *)sgv);
+	if (h->cg) {
+		emit_uclusters(st, sgv, n, h->cg, f, synth, base);
+		return;
+	}
 	ushaped_reserve(u, n);
 	for (int k = 0; k < n; k++) {
 		const font_sglyph_t *sg = &sgv[k];
@@ -618,6 +782,9 @@ void font_uglyphs_at(const font_uglyph_t *u, int n, int32_t size, font_glyph_t *
 		g->synth = u[k].synth;
 		g->brk = u[k].brk;
 		g->gid = u[k].gid;
+		g->cl = u[k].cl;
+		if (g->cl == FONT_CL_GLYPH)
+			g->dy = u[k].dy ? funits_u(u[k].dy, size, u[k].upem) : 0;
 		g->adv = milli_u(u[k].milli, size);
 		if (u[k].kern)
 			g->adv += funits_u(u[k].kern, size, u[k].upem);
@@ -635,6 +802,11 @@ static void emit_item(emit_t *st, const font_sglyph_t *sgv, int n, font_face_t *
 {
 	font_shaped_t *o = st->out;
 	int64_t width = o->width;
+	const item_emit_t *h = item_hdr((font_sglyph_t *)sgv);
+	if (h->cg) {
+		emit_clusters(st, sgv, n, h->cg, f, synth, base, sum, abs);
+		return;
+	}
 	shaped_reserve(o, n);
 	memset(o->g + o->n, 0, (size_t)n * sizeof(*o->g));
 	for (int k = 0; k < n; k++) {
@@ -684,6 +856,11 @@ static void emit_cached(emit_t *st, font_sglyph_t *sgv, int n, uint32_t len, fon
 	font_shaped_t *o = st->out;
 	item_emit_t *h = item_hdr(sgv);
 	font_glyph_t *em = item_emitted(sgv, len);
+	if (h->cg) {   /* clusters: a record per glyph too, not one per code point */
+		int64_t sum = 0, abs = 0;
+		emit_clusters(st, sgv, n, h->cg, f, synth, base, &sum, &abs);
+		return;
+	}
 	if (h->size == st->size && h->synth == synth && (int64_t)o->width + h->abs <= INT32_MAX &&
 	    (int64_t)o->width - h->abs >= -INT32_MAX) {
 		int brk = st->pending || starts_run(st, f->id, synth);
@@ -980,6 +1157,13 @@ static void win_item(win_t *w, font_chain_t *c, int k, int style, unsigned feats
 		x->n = it->n;
 		x->todo = fresh;
 	}
+	/* a script shaped into clusters (its letters are U+0900 and up:
+	   three bytes of UTF-8) always goes to HarfBuzz */
+	if (x->todo && x->n > 1 && (unsigned char)x->s[0] >= 0xE0 &&
+	    script_clusters(x->script = text_script(x->s, n))) {
+		shaper_count[1]++;
+		return;
+	}
 	/* nothing to shape (one character, no features), or the fast path
 	   shaped it: HarfBuzz is not asked, nor is the face's GPOS loaded */
 	if (x->todo && (item_shaped_as(x->n, x->mask, 1) == 0 ||
@@ -1091,6 +1275,11 @@ void font_width_pieces_u(font_chain_t *c, int style, const char *lang, unsigned 
 	shape_pieces(c, style, 0, lang, feats, s, cut, ncut, 0, NULL, out);
 }
 
+int32_t font_uglyph_dy(const font_uglyph_t *u, int32_t size)
+{
+	return u->dy ? funits_u(u->dy, size, u->upem) : 0;
+}
+
 void font_uglyphs_adv(const font_uglyph_t *u, int n, int32_t size, int32_t *adv)
 {
 	for (int k = 0; k < n; k++) {
@@ -1114,7 +1303,7 @@ int32_t font_uglyphs_width(const font_uglyph_t *u, int n, int32_t size)
 		int32_t adv = milli_u(u[k].milli, size);
 		if (u[k].kern)
 			adv += funits_u(u[k].kern, size, u[k].upem);
-		if (u[k].dx)
+		if (u[k].dx && u[k].cl != FONT_CL_GLYPH)
 			adv -= funits_u(u[k].dx, size, u[k].upem);
 		width += adv;
 		if (width > INT32_MAX)

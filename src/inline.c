@@ -80,11 +80,15 @@ typedef struct fcp {        /* one code point of the paragraph */
 	uint8_t kind, bk;
 	uint8_t cjkgap;         /* a break after it is CJK-Latin: 1/4 em of glue */
 	uint8_t kept;           /* a break after it that il_keep_words took away */
+	uint8_t cl;             /* FONT_CL_START: its cluster's glyphs are
+	                           il_t.cg[cgi[i]..+ncg) (adv: the cluster's width);
+	                           FONT_CL_CONT: inside the cluster before (adv 0) */
 	int32_t lead;           /* u: blank before its ink that a line start drops
 	                           (an opening bracket: its half-width form) */
 	int32_t trail;          /* u: blank after its ink that a line end may drop
 	                           (a full stop, a closing bracket) */
 	uint8_t trk;            /* adv includes the span's tracking (not its last glyph) */
+	uint8_t ncg;            /* FONT_CL_START: glyphs (at most 255 drawn) */
 	uint16_t gid;           /* a feature's glyph (font_glyph.gid), or 0 */
 } fcp_t;
 
@@ -137,6 +141,9 @@ typedef struct fl {         /* the paragraph being set */
 	uint32_t maxcp;         /* the largest code point (but ASCII, which counts
 	                           as 0): the passes for RTL, CJK and kana text
 	                           skip text without any */
+	page_glyph_t *cg;       /* the clusters' glyphs (x from the cluster's pen) */
+	int ncg, capcg;
+	int32_t *cgi;           /* per code point: a cluster start's first in cg */
 } il_t;
 
 /* Widths and positions are int32 u (±21,000 km of paper), but one word
@@ -809,7 +816,8 @@ static void il_hyph_word(il_t *f, int a, int b)
 		int32_t at = f->c[a].off + offs[k];
 		while (j < b && f->c[j].off < at)
 			j++;
-		if (j < b && j > a && f->c[j].off == at && f->c[j - 1].bk == BK_NONE)
+		if (j < b && j > a && f->c[j].off == at && f->c[j - 1].bk == BK_NONE &&
+		    f->c[j].cl != FONT_CL_CONT)
 			f->c[j - 1].bk = BK_HYPH;
 	}
 }
@@ -926,6 +934,7 @@ static inline void il_place_one(il_t *f, const inline_span_t *s, int ci, int las
 	c->brk = (uint8_t)brk;
 	c->gid = (uint16_t)gid;
 	c->trk = 0;
+	c->cl = 0;
 	if (c->face < 0 || c->cp > 0xFFFF) {
 		if (c->kind == K_CHAR)
 			il_warn_missing(f, c);
@@ -937,6 +946,44 @@ static inline void il_place_one(il_t *f, const inline_span_t *s, int ci, int las
 		c->adv = sat32((int64_t)c->adv + s->track);
 		c->trk = 1;
 	}
+}
+
+/* A record of a cluster (FONT_CL_*) for code point ci: its start or
+ * another code point of it, or one of its glyphs (adv, dy at size; gid
+ * the face's), which the start's advance takes in. Clusters are set
+ * solid: no tracking, no break inside. */
+static void il_place_cl(il_t *f, int ci, int cl, int32_t adv, int32_t dy, int face, int synth,
+                        int gid)
+{
+	fcp_t *c = &f->c[ci];
+	if (cl == FONT_CL_GLYPH) {
+		if (c->cl != FONT_CL_START)
+			return;
+		if (f->ncg == f->capcg) {
+			f->capcg = f->capcg ? 2 * f->capcg : 64;
+			f->cg = xrealloc(f->cg, (size_t)f->capcg * sizeof(*f->cg));
+		}
+		if (!f->cgi)
+			f->cgi = xmalloc(sizeof(*f->cgi) * (size_t)(f->nc + 1));
+		if (!c->ncg)
+			f->cgi[ci] = f->ncg;
+		if (c->ncg < 255) {
+			f->cg[f->ncg++] = (page_glyph_t){.x = c->adv, .y = dy, .gid = (uint16_t)gid};
+			c->ncg++;
+		}
+		c->adv = sat32((int64_t)c->adv + adv);
+		return;
+	}
+	c->adv = adv;
+	c->face = (int16_t)face;
+	c->synth = (uint8_t)synth;
+	c->brk = 1;
+	c->gid = 0;
+	c->trk = 0;
+	c->cl = (uint8_t)cl;
+	c->ncg = 0;
+	if (cl == FONT_CL_CONT && ci > 0 && f->c[ci - 1].bk != BK_MUST)
+		f->c[ci - 1].bk = BK_NONE;
 }
 
 /* The last drawn code point of span si (its tracking skips it), or -1. */
@@ -957,9 +1004,14 @@ static void il_shape_place(il_t *f, int si, size_t len, const int *map, const fo
 {
 	const inline_span_t *s = f->sp[si].s;
 	int last = il_track_last(f, si);
-	for (int k = 0; k < n; k++, g++)
-		if (g->off < len)
+	for (int k = 0; k < n; k++, g++) {
+		if (g->off >= len)
+			continue;
+		if (__builtin_expect(g->cl != 0, 0))
+			il_place_cl(f, map[g->off], g->cl, g->adv, g->dy, g->face, g->synth, g->gid);
+		else
 			il_place_one(f, s, map[g->off], last, g->adv, g->face, g->synth, g->brk, g->gid);
+	}
 }
 
 static void il_shape_at(font_shaped_t *sh, const font_uglyph_t *u, int n, int32_t size);
@@ -1226,7 +1278,10 @@ static int il_shape_kept(il_t *f, const ment_t *me)
 		font_uglyphs_adv(u, h.n, s->size, adv);
 		int last = il_track_last(f, h.si);
 		for (int k = 0; k < h.n; k++, u++)
-			if (u->off != UINT32_MAX)   /* the code point, as il_shape_rec put it */
+			if (u->off != UINT32_MAX && u->cl)
+				il_place_cl(f, (int)u->off, u->cl, adv[k], font_uglyph_dy(u, s->size),
+				            u->face, u->synth, u->gid);
+			else if (u->off != UINT32_MAX)   /* the code point, as il_shape_rec put it */
 				il_place_one(f, s, (int)u->off, last, adv[k], u->face, u->synth, u->brk,
 				             u->gid);
 	}
@@ -1349,7 +1404,8 @@ static void il_emergency(il_t *f)
 				ri = is_ri(f->c[k].cp) ? ri + 1 : 0;
 				if (ri % 2 == 1 && is_ri(f->c[k + 1].cp))
 					continue;
-				if (!is_extend(f->c[k + 1].cp) && f->c[k].cp != 0x200D)
+				if (!is_extend(f->c[k + 1].cp) && f->c[k].cp != 0x200D &&
+				    f->c[k + 1].cl != FONT_CL_CONT)
 					f->c[k].bk = BK_EMERG;
 			}
 			il_warn_over(f, i, j);
@@ -1644,6 +1700,10 @@ typedef struct lset {       /* one line being turned into runs */
 	int fast;               /* ls_word_fast may add glyphs to it */
 	int wlast;              /* its last glyph came from ls_word_fast: it
 	                           stands for an open cluster (ls_glue) */
+	int gr;                 /* the open run draws clusters: its glyphs */
+	page_glyph_t *pg;
+	int npg, cappg;
+	int pgpend;             /* bytes of a cluster without glyphs, read by the next */
 } lset_t;
 
 static inline int is_rtl_mark(uint32_t c)
@@ -1778,6 +1838,29 @@ static void ls_close(il_t *f, lset_t *L, int trailing_space)
 			L->cur.actual = reverse_cps(f->a, L->lt.s, L->lt.len);
 			L->cur.actual_len = (int)L->lt.len;
 		}
+	} else if (L->gr) {
+		/* clusters: their glyphs, and their text to read (ended by
+		   the space after it, the face's, as other runs are) */
+		if (trailing_space && L->npg < L->cappg) {
+			L->pg[L->npg++] = (page_glyph_t){.x = L->cur.w, .n = 1, .pen = L->cur.w};
+			buf_putc(&L->rt, ' ');
+		}
+		L->cur.text = arena_strndup(f->a, L->rt.s ? L->rt.s : "", L->rt.len);
+		L->cur.len = (int)L->rt.len;
+		for (int i = L->npg - 1; L->pgpend && i >= 0; i--)
+			if (L->pg[i].n) {   /* a cluster without glyphs reads with the one before */
+				L->pg[i].n = (uint16_t)(L->pg[i].n + L->pgpend);
+				L->pgpend = 0;
+			}
+		L->pgpend = 0;
+		size_t gb = sizeof(page_glyph_t) * (size_t)(L->npg ? L->npg : 1);
+		page_glyph_t *g = arena_alloc(f->a, gb);
+		if (L->npg)
+			memcpy(g, L->pg, sizeof(page_glyph_t) * (size_t)L->npg);
+		L->cur.glyphs = g;
+		L->cur.nglyphs = L->npg;
+		L->gr = 0;
+		L->npg = 0;
 	} else {
 		if (trailing_space)
 			buf_putc(&L->rt, ' ');
@@ -1879,6 +1962,9 @@ static void ls_glyph(il_t *f, lset_t *L, int si, int face, int synth, int brk,
 		                      .actual = art ? "" : NULL, .track = s->track};
 		L->lv = L->gap_lv = (uint8_t)lv;
 		L->open = 1;
+		L->gr = 0;
+		L->npg = 0;
+		L->pgpend = 0;
 	}
 	if (c && c->gid && !(lv % 2)) {
 		if (L->ng == L->capg) {
@@ -1919,6 +2005,46 @@ static void ls_glyph(il_t *f, lset_t *L, int si, int face, int synth, int brk,
 		L->fx1 = x + adv;
 		L->fsize = s->size;
 	}
+}
+
+/* Draw the cluster that starts at code point k (FONT_CL_START) at x: its
+ * glyphs go on the open run when that draws clusters in the same state
+ * and ends at x, else they start one (untracked: clusters are set solid).
+ * The cluster's first glyph reads as its text, the others as nothing. */
+static void ls_cluster(il_t *f, lset_t *L, int k, int32_t x)
+{
+	const fcp_t *c = &f->c[k];
+	int e = k + 1;
+	while (e < f->nc && f->c[e].cl == FONT_CL_CONT)
+		e++;
+	int n = f->c[e - 1].off + f->c[e - 1].len - c->off;
+	int brk = !(L->open && L->gr && add32(L->cur.x, L->cur.w) == x);
+	ls_glyph(f, L, c->span, c->face, c->synth, brk, f->text.s + c->off, n, f->text.s + c->off,
+	         n, c->lv, x, c->adv, c);
+	if (!L->gr) {   /* a new run */
+		L->gr = 1;
+		L->cur.track = 0;
+		L->sealed = 0;
+	}
+	if (L->npg + c->ncg + 1 > L->cappg) {   /* + 1: room for a space */
+		L->cappg = 2 * (L->npg + c->ncg) + 16;
+		L->pg = xrealloc(L->pg, (size_t)L->cappg * sizeof(*L->pg));
+	}
+	int32_t dx = x - L->cur.x;
+	for (int i = 0; i < c->ncg; i++) {
+		page_glyph_t g = f->cg[f->cgi[k] + i];
+		g.x = add32(g.x, dx);
+		g.n = 0;
+		if (i == 0) {
+			g.n = (uint16_t)(n + L->pgpend);
+			g.pen = dx;
+			g.adv = c->adv;
+			L->pgpend = 0;
+		}
+		L->pg[L->npg++] = g;
+	}
+	if (!c->ncg)
+		L->pgpend += n;
 }
 
 /* Spans a and b draw alike: a glyph of b may follow one of a in a run as
@@ -2051,6 +2177,12 @@ static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 			}
 			if (c->shaped && L->open) /* the alef of a lam-alef, a joiner: read, not drawn */
 				buf_add(&L->lt, f->text.s + c->off, c->len);
+			continue;
+		}
+		if (c->cl) {   /* a cluster: its start draws all its glyphs */
+			if (c->cl == FONT_CL_START)
+				ls_cluster(f, L, k, x);
+			x = add32(x, c->adv);
 			continue;
 		}
 		if ((c->lv & 1) && L->fast && k + 1 < ax->c1 && !is_rtl_mark(c->cp)) {
@@ -2377,6 +2509,8 @@ static void il_lines(il_t *f, const para_line_t *pl, int n, inline_result_t *out
 	L.goff = keep.goff;
 	L.gval = keep.gval;
 	L.capg = keep.capg;
+	L.pg = keep.pg;
+	L.cappg = keep.cappg;
 	L.rt = keep.rt;
 	L.lt = keep.lt;
 	L.wt = keep.wt;
@@ -2406,6 +2540,8 @@ static void il_lines(il_t *f, const para_line_t *pl, int n, inline_result_t *out
 /* Keep the scratch for the next paragraph, unless it grew very large. */
 static void il_free(il_t *f)
 {
+	free(f->cg);
+	free(f->cgi);
 	il_keep.text = f->text;
 	if (il_keep.capc * sizeof(fcp_t) <= KEEP_MAX)
 		return;

@@ -74,6 +74,9 @@ static void run_used(const page_run_t *r, bits16_t **used, bits16_t **galt, uint
 {
 	bits16_t *u = bits_new(used);
 	const unsigned char *t = (const unsigned char *)r->text;
+	for (int k = 0; k < r->nglyphs; k++)   /* shaped clusters: their glyphs */
+		if (r->glyphs[k].gid)
+			bits_set(bits_new(galt), r->glyphs[k].gid);
 	if (!r->gids) {
 		for (int k = 0; k < r->len;) {
 			if (t[k] < 0x80) {   /* no decoding */

@@ -112,6 +112,15 @@ void page_run(page_t *p, const page_run_t *r)
 		memcpy(a, r->adv, sizeof(int32_t) * n);
 		it->u.run.adv = a;
 	}
+	if (r->glyphs && r->nglyphs > 0) {
+		size_t gb = sizeof(page_glyph_t) * (size_t)r->nglyphs;
+		page_glyph_t *g = arena_alloc(p->doc->arena, gb);
+		memcpy(g, r->glyphs, gb);
+		it->u.run.glyphs = g;
+	} else {
+		it->u.run.glyphs = NULL;
+		it->u.run.nglyphs = 0;
+	}
 }
 
 void page_word_start(page_word_t *g, const page_run_t *r)
@@ -266,6 +275,13 @@ static void dump_item(FILE *out, const page_item_t *it)
 				alt += r->gids[n++] != 0;
 			}
 			fprintf(out, " alt=%d", alt);
+		}
+		if (r->glyphs) {   /* shaped clusters: each glyph's place, not its id */
+			fprintf(out, " glyphs=%d [", r->nglyphs);
+			for (int k = 0; k < r->nglyphs; k++)
+				fprintf(out, "%s%d,%d:%d", k ? " " : "", (int)r->glyphs[k].x,
+				        (int)r->glyphs[k].y, (int)r->glyphs[k].n);
+			fputc(']', out);
 		}
 		if (r->actual) {
 			fputs(" actual=", out);

@@ -451,6 +451,124 @@ static void word_rest(pw_t *w, pdf_font_t *f, const page_run_t *r, page_word_t *
 	pdf_put_raw(w, b, k);
 }
 
+/* Text rise y (u): closes the open TJ array, and opens another. */
+static void set_rise(pw_t *w, int32_t y)
+{
+	char b[40];
+	int open = w->tj, k = put_u(b, y);
+	memcpy(b + k, " Ts\n", 4);
+	pdf_put(w, b, (size_t)k + 4);
+	w->rise = y;
+	if (open) {
+		pdf_put_raw(w, "[", 1);
+		w->tj = 1;
+	}
+}
+
+/* Put CID c (of f) at x (u, from the run's x) on the open TJ array: a
+ * number from where the viewer's pen is (as text_at), then its code. */
+static void put_cid(pw_t *w, pdf_font_t *f, const page_run_t *r, unsigned c, int64_t x)
+{
+	static const unsigned char esc[256] = {['\\'] = '\\', ['('] = '(', [')'] = ')',
+	                                       ['\r'] = 'r', ['\n'] = 'n'};
+	int two = !f->compact || c >= PDF_CODE1;
+	if (f->compact && two != w->wide) {
+		/* past CID 255 (or back): the other Type0 font of f */
+		w->wide = two;
+		set_font(w, f, r->size); /* closes the array */
+		pdf_put_raw(w, "[", 1);
+		w->tj = 1;
+	}
+	int64_t gap = ((int64_t)r->x + x) * 1000000 - w->pen;
+	int64_t q = (int64_t)r->size * 100, t = (gap >= 0 ? gap + q / 2 : gap - q / 2) / q * 100;
+	char b[40];
+	int k = 0;
+	if (t) {
+		k = pdf_num(b, -t, 3);
+		w->pen += t * r->size;
+	}
+	b[k++] = '(';
+	unsigned char byte[2] = {(unsigned char)(c >> 8), (unsigned char)c};
+	for (int j = two ? 0 : 1; j < 2; j++) {
+		if (esc[byte[j]]) {
+			b[k++] = '\\';
+			b[k++] = (char)esc[byte[j]];
+		} else {
+			b[k++] = (char)byte[j];
+		}
+	}
+	b[k++] = ')';
+	pdf_put_raw(w, b, (size_t)k);
+	w->pen += (int64_t)sfnt_width(f->sf, c) * r->size * 1000;
+}
+
+/* The clusters of a run of shaped text (page_run.glyphs), each where
+ * layout put it. A cluster of one glyph on its pen is that glyph (the
+ * code point's own CID when it is one code point's cmap glyph, else a
+ * CID of its own reading as the cluster's text); any other cluster
+ * (conjuncts and vowel signs around them, marks moved onto their base)
+ * is one composite glyph made of its glyphs where they go, whose
+ * ToUnicode is the cluster's text: every reader extracts the clusters
+ * as written, in order. A face without glyf outlines (CFF) draws the
+ * glyphs one by one, a mark's height as text rise, the first reading as
+ * the cluster. */
+static void show_glyphs(pw_t *w, pdf_font_t *f, const page_run_t *r)
+{
+	enum { MAXG = 32 };
+	int at = 0;
+	for (int i = 0; i < r->nglyphs;) {
+		const page_glyph_t *g0 = &r->glyphs[i];
+		int m = 1;
+		while (i + m < r->nglyphs && r->glyphs[i + m].n == 0)
+			m++;
+		int n = g0->n <= r->len - at ? g0->n : r->len - at;
+		const char *s = r->text + at;
+		at += n;
+		unsigned c = 0;
+		if (m == 1 && !g0->gid && n == 1 && *s == ' ') {
+			c = pdf_font_has(f, ' ') || sfnt_gid(f->sf, ' ') ? pdf_font_cid(f, ' ') : 0;
+		} else if (m == 1 && g0->x == g0->pen && g0->y == 0) {
+			c = g0->gid ? pdf_font_cid_read(f, g0->gid, s, n) : 0;
+			/* its advance as the font's (kerning, or a vowel sign's
+			   advance the shaper changed, would put a gap in the TJ
+			   array that a reader may take for a space) */
+			int64_t d = (int64_t)sfnt_width(f->sf, c) * r->size / 1000 - g0->adv;
+			if (c && (d > r->size / 500 || d < -r->size / 500)) {
+				uint16_t gid = g0->gid;
+				int32_t zero = 0;
+				unsigned cc = pdf_font_cid_cluster(f, s, n, &gid, &zero, &zero, 1, g0->adv,
+				                                   r->size);
+				c = cc ? cc : c;
+			}
+		} else if (m <= MAXG) {
+			uint16_t gid[MAXG];
+			int32_t dx[MAXG], dy[MAXG];
+			for (int j = 0; j < m; j++) {
+				gid[j] = r->glyphs[i + j].gid;
+				dx[j] = r->glyphs[i + j].x - g0->pen;
+				dy[j] = r->glyphs[i + j].y;
+			}
+			c = pdf_font_cid_cluster(f, s, n, gid, dx, dy, m, g0->adv, r->size);
+		}
+		if (c) {
+			if (w->rise)
+				set_rise(w, 0);
+			put_cid(w, f, r, c, g0->pen);
+		} else {
+			for (int j = 0; j < m; j++) {
+				const page_glyph_t *g = &r->glyphs[i + j];
+				unsigned gc = g->gid ? pdf_font_cid_read(f, g->gid, s, j ? 0 : n) : 0;
+				if (!gc)
+					continue;
+				if (g->y != w->rise)
+					set_rise(w, g->y);
+				put_cid(w, f, r, gc, g->x);
+			}
+		}
+		i += m;
+	}
+}
+
 /* Marked content whose /ActualText (UTF-16BE) is what extraction reads
  * instead of the glyphs up to the matching EMC. */
 static void actual_begin(pw_t *w, const char *s, int n)
@@ -504,9 +622,19 @@ static int draw_run(pw_t *w, const page_run_t *r, int tag)
 		w->mode = mode;
 		pdf_put(w, mode ? "2 Tr\n" : "0 Tr\n", 5);
 	}
+	if (w->rise && !r->glyphs)
+		set_rise(w, 0);
 	pdf_mc_text(w, tag, r->lang);
-	if (r->actual)
-		actual_begin(w, r->actual, r->actual_len);
+	/* clusters drawn glyph by glyph (a CFF face: no composites) read as
+	   their text */
+	const char *actual = r->actual;
+	int actual_len = r->actual_len;
+	if (!actual && r->glyphs && sfnt_is_cff(font->sf)) {
+		actual = r->text;
+		actual_len = r->len;
+	}
+	if (actual)
+		actual_begin(w, actual, actual_len);
 	if (w->tc != r->track) {
 		/* tracking: Tc adds after every glyph (also after a run's last:
 		   the pen in a TJ array counts it, and the next run's place in
@@ -530,9 +658,12 @@ static int draw_run(pw_t *w, const page_run_t *r, int tag)
 		}
 	} else {
 		text_at(w, r, (r->synth & 2) != 0);
-		w->pen += show_text(w, font, r->text, (size_t)r->len, r->gids, r->size, r->track);
+		if (r->glyphs)
+			show_glyphs(w, font, r);
+		else
+			w->pen += show_text(w, font, r->text, (size_t)r->len, r->gids, r->size, r->track);
 	}
-	if (r->actual)
+	if (actual)
 		pdf_put(w, "EMC\n", 4);
 	return 0;
 }
@@ -718,6 +849,7 @@ static int draw_page(pw_t *w, int i)
 	w->fill = w->stroke = 0;
 	w->lw = 1000;
 	w->tc = 0;
+	w->rise = 0;
 	for (int j = 0; j < p->n; j++) {
 		const page_item_t *it = &p->items[j];
 		int rc = 0;

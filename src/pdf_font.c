@@ -39,6 +39,10 @@
 #include "arena.h"
 #include "pdf_int.h"
 #include "unicode.h"
+#include "utf8.h"
+
+/* cps[] of a CID only clusters' glyphs have (U+0001 is never drawn) */
+#define PF_CLUSTER 1
 
 /* A subset tag (6 capitals) from the name and the code points drawn,
  * distinct from every earlier font's in this document. */
@@ -130,12 +134,61 @@ static void bf_short(char *o, size_t *bn, size_t at)
 	*bn -= 2;
 }
 
+/* The CIDs of clusters' glyphs (pdf_font_cid_read) to their text: bfchar,
+ * a destination of several code points (a conjunct), or none (<>: a
+ * cluster's other glyphs read as nothing; its first reads as it all). */
+static void pf_cluster_cmap(buf_t *st, const pdf_font_t *f, unsigned n, int onebyte)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	int k = 0;
+	buf_t blk = {0};
+	for (int i = 0; i < f->ncgl; i++) {
+		const pdf_cgl_t *e = &f->cgl[i];
+		if (!e->cid || e->cid >= n || (onebyte && e->cid >= PDF_CODE1))
+			continue;
+		char o[16];
+		int l = 0;
+		o[l++] = '<';
+		for (int d = onebyte ? 4 : 12; d >= 0; d -= 4)
+			o[l++] = hex[e->cid >> d & 15];
+		o[l++] = '>';
+		o[l++] = ' ';
+		o[l++] = '<';
+		buf_add(&blk, o, (size_t)l);
+		const char *s = f->cgtext.s + e->off;
+		for (uint32_t j = 0; j < e->n;) {
+			uint32_t cp;
+			int cl = utf8_decode(s + j, e->n - j, &cp);
+			if (cl <= 0)
+				break;
+			j += (uint32_t)cl;
+			uint32_t u[2];
+			int nu = utf16_units(cp, u);
+			for (int q = 0; q < nu; q++) {
+				for (int d = 12; d >= 0; d -= 4)
+					o[d / 4 ^ 3] = hex[u[q] >> d & 15];
+				buf_add(&blk, o, 4);
+			}
+		}
+		buf_add(&blk, ">\n", 2);
+		if (++k == 100) {
+			pf_cmap_block(st, "bfchar", blk.s, blk.len, (unsigned)k);
+			buf_reset(&blk);
+			k = 0;
+		}
+	}
+	if (k)
+		pf_cmap_block(st, "bfchar", blk.s, blk.len, (unsigned)k);
+	buf_done(&blk);
+}
+
 /* ToUnicode: each CID drawn to its code point (bfchar, 100 per block;
  * an Arabic presentation form of one letter to that letter, so joined
  * text extracts as the letters written, with no /ActualText;
  * libharu 2.3's own map used the invalid "begincidrange"); onebyte: the
  * codes of a compact font (CIDs 0-255 only). */
-static void *pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n, int onebyte)
+static void *pf_tounicode(pw_t *w, const pdf_font_t *f, const uint16_t *cps, unsigned n,
+                          int onebyte)
 {
 	buf_t *st = pdf_buf(w);
 	buf_puts(st, "/CIDInit /ProcSet findresource begin\n12 dict begin\n"
@@ -156,7 +209,7 @@ static void *pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n, int onebyte)
 		unsigned c = 1, k = 0;
 		size_t bn = 0;
 		while (c < n) {
-			if (!cps[c]) {
+			if (!cps[c] || cps[c] == PF_CLUSTER) {
 				c++;
 				continue;
 			}
@@ -199,6 +252,7 @@ static void *pf_tounicode(pw_t *w, const uint16_t *cps, unsigned n, int onebyte)
 		if (k)
 			pf_cmap_block(st, kw, blk, bn, k);
 	}
+	pf_cluster_cmap(st, f, n, onebyte);
 	buf_puts(st, "endcmap\nCMapName currentdict /CMap defineresource pop\n"
 	             "end\nend\n");
 	return pdf_raw_stream(w, st->s, st->len, "", PDF_Z_CMAP);
@@ -280,14 +334,14 @@ HPDF_Dict pdf_font_twin(pw_t *w, pdf_font_t *f)
 }
 
 /* Type0 font t of CIDFont cid: its name, descendant and ToUnicode. */
-static void pf_type0_finish(pw_t *w, HPDF_Dict t, HPDF_Dict cid, const char *name,
-                            const uint16_t *cps, unsigned n, int onebyte)
+static void pf_type0_finish(pw_t *w, const pdf_font_t *f, HPDF_Dict t, HPDF_Dict cid,
+                            const char *name, const uint16_t *cps, unsigned n, int onebyte)
 {
 	pdf_ok(w, HPDF_Dict_AddName(t, "BaseFont", name));
 	HPDF_Array desc_fonts = pdf_array(w);
 	pdf_ok(w, HPDF_Array_Add(desc_fonts, cid));
 	pdf_ok(w, HPDF_Dict_Add(t, "DescendantFonts", desc_fonts));
-	pdf_ok(w, HPDF_Dict_Add(t, "ToUnicode", pf_tounicode(w, cps, n, onebyte)));
+	pdf_ok(w, HPDF_Dict_Add(t, "ToUnicode", pf_tounicode(w, f, cps, n, onebyte)));
 }
 
 static HPDF_Dict pf_descriptor(pw_t *w, const pdf_font_t *f, const char *name)
@@ -335,6 +389,9 @@ static void pf_finish(pw_t *w, pdf_font_t *f, int idx)
 	for (int i = 0; i < f->nalts; i++)
 		if (!cps[f->alts[i].cid])
 			cps[f->alts[i].cid] = f->alts[i].cp;
+	for (int i = 0; i < f->ncgl; i++)   /* drawn; ToUnicode: pf_tounicode */
+		if (f->cgl[i].cid && !cps[f->cgl[i].cid])
+			cps[f->cgl[i].cid] = PF_CLUSTER;
 	uint8_t *keep = w->keep = xrealloc(w->keep, n);
 	for (unsigned c = 0; c < n; c++)
 		keep[c] = c == 0 || cps[c];
@@ -372,9 +429,9 @@ static void pf_finish(pw_t *w, pdf_font_t *f, int idx)
 	if (!cff) /* a CFF's charset maps CIDs to glyphs (the identity here) */
 		pdf_ok(w, HPDF_Dict_AddName(cid, "CIDToGIDMap", "Identity"));
 
-	pf_type0_finish(w, f->type0, cid, name, cps, n, f->compact);
+	pf_type0_finish(w, f, f->type0, cid, name, cps, n, f->compact);
 	if (f->type0w)
-		pf_type0_finish(w, f->type0w, cid, name, cps, n, 0);
+		pf_type0_finish(w, f, f->type0w, cid, name, cps, n, 0);
 }
 
 void pdf_fonts_finish(pw_t *w)
@@ -445,25 +502,145 @@ unsigned pdf_font_cid(pdf_font_t *f, uint32_t cp)
 	return c;
 }
 
-/* gid is the face's glyph id; the program is a subset, which numbers its
- * glyphs anew (page_face.alt_from -> alt_to). */
-unsigned pdf_font_cid_glyph(pdf_font_t *f, uint32_t cp, unsigned gid)
+/* The subset's id of the face's glyph gid (page_face.alt_from -> alt_to),
+ * or 0. */
+static inline unsigned pf_subset_gid(const pdf_font_t *f, unsigned gid)
 {
 	const page_face_t *pf = f->face;
 	int lo = 0, hi = pf->nalt - 1;
-	unsigned g = 0;
 	while (lo <= hi) {
 		int mid = (lo + hi) / 2;
-		if (pf->alt_from[mid] == gid) {
-			g = pf->alt_to[mid];
-			break;
-		}
+		if (pf->alt_from[mid] == gid)
+			return pf->alt_to[mid] < sfnt_nglyphs(f->sf) ? pf->alt_to[mid] : 0;
 		if (pf->alt_from[mid] < gid)
 			lo = mid + 1;
 		else
 			hi = mid - 1;
 	}
-	if (!g || g >= sfnt_nglyphs(f->sf))
+	return 0;
+}
+
+static uint32_t cgl_hash(unsigned g, const char *s, int n)
+{
+	uint32_t h = 2166136261u ^ g;
+	for (int i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h ? h : 1;
+}
+
+static void cgl_grow(pdf_font_t *f)
+{
+	free(f->cglh);
+	f->capcglh = f->capcglh ? 2 * f->capcglh : 256;
+	f->cglh = xcalloc((size_t)f->capcglh, sizeof(int));
+	unsigned m = (unsigned)f->capcglh - 1;
+	for (int i = 0; i < f->ncgl; i++) {
+		unsigned h = f->cgl[i].hash & m;
+		while (f->cglh[h])
+			h = (h + 1) & m;
+		f->cglh[h] = i + 1;
+	}
+}
+
+/* The entry of key k[0..kn) (the text read, n bytes, then what draws
+ * it), or a new one whose CID the caller sets (*fresh). */
+static pdf_cgl_t *cgl_get(pdf_font_t *f, unsigned g, const char *k, size_t kn, int n,
+                          int *fresh)
+{
+	if (2 * (f->ncgl + 1) > f->capcglh)
+		cgl_grow(f);
+	uint32_t hash = cgl_hash(g, k, (int)kn);
+	unsigned m = (unsigned)f->capcglh - 1, h = hash & m;
+	for (; f->cglh[h]; h = (h + 1) & m) {
+		pdf_cgl_t *e = &f->cgl[f->cglh[h] - 1];
+		if (e->hash == hash && e->g == g && e->kn == kn &&
+		    !memcmp(f->cgtext.s + e->off, k, kn)) {
+			*fresh = 0;
+			return e;
+		}
+	}
+	if (f->ncgl == f->capcgl) {
+		f->capcgl = f->capcgl ? 2 * f->capcgl : 64;
+		f->cgl = xrealloc(f->cgl, sizeof(pdf_cgl_t) * (size_t)f->capcgl);
+	}
+	pdf_cgl_t *e = &f->cgl[f->ncgl];
+	*e = (pdf_cgl_t){(uint16_t)g, 0, (uint32_t)f->cgtext.len, (uint32_t)n, hash, kn};
+	buf_add(&f->cgtext, k, kn);
+	f->cglh[h] = ++f->ncgl;
+	*fresh = 1;
+	return e;
+}
+
+unsigned pdf_font_cid_read(pdf_font_t *f, unsigned gid, const char *s, int n)
+{
+	unsigned g = pf_subset_gid(f, gid);
+	if (!g)
+		return 0;
+	uint32_t cp;
+	int l = n > 0 ? utf8_decode(s, (size_t)n, &cp) : 0;
+	if (l == n && l > 0 && cp <= 0xFFFF && sfnt_gid(f->sf, cp) == g)
+		return pdf_font_cid(f, cp);   /* one glyph for one code point */
+	int fresh;
+	pdf_cgl_t *e = cgl_get(f, g, s, (size_t)n, n, &fresh);
+	if (fresh) {
+		unsigned c = g;
+		if (!f->owned[g])
+			f->owned[g] = 1;
+		else
+			c = sfnt_copy(f->sf, g);
+		e->cid = (uint16_t)c;
+	}
+	return e->cid;
+}
+
+/* u at size to font units */
+static int32_t pf_funits(int64_t v, int32_t size, unsigned upem)
+{
+	int64_t x = v * (int64_t)upem;
+	return (int32_t)(x >= 0 ? (x + size / 2) / size : -((-x + size / 2) / size));
+}
+
+unsigned pdf_font_cid_cluster(pdf_font_t *f, const char *s, int n, const uint16_t *gids,
+                              const int32_t *dx, const int32_t *dy, int m, int32_t adv,
+                              int32_t size)
+{
+	enum { MAXG = 32 };
+	if (m < 1 || m > MAXG || size <= 0 || sfnt_is_cff(f->sf))
+		return 0;
+	unsigned upem = sfnt_upem(f->sf), g[MAXG];
+	int32_t x[MAXG], y[MAXG], a = pf_funits(adv, size, upem);
+	char key[1024];
+	size_t kn = (size_t)n;
+	if (kn + (size_t)m * 10 + 4 > sizeof(key))
+		return 0;
+	memcpy(key, s, kn);
+	for (int i = 0; i < m; i++) {
+		g[i] = pf_subset_gid(f, gids[i]);
+		if (!g[i])
+			return 0;
+		x[i] = pf_funits(dx[i], size, upem);
+		y[i] = pf_funits(dy[i], size, upem);
+		uint16_t gg = (uint16_t)g[i];
+		memcpy(key + kn, &gg, 2);
+		memcpy(key + kn + 2, &x[i], 4);
+		memcpy(key + kn + 6, &y[i], 4);
+		kn += 10;
+	}
+	memcpy(key + kn, &a, 4);
+	kn += 4;
+	int fresh;
+	pdf_cgl_t *e = cgl_get(f, 0, key, kn, n, &fresh);
+	if (fresh)
+		e->cid = (uint16_t)sfnt_compose(f->sf, m, g, x, y, a);
+	return e->cid;
+}
+
+/* gid is the face's glyph id; the program is a subset, which numbers its
+ * glyphs anew (page_face.alt_from -> alt_to). */
+unsigned pdf_font_cid_glyph(pdf_font_t *f, uint32_t cp, unsigned gid)
+{
+	unsigned g = pf_subset_gid(f, gid);
+	if (!g)
 		return pdf_font_cid(f, cp);     /* not in the subset: the cmap glyph */
 	for (int i = 0; i < f->nalts; i++)
 		if (f->alts[i].g == g && f->alts[i].cp == cp)
@@ -485,6 +662,9 @@ void pdf_fonts_free(pw_t *w)
 {
 	for (int i = 0; i < w->nfonts; i++) {
 		free(w->all[i]->alts);
+		free(w->all[i]->cgl);
+		free(w->all[i]->cglh);
+		buf_done(&w->all[i]->cgtext);
 		sfnt_free(w->all[i]->sf);
 		free(w->all[i]->cid);
 		free(w->all[i]->cw);

@@ -41,7 +41,22 @@ typedef struct pdf_font {
 	                               CIDs past 255 (copies), once needed */
 	const char *localw;         /* its resource name on page localw_page - 1 */
 	int localw_page;
+	/* glyphs of shaped clusters (page_glyph_t) and what each CID of
+	   them reads as: utf8[off..off+n) (n 0: nothing), by (glyph, text) */
+	struct pdf_cgl *cgl;
+	int ncgl, capcgl;
+	int *cglh;                  /* open addressing: index + 1, capcglh a power of two */
+	int capcglh;
+	buf_t cgtext;
 } pdf_font_t;
+
+typedef struct pdf_cgl {
+	uint16_t g, cid;
+	uint32_t off, n;            /* cgtext[off..off+n): the text it reads as */
+	uint32_t hash;
+	size_t kn;                  /* cgtext[off..off+kn): its key (the text, then
+	                               a composite's glyphs and offsets) */
+} pdf_cgl_t;
 
 /* A font of at most PDF_CODE1 glyphs (every Latin subset: a few dozen)
  * is compact: its Type0 font draws CID c < PDF_CODE1 with the one-byte
@@ -125,6 +140,7 @@ struct pw {
 	int32_t lx, ly;          /* its origin (u, PDF y up) */
 	int32_t size, lw;
 	int32_t tc;              /* character spacing (Tc), u */
+	int32_t rise;            /* text rise (Ts), u: a cluster's mark */
 	uint32_t fill, stroke;
 	int plain;               /* untagged: no structure, no PDF/A or UA claims */
 	int zcontent;            /* pdf_save: the page contents' deflate level */
@@ -315,6 +331,17 @@ static inline int pdf_font_has(const pdf_font_t *f, uint32_t cp)
 /* The CID of code point cp drawn with the face's glyph gid (a feature's:
  * page_run.gids), which extraction reads as cp. */
 unsigned pdf_font_cid_glyph(pdf_font_t *f, uint32_t cp, unsigned gid);
+/* The CID of the face's glyph gid drawn for a cluster, reading as
+ * s[0..n) (UTF-8, BMP; n 0: as nothing): cp's own CID when s is one code
+ * point cp whose cmap glyph gid is, else one of its own (ToUnicode maps
+ * it to s). 0 when the subset lacks the glyph. */
+unsigned pdf_font_cid_read(pdf_font_t *f, unsigned gid, const char *s, int n);
+/* The CID of a cluster drawn as one composite glyph of the face's glyphs
+ * gids[0..m) moved by (dx, dy) u from its pen, advancing adv u at size
+ * (TrueType), reading as s[0..n); 0 when it cannot be made. */
+unsigned pdf_font_cid_cluster(pdf_font_t *f, const char *s, int n, const uint16_t *gids,
+                              const int32_t *dx, const int32_t *dy, int m, int32_t adv,
+                              int32_t size);
 /* A compact font's Identity-H twin, made on first use. */
 HPDF_Dict pdf_font_twin(pw_t *w, pdf_font_t *f);
 void pdf_fonts_finish(pw_t *w);

@@ -490,12 +490,31 @@ static void tt_closure(const sfnt_t *f, uint8_t *keep, uint16_t *stack)
 	}
 }
 
+typedef struct sfnt_comp {
+	unsigned char *d;           /* its glyf record (NULL: a copy) */
+	uint32_t len;
+	unsigned adv;               /* font units */
+	int lsb;
+} sfnt_comp_t;
+
+static const sfnt_comp_t *tt_comp(const sfnt_t *f, unsigned g)
+{
+	return g >= f->nglyphs && f->comp && f->comp[g - f->nglyphs].d ? &f->comp[g - f->nglyphs]
+	                                                                : NULL;
+}
+
 /* Glyph g of the program: glyph g of the font when kept, or the glyph an
- * appended copy (g >= nglyphs) copies; NULL and *len 0 when empty. */
+ * appended copy (g >= nglyphs) copies, or an appended composite; NULL and
+ * *len 0 when empty. */
 static const unsigned char *tt_out_glyph(const sfnt_t *f, const uint8_t *keep, unsigned g,
                                          uint32_t *len)
 {
 	*len = 0;
+	const sfnt_comp_t *c = tt_comp(f, g);
+	if (c) {
+		*len = c->len;
+		return c->d;
+	}
 	if (g >= f->nglyphs)
 		return sfnt_glyph_data(f, f->dup[g - f->nglyphs], len);
 	return keep[g] ? sfnt_glyph_data(f, g, len) : NULL;
@@ -514,6 +533,12 @@ static void tt_hmtx(const sfnt_t *f, bbuf_t *b)
 		unsigned m = g < f->nmetrics ? g : f->nmetrics - 1;
 		uint32_t at = g < f->nmetrics ? 4 * g + 2 : 4 * f->nmetrics + 2 * (g - f->nmetrics);
 		unsigned char *o = sfnt_bb_grow(b, 4);
+		const sfnt_comp_t *c = tt_comp(f, i);
+		if (c) {
+			put16(o, c->adv);
+			put16(o + 2, (unsigned)c->lsb & 0xFFFF);
+			continue;
+		}
 		memcpy(o, h + 4 * m, 2); /* tt_parse checked 4 * nmetrics <= len */
 		o[2] = at + 2 <= len ? h[at] : 0;
 		o[3] = at + 2 <= len ? h[at + 1] : 0;
@@ -567,6 +592,12 @@ static void tt_table(const sfnt_t *f, int k, const uint8_t *keep, int lng, bbuf_
 			put16(b->p + at + 50, (unsigned)lng); /* indexToLocFormat */
 		} else if (k == T_MAXP) {
 			put16(b->p + at + 4, total); /* numGlyphs */
+			if (f->ncompmax && f->len[k] >= 32) {
+				/* composites of composites: one level deeper */
+				if (be16(b->p + at + 28) < f->ncompmax)
+					put16(b->p + at + 28, f->ncompmax);
+				put16(b->p + at + 30, be16(b->p + at + 30) + 1);
+			}
 		} else if (k == T_HHEA && f->ndup) {
 			put16(b->p + at + 34, total); /* numberOfHMetrics */
 		}
@@ -681,6 +712,9 @@ void sfnt_free(sfnt_t *f)
 	if (!f)
 		return;
 	sfnt_cff_free(f->cff);
+	for (unsigned k = 0; f->comp && k < f->ndup; k++)
+		free(f->comp[k].d);
+	free(f->comp);
 	free(f->dup);
 	free(f->prog.p);
 	free(f->keep);
@@ -715,17 +749,82 @@ unsigned sfnt_source(const sfnt_t *f, unsigned g)
 
 int sfnt_width(const sfnt_t *f, unsigned g)
 {
+	const sfnt_comp_t *c = tt_comp(f, g);
+	if (c)
+		return (int)(c->adv * 1000u / f->upem);
 	return tt_width(f, sfnt_source(f, g));
+}
+
+unsigned sfnt_upem(const sfnt_t *f)
+{
+	return f->upem;
 }
 
 unsigned sfnt_copy(sfnt_t *f, unsigned g)
 {
 	if (f->nglyphs + f->ndup >= 65535)
 		return g;
-	if (f->ndup % 64 == 0)
+	if (f->ndup % 64 == 0) {
 		f->dup = xrealloc(f->dup, (f->ndup + 64) * sizeof(uint16_t));
+		if (f->comp) {
+			f->comp = xrealloc(f->comp, (f->ndup + 64) * sizeof(*f->comp));
+			memset(f->comp + f->ndup, 0, 64 * sizeof(*f->comp));
+		}
+	}
 	f->dup[f->ndup] = (uint16_t)g;
 	return f->nglyphs + f->ndup++;
+}
+
+unsigned sfnt_compose(sfnt_t *f, int n, const unsigned *gids, const int32_t *dx,
+                      const int32_t *dy, int32_t adv)
+{
+	if (f->cff || n < 1 || n > 64 || adv < 0 || adv > 0xFFFF || f->nglyphs + f->ndup >= 65535)
+		return 0;
+	int have = 0;
+	int bb[4] = {0, 0, 0, 0};
+	for (int i = 0; i < n; i++) {
+		if (gids[i] >= f->nglyphs || dx[i] < -32768 || dx[i] > 32767 || dy[i] < -32768 ||
+		    dy[i] > 32767)
+			return 0;
+		uint32_t len;
+		const unsigned char *d = sfnt_glyph_data(f, gids[i], &len);
+		if (!d || len < 10)
+			continue;   /* no outline */
+		int e[4] = {s16(d + 2) + dx[i], s16(d + 4) + dy[i], s16(d + 6) + dx[i],
+		            s16(d + 8) + dy[i]};
+		for (int j = 0; j < 4; j++)
+			if (!have || (j < 2 ? e[j] < bb[j] : e[j] > bb[j]))
+				bb[j] = e[j];
+		have = 1;
+	}
+	for (int j = 0; j < 4; j++)
+		if (bb[j] < -32768 || bb[j] > 32767)
+			return 0;
+	if (!f->comp) {
+		f->comp = xcalloc((f->ndup + 64) / 64 * 64 + 64, sizeof(*f->comp));
+	}
+	unsigned g = sfnt_copy(f, 0);
+	if (g == 0)
+		return 0;
+	sfnt_comp_t *c = &f->comp[g - f->nglyphs];
+	c->len = 10 + 8 * (uint32_t)n;
+	c->d = xmalloc(c->len);
+	put16(c->d, 0xFFFF);    /* numberOfContours -1: composite */
+	for (int j = 0; j < 4; j++)
+		put16(c->d + 2 + 2 * j, (unsigned)bb[j] & 0xFFFF);
+	for (int i = 0; i < n; i++) {
+		unsigned char *o = c->d + 10 + 8 * i;
+		/* ARG_1_AND_2_ARE_WORDS | ARGS_ARE_XY_VALUES, MORE_COMPONENTS */
+		put16(o, 0x0003 | (i + 1 < n ? 0x0020 : 0));
+		put16(o + 2, gids[i]);
+		put16(o + 4, (unsigned)dx[i] & 0xFFFF);
+		put16(o + 6, (unsigned)dy[i] & 0xFFFF);
+	}
+	c->adv = (unsigned)adv;
+	c->lsb = bb[0];
+	if ((unsigned)n > f->ncompmax)
+		f->ncompmax = (unsigned)n;
+	return g;
 }
 
 static int em(const sfnt_t *f, int v)
@@ -754,9 +853,13 @@ void sfnt_program(sfnt_t *f, const uint8_t *keep, const unsigned char **out, siz
 	uint8_t *k = f->keep = xrealloc(f->keep, f->nglyphs);
 	memset(k, 0, f->nglyphs);
 	k[0] = 1;
-	for (unsigned g = 0; g < f->nglyphs + f->ndup; g++)
+	for (unsigned g = 0; g < f->nglyphs + f->ndup; g++) {
+		const sfnt_comp_t *c = keep[g] ? tt_comp(f, g) : NULL;
+		for (uint32_t at = 10; c && at + 8 <= c->len; at += 8)
+			k[be16(c->d + at + 2)] = 1;   /* its components */
 		if (keep[g])
 			k[sfnt_source(f, g)] = 1;
+	}
 	if (f->cff) {
 		sfnt_cff_write(f->cff, f->nglyphs + f->ndup, f->nglyphs, f->dup, k, &f->prog);
 	} else {

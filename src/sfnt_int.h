@@ -111,6 +111,8 @@ struct sfnt {
 	char ps[64];                /* PostScript name */
 	uint16_t *dup;              /* glyph nglyphs + k draws a copy of glyph dup[k] */
 	unsigned ndup;
+	struct sfnt_comp *comp;     /* per appended glyph: a composite (d NULL: a copy) */
+	unsigned ncompmax;          /* the most components of one */
 	sfnt_cff_t *cff;            /* CFF outlines (no glyf): the program is a CFF */
 	bbuf_t prog;                /* the last program written */
 	uint8_t *keep;              /* scratch: per original glyph */

@@ -7,10 +7,9 @@
 # their section titles come back from pdftotext (but for case and spaces).
 # Both in academic and in compact, whose fit places the glyphs of its
 # first attempt again at other sizes (its memo, font chains' fallback
-# faces looked up when a character first needs them). The Devanagari,
-# Bengali, Tamil and Thai CVs are not drawn yet (they say why:
-# tests/scripts/scripts_fonts.sh). Where Noto's face for a script is not
-# installed, that CV is skipped (said).
+# faces looked up when a character first needs them); the Devanagari,
+# Bengali, Tamil and Thai ones too (shaped into clusters). Where Noto's
+# face for a script is not installed, that CV is skipped (said).
 set -u
 VITA=${VITA:-build/vita}
 OUT=${BUILD:-build}/scripts_draw
@@ -24,6 +23,10 @@ want() {
 	case $1 in
 	ar|fa) echo 'Arabic|Naskh|Noto Naskh Arabic' ;;
 	he) echo 'Hebrew|Noto Serif Hebrew' ;;
+	hi) echo 'Devanagari|Noto Serif Devanagari' ;;
+	bn) echo 'Bengali|Noto Serif Bengali' ;;
+	ta) echo 'Tamil|Noto Serif Tamil' ;;
+	th) echo 'Thai|Noto Serif Thai' ;;
 	ja|ko|zh-Hans|zh-Hant) echo 'CJK|Noto Serif CJK SC' ;;
 	*) echo '.|Noto Serif' ;;
 	esac
@@ -31,7 +34,7 @@ want() {
 n=0
 for p in "$OUT"/in/*.yaml; do
 	code=$(basename "$p" .yaml)
-	case $code in flag|hi|bn|ta|th) continue ;; esac   # no emoji font; not drawn yet
+	case $code in flag) continue ;; esac   # no emoji font
 	w=$(want "$code"); face=${w%%|*}; fam=${w##*|}
 	if ! fc-list : family | grep -q "$fam"; then
 		echo "skip $code: '$fam' is not installed"; continue

@@ -132,7 +132,7 @@ int sfnt_width(const sfnt_t *f, unsigned g);
 unsigned sfnt_source(const sfnt_t *f, unsigned g);
 /* Append a copy of glyph g; its new id, or g when the font is full. */
 unsigned sfnt_copy(sfnt_t *f, unsigned g);
-/* Append a composite glyph (TrueType only) of the n glyphs gids[i]
+/* Append a composite glyph (TrueType only; n 0: an empty one) of the n glyphs gids[i]
  * (< the font's own glyph count), each moved by (dx[i], dy[i]) font
  * units, advancing adv: a shaped cluster drawn as one glyph. Its new id,
  * or 0 (CFF, full, offsets out of range). */

@@ -20,6 +20,9 @@ unsigned uni_ccc(uint32_t cp);
 int uni_is_letter(uint32_t cp);
 /* General category M* (combining marks: Mn, Mc, Me). */
 int uni_is_mark(uint32_t cp);
+/* A non-spacing mark (general category Mn: a virama, a vowel sign above
+ * or below). */
+int uni_is_nonspacing(uint32_t cp);
 /* The name of cp's script when it is one vita cannot draw yet ("Devanagari",
  * "Thai": the Indic and Southeast Asian scripts, whose shaping makes
  * conjuncts, reorders vowel signs and stacks marks, which one glyph per

@@ -102,6 +102,9 @@ static int hyph_paths(const char *lang, char paths[][256], int max)
 		snprintf(paths[n++], 256, "%s/hyph_%s.dic", HYPH_DIR, ll);
 	if (!strcmp(ll, "en") && n < max)
 		snprintf(paths[n++], 256, "%s/hyph_en_US.dic", HYPH_DIR);
+	/* Hindi: Debian's hyphen-hi ships hyph_hi_IN.dic only */
+	if (!strcmp(ll, "hi") && n < max)
+		snprintf(paths[n++], 256, "%s/hyph_hi_IN.dic", HYPH_DIR);
 	/* "es" -> hyph_es_ES.dic, "ru" -> hyph_ru_RU.dic (Debian ships no
 	   hyph_es.dic or hyph_ru.dic) */
 	char up[16];

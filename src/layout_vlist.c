@@ -602,6 +602,9 @@ static void anchors(lay_t *L, page_t *page, const region_t *r, int from, int to,
 		a.w = 0;
 		a.actual = NULL;
 		a.actual_len = 0;
+		a.gids = NULL;
+		a.glyphs = NULL;   /* the first run may draw clusters */
+		a.nglyphs = 0;
 		a.face = font_face_for(L->body, FONT_REGULAR, L->lang, 0x2060);
 		a.synth = 0;
 		int hole = prev >= 0 && base - sz * 11 / 10 - prev > sz * 3 / 10;

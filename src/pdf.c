@@ -52,6 +52,7 @@
 #include "ofile.h"
 #include "pdf.h"
 #include "pdf_int.h"
+#include "unicode.h"
 #include "utf8.h"
 #include "version.h"
 
@@ -525,6 +526,18 @@ static void show_glyphs(pw_t *w, pdf_font_t *f, const page_run_t *r)
 		const char *s = r->text + at;
 		at += n;
 		unsigned c = 0;
+		/* the cluster's glyph reads as its text up to its first
+		   non-spacing mark, an empty glyph after it as the rest: pdf.js
+		   (5.x) takes a glyph whose text has such a mark anywhere for a
+		   mark of no width, and the gap after it for a space */
+		int k = sfnt_is_cff(f->sf) ? n : 0, nk = n;   /* CFF: no empty glyph */
+		for (uint32_t cp; k < n; k += nk > 0 ? nk : 1) {
+			nk = utf8_decode(s + k, (size_t)(n - k), &cp);
+			if (k > 0 && nk > 0 && uni_is_nonspacing(cp))
+				break;
+		}
+		int whole = n;
+		n = k;
 		if (m == 1 && !g0->gid && n == 1 && *s == ' ') {
 			c = pdf_font_has(f, ' ') || sfnt_gid(f->sf, ' ') ? pdf_font_cid(f, ' ') : 0;
 		} else if (m == 1 && g0->x == g0->pen && g0->y == 0) {
@@ -554,10 +567,16 @@ static void show_glyphs(pw_t *w, pdf_font_t *f, const page_run_t *r)
 			if (w->rise)
 				set_rise(w, 0);
 			put_cid(w, f, r, c, g0->pen);
+			if (k < whole) {   /* the marks, read by an empty glyph at its end */
+				unsigned e = pdf_font_cid_cluster(f, s + k, whole - k, NULL, NULL, NULL, 0, 0,
+				                                  r->size);
+				if (e)
+					put_cid(w, f, r, e, (int64_t)g0->pen + g0->adv);
+			}
 		} else {
 			for (int j = 0; j < m; j++) {
 				const page_glyph_t *g = &r->glyphs[i + j];
-				unsigned gc = g->gid ? pdf_font_cid_read(f, g->gid, s, j ? 0 : n) : 0;
+				unsigned gc = g->gid ? pdf_font_cid_read(f, g->gid, s, j ? 0 : whole) : 0;
 				if (!gc)
 					continue;
 				if (g->y != w->rise)

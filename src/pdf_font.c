@@ -605,7 +605,7 @@ unsigned pdf_font_cid_cluster(pdf_font_t *f, const char *s, int n, const uint16_
                               int32_t size)
 {
 	enum { MAXG = 32 };
-	if (m < 1 || m > MAXG || size <= 0 || sfnt_is_cff(f->sf))
+	if (m < 0 || m > MAXG || size <= 0 || sfnt_is_cff(f->sf))
 		return 0;
 	unsigned upem = sfnt_upem(f->sf), g[MAXG];
 	int32_t x[MAXG], y[MAXG], a = pf_funits(adv, size, upem);

@@ -338,7 +338,8 @@ unsigned pdf_font_cid_glyph(pdf_font_t *f, uint32_t cp, unsigned gid);
 unsigned pdf_font_cid_read(pdf_font_t *f, unsigned gid, const char *s, int n);
 /* The CID of a cluster drawn as one composite glyph of the face's glyphs
  * gids[0..m) moved by (dx, dy) u from its pen, advancing adv u at size
- * (TrueType), reading as s[0..n); 0 when it cannot be made. */
+ * (TrueType), reading as s[0..n); 0 when it cannot be made. m 0, adv 0:
+ * an empty glyph that reads as s[0..n). */
 unsigned pdf_font_cid_cluster(pdf_font_t *f, const char *s, int n, const uint16_t *gids,
                               const int32_t *dx, const int32_t *dy, int m, int32_t adv,
                               int32_t size);

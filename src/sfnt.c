@@ -778,7 +778,7 @@ unsigned sfnt_copy(sfnt_t *f, unsigned g)
 unsigned sfnt_compose(sfnt_t *f, int n, const unsigned *gids, const int32_t *dx,
                       const int32_t *dy, int32_t adv)
 {
-	if (f->cff || n < 1 || n > 64 || adv < 0 || adv > 0xFFFF || f->nglyphs + f->ndup >= 65535)
+	if (f->cff || n < 0 || n > 64 || adv < 0 || adv > 0xFFFF || f->nglyphs + f->ndup >= 65535)
 		return 0;
 	int have = 0;
 	int bb[4] = {0, 0, 0, 0};
@@ -807,10 +807,11 @@ unsigned sfnt_compose(sfnt_t *f, int n, const unsigned *gids, const int32_t *dx,
 	if (g == 0)
 		return 0;
 	sfnt_comp_t *c = &f->comp[g - f->nglyphs];
-	c->len = 10 + 8 * (uint32_t)n;
-	c->d = xmalloc(c->len);
-	put16(c->d, 0xFFFF);    /* numberOfContours -1: composite */
-	for (int j = 0; j < 4; j++)
+	c->len = n ? 10 + 8 * (uint32_t)n : 0;   /* none: an empty glyph */
+	c->d = xmalloc(c->len + 1);
+	if (n)
+		put16(c->d, 0xFFFF);    /* numberOfContours -1: composite */
+	for (int j = 0; n && j < 4; j++)
 		put16(c->d + 2 + 2 * j, (unsigned)bb[j] & 0xFFFF);
 	for (int i = 0; i < n; i++) {
 		unsigned char *o = c->d + 10 + 8 * i;

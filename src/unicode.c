@@ -275,6 +275,11 @@ int uni_is_mark(uint32_t cp)
 	}
 }
 
+int uni_is_nonspacing(uint32_t cp)
+{
+	return cp >= 0x300 && category(cp) == HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK;
+}
+
 const char *uni_unshaped_script(uint32_t cp)
 {
 	static const struct {

@@ -23,10 +23,10 @@ int uni_is_mark(uint32_t cp);
 /* A non-spacing mark (general category Mn: a virama, a vowel sign above
  * or below). */
 int uni_is_nonspacing(uint32_t cp);
-/* The name of cp's script when it is one vita cannot draw yet ("Devanagari",
- * "Thai": the Indic and Southeast Asian scripts, whose shaping makes
- * conjuncts, reorders vowel signs and stacks marks, which one glyph per
- * code point cannot show), else NULL. For messages. */
+/* The name of cp's script when it is one of the Indic and Southeast Asian
+ * scripts vita's chains have no face for yet ("Gujarati", "Khmer": shaped
+ * into clusters like Devanagari, Bengali, Tamil and Thai, whose faces the
+ * chains list), else NULL. For messages. */
 const char *uni_unshaped_script(uint32_t cp);
 /* The letter an Arabic presentation form of one letter (U+FB50-FBFF,
  * U+FE70-FEFF: an initial, medial, final or isolated form) stands for; cp

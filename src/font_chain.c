@@ -817,7 +817,7 @@ static int parse_index(chain_ctx_t *x, const ynode_t *v, int *index)
 
 static const char *face_keys[] = {
 	"family", "file", "index", "bold", "italic", "bold-italic", "lang", "italic-style",
-	"package", NULL
+	"package", "covers", NULL
 };
 
 static int face_key(const char *k)
@@ -829,6 +829,42 @@ static int face_key(const char *k)
 }
 
 /* Check keys and simple values of a face map. */
+/* covers: "0900-097F 200C-200D 25CC": hexadecimal code points and
+ * ranges, at most FONT_NCOV. */
+static int parse_covers(chain_ctx_t *x, font_entry_t *en, const ynode_t *v)
+{
+	const char *s = v->str;
+	en->ncov = 0;
+	while (*s) {
+		while (*s == ' ' || *s == ',')
+			s++;
+		if (!*s)
+			break;
+		char *e;
+		unsigned long a = strtoul(s, &e, 16), b = a;
+		if (e == s)
+			goto bad;
+		s = e;
+		if (*s == '-') {
+			b = strtoul(s + 1, &e, 16);
+			if (e == s + 1)
+				goto bad;
+			s = e;
+		}
+		if (a > b || b > 0x10FFFF || en->ncov == FONT_NCOV || (*s && *s != ' ' && *s != ','))
+			goto bad;
+		en->cov[en->ncov][0] = (uint32_t)a;
+		en->cov[en->ncov][1] = (uint32_t)b;
+		en->ncov++;
+	}
+	if (en->ncov)
+		return 0;
+bad:
+	return err_at(x->e, x->file, v->line, v->col,
+	              "covers must be hexadecimal code points or ranges (\"0900-097F 25CC\"), "
+	              "at most %d", FONT_NCOV);
+}
+
 static int face_check(chain_ctx_t *x, font_entry_t *en, const ynode_t *m)
 {
 	int rc = 0;
@@ -838,7 +874,7 @@ static int face_check(chain_ctx_t *x, font_entry_t *en, const ynode_t *m)
 		if (id < 0) {
 			rc = err_at(x->e, x->file, k->line, k->col,
 			            "unknown key '%s' in a face (expected family, file, index, bold, "
-			            "italic, bold-italic, lang, italic-style or package)",
+			            "italic, bold-italic, lang, italic-style, package or covers)",
 			            k->kind == YD_SCALAR ? k->str : "?");
 		} else if (id == 6) {
 			rc |= parse_lang(x, en, v);
@@ -852,6 +888,8 @@ static int face_check(chain_ctx_t *x, font_entry_t *en, const ynode_t *m)
 				            "italic-style must be upright or synthetic");
 		} else if (id != 2 && want_scalar(x, v, face_keys[id]) != 0) {
 			rc = -1;
+		} else if (id == 9) {
+			rc |= parse_covers(x, en, v);
 		} else if (id == 8) {
 			free(en->package);
 			en->package = xstrdup(v->str);

@@ -63,6 +63,8 @@ struct font_face {
 };
 
 /* One entry of a chain: a family (or explicit files) and its 4 styles. */
+#define FONT_NCOV 8
+
 typedef struct font_entry {
 	char *family;           /* the name in the chain (or the file's family) */
 	unsigned langs;         /* bit (1 << FONT_LANG_*) per lang tag */
@@ -83,6 +85,10 @@ typedef struct font_entry {
 	const char *where;      /* for pending: the chain file naming it (owned by
 	                         * a chain of the library), its line and column */
 	int line, col;
+	/* covers: the only code points it is looked up for (ranges, inclusive;
+	 * ncov 0: any), so a character of another script never loads it */
+	uint32_t cov[FONT_NCOV][2];
+	int ncov;
 } font_entry_t;
 
 /* Cached result of shaping one item (a run of text in one face),

@@ -62,6 +62,14 @@ int font_script_lang(uint32_t cp)
 
 int font_entry_has(font_chain_t *c, int k, int style, uint32_t cp)
 {
+	const font_entry_t *en = &c->ent[k];
+	if (en->ncov) {   /* covers: never looked up for other characters */
+		int in = 0;
+		for (int i = 0; i < en->ncov && !in; i++)
+			in = cp >= en->cov[i][0] && cp <= en->cov[i][1];
+		if (!in)
+			return 0;
+	}
 	if (c->ent[k].pending)
 		font_chain_resolve(c, k);   /* the first character to fall through */
 	font_face_t *f = c->ent[k].face[style];

@@ -854,8 +854,8 @@ static void il_warn_missing(il_t *f, fcp_t *c)
 	char u[8], miss[300];
 	int nm;
 	const char *script = uni_unshaped_script(c->cp);
-	/* one warning per code point, or per script vita cannot shape (a
-	 * Hindi name would otherwise warn for each of its letters) */
+	/* one warning per code point, or per script the chains lack (a
+	 * Gujarati name would otherwise warn for each of its letters) */
 	for (int i = 0; i < s->nwarned; i++)
 		if (s->warned[i] == c->cp || (script && uni_unshaped_script(s->warned[i]) == script))
 			return;
@@ -876,10 +876,11 @@ static void il_warn_missing(il_t *f, fcp_t *c)
 	} else if (script)
 		/* the fonts may well be installed: the chains leave them out */
 		warn_at(f->e, f->o->file, s->s->line, s->s->col,
-		        "U+%04X '%s' is not drawn: vita cannot shape %s text yet (its conjuncts, "
-		        "reordered vowel signs and stacked marks need more than one glyph per "
-		        "character); nor is the rest of this text's %s",
-		        (unsigned)c->cp, u, script, script);
+		        "U+%04X '%s' is not drawn: chain '%s' has no face for %s text (vita's "
+		        "chains list Devanagari, Bengali, Tamil and Thai); nor is the rest of "
+		        "this text's %s",
+		        (unsigned)c->cp, u, s->s->chain ? font_chain_name(s->s->chain) : "?", script,
+		        script);
 	else
 		warn_at(f->e, f->o->file, s->s->line, s->s->col,
 		        "no font in chain '%s' has U+%04X '%s'",

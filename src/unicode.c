@@ -286,17 +286,14 @@ const char *uni_unshaped_script(uint32_t cp)
 		uint32_t lo, hi;
 		const char *name;
 	} sc[] = {
-		{0x0900, 0x097f, "Devanagari"}, {0x0980, 0x09ff, "Bengali"},
 		{0x0a00, 0x0a7f, "Gurmukhi"},   {0x0a80, 0x0aff, "Gujarati"},
-		{0x0b00, 0x0b7f, "Oriya"},      {0x0b80, 0x0bff, "Tamil"},
-		{0x0c00, 0x0c7f, "Telugu"},     {0x0c80, 0x0cff, "Kannada"},
-		{0x0d00, 0x0d7f, "Malayalam"},  {0x0d80, 0x0dff, "Sinhala"},
-		{0x0e00, 0x0e7f, "Thai"},       {0x0e80, 0x0eff, "Lao"},
+		{0x0b00, 0x0b7f, "Oriya"},      {0x0c00, 0x0c7f, "Telugu"},
+		{0x0c80, 0x0cff, "Kannada"},    {0x0d00, 0x0d7f, "Malayalam"},
+		{0x0d80, 0x0dff, "Sinhala"},    {0x0e80, 0x0eff, "Lao"},
 		{0x0f00, 0x0fff, "Tibetan"},    {0x1000, 0x109f, "Myanmar"},
 		{0x1780, 0x17ff, "Khmer"},      {0x19e0, 0x19ff, "Khmer"},
-		{0x1cd0, 0x1cff, "Devanagari"}, {0xa8e0, 0xa8ff, "Devanagari"},
 		{0xa9e0, 0xa9ff, "Myanmar"},    {0xaa60, 0xaa7f, "Myanmar"}};
-	if (cp < 0x0900 || cp > 0xaa7f)
+	if (cp < 0x0a00 || cp > 0xaa7f)
 		return NULL;
 	for (size_t i = 0; i < sizeof(sc) / sizeof(sc[0]); i++)
 		if (cp >= sc[i].lo && cp <= sc[i].hi)

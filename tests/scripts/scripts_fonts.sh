@@ -65,5 +65,12 @@ for c in hi:Devanagari bn:Bengali ta:Tamil th:Thai; do
 	grep -q "cannot shape\|no font in chain\|not drawn" "$T/$code.err" && { no "$code: says it cannot draw"; grep -m2 "cannot\|no font\|not drawn" "$T/$code.err"; }
 	pdffonts "$T/$code.pdf" | grep -q "+NotoSerif$script-Regular " || { no "$code: no NotoSerif$script"; pdffonts "$T/$code.pdf"; }
 done
+# 4. A script shaped the same way whose face the chains do not list
+#    (Gujarati) says so once per text, and which chain lacks it.
+n=$((n + 1))
+printf 'name: "ગુજરાતી નામ"\n' >"$T/gu.yaml"
+"$VITA" render "$T/gu.yaml" -o "$T/gu.pdf" 2>"$T/gu.err" || no "gu: exit $?"
+[ "$(grep -c "is not drawn: chain 'serif' has no face for Gujarati text" "$T/gu.err")" = 1 ] ||
+	{ no "gu: not one Gujarati message"; cat "$T/gu.err"; }
 echo "scripts_fonts.sh: $n cases, $([ $fail = 0 ] && echo ok || echo FAILED)"
 exit $fail

@@ -68,7 +68,7 @@ done
 # 4. A script shaped the same way whose face the chains do not list
 #    (Gujarati) says so once per text, and which chain lacks it.
 n=$((n + 1))
-printf 'name: "ગુજરાતી નામ"\n' >"$T/gu.yaml"
+printf 'name: "Asha Patel"\nsections:\n  - title: "Education"\n    type: text\n    text: "ગુજરાત યુનિવર્સિટી, Ahmedabad"\n' >"$T/gu.yaml"
 "$VITA" render "$T/gu.yaml" -o "$T/gu.pdf" 2>"$T/gu.err" || no "gu: exit $?"
 [ "$(grep -c "is not drawn: chain 'serif' has no face for Gujarati text" "$T/gu.err")" = 1 ] ||
 	{ no "gu: not one Gujarati message"; cat "$T/gu.err"; }

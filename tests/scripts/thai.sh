@@ -37,7 +37,7 @@ thai = lambda c: 0xE01 <= ord(c) <= 0xE5B
 # lines: runs of one paragraph (@N) at one y, in order
 paras, order = {}, []
 for line in open(sys.argv[1], encoding="utf-8"):
-    m = re.match(r'run x=(-?\d+) y=(-?\d+) .*?"(.*)"(?: alt=\d+)? @(\d+)$', line.rstrip("\n"))
+    m = re.match(r'run x=(-?\d+) y=(-?\d+) .*?"(.*)"(?: alt=\d+)?(?: glyphs=\d+ \[[^]]*\])? @(\d+)$', line.rstrip("\n"))
     if not m:
         continue
     x, y, text, p = int(m.group(1)), int(m.group(2)), m.group(3), m.group(4)

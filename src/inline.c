@@ -758,6 +758,20 @@ static void il_keep_words(il_t *f)
  * boundaries from libthai (thai.c: loaded, with its dictionary, when a
  * paragraph first has Thai). Before il_span_rules: a nobreak span or a
  * URL keeps its text whole. */
+/* 1 when c[i..j) lies inside one nobreak span or URL: il_span_rules
+ * drops every break inside such a span (before its last character), so
+ * a word boundary there would be thrown away. A Thai name (never split)
+ * then costs no dictionary. */
+static int il_kept_whole(const il_t *f, int i, int j)
+{
+	for (int si = 0; si < f->nsp; si++) {
+		const fspan_t *s = &f->sp[si];
+		if (s->c0 <= i && j <= s->c1)
+			return (s->s->flags & (INLINE_NOBREAK | INLINE_URL)) != 0;
+	}
+	return 0;
+}
+
 static void il_thai_words(il_t *f)
 {
 	/* Thai is U+0E01.., bytes E0 B8 81..: a text without the byte E0 has
@@ -775,7 +789,7 @@ static void il_thai_words(il_t *f)
 		int j = i, n = 0;
 		while (j < f->nc && f->c[j].kind == K_CHAR && thai_is(f->c[j].cp))
 			cp[n++] = f->c[j++].cp;
-		int k = thai_breaks(cp, n, pos, n);
+		int k = il_kept_whole(f, i, j) ? 0 : thai_breaks(cp, n, pos, n);
 		for (int b = 0; b < k; b++)
 			if (f->c[i + pos[b] - 1].bk == BK_NONE)
 				f->c[i + pos[b] - 1].bk = BK_ALLOW;

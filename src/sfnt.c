@@ -597,6 +597,12 @@ static void tt_table(const sfnt_t *f, int k, const uint8_t *keep, int lng, bbuf_
 				if (be16(b->p + at + 28) < f->ncompmax)
 					put16(b->p + at + 28, f->ncompmax);
 				put16(b->p + at + 30, be16(b->p + at + 30) + 1);
+				/* maxCompositePoints, maxCompositeContours: a
+				   cluster's composite draws all its glyphs' */
+				if (be16(b->p + at + 10) < f->comppts)
+					put16(b->p + at + 10, f->comppts);
+				if (be16(b->p + at + 12) < f->compcts)
+					put16(b->p + at + 12, f->compcts);
 			}
 		} else if (k == T_HHEA && f->ndup) {
 			put16(b->p + at + 34, total); /* numberOfHMetrics */
@@ -775,6 +781,37 @@ unsigned sfnt_copy(sfnt_t *f, unsigned g)
 	return f->nglyphs + f->ndup++;
 }
 
+/* The points and contours glyph g draws, its components' included
+ * (maxp's maxCompositePoints and maxCompositeContours count them so);
+ * depth bounds a malformed font's cycle. */
+static void tt_outline_size(const sfnt_t *f, unsigned g, int depth, unsigned long *pts,
+                            unsigned long *cts)
+{
+	uint32_t len;
+	const unsigned char *d = sfnt_glyph_data(f, g, &len);
+	if (!d || len < 10 || depth > 8)
+		return;
+	int nc = s16(d);
+	if (nc >= 0) {
+		if (nc > 0 && 10 + 2 * (uint32_t)nc <= len) {
+			*pts += be16(d + 10 + 2 * (nc - 1)) + 1u;
+			*cts += (unsigned)nc;
+		}
+		return;
+	}
+	uint32_t at = 10;
+	unsigned flags;
+	do {
+		if (at + 4 > len)
+			break;
+		flags = be16(d + at);
+		unsigned c = be16(d + at + 2);
+		at += 4 + (flags & 1 ? 4 : 2) + (flags & 8 ? 2 : flags & 0x40 ? 4 : flags & 0x80 ? 8 : 0);
+		if (c < f->nglyphs)
+			tt_outline_size(f, c, depth + 1, pts, cts);
+	} while (flags & 0x20);
+}
+
 unsigned sfnt_compose(sfnt_t *f, int n, const unsigned *gids, const int32_t *dx,
                       const int32_t *dy, int32_t adv)
 {
@@ -825,6 +862,13 @@ unsigned sfnt_compose(sfnt_t *f, int n, const unsigned *gids, const int32_t *dx,
 	c->lsb = bb[0];
 	if ((unsigned)n > f->ncompmax)
 		f->ncompmax = (unsigned)n;
+	unsigned long pts = 0, cts = 0;
+	for (int i = 0; i < n; i++)
+		tt_outline_size(f, gids[i], 0, &pts, &cts);
+	if (pts > f->comppts)
+		f->comppts = pts > 0xFFFF ? 0xFFFF : (unsigned)pts;
+	if (cts > f->compcts)
+		f->compcts = cts > 0xFFFF ? 0xFFFF : (unsigned)cts;
 	return g;
 }
 

@@ -113,6 +113,7 @@ struct sfnt {
 	unsigned ndup;
 	struct sfnt_comp *comp;     /* per appended glyph: a composite (d NULL: a copy) */
 	unsigned ncompmax;          /* the most components of one */
+	unsigned comppts, compcts;  /* the most points and contours of one (maxp) */
 	sfnt_cff_t *cff;            /* CFF outlines (no glyf): the program is a CFF */
 	bbuf_t prog;                /* the last program written */
 	uint8_t *keep;              /* scratch: per original glyph */

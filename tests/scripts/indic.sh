@@ -72,5 +72,10 @@ for code in hi bn ta th; do
 	grep -aEq 'ActualText<feff(0[9a-dA-D]|0[eE][0-7])' "$o.qdf" && no "$code: ActualText spans for its script"
 done
 [ $n = 4 ] || no "only $n of 4 CVs rendered"
+# clusters of up to 11 code points: their composites' size is in maxp
+"$VITA" render tests/indic/conjuncts.yaml -o "$OUT/conjuncts.pdf" 2>"$OUT/conjuncts.err" ||
+	no "conjuncts: exit $?"
+/usr/bin/python3 tests/tools/maxp_check.py "$OUT/conjuncts.pdf" >"$OUT/maxp.txt" ||
+	{ no "conjuncts: maxp does not count the composite glyphs"; grep BAD "$OUT/maxp.txt"; }
 [ $fail = 0 ] && echo "indic: ok ($n CVs)"
 exit $fail

@@ -783,13 +783,16 @@ unsigned sfnt_copy(sfnt_t *f, unsigned g)
 
 /* The points and contours glyph g draws, its components' included
  * (maxp's maxCompositePoints and maxCompositeContours count them so);
- * depth bounds a malformed font's cycle. */
-static void tt_outline_size(const sfnt_t *f, unsigned g, int depth, unsigned long *pts,
-                            unsigned long *cts)
+ * depth bounds a malformed font's cycle and *budget the glyphs visited
+ * (a font whose composites fan out must not make this exponential). */
+static void tt_outline_size(const sfnt_t *f, unsigned g, int depth, int *budget,
+                            unsigned long *pts, unsigned long *cts)
 {
 	uint32_t len;
+	if (depth > 8 || --*budget < 0)
+		return;
 	const unsigned char *d = sfnt_glyph_data(f, g, &len);
-	if (!d || len < 10 || depth > 8)
+	if (!d || len < 10)
 		return;
 	int nc = s16(d);
 	if (nc >= 0) {
@@ -808,7 +811,7 @@ static void tt_outline_size(const sfnt_t *f, unsigned g, int depth, unsigned lon
 		unsigned c = be16(d + at + 2);
 		at += 4 + (flags & 1 ? 4 : 2) + (flags & 8 ? 2 : flags & 0x40 ? 4 : flags & 0x80 ? 8 : 0);
 		if (c < f->nglyphs)
-			tt_outline_size(f, c, depth + 1, pts, cts);
+			tt_outline_size(f, c, depth + 1, budget, pts, cts);
 	} while (flags & 0x20);
 }
 
@@ -863,8 +866,11 @@ unsigned sfnt_compose(sfnt_t *f, int n, const unsigned *gids, const int32_t *dx,
 	if ((unsigned)n > f->ncompmax)
 		f->ncompmax = (unsigned)n;
 	unsigned long pts = 0, cts = 0;
+	int budget = 4096;
 	for (int i = 0; i < n; i++)
-		tt_outline_size(f, gids[i], 0, &pts, &cts);
+		tt_outline_size(f, gids[i], 0, &budget, &pts, &cts);
+	if (budget < 0)
+		pts = cts = 0xFFFF;   /* not counted: the most maxp can say */
 	if (pts > f->comppts)
 		f->comppts = pts > 0xFFFF ? 0xFFFF : (unsigned)pts;
 	if (cts > f->compcts)

@@ -15,6 +15,9 @@ import os, signal, subprocess, sys, time
 # non-interactive shell (make test &), SIGINT arrives ignored, vita keeps
 # an ignored signal ignored (nohup), and the renders would outlive it.
 signal.signal(signal.SIGINT, signal.SIG_DFL)
+# the same for a run under nohup (SIGHUP arrives ignored, and vita keeps
+# it so: the render would finish and the test fail)
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 vita, work = sys.argv[1], sys.argv[2]
 os.makedirs(work, exist_ok=True)

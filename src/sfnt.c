@@ -462,6 +462,22 @@ uint32_t sfnt_sum(const unsigned char *p, size_t n)
 	return s;
 }
 
+/* The next component of the composite glyph record d[0..len), from *at
+ * (10 for the first): its glyph in *c, and *at moved past it (0 after the
+ * last, MORE_COMPONENTS clear). 0 when there is none: the end, or a
+ * record cut short. */
+static int tt_component(const unsigned char *d, uint32_t len, uint32_t *at, unsigned *c)
+{
+	if (!*at || *at + 4 > len)
+		return 0;
+	unsigned flags = be16(d + *at);
+	*c = be16(d + *at + 2);
+	*at = flags & 0x20 ? *at + 4 + (flags & 1 ? 4 : 2) +
+	                         (flags & 8 ? 2 : flags & 0x40 ? 4 : flags & 0x80 ? 8 : 0)
+	                   : 0;
+	return 1;
+}
+
 /* Mark the glyphs composite glyph g uses, recursively (a work list). */
 static void tt_closure(const sfnt_t *f, uint8_t *keep, uint16_t *stack)
 {
@@ -474,19 +490,12 @@ static void tt_closure(const sfnt_t *f, uint8_t *keep, uint16_t *stack)
 		const unsigned char *d = sfnt_glyph_data(f, stack[--sp], &len);
 		if (len < 10 || s16(d) >= 0)
 			continue;
-		uint32_t at = 10;
-		unsigned flags;
-		do {
-			if (at + 4 > len)
-				break;
-			flags = be16(d + at);
-			unsigned c = be16(d + at + 2);
-			at += 4 + (flags & 1 ? 4 : 2) + (flags & 8 ? 2 : flags & 0x40 ? 4 : flags & 0x80 ? 8 : 0);
+		unsigned c;
+		for (uint32_t at = 10; tt_component(d, len, &at, &c);)
 			if (c < f->nglyphs && !keep[c]) {
 				keep[c] = 1;
 				stack[sp++] = (uint16_t)c;
 			}
-		} while (flags & 0x20);
 	}
 }
 
@@ -802,17 +811,10 @@ static void tt_outline_size(const sfnt_t *f, unsigned g, int depth, int *budget,
 		}
 		return;
 	}
-	uint32_t at = 10;
-	unsigned flags;
-	do {
-		if (at + 4 > len)
-			break;
-		flags = be16(d + at);
-		unsigned c = be16(d + at + 2);
-		at += 4 + (flags & 1 ? 4 : 2) + (flags & 8 ? 2 : flags & 0x40 ? 4 : flags & 0x80 ? 8 : 0);
+	unsigned c;
+	for (uint32_t at = 10; tt_component(d, len, &at, &c);)
 		if (c < f->nglyphs)
 			tt_outline_size(f, c, depth + 1, budget, pts, cts);
-	} while (flags & 0x20);
 }
 
 unsigned sfnt_compose(sfnt_t *f, int n, const unsigned *gids, const int32_t *dx,

@@ -64,6 +64,12 @@ typedef struct locale {
 	const char *scholar;       /* label of a Google Scholar contact */
 	const char *photo_alt;     /* the photo's alternate text: "Photo of {name}" */
 	const char *quotes[4];     /* “ ” ‘ ’: outer open/close, inner open/close */
+	const char *number;        /* a numbered list's marker: "{n}." (optional: NULL = "{n}.") */
+	const char *pub_number;    /* a publication's number: "[{n}]" (optional: NULL = "[{n}]") */
+	const char *digits[10];    /* the digits numbers are written with (optional: NULL = 0-9) */
+	const char *label_sep;     /* after a label that ends in ':' ("Artifact badges:"), before
+	                              its value: " " (optional: NULL = " "); "" in Chinese and
+	                              Japanese, whose full-width colon carries its own space */
 	const char *file;          /* where it came from, for messages */
 } vlocale_t;
 
@@ -88,6 +94,10 @@ void locale_free(vlocale_t *l);
 
 /* Append a date of precision LOCALE_YEAR/MONTH/DAY in the locale's form. */
 void locale_date(const vlocale_t *l, int precision, int y, int m, int d, buf_t *out);
+/* Append n written with the locale's digits. */
+void locale_int(const vlocale_t *l, long n, buf_t *out);
+/* Append ascii with each of its ASCII digits in the locale's digits. */
+void locale_digits(const vlocale_t *l, const char *ascii, buf_t *out);
 /* Fill a pattern's {placeholders} from NULL-terminated name, value pairs;
  * an unknown placeholder is copied as written. Appends to out. */
 void locale_fill(buf_t *out, const char *pattern, ...);

@@ -574,7 +574,9 @@ static void publication(buf_t *b, const model_t *m, const msection_t *sec, const
 			esc(b, l->badges);
 			buf_puts(b, "</span>");
 			for (int i = 0; i < p->nbadges; i++) {
-				buf_puts(b, " <span class=\"vita-badge\">");
+				/* after the label, the locale's space ("" after "：") */
+				esc(b, i || !l->badges[0] ? " " : l->label_sep ? l->label_sep : " ");
+				buf_puts(b, "<span class=\"vita-badge\">");
 				esc(b, p->badges[i]);
 				buf_puts(b, "</span>");
 			}

@@ -27,10 +27,10 @@ static const char *subst(lay_t *L, const char *tmpl, int page, int pages, const 
 			buf_puts(&b, L->m->name);
 			p += 5;
 		} else if (!strncmp(p, "{page}", 6)) {
-			buf_printf(&b, "%d", page);
+			locale_int(L->loc, page, &b);
 			p += 5;
 		} else if (!strncmp(p, "{pages}", 7)) {
-			buf_printf(&b, "%d", pages);
+			locale_int(L->loc, pages, &b);
 			p += 6;
 		} else if (!strncmp(p, "{date}", 6)) {
 			buf_puts(&b, date);

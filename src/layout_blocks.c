@@ -245,12 +245,29 @@ static void links_row(lay_t *L, spans_t *sp, const mlink_t *links, int n, const 
 	}
 }
 
-/* A numbered list's marker ("3."); NULL for a bullet. */
+/* n in the locale's pattern (number: "{n}.", pub_number: "[{n}]") and
+ * digits, in L's arena. */
+static const char *lay_number(lay_t *L, const char *pat, long n)
+{
+	buf_t d, b;
+	buf_init(&d);
+	buf_init(&b);
+	locale_int(L->loc, n, &d);
+	locale_fill(&b, pat, "n", d.s, (const char *)NULL);
+	const char *r = arena_strdup(L->a, b.s ? b.s : "");
+	buf_done(&d);
+	buf_done(&b);
+	return r;
+}
+
+/* A numbered list's marker (the locale's number: "3.", "３．", "٣."); NULL
+ * for a bullet. */
 static const char *marker(lay_t *L, int style, int i, int n)
 {
 	if (style != LIST_NUMBERED && style != LIST_REVERSED)
 		return NULL;
-	return arena_printf(L->a, "%d.", style == LIST_NUMBERED ? i + 1 : n - i);
+	return lay_number(L, L->loc->number ? L->loc->number : "{n}.",
+	                  style == LIST_NUMBERED ? i + 1 : n - i);
 }
 
 /* Items with entry.bullet in the indent, or (numbered lists) their
@@ -565,11 +582,14 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 		if (ex.n)
 			sp_str(L, &ex, s->extra_sep, &small);
 		sp_str(L, &ex, L->loc->badges, &small);
+		/* the space after the label is the locale's: none after a
+		   full-width colon (Chinese, Japanese), which has its own */
+		const char *lsep = L->loc->label_sep ? L->loc->label_sep : " ";
 		tstyle_t bt = lay_ts(L, FONT_REGULAR, pm(s->size_small, s->badge_size), s->c_badge);
 		bt.flags = INLINE_NOBREAK | INLINE_NOHYPH | INLINE_FRAME;
 		for (int i = 0; i < p->nbadges; i++) {
 			/* a space between badges, so their frames stay apart */
-			sp_str(L, &ex, " ", &small);
+			sp_str(L, &ex, i || !L->loc->badges[0] ? " " : lsep, &small);
 			bt.frame = i + 1;
 			/* no-break spaces inside the frame pad the label */
 			const char *b = arena_printf(L->a, "\u00a0%s\u00a0", p->badges[i]);
@@ -600,7 +620,8 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 		int right = L->r->ind > 0; /* a left date column is set flush right */
 		int32_t cx = right ? cw : 0;
 		spans_t a = {0}, b = {0};
-		const char *num = number > 0 ? arena_printf(L->a, "[%d]", number) : NULL;
+		const char *num = number > 0 ? lay_number(L, L->loc->pub_number ? L->loc->pub_number
+		                                                 : "[{n}]", number) : NULL;
 		if (s->pub_label == 0) {
 			sp_str(L, &a, p->venue, &vt);
 			sp_str(L, &b, num, &nt);

@@ -69,6 +69,10 @@ static const lkey_t keys[] = {
 	{"scholar", K_PAT, F(scholar), 0, "", NULL, 0},
 	{"photo_alt", K_PAT, F(photo_alt), 0, "name", "name", 0},
 	{"quotes", K_LIST, F(quotes), 4, NULL, NULL, 0},
+	{"number", K_PAT, F(number), 0, "n", "n", 1},
+	{"pub_number", K_PAT, F(pub_number), 0, "n", "n", 1},
+	{"digits", K_LIST, F(digits), 10, NULL, NULL, 1},
+	{"label_sep", K_PAT, F(label_sep), 0, "", NULL, 1},
 	{"aliases", K_LIST, 0, -1, NULL, NULL, 1}, /* read by the lookup only */
 };
 #undef F
@@ -631,6 +635,27 @@ static void put_int(char *out, size_t size, int v, int two)
 	out[k] = '\0';
 }
 
+void locale_digits(const vlocale_t *l, const char *ascii, buf_t *out)
+{
+	if (!l->digits[0]) {
+		buf_puts(out, ascii);
+		return;
+	}
+	for (const char *p = ascii; *p; p++) {
+		if (*p >= '0' && *p <= '9')
+			buf_puts(out, l->digits[*p - '0']);
+		else
+			buf_putc(out, *p);
+	}
+}
+
+void locale_int(const vlocale_t *l, long n, buf_t *out)
+{
+	char t[24];
+	put_int(t, sizeof(t), (int)n, 0);
+	locale_digits(l, t, out);
+}
+
 void locale_date(const vlocale_t *l, int precision, int y, int m, int d, buf_t *out)
 {
 	char year[16], yy[8], mn[8], mm[8], dn[8], dd[8];
@@ -643,6 +668,23 @@ void locale_date(const vlocale_t *l, int precision, int y, int m, int d, buf_t *
 	int k = m >= 1 && m <= 12 ? m - 1 : 0;
 	const char *pat = precision == LOCALE_DAY ? l->date_day
 	                  : precision == LOCALE_MONTH ? l->date_month : l->date_year;
+	if (l->digits[0]) {
+		/* the fields in the locale's digits */
+		char *f[6] = {year, yy, mn, mm, dn, dd};
+		buf_t t;
+		buf_init(&t);
+		size_t off[6];
+		for (int i = 0; i < 6; i++) {
+			off[i] = t.len;
+			locale_digits(l, f[i], &t);
+			buf_putc(&t, '\0');
+		}
+		locale_fill(out, pat, "year", t.s + off[0], "yy", t.s + off[1], "month", l->months[k],
+		            "mon", l->months_short[k], "month_of", l->months_of[k], "m", t.s + off[2],
+		            "mm", t.s + off[3], "d", t.s + off[4], "dd", t.s + off[5], (const char *)NULL);
+		buf_done(&t);
+		return;
+	}
 	locale_fill(out, pat, "year", year, "yy", yy, "month", l->months[k], "mon",
 	            l->months_short[k], "month_of", l->months_of[k], "m", mn, "mm", mm, "d", dn,
 	            "dd", dd, (const char *)NULL);

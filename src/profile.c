@@ -28,7 +28,7 @@
  *                        numbering? none|forward|reverse,
  *                        group_by? none|year|type
  *     TYPE news:         entries news*
- *     TYPE list:         items item*, style? inline|bullets
+ *     TYPE list:         items item*, style? inline|bullets|numbered|reversed
  *     TYPE text:         text text
  *   entry       = { title text, org? text, location? string, date? date,
  *                   start? date, end? date (not before start),
@@ -78,7 +78,8 @@ static const char *const news_keys[] = {"date", "text", "tags", NULL};
 static const char *const item_keys[] = {"value", "tags", NULL};
 static const char *const numbering_names[] = {"reverse", "forward", "none", NULL};
 static const char *const group_names[] = {"none", "year", "type", NULL};
-static const char *const style_names[] = {"inline", "bullets", NULL};
+/* in model.h's order: LIST_INLINE, LIST_BULLETS, LIST_NUMBERED, LIST_REVERSED */
+static const char *const style_names[] = {"inline", "bullets", "numbered", "reversed", NULL};
 
 /* A list item: text, or {value: text, tags: [...]}. 1 = keep it. */
 static int item_parse(pctx_t *c, const ynode_t *it, const char *key, mtext_t *out,

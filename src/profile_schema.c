@@ -65,7 +65,7 @@ static const key_type_t types[] = {
 	{"section.publications", "group_by", "enum:group_by", 0, "headings by year or by status; default none"},
 	{"section.news", "entries", "array:news", 1, "dated one-liners"},
 	{"section.list", "items", "array:item", 1, "the items"},
-	{"section.list", "style", "enum:list style", 0, "a comma-separated line (inline, default) or bullets"},
+	{"section.list", "style", "enum:list style", 0, "a comma-separated line (inline, default), bullets, or numbered (1, 2, 3) or reversed (3, 2, 1) items"},
 	{"section.text", "text", "text", 1, "a paragraph"},
 	{"entry", "title", "text", 1, "degree, job title, award name"},
 	{"entry", "org", "text", 0, "institution, company, awarding body"},

@@ -155,6 +155,9 @@ static const key_t_ keys[] = {
 	 "between the head line and the location (entry.dates: right or inline)"},
 	{"entry.link_separator", T_STR, F(link_sep), NULL, "between links"},
 	{"entry.bullet", T_STR, F(bullet), NULL, "sign before each detail"},
+	{"entry.number", T_WORD, 0, "number",
+	 "a numbered list's marker, {n} the number in the locale's digits: \"{n}.\", \"{n})\", "
+	 "\"{n}．\" (by default the locale's)"},
 	{"entry.bullet_indent", T_LEN, F(bullet_indent), NULL, "hanging indent of details"},
 	{"entry.bullet_offset", T_LEN, F(bullet_offset), NULL, "left edge of the bullet sign"},
 	{"entry.title_style", T_ENUM, F(title_style), STYLES, "weight and slant of an entry's first line"},
@@ -177,6 +180,8 @@ static const key_t_ keys[] = {
 	{"publications.group_after", T_LEN, F(group_after), NULL, "space below a group heading"},
 	{"publications.badge_prefix", T_WORD, 0, "badges",
 	 "text before artifact badges (by default the locale's)"},
+	{"publications.number", T_WORD, 0, "pub_number",
+	 "a publication's number in the label column: \"[{n}]\", \"{n}.\" (by default the locale's)"},
 	{"publications.badge.size", T_RATIO, F(badge_size), NULL, "badge text size, times sizes.small"},
 	{"publications.badge.stroke", T_LEN, F(badge_stroke), NULL, "badge frame line width"},
 	{"publications.badge.pad", T_LEN, F(badge_pad), NULL,

@@ -1,0 +1,94 @@
+#!/bin/sh
+# page_quality.sh: what a demanding reader sees on the page.
+#  - numbered lists: the marker is the layout's / locale's pattern
+#    (entry.number, locale.number) in the locale's digits (locale.digits),
+#    flush right in the indent; a publication's number (publications.number)
+#    likewise; a pattern without {n} is a located error
+#  - "label: value": no space added after a full-width colon (ja, zh), one
+#    after an ASCII colon (en, ko), in the PDF and in HTML
+# Env: VITA (the binary), BUILD (scratch directory).
+set -u
+VITA=${VITA:-build/vita}
+W=${BUILD:-build}/page_quality
+rm -rf "$W"
+mkdir -p "$W"
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+dump() { # OUT ARGS...: the layout dump of a render
+	o=$1
+	shift
+	"$VITA" render "$@" --dump=layout -o "$W/x.pdf" >"$W/$o.dump" 2>"$W/$o.err" ||
+		no "$o: render exit $?: $(head -2 "$W/$o.err")"
+}
+runs() { sed -n 's/^run .* "\(.*\)" .*@.*$/\1/p;s/^run .* "\(.*\)" @.*$/\1/p' "$1" | sed 's/" alt=.*//'; }
+
+# ---- numbered lists ------------------------------------------------------
+cat >"$W/num.yaml" <<'YAML'
+name: Ada Number
+sections:
+  - title: Talks
+    type: list
+    style: numbered
+    items: [One, Two, Three, Four, Five, Six, Seven, Eight, Nine, Ten]
+  - title: Keynotes
+    type: list
+    style: reversed
+    items: [Alpha, Beta]
+  - title: Papers
+    type: publications
+    numbering: forward
+    entries:
+      - {title: A paper, authors: [Ada Number], venue: "X '24", year: 2024, badges: [Available]}
+YAML
+dump num "$W/num.yaml"
+runs "$W/num.dump" >"$W/num.runs"
+for m in 1. 9. 10. 2. '[1]'; do
+	grep -qxF -- "$m" "$W/num.runs" || no "numbered: no marker '$m' in the dump"
+done
+# the numbers are flush right: 9. and 10. end at the same x
+python3 - "$W/num.dump" <<'PY' || no "numbered: markers not flush right"
+import re, sys
+ends = {}
+for l in open(sys.argv[1]):
+    m = re.match(r'run x=(\d+) y=\d+ w=(\d+) .*"(\d+\.)"', l)
+    if m:
+        ends[m.group(3)] = int(m.group(1)) + int(m.group(2))
+sys.exit(not (ends.get("9.") and abs(ends["9."] - ends["10."]) <= 1))
+PY
+# the layout's pattern and the locale's digits
+dump numfmt "$W/num.yaml" --set 'entry.number=({n})' --set 'publications.number={n}.' \
+	--set 'locale.digits=٠,١,٢,٣,٤,٥,٦,٧,٨,٩'
+LC_ALL=C.UTF-8 runs "$W/numfmt.dump" | tr -d '\n' >"$W/numfmt.txt"
+for m in '(١٠)' '(٩)' '(١)' '١.'; do
+	grep -qF -- "$m" "$W/numfmt.txt" || no "entry.number/locale.digits: no '$m' on the page"
+done
+grep -q '"10\.\|"\[1\]' "$W/numfmt.dump" && no "entry.number: the default markers are still there"
+# full-width, as a CJK layout may want: the page numbers of the footer too
+dump numfw "$W/num.yaml" --lang ja --set 'entry.number={n}．' \
+	--set 'locale.digits=０,１,２,３,４,５,６,７,８,９'
+runs "$W/numfw.dump" | tr -d '\n' >"$W/numfw.txt"
+grep -qF '１０．' "$W/numfw.txt" || no "full-width markers: no '１０．'"
+grep -qF '１ / １' "$W/numfw.txt" || no "full-width digits: the footer's page numbers are not '１ / １'"
+# a pattern without {n}
+"$VITA" render "$W/num.yaml" --set 'entry.number=#' -o "$W/x.pdf" 2>"$W/bad.err" &&
+	no "entry.number without {n}: exit 0"
+grep -q "'number' must hold {n}, got '#'" "$W/bad.err" ||
+	no "entry.number without {n}: $(cat "$W/bad.err")"
+
+# ---- label: value ----------------------------------------------------------
+for l in ja zh-Hans zh-Hant; do
+	dump "lbl-$l" "$W/num.yaml" --lang "$l"
+	grep -q '："' "$W/lbl-$l.dump" || no "$l: the badge label does not end at its colon"
+	grep -q '： "' "$W/lbl-$l.dump" && no "$l: a space after the full-width colon"
+	"$VITA" render "$W/num.yaml" --lang "$l" --format html -o "$W/$l.html" 2>/dev/null ||
+		no "$l: html exit $?"
+	grep -q '：</span><span class="vita-badge">' "$W/$l.html" ||
+		no "$l: html: a space after the full-width colon"
+done
+for l in en ko; do
+	dump "lbl-$l" "$W/num.yaml" --lang "$l"
+	grep -q ': "' "$W/lbl-$l.dump" || no "$l: no space after the badge label's colon"
+done
+
+[ $fail -eq 0 ] && echo "page_quality: ok"
+exit $fail

@@ -567,10 +567,12 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 	}
 	v_flow(L, &vn, lw, mw, INLINE_LEFT, s->size_body, 1);
 
-	/* a description: plain text as the body's paragraphs are set */
+	/* a description: set as the body's paragraphs are, in the muted
+	   colour, so that it reads apart from the citation above it */
 	if (p->summary.n) {
 		spans_t sm = {0};
-		sp_text(L, &sm, &p->summary, &reg);
+		tstyle_t st = lay_ts(L, FONT_REGULAR, s->size_body, s->c_muted);
+		sp_text(L, &sm, &p->summary, &st);
 		v_flow(L, &sm, lw, mw, L->r->align == ST_JUSTIFY ? INLINE_JUSTIFY : INLINE_LEFT,
 		       s->size_body, 1);
 	}

@@ -36,7 +36,7 @@
  *   pub         = { title text, authors? string*, equal? string* (each
  *                   among authors), venue? string, venue_full? text,
  *                   year? int, status? string, doi? string, links? link*,
- *                   badges? string*, note? text, tags? tags }
+ *                   badges? string*, note? text, summary? text, tags? tags }
  *   news        = { date date, text text, tags? tags }
  *   item        = text | { value text, tags? tags }
  *   tags        = string | string*
@@ -73,7 +73,7 @@ static const char *const entry_keys[] = {
 	"links", "tags", NULL};
 static const char *const pub_keys[] = {
 	"title", "authors", "equal", "venue", "venue_full", "year", "status",
-	"doi", "links", "badges", "note", "tags", NULL};
+	"doi", "links", "badges", "note", "summary", "tags", NULL};
 static const char *const news_keys[] = {"date", "text", "tags", NULL};
 static const char *const item_keys[] = {"value", "tags", NULL};
 static const char *const numbering_names[] = {"reverse", "forward", "none", NULL};
@@ -187,6 +187,7 @@ static int pub_parse(pctx_t *c, const ynode_t *n, mpub_t *p)
 	rc |= pv_links(c, n, "links", &p->links, &p->nlinks);
 	rc |= pv_strings(c, n, "badges", &p->badges, &p->nbadges);
 	rc |= pv_text(c, n, "note", 0, &p->note);
+	rc |= pv_text(c, n, "summary", 0, &p->summary);
 	if (!rc)
 		rc |= pub_equal_check(c, n, p);
 	return rc ? -1 : 0;

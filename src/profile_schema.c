@@ -88,6 +88,7 @@ static const key_type_t types[] = {
 	{"publication", "links", "array:link", 0, "e.g. Paper, Code, Slides"},
 	{"publication", "badges", "array:string", 0, "e.g. artifact badges Available, Functional, Reproduced"},
 	{"publication", "note", "text", 0, "e.g. Best Paper Award"},
+	{"publication", "summary", "text", 0, "a sentence or two on what the paper does, under its venue"},
 	{"publication", "tags", "tags", 0, "kept only with --tags naming one of these"},
 	{"news", "date", "date", 1, "when"},
 	{"news", "text", "text", 1, "what"},

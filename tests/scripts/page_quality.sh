@@ -4,6 +4,9 @@
 #    (entry.number, locale.number) in the locale's digits (locale.digits),
 #    flush right in the indent; a publication's number (publications.number)
 #    likewise; a pattern without {n} is a located error
+#  - a publication's summary (the native format's `summary`): in the model,
+#    on the page in every layout under the venue, in the muted colour, in
+#    HTML; a summary that is not text is a located error
 #  - "label: value": no space added after a full-width colon (ja, zh), one
 #    after an ASCII colon (en, ko), in the PDF and in HTML
 # Env: VITA (the binary), BUILD (scratch directory).
@@ -89,6 +92,40 @@ for l in en ko; do
 	dump "lbl-$l" "$W/num.yaml" --lang "$l"
 	grep -q ': "' "$W/lbl-$l.dump" || no "$l: no space after the badge label's colon"
 done
+
+# ---- a publication's summary ---------------------------------------------
+cat >"$W/sum.yaml" <<'YAML'
+name: Ada Summary
+sections:
+  - title: Papers
+    type: publications
+    entries:
+      - title: Fast Things
+        authors: [Ada Summary, Bo Co]
+        venue: "OSDI '25"
+        venue_full: Operating Systems Design and Implementation
+        year: 2025
+        summary: "Makes things **faster** by doing less of them, measured on ten systems."
+YAML
+"$VITA" render "$W/sum.yaml" --dump=model -o "$W/x.pdf" >"$W/sum.model" 2>"$W/sum.err" ||
+	no "summary: render exit $?: $(head -2 "$W/sum.err")"
+grep -q 'summary.*Makes things' "$W/sum.model" || no "summary: not in the model dump"
+for lay in layouts/*.yaml; do
+	l=$(basename "$lay" .yaml)
+	"$VITA" render "$W/sum.yaml" -l "$l" -o "$W/sum-$l.pdf" 2>"$W/sum-$l.err" ||
+		no "summary -l $l: exit $?"
+	pdftotext "$W/sum-$l.pdf" - | tr '\n' ' ' | grep -q 'Operating Systems Design and Implementation.*Makes things faster by doing less of them' ||
+		no "summary -l $l: not on the page under the venue"
+	"$VITA" render "$W/sum.yaml" -l "$l" --dump=layout -o "$W/sum-$l.x.pdf" 2>/dev/null >"$W/sum-$l.dump"
+	c=$(grep -m1 '"faster' "$W/sum-$l.dump" | sed -n 's/.*color=\(#[0-9A-F]*\).*/\1/p')
+	t=$(grep -m1 'Bo Co"' "$W/sum-$l.dump" | sed -n 's/.*color=\(#[0-9A-F]*\).*/\1/p')
+	[ -n "$c" ] && [ "$c" != "$t" ] || no "summary -l $l: set in the authors' colour $t ($c)"
+done
+"$VITA" render "$W/sum.yaml" --format html -o "$W/sum.html" 2>/dev/null
+grep -q 'vita-summary">Makes things <strong>faster</strong>' "$W/sum.html" || no "summary: not in HTML"
+sed 's/summary: ".*"/summary: [a, b]/' "$W/sum.yaml" >"$W/sumbad.yaml"
+"$VITA" check "$W/sumbad.yaml" 2>"$W/sumbad.err" && no "summary: a list is accepted"
+grep -q 'sumbad.yaml:11:18: error: .*summary' "$W/sumbad.err" || no "summary: $(cat "$W/sumbad.err")"
 
 [ $fail -eq 0 ] && echo "page_quality: ok"
 exit $fail

@@ -70,8 +70,9 @@ DEB_BUILD = gcc make pkg-config libyaml-dev libfreetype-dev libharfbuzz-dev \
 # time from /usr/share/color/icc/ghostscript/srgb.icc; never copied here.)
 # The fonts the bundled chains (fonts/*.yaml) name, each face's `package:`
 # (README, "Fonts by script"); a CV needs only those of its scripts.
-# (fonts-wqy-microhei: only for a unit test of glyph ids above 32767.)
-DEB_FONTS = fonts-noto-core fonts-noto-cjk fonts-font-awesome fonts-wqy-microhei fonts-dejavu-core
+# (fonts-wqy-microhei: only for a unit test of glyph ids above 32767;
+# fonts-noto-extra: the light faces, Noto Sans Light for modern's name.)
+DEB_FONTS = fonts-noto-core fonts-noto-extra fonts-noto-cjk fonts-font-awesome fonts-wqy-microhei fonts-dejavu-core
 # The tests (clang + libclang-rt-dev: the distribution's default clang and
 # its sanitizer/fuzzer runtimes, whatever its version):
 DEB_TEST  = poppler-utils mupdf-tools ghostscript qpdf valgrind clang libclang-rt-dev \

@@ -79,6 +79,7 @@ typedef struct inline_opts {
 	int32_t stretch_pm;     /* interword stretch, permille of the space (default 500) */
 	int32_t shrink_pm;      /* interword shrink, permille of the space (default 333) */
 	int32_t tolerance;      /* para tolerance x1000 (0 = default) */
+	int hyphen_limit;       /* most hyphenated lines in a row (0: any) */
 	int rtl;                /* the paragraph's base direction is right to left */
 	const char *cjk;        /* the CJK language of Han text whose span and
 	                           paragraph say none ("ja" in a CV with kana), or NULL */

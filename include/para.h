@@ -14,6 +14,7 @@
 #define PARA_INF 10000            /* penalty >= INF: no break; <= -INF: forced */
 #define PARA_MAX_OPTIMAL 20000    /* items; above this, greedy */
 #define PARA_FIL 0x10000000       /* glue stretch >= this is infinite (fil) */
+#define PARA_HYPHEN_LIMIT 8       /* the largest hyphen_limit that is kept to */
 
 enum { PARA_BOX, PARA_GLUE, PARA_PENALTY };
 
@@ -33,6 +34,7 @@ typedef struct para_opts {
 	int32_t hyphen_demerits;  /* two flagged breaks in a row (TeX: 10000) */
 	int32_t fitness_demerits; /* adjacent lines' fitness classes differ by > 1 */
 	int32_t last_line_min;    /* permille of width the last line should fill; shorter costs demerits */
+	int hyphen_limit;         /* most hyphenated lines in a row (0, or over PARA_HYPHEN_LIMIT: any) */
 	int greedy;               /* 1: always greedy */
 	int one_pass;             /* 1: only the tolerance pass (TeX's pretolerance
 	                             pass): no rescue pass, no greedy fallback */

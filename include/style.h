@@ -117,6 +117,7 @@ typedef struct style {
 	/* text */
 	int text_align;                         /* ST_JUSTIFY / ST_LEFT */
 	int hyphenate;                          /* 0/1 */
+	int hyphen_limit;                       /* most hyphenated lines in a row (0: any) */
 	int32_t para_gap;                       /* u */
 	int32_t loose_stretch, loose_shrink;    /* permille: warn past these ratios */
 	/* sidebar */

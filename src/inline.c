@@ -2847,6 +2847,7 @@ static int il_break(il_t *f, int32_t tol, int one_pass, para_line_t **pl, int *n
 	if (tol > 0)
 		po.tolerance = tol;
 	po.one_pass = one_pass;
+	po.hyphen_limit = f->o->hyphen_limit;
 	return para_break(f->it, f->nit, &po, pl, npl);
 }
 

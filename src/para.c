@@ -9,7 +9,14 @@
  * fitness_demerits when adjacent lines' fitness classes differ by more than
  * one, hyphen_demerits for two hyphenated lines in a row (half of it when
  * the line before the last is hyphenated), and a quadratic charge for a
- * last line shorter than last_line_min permille of the measure.
+ * last line shorter than last_line_min permille of the measure. With
+ * hyphen_limit, no more than that many hyphenated lines follow each other:
+ * a node also knows how many end its line (hrun), and the best way to a
+ * break is kept per fitness class and hrun, so a run that stops short of
+ * the limit is not lost to a cheaper one that reaches it. The limit holds
+ * only while every line stays within the tolerance: when it cannot, the
+ * pass runs again without it (a ladder is better than loose lines), and
+ * the final pass never keeps to it.
  *
  * Pass 1 uses opts->tolerance; pass 2 accepts any underfull line and, like
  * TeX's final pass, keeps an overfull line when nothing else is left (an
@@ -49,6 +56,7 @@ typedef struct node {         /* an active or passive break */
 	int line;                 /* lines before this break */
 	int fit;                  /* fitness class of the line ending here */
 	int flagged;              /* broken at a flagged penalty */
+	int hrun;                 /* hyphenated lines in a row ending here */
 	int overfull;
 	int32_t ratio;
 	int64_t total;            /* total demerits */
@@ -65,6 +73,7 @@ typedef struct kp {
 	int nv, capv;
 	int active;               /* head of the active list (by position) */
 	int tail;                 /* its last node */
+	int lim;                  /* the hyphen limit this pass keeps to (0: none) */
 } kp_t;
 
 static int is_forced(const para_item_t *p)
@@ -312,12 +321,17 @@ static int64_t demerits_at(const kp_t *k, const node_t *a, const bnow_t *bn, int
 /* Try every active node against break b. */
 static void kp_try(kp_t *k, int b, int32_t tol, int final)
 {
-	cand_t c[4];
+	/* candidates by fitness class f and, at a hyphen with a limit, by the
+	   run h it makes: c[f + 4 * h] */
+	cand_t c[4 * (PARA_HYPHEN_LIMIT + 1)];
 	int prev = -1, a = k->active;
 	bnow_t bn = bnow(k, b);
 	int endb = bn.endb;
+	int lim = k->lim;
+	int runs = bn.flagged && lim > 0;
+	int nc = runs ? 4 * (lim + 1) : 4;
 	int64_t best = AWFUL;
-	for (int f = 0; f < 4; f++)
+	for (int f = 0; f < nc; f++)
 		c[f].total = AWFUL;
 	while (a >= 0) {
 		node_t *na = &k->v[a];
@@ -336,14 +350,16 @@ static void kp_try(kp_t *k, int b, int32_t tol, int final)
 		m.fil = bn.fil - k->s.fil[s0];
 		r = line_ratio(m, lw, endb, &bad, &over);
 		drop = over == 1 || endb;
-		if (over != 1 && (final || (over == 0 && r <= tol))) {
+		int h = runs ? na->hrun + 1 : 0;
+		if (over != 1 && (final || (over == 0 && r <= tol)) && h <= lim) {
 			int fit = fitness(lw - m.w, bad);
 			int64_t t = na->total + demerits_at(k, na, &bn, bad, fit, m, lw);
-			if (t < c[fit].total) {
-				c[fit].total = t;
-				c[fit].from = a;
-				c[fit].ratio = r;
-				c[fit].overfull = 0;
+			cand_t *cf = &c[fit + 4 * h];
+			if (t < cf->total) {
+				cf->total = t;
+				cf->from = a;
+				cf->ratio = r;
+				cf->overfull = 0;
 			}
 			if (t < best)
 				best = t;
@@ -367,20 +383,22 @@ static void kp_try(kp_t *k, int b, int32_t tol, int final)
 		}
 		a = next;
 	}
-	for (int f = 0; f < 4; f++) {
-		if (c[f].total == AWFUL || c[f].total > best + k->o->fitness_demerits)
+	for (int ci = 0; ci < nc; ci++) {
+		if (c[ci].total == AWFUL || c[ci].total > best + k->o->fitness_demerits)
 			continue;
+		int f = ci & 3;
 		int id = kp_node(k);
-		node_t *nn = &k->v[id], *from = &k->v[c[f].from];
+		node_t *nn = &k->v[id], *from = &k->v[c[ci].from];
 		nn->pos = b;
 		nn->start = b < k->n ? line_start(k->it, k->n, b) : k->n;
 		nn->line = from->line + 1;
 		nn->fit = f;
 		nn->flagged = b < k->n && k->it[b].type == PARA_PENALTY && k->it[b].flagged;
-		nn->overfull = c[f].overfull;
-		nn->ratio = c[f].ratio;
-		nn->total = c[f].total;
-		nn->prev = c[f].from;
+		nn->hrun = nn->flagged ? from->hrun + 1 : 0;
+		nn->overfull = c[ci].overfull;
+		nn->ratio = c[ci].ratio;
+		nn->total = c[ci].total;
+		nn->prev = c[ci].from;
 		nn->next = -1;
 		if (k->active < 0)
 			k->active = id;
@@ -584,7 +602,15 @@ int para_break(const para_item_t *items, int n, const para_opts_t *o,
 	k.v = pk.v;
 	k.capv = pk.capv;
 	sums_init(&k.s, items, n);
-	last = kp_pass(&k, o->tolerance > 0 ? o->tolerance : 2000, 0);
+	/* the hyphen limit holds while the lines stay within the tolerance:
+	   looser lines are worse than the ladder they would avoid */
+	k.lim = o->hyphen_limit > PARA_HYPHEN_LIMIT ? 0 : o->hyphen_limit;
+	int32_t tol = o->tolerance > 0 ? o->tolerance : 2000;
+	last = kp_pass(&k, tol, 0);
+	if (last < 0 && k.lim) {
+		k.lim = 0;
+		last = kp_pass(&k, tol, 0);
+	}
 	if (last < 0 && !o->one_pass)
 		last = kp_pass(&k, INT32_MAX, 1);
 	if (last >= 0)

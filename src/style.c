@@ -203,6 +203,10 @@ static const key_t_ keys[] = {
 	 "in running text like lower-case letters"},
 	{"text.features", T_FEATS, F(text_feats), NULL, "OpenType features of the body text"},
 	{"text.hyphenate", T_BOOL, F(hyphenate), NULL, "hyphenate (when patterns are installed)"},
+	{"text.hyphen_limit", T_INT, F(hyphen_limit), NULL,
+	 "at most this many hyphenated lines in a row (0, or more than 8: any); two in a row "
+	 "already "
+	 "cost TeX's \\doublehyphendemerits"},
 	{"text.gap", T_LEN, F(para_gap), NULL, "space between paragraphs"},
 	{"text.loose_stretch", T_RATIO, F(loose_stretch), NULL,
 	 "warn about a justified line whose spaces stretch past this ratio"},
@@ -327,7 +331,7 @@ static void style_defaults(style_t *s)
 	s->bullet = "\u2022"; s->bullet_indent = 11000;
 	s->pub_label = 0; s->pub_label_width = 62000; s->pub_gap = 5000;
 	s->news_date_width = 62000;
-	s->text_align = ST_JUSTIFY; s->hyphenate = 1; s->para_gap = 4000;
+	s->text_align = ST_JUSTIFY; s->hyphenate = 1; s->hyphen_limit = 2; s->para_gap = 4000;
 	s->footer = 1;
 }
 

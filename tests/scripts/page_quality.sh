@@ -7,6 +7,9 @@
 #  - a publication's summary (the native format's `summary`): in the model,
 #    on the page in every layout under the venue, in the muted colour, in
 #    HTML; a summary that is not text is a located error
+#  - hyphen ladders: no more than text.hyphen_limit (2) hyphenated lines in
+#    a row (a Russian paragraph in modern had 3) while the lines can stay
+#    within the tolerance; 0 lets them be; German and Russian in every layout
 #  - "label: value": no space added after a full-width colon (ja, zh), one
 #    after an ASCII colon (en, ko), in the PDF and in HTML
 # Env: VITA (the binary), BUILD (scratch directory).
@@ -126,6 +129,34 @@ grep -q 'vita-summary">Makes things <strong>faster</strong>' "$W/sum.html" || no
 sed 's/summary: ".*"/summary: [a, b]/' "$W/sum.yaml" >"$W/sumbad.yaml"
 "$VITA" check "$W/sumbad.yaml" 2>"$W/sumbad.err" && no "summary: a list is accepted"
 grep -q 'sumbad.yaml:11:18: error: .*summary' "$W/sumbad.err" || no "summary: $(cat "$W/sumbad.err")"
+
+# ---- hyphen ladders -------------------------------------------------------
+cat >"$W/ru.yaml" <<'YAML'
+name: Анна Иванова
+lang: ru
+summary: Я аспирантка второго года обучения в Московском государственном университете под руководством профессора Дмитрия Петрова. Мои научные интересы связаны с системами машинного обучения, особенно с эффективным предобучением, дообучением и обслуживанием больших языковых моделей. Ранее я работала в исследовательских лабораториях в Санкт-Петербурге и Новосибирске над распределёнными вычислениями.
+sections:
+  - {title: Интересы, type: text, text: Системы машинного обучения.}
+YAML
+cat >"$W/de.yaml" <<'YAML'
+name: Anna Müller
+lang: de
+summary: Ich bin Doktorandin im zweiten Jahr an der Technischen Universität München und forsche unter der Betreuung von Professor Dietrich Schneider an Systemen für maschinelles Lernen, insbesondere an der effizienten Vorverarbeitung, dem Feinabstimmungsverfahren und der Bereitstellung großer Sprachmodelle. Zuvor arbeitete ich in Forschungslaboratorien in Stuttgart und Karlsruhe an verteilten Berechnungsverfahren, Datenbankoptimierungen und Hochleistungsrechnerarchitekturen für wissenschaftliche Anwendungen.
+sections:
+  - {title: Forschungsinteressen, type: text, text: Verteilte Systeme und Speicherverwaltung.}
+YAML
+ladder() { python3 tests/tools/hyphen_ladder.py "$1" >"$1.lad" && sed -n '1s/.* //p' "$1.lad"; }
+for cv in ru de; do
+	for lay in layouts/*.yaml; do
+		l=$(basename "$lay" .yaml)
+		dump "$cv-$l" "$W/$cv.yaml" -l "$l"
+		n=$(ladder "$W/$cv-$l.dump")
+		[ "$n" -le 2 ] || no "$cv -l $l: $n hyphenated lines in a row: $(tail -n +2 "$W/$cv-$l.dump.lad")"
+	done
+done
+# the case that showed it: with no limit, the ladder of three is back
+dump ru-any "$W/ru.yaml" -l modern --set text.hyphen_limit=0
+[ "$(ladder "$W/ru-any.dump")" -ge 3 ] || no "ru -l modern, no limit: no ladder (the test shows nothing)"
 
 [ $fail -eq 0 ] && echo "page_quality: ok"
 exit $fail

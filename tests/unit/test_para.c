@@ -361,6 +361,80 @@ TEST(one_line_shortcut)
 	CHECK(ones > 2000 && more > 2000);
 }
 
+/* The longest run of hyphenated lines. */
+static int hyphen_run(const para_line_t *l, int n)
+{
+	int best = 0, run = 0;
+	for (int i = 0; i < n; i++) {
+		run = l[i].hyphen ? run + 1 : 0;
+		if (run > best)
+			best = run;
+	}
+	return best;
+}
+
+/* hyphen_limit: random paragraphs of hyphenable words where hyphens cost
+ * nothing, so that runs of three and more hyphenated lines are the
+ * optimum. With a limit, each paragraph is either set within the limit and
+ * the tolerance, or (when no such breaks exist) exactly as without the
+ * limit; never the greedy fallback. */
+TEST(hyphen_limit)
+{
+	static para_item_t it[4096];
+	static para_line_t l0[512];
+	unsigned seed = 12345;
+	int over3 = 0, kept[3] = {0, 0, 0};
+	for (int round = 0; round < 200; round++) {
+		int n = 0;
+		for (int wd = 0; wd < 60; wd++) {
+			if (wd)
+				it[n++] = (para_item_t){PARA_GLUE, 10, 5, 3, 0, 0};
+			int parts = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 3;
+			for (int k = 0; k < parts; k++) {
+				if (k)
+					it[n++] = (para_item_t){PARA_PENALTY, 4, 0, 0, 0, 1};
+				int w = 12 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 25;
+				it[n++] = (para_item_t){PARA_BOX, w, 0, 0, 0, 0};
+			}
+		}
+		it[n++] = (para_item_t){PARA_GLUE, 0, PARA_FIL, 0, 0, 0};
+		it[n++] = (para_item_t){PARA_PENALTY, 0, 0, 0, -PARA_INF, 0};
+		para_opts_t o;
+		para_line_t *l;
+		int nl, n0;
+		para_opts_default(&o);
+		o.width = 230;
+		o.hyphen_demerits = 0;
+		o.fitness_demerits = 0;
+		EQ_INT(para_break(it, n, &o, &l, &n0), 0);
+		memcpy(l0, l, sizeof(*l) * (size_t)(n0 < 512 ? n0 : 512));
+		if (hyphen_run(l0, n0) >= 3)
+			over3++;
+		for (int lim = 1; lim <= 3; lim++) {
+			o.hyphen_limit = lim;
+			EQ_INT(para_break(it, n, &o, &l, &nl), 0);
+			if (hyphen_run(l, nl) <= lim) {
+				/* within the tolerance, unless no breaks are */
+				CHECK(max_ratio(l, nl) <= o.tolerance || max_ratio(l0, n0) > o.tolerance);
+				kept[lim - 1]++;
+				continue;
+			}
+			/* kept to no limit: the breaks without it */
+			EQ_INT(nl, n0);
+			for (int i = 0; i < nl && i < n0; i++)
+				EQ_INT(l[i].end, l0[i].end);
+		}
+		o.hyphen_limit = PARA_HYPHEN_LIMIT + 1;   /* over the largest: any */
+		EQ_INT(para_break(it, n, &o, &l, &nl), 0);
+		EQ_INT(nl, n0);
+		EQ_INT(hyphen_run(l, nl), hyphen_run(l0, n0));
+	}
+	CHECK(over3 > 100);   /* the test can fail: ladders are the optimum here */
+	/* most paragraphs keep to the limit, the more the looser it is */
+	CHECK(kept[0] > 60 && kept[1] > 120 && kept[2] > 150);
+	CHECK(kept[0] <= kept[1] && kept[1] <= kept[2]);
+}
+
 /* One million items: greedy and linear (make bench times whole renders). */
 TEST(huge)
 {
@@ -391,6 +465,7 @@ int main(void)
 	RUN(classic);
 	RUN(hyphen_penalty);
 	RUN(consecutive_hyphens);
+	RUN(hyphen_limit);
 	RUN(forced_breaks);
 	RUN(overlong_box);
 	RUN(empty);

@@ -11,6 +11,9 @@
 /* NFC-normalise valid UTF-8. Returns a malloc'd string, or NULL when s is
  * already in NFC (no allocation in the common case). */
 char *uni_nfc(const char *s, size_t n, size_t *outlen);
+/* The same by the full algorithm, without the quick check of the text
+ * that spares it (NULL when s is its own NFC). For tests. */
+char *uni_nfc_full(const char *s, size_t n, size_t *outlen);
 /* The NFC quick check of one code point (unicode.c's qc_yes): 1 when cp
  * is NFC_QC=Yes and cannot combine with what is before it. For tests. */
 int uni_nfc_qc_yes(uint32_t cp);

@@ -166,16 +166,75 @@ static int qc_yes(hb_unicode_funcs_t *uf, uint32_t cp, int depth)
 	       qc_yes(uf, a, depth + 1);
 }
 
-/* qc_yes through a small direct-mapped memo: a CV's text repeats a few
- * dozen letters of its script. */
-static int qc_memo(hb_unicode_funcs_t *uf, uint32_t cp)
+/* The Brahmic blocks U+0900..U+0DFF (Devanagari to Sinhala), whose
+ * canonical pairs are all inside one block (nukta forms, two-part vowel
+ * signs: U+0929, U+09CB, U+0BCA, U+0DDA; test_nfc checks every code
+ * point): their text is full of marks, which the quick check leaves to
+ * the full algorithm, but few of them combine with anything. */
+enum { BR_LO = 0x0900, BR_HI = 0x0dff, BR_BLOCKS = (BR_HI + 1 - BR_LO) / 128 };
+
+/* 1 when cp (in the Brahmic blocks) is the second of a canonical pair
+ * whose composite is not excluded: found once per block of 128 from its
+ * decompositions. */
+static int br_second(hb_unicode_funcs_t *uf, uint32_t cp)
+{
+	static unsigned char done[BR_BLOCKS], second[BR_HI + 1 - BR_LO];
+	unsigned blk = (cp - BR_LO) / 128;
+	if (!done[blk]) {
+		done[blk] = 1;
+		for (uint32_t c = BR_LO + blk * 128; c < BR_LO + (blk + 1) * 128; c++) {
+			hb_codepoint_t a, b, ab;
+			if (hb_unicode_decompose(uf, c, &a, &b) && b >= BR_LO && b <= BR_HI &&
+			    hb_unicode_compose(uf, a, b, &ab) && ab == c)
+				second[b - BR_LO] = 1;
+		}
+	}
+	return second[cp - BR_LO];
+}
+
+/* What the text check (maybe_not_nfc) knows of a code point:
+ * Q_YES   qc_yes: a starter that is its own NFC and combines with nothing
+ *         before it;
+ * Q_INERT a Brahmic code point without a canonical decomposition that is
+ *         the second of no pair: it never combines, whatever its
+ *         combining class (viramas, vowel signs, anusvara);
+ * Q_SECOND a Brahmic second of a pair without a decomposition of its own
+ *         (U+093C nukta, U+09BE, U+0BBE): NFC when it cannot combine with
+ *         the code point just before it;
+ * Q_FULL  anything else: the full algorithm decides. */
+enum { Q_FULL, Q_YES, Q_INERT, Q_SECOND };
+
+static unsigned qc_class(hb_unicode_funcs_t *uf, uint32_t cp)
+{
+	if (cp >= BR_LO && cp <= BR_HI) {
+		hb_codepoint_t a, b, ab, x, y;
+		if (!hb_unicode_decompose(uf, cp, &a, &b))
+			return br_second(uf, cp) ? Q_SECOND : Q_INERT;
+		/* a two-part vowel sign or nukta letter (U+0BCA, U+0929):
+		   its own NFC and a starter when its first part is a starter
+		   that is nobody's second and its second part decomposes no
+		   further */
+		if (b >= BR_LO && b <= BR_HI && a >= BR_LO && a <= BR_HI &&
+		    hb_unicode_compose(uf, a, b, &ab) && ab == cp && ccc(uf, a) == 0 &&
+		    !hb_unicode_decompose(uf, a, &x, &y) && !br_second(uf, a) &&
+		    !hb_unicode_decompose(uf, b, &x, &y))
+			return Q_YES;
+	}
+	return qc_yes(uf, cp, 0) ? Q_YES : Q_FULL;
+}
+
+/* qc_class and the combining class (class | ccc << 2) through a small
+ * direct-mapped memo: a CV's text repeats a few dozen letters of its
+ * script. */
+static unsigned qc_memo(hb_unicode_funcs_t *uf, uint32_t cp)
 {
 	static uint32_t key[512];    /* cp + 1; 0 = empty */
-	static unsigned char val[512];
+	static uint16_t val[512];
 	unsigned h = (cp ^ (cp >> 9)) & 511;
 	if (key[h] != cp + 1) {
 		key[h] = cp + 1;
-		val[h] = (unsigned char)qc_yes(uf, cp, 0);
+		unsigned q = qc_class(uf, cp);   /* Q_YES: a starter */
+		val[h] = (uint16_t)(q | (q == Q_YES ? 0 : ccc(uf, cp) << 2));
 	}
 	return val[h];
 }
@@ -191,31 +250,70 @@ int uni_nfc_qc_yes(uint32_t cp)
 }
 
 /* Could s differ from its NFC? False when every code point passes the
- * quick check (qc_yes): ASCII, Latin, and the precomposed letters of
- * Cyrillic, Greek, Vietnamese, ... */
+ * quick check (qc_yes: ASCII, Latin, and the precomposed letters of
+ * Cyrillic, Greek, Vietnamese, ...) or is a Brahmic one that cannot
+ * combine there (Q_INERT; Q_SECOND right after a starter it does not
+ * combine with), and the combining classes of each run of marks go up
+ * (canonical order). Decompositions of Q_YES code points change nothing:
+ * their marks combine back, and a Q_INERT mark that canonical ordering
+ * moves in front of them combines with nothing. */
 static int maybe_not_nfc(hb_unicode_funcs_t *uf, const char *s, size_t n)
 {
+	uint32_t prev = 0;      /* the code point before, 0 at the start */
+	unsigned last = 0;      /* its combining class */
+	int prevq = Q_YES;      /* its class */
 	for (size_t i = 0; i < n;) {
 		if ((unsigned char)s[i] < 0x80) {
-			i++;
+			while (++i < n && (unsigned char)s[i] < 0x80)
+				;
+			prev = (unsigned char)s[i - 1];
+			last = 0;
+			prevq = Q_YES;
 			continue;
 		}
 		uint32_t cp;
 		int l = utf8_decode(s + i, n - i, &cp);
 		if (l == 0)
 			return 0; /* invalid UTF-8: not ours to fix */
-		if (cp >= 0x300 && !qc_memo(uf, cp))
-			return 1;
 		i += (size_t)l;
+		if (cp < 0x300) {
+			prev = cp;
+			last = 0;
+			prevq = Q_YES;
+			continue;
+		}
+		unsigned v = qc_memo(uf, cp), q = v & 3, c = v >> 2;
+		if (q == Q_FULL || (c && c < last))
+			return 1;
+		if (q == Q_SECOND) {
+			/* it combines only with a starter: the one just before
+			   (a combining class 0 second is blocked by any mark
+			   between), which must not be a composite whose marks
+			   canonical ordering could move (Q_YES U+00E9 before
+			   U+0327) when the second is a mark itself */
+			hb_codepoint_t ab;
+			if (prev && (last != 0 || (c && prevq != Q_INERT && prevq != Q_SECOND)))
+				return 1;
+			if (prev && hb_unicode_compose(uf, prev, cp, &ab))
+				return 1;
+		}
+		prev = cp;
+		last = c;
+		prevq = (int)q;
 	}
 	return 0;
 }
 
 char *uni_nfc(const char *s, size_t n, size_t *outlen)
 {
-	hb_unicode_funcs_t *uf = hb_unicode_funcs_get_default();
-	if (!maybe_not_nfc(uf, s, n))
+	if (!maybe_not_nfc(hb_unicode_funcs_get_default(), s, n))
 		return NULL;
+	return uni_nfc_full(s, n, outlen);
+}
+
+char *uni_nfc_full(const char *s, size_t n, size_t *outlen)
+{
+	hb_unicode_funcs_t *uf = hb_unicode_funcs_get_default();
 	ucs_t u = { NULL, 0, 0 };
 	for (size_t i = 0; i < n;) {
 		uint32_t cp;

@@ -169,6 +169,72 @@ TEST(quick_check)
 	      !uni_nfc_qc_yes(0x301) && !uni_nfc_qc_yes(0x1161) && !uni_nfc_qc_yes(0x1f71));
 }
 
+/* The quick check of Brahmic text (U+0900..U+0DFF, Devanagari to
+ * Sinhala), which passes marks that combine with nothing: every
+ * canonical pair whose second is in those blocks has its composite in
+ * the second's block of 128 (unicode.c finds the seconds from each
+ * block's decompositions), and on every text of two code points of the
+ * blocks (and around them Latin ones that combine: e-acute, U+0301,
+ * U+0327) and every one of three (a code point of a block, then two of
+ * its marks), uni_nfc says what the full algorithm says. */
+static int nfc_agrees(const uint32_t *cp, int n)
+{
+	char s[32];
+	size_t len = 0, l1 = 0, l2 = 0;
+	for (int i = 0; i < n; i++)
+		len += (size_t)utf8_encode(cp[i], s + len);
+	char *a = uni_nfc(s, len, &l1), *b = uni_nfc_full(s, len, &l2);
+	int ok = (a == NULL) == (b == NULL) && (!a || (l1 == l2 && !memcmp(a, b, l1)));
+	free(a);
+	free(b);
+	return ok;
+}
+
+TEST(brahmic_quick_check)
+{
+	hb_unicode_funcs_t *uf = hb_unicode_funcs_get_default();
+	int outside = 0, bad = 0, texts = 0;
+	for (uint32_t cp = 0; cp < 0x110000; cp++) {
+		hb_codepoint_t a, b, ab;
+		if (hb_unicode_decompose(uf, cp, &a, &b) && b >= 0x900 && b <= 0xdff &&
+		    hb_unicode_compose(uf, a, b, &ab) && ab == cp && (cp >> 7) != (b >> 7))
+			outside++;
+	}
+	EQ_INT(outside, 0);
+	static uint32_t set[1300];
+	int n = 0;
+	for (uint32_t cp = 0x900; cp <= 0xdff; cp++)
+		set[n++] = cp;
+	const uint32_t extra[] = {'a', 0xe9, 0x301, 0x327, 0x25cc, 0x200c, 0x200d};
+	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
+		set[n++] = extra[i];
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			uint32_t t[2] = {set[i], set[j]};
+			texts++;
+			if (!nfc_agrees(t, 2) && bad++ < 20)
+				fprintf(stderr, "NFC of U+%04X U+%04X is wrong\n", (unsigned)t[0], (unsigned)t[1]);
+		}
+	for (uint32_t blk = 0x900; blk <= 0xd80; blk += 0x80) {
+		uint32_t marks[128];
+		int nm = 0;
+		for (uint32_t cp = blk; cp < blk + 0x80; cp++)
+			if (uni_is_mark(cp) || uni_ccc(cp))
+				marks[nm++] = cp;
+		for (uint32_t x = blk; x < blk + 0x80; x++)
+			for (int j = 0; j < nm; j++)
+				for (int k = 0; k < nm; k++) {
+					uint32_t t[3] = {x, marks[j], marks[k]};
+					texts++;
+					if (!nfc_agrees(t, 3) && bad++ < 20)
+						fprintf(stderr, "NFC of U+%04X U+%04X U+%04X is wrong\n",
+						        (unsigned)t[0], (unsigned)t[1], (unsigned)t[2]);
+				}
+	}
+	fprintf(stderr, "brahmic quick check: %d texts\n", texts);
+	EQ_INT(bad, 0);
+}
+
 /* The strict decoder, written as the definition says (lead byte, then
  * each continuation byte, then the range): utf8_decode_multi's unrolled
  * cases must agree with it on every input of up to three bytes and on
@@ -285,6 +351,7 @@ int main(void)
 	RUN(utf8_decoder);
 	RUN(normalization_test);
 	RUN(quick_check);
+	RUN(brahmic_quick_check);
 	RUN(presentation_forms);
 	return t_report();
 }

@@ -276,8 +276,10 @@ static int kind_of(uint32_t c, int *draw)
 	if (c == '\n' || c == 0x2028 || c == 0x2029 || c == '\v' || c == '\f')
 		return K_NL;
 	if (c < 0x20 || c == 0x7F || c == 0xAD || c == 0x200B || c == 0xFEFF ||
-	    c == 0x2060)
-		*draw = 0;      /* soft hyphen, zero-width space, controls */
+	    c == 0x2060 || c == 0x61C || c == 0x200E || c == 0x200F ||
+	    (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069))
+		*draw = 0;      /* soft hyphen, zero-width space, controls; the bidi
+		                   marks, embeddings and isolates act on levels only */
 	/* Variation selectors (U+FE0F in "❤️") choose a glyph that libharu,
 	   which draws each code point's cmap glyph, cannot show; drawn alone
 	   they pulled a fallback font into the PDF for one empty glyph. */
@@ -2299,10 +2301,29 @@ static int32_t gset_glue(gset_t *g, const para_item_t *p)
 	return p->w + adj;
 }
 
+/* The span [*x, *x + *w) of a line that covered runs old[0..n) (a link,
+ * a frame) now covers them at their visual places nx: the span from the
+ * leftmost to the rightmost of them. */
+static void ls_move_span(const page_run_t *old, const int32_t *nx, int n, int32_t *x, int32_t *w)
+{
+	int32_t a = INT32_MAX, b = INT32_MIN;
+	for (int i = 0; i < n; i++) {
+		if (old[i].x + old[i].w <= *x || old[i].x >= *x + *w)
+			continue;
+		a = nx[i] < a ? nx[i] : a;
+		b = nx[i] + old[i].w > b ? nx[i] + old[i].w : b;
+	}
+	if (a < b) {
+		*x = a;
+		*w = b - a;
+	}
+}
+
 /* Put the runs of a line in visual order (UAX #9 L2 over runs; a run has
  * one level). Each run keeps its width and the space that followed it in
  * logical order, which goes to its left when it is right to left. Links
- * move with the run they start in. */
+ * and frames (badges: a frame holds whole runs) move with the runs they
+ * cover. */
 static void ls_visual(lset_t *L, int rtl)
 {
 	int n = L->nruns, any = rtl;
@@ -2331,21 +2352,11 @@ static void ls_visual(lset_t *L, int rtl)
 			nx[ord[k] / 2] = cur;
 		cur += w[ord[k]];
 	}
-	/* a link covers the new places of the runs it covered */
-	for (int j = 0; j < L->nlinks; j++) {
-		page_link_t *lk = &L->links[j];
-		int32_t a = INT32_MAX, b = INT32_MIN;
-		for (int i = 0; i < n; i++) {
-			if (old[i].x + old[i].w <= lk->x || old[i].x >= lk->x + lk->w)
-				continue;
-			a = nx[i] < a ? nx[i] : a;
-			b = nx[i] + old[i].w > b ? nx[i] + old[i].w : b;
-		}
-		if (a < b) {
-			lk->x = a;
-			lk->w = b - a;
-		}
-	}
+	/* a link, a frame covers the new places of the runs it covered */
+	for (int j = 0; j < L->nlinks; j++)
+		ls_move_span(old, nx, n, &L->links[j].x, &L->links[j].w);
+	for (int j = 0; j < L->nframes; j++)
+		ls_move_span(old, nx, n, &L->frames[j].x, &L->frames[j].w);
 	for (int k = 0, r = 0; k < m; k++)
 		if (ord[k] % 2 == 0) {
 			L->runs[r] = old[ord[k] / 2];

@@ -593,8 +593,16 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 			/* a space between badges, so their frames stay apart */
 			sp_str(L, &ex, i || !L->loc->badges[0] ? " " : lsep, &small);
 			bt.frame = i + 1;
-			/* no-break spaces inside the frame pad the label */
-			const char *b = arena_printf(L->a, "\u00a0%s\u00a0", p->badges[i]);
+			/* no-break spaces inside the frame pad the label. Each
+			   badge is isolated (FSI .. PDI, UAX #9 X5c): its label and
+			   pads keep one level, so its runs stay together in its
+			   frame in a right-to-left line; and so is the list of them,
+			   which takes its first badge's direction: English badges
+			   of an Arabic CV follow each other left to right, as
+			   plain text does (and its readers read it) */
+			const char *b = arena_printf(L->a, "%s\u2068\u00a0%s\u00a0\u2069%s",
+			                             i ? "" : "\u2068", p->badges[i],
+			                             i + 1 < p->nbadges ? "" : "\u2069");
 			sp_add(L, &ex, b, (int)strlen(b), &bt, NULL, 0, 0);
 		}
 	}
@@ -800,9 +808,12 @@ static void sec_items(lay_t *L, const msection_t *sec)
 			t.frame = i + 1; /* one frame per item, whatever its markup */
 			if (i)
 				sp_str(L, &sp, s->chip_sep, &gap);
-			sp_str(L, &sp, "\u00a0\u00a0", &t);
+			/* isolated, and the list of them, as badges are
+			   (publication) */
+			sp_str(L, &sp, i ? "\u2068\u00a0\u00a0" : "\u2068\u2068\u00a0\u00a0", &t);
 			sp_text(L, &sp, &sec->items[i], &t);
-			sp_str(L, &sp, "\u00a0\u00a0", &t);
+			sp_str(L, &sp, i + 1 < sec->nitems ? "\u00a0\u00a0\u2069" : "\u00a0\u00a0\u2069\u2069",
+			       &t);
 		}
 		L->frame_pad = s->chip_pad;
 		L->frame_radius = s->chip_radius;

@@ -71,6 +71,17 @@ for w in sys.stdin.read().split():
 	while IFS= read -r w; do grep -qF -- "$w" "$OUT/$l.txt" || echo "$l: '$w' does not extract"; done > "$OUT/$l.miss"
 	[ -s "$OUT/$l.miss" ] && { no "$l words"; cat "$OUT/$l.miss"; }
 done
+# Badges and chips in right-to-left pages: each frame holds its label's
+# runs (they were drawn one badge to the right of them: the frames stayed
+# where the runs were before the line was put in visual order)
+for l in classic sidebar modern; do
+	labels="Available Functional Reproduced ןימז"
+	[ $l = sidebar ] && labels="$labels Python C++ PyTorch"
+	"$VITA" render tests/bidi/badges.yaml -l layouts/$l.yaml --dump=layout >"$OUT/badges-$l.layout" 2>/dev/null ||
+		no "badges $l: dump exit $?"
+	python3 tests/tools/frames_check.py "$OUT/badges-$l.layout" $labels >"$OUT/badges-$l.miss" ||
+		{ no "badges $l: frames beside their badges:"; head -5 "$OUT/badges-$l.miss"; }
+done
 # Whole right-to-left CVs (the two here, and zhanda-zhu's CV written in
 # Arabic, Persian and Hebrew by gen_scripts.py): every RTL word of the
 # profile is read by pdftotext (source letters, logical order), and by the

@@ -38,7 +38,7 @@ LDFLAGS ?=
 # the commit the binary was built from (a source tarball has no .git: set it)
 VITA_COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
-PKGS     = fribidi yaml-0.1 freetype2 harfbuzz fontconfig libunibreak libpng libjpeg libdeflate libthai
+PKGS     = fribidi yaml-0.1 freetype2 harfbuzz fontconfig libunibreak libpng libjpeg libdeflate
 WARN     = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -51,7 +51,7 @@ LIBS     = $(PKG_LIBS) -lhpdf -lhyphen -lm
 # costs every process its pages and the dynamic linker's lookups), and
 # libhyphen.
 # debian/control names them, as dpkg-shlibdeps cannot see them.
-DL_PKGS  = fontconfig fribidi libjpeg yaml-0.1 libthai
+DL_PKGS  = fontconfig fribidi libjpeg yaml-0.1
 VITA_LIBS := $(shell pkg-config --libs $(filter-out $(DL_PKGS),$(PKGS)) 2>/dev/null) -lhpdf -lm
 
 SAN       = -fsanitize=address,undefined -fno-omit-frame-pointer
@@ -63,9 +63,11 @@ DEBUG_FLAGS = -O0 -g3 $(SAN) -Werror
 # Debian packages (names valid on Debian 12 and 13; no versioned names).
 # Building and rendering:
 DEB_BUILD = gcc make pkg-config libyaml-dev libfreetype-dev libharfbuzz-dev \
-            libhpdf-dev libfontconfig-dev libunibreak-dev libfribidi-dev libhyphen-dev libthai-dev hyphen-en-us \
+            libhpdf-dev libfontconfig-dev libunibreak-dev libfribidi-dev libhyphen-dev libthai-data hyphen-en-us \
             hyphen-de hyphen-fr hyphen-es hyphen-it hyphen-pt-pt hyphen-pt-br hyphen-ru libpng-dev \
             libjpeg62-turbo-dev libdeflate-dev libgs-common
+# (libthai-data: Thai's word list, /usr/share/libthai/thbrk.tri, which
+# src/thai.c reads itself: libthai is not linked or loaded.)
 # (libgs-common: the sRGB ICC profile of a PDF/A output intent, read at run
 # time from /usr/share/color/icc/ghostscript/srgb.icc; never copied here.)
 # The fonts the bundled chains (fonts/*.yaml) name, each face's `package:`
@@ -75,7 +77,8 @@ DEB_BUILD = gcc make pkg-config libyaml-dev libfreetype-dev libharfbuzz-dev \
 DEB_FONTS = fonts-noto-core fonts-noto-extra fonts-noto-cjk fonts-font-awesome fonts-wqy-microhei fonts-dejavu-core
 # The tests (clang + libclang-rt-dev: the distribution's default clang and
 # its sanitizer/fuzzer runtimes, whatever its version):
-DEB_TEST  = poppler-utils mupdf-tools ghostscript qpdf valgrind clang libclang-rt-dev \
+# (libthai0: the reference test_thai_lib compares thai.c's breaks with.)
+DEB_TEST  = libthai0 poppler-utils mupdf-tools ghostscript qpdf valgrind clang libclang-rt-dev \
             python3 python3-yaml python3-jsonschema python3-html5lib python3-pikepdf mandoc \
             time hyperfine strace ninja-build fontconfig unicode-data bzip2 nodejs python3-fonttools
 

@@ -757,9 +757,9 @@ static void il_keep_words(il_t *f)
 /* Thai words: Thai is written without spaces between words, and UAX #14
  * leaves its breaks to a dictionary (class SA), which libunibreak 1.1 has
  * not (no break inside a Thai run). Each run of Thai text gets its word
- * boundaries from libthai (thai.c: loaded, with its dictionary, when a
- * paragraph first has Thai). Before il_span_rules: a nobreak span or a
- * URL keeps its text whole. */
+ * boundaries from thai.c (libthai's dictionary and rules; the compiled
+ * dictionary is mapped when a paragraph first has Thai). Before
+ * il_span_rules: a nobreak span or a URL keeps its text whole. */
 /* 1 when c[i..j) lies inside one nobreak span or URL: il_span_rules
  * drops every break inside such a span (before its last character), so
  * a word boundary there would be thrown away. A Thai name (never split)

@@ -643,28 +643,210 @@ static int64_t lay_total(const lay_t *L)
 	return (int64_t)lay_height(&L->reg[R_HEAD], 0, L->reg[R_HEAD].nv) + (m > d ? m : d);
 }
 
-/* Is an attempt with style t likely to be kept, so that it is better
- * built in full at once than measured first? A guess from the height h of
- * the one measured last (style hs), scaled by the lines' heights (the
- * size of the text times the leading), against the pages it may take.
- * Only what the fit costs depends on it: a measured attempt that fits is
- * built again in full, a full one that does not is dropped. */
-static int likely_fits(const style_t *s, const style_t *t, int64_t h, const style_t *hs,
-                       int32_t avail)
-{
-	if (h < 0)
-		return 0;
-	int64_t now = (int64_t)t->size_body * t->leading, then = (int64_t)hs->size_body * hs->leading;
-	int64_t guess = then > 0 ? h * now / then : h;
-	int64_t room = (int64_t)avail * (s->fit_pages > 0 ? s->fit_pages : 1);
-	return guess * 1000 <= room * 1010;   /* 1% over it still likely fits */
-}
-
 /* Where a fit key was set, for its warnings. */
 static void fit_at(const style_t *s, const char **file, int *line, int *col)
 {
 	if (style_key_at(s, s->fit_pages ? "fit.pages" : "fit.no_short_last", file, line, col))
 		*file = s->file;
+}
+
+/* fit (docs/layouts.md, "Fit"): the steps 0..10 of tighten, step 0 the
+ * layout as written. An attempt is ok when it has no error, takes at most
+ * fit.pages pages and, with fit.no_short_last, its last page holds at
+ * least a fifth of a page, or it is the only page, or the step took a
+ * page off step 0's count (fit_ok). Step 0 is tried first and kept when
+ * ok. Otherwise the steps 1..10 are searched for the smallest ok one on
+ * the assumption that being ok is monotone in the step (a tighter step
+ * never takes more pages): from the step that the height of step 0
+ * points to (fit_guess), galloping (1, 2, 4 ... steps) away from it while
+ * the answers stay the same, then by bisection between the nearest ok
+ * and not-ok steps. The step kept is always one that was tried and is
+ * ok, and the step below it was tried and is not ok (or is step 0):
+ * where the assumption fails it is still a valid fit, not necessarily the
+ * smallest. When no step tried is ok (step 10 was then tried), the
+ * fallback is kept: step 10 with fit.pages (the tightest), else step 0.
+ * VITA_FIT=trace prints each attempt to standard error; VITA_FIT=scan
+ * also tries every step after the search and prints the smallest ok one
+ * (for tests: the output is the same). */
+typedef struct fit {
+	const model_t *m;
+	const char *cjk;
+	const style_t *s;
+	font_lib_t *lib;
+	const layout_opts_t *o;
+	inline_memo_t *memo;
+	errs_t *e;
+	int32_t avail;
+	int last;            /* the fallback step */
+	int trace;           /* VITA_FIT: 1 trace, 2 scan */
+	int pages0;          /* step 0's pages */
+	int64_t h0;          /* step 0's height (lay_total; -1: not known) */
+	int32_t fill0;       /* and the fill of its last page */
+	int best;            /* the smallest ok step tried (-1: none) */
+	page_doc_t *bd;      /* its document, when it was built in full */
+	errs_t bq;           /* and its messages */
+	page_doc_t *fd;      /* the fallback, when it was built and is not ok */
+	errs_t fq;
+} fit_t;
+
+static int fit_ok(const fit_t *F, int k, int n, int32_t fill)
+{
+	const style_t *s = F->s;
+	int ok_pages = !s->fit_pages || n <= s->fit_pages;
+	int ok_short = !s->fit_no_short || n <= 1 || fill * 5 >= F->avail ||
+	               (k > 0 && n < F->pages0);
+	return ok_pages && ok_short;
+}
+
+/* The step that the height of step 0 points to, where the search starts:
+ * the smallest whose lines' heights (the size of the text times the
+ * leading), scaled from step 0's, bring its height within the pages it
+ * must come down to (fit.pages, or one page less for fit.no_short_last),
+ * each page losing at its foot what step 0's lost on average, with 3% to
+ * spare (the text reflows too: smaller type holds more of it on a line);
+ * 10 when none does, or when step 0's height is not known (a measured
+ * attempt stops once it is sure to pass fit.pages). Only what the search
+ * costs depends on it and, where being ok is not monotone in the step,
+ * which ok step it finds. */
+static int fit_guess(const fit_t *F)
+{
+	const style_t *s = F->s;
+	if (F->h0 < 0 || s->size_body <= 0 || s->leading <= 0)
+		return 10;
+	int n0 = F->pages0;
+	int target = s->fit_pages && n0 > s->fit_pages ? s->fit_pages : n0 - 1;
+	if (target < 1)
+		target = 1;
+	int64_t foot = n0 > 1 ? ((int64_t)(n0 - 1) * F->avail - (F->h0 - F->fill0)) / (n0 - 1) : 0;
+	if (foot < 0)
+		foot = 0;
+	int64_t room = (int64_t)target * (F->avail - foot);
+	for (int k = 1; k < 10; k++) {
+		style_t t;
+		tighten(&t, s, k);
+		int64_t r = (int64_t)1000000 * t.size_body / s->size_body * t.leading / s->leading;
+		if (F->h0 * r / 1000 <= room * 1030)
+			return k;
+	}
+	return 10;
+}
+
+/* Try step k (lo: the largest step known not to be ok, -1 before step
+ * 0): 1 if ok, 0 if not, -1 if it had errors (the search stops). An
+ * attempt is built in full (placed on pages) when it is kept if ok (the
+ * step below is known not to be ok), when it is the fallback, and at
+ * step 10 (tried when the guess is that nothing less will do, or last);
+ * else it is only measured (its lines broken, not set: the same breaks,
+ * heights and keeps). The smallest ok one is kept, the fallback too. */
+static int fit_try(fit_t *F, int k, int lo)
+{
+	style_t t;
+	tighten(&t, F->s, k);
+	errs_t q;
+	errs_init(&q);
+	q.max = F->e->max;
+	attempt_t at;
+	int measure = k != F->last && k != 10 && !(k > 0 && k - 1 == lo);
+	if (lay_build(&at, F->m, F->cjk, &t, F->s, F->lib, F->o, F->memo, measure, &q)) {
+		int r = q.nerrors ? -1 : 0;
+		errs_done(&q);
+		return r;
+	}
+	if (q.nerrors) {
+		lay_drop(&at);
+		errs_done(&q);
+		return -1;
+	}
+	int32_t fill = 0;
+	int n = at.L.over ? F->s->fit_pages + 1 : lay_measure(&at.L, &fill);
+	if (k == 0) {
+		F->pages0 = n;
+		F->h0 = at.L.over ? -1 : lay_total(&at.L);
+		F->fill0 = fill;
+	}
+	int ok = fit_ok(F, k, n, fill);
+	if (F->trace)
+		fprintf(stderr, "vita: fit: step %d %s: %s%d pages, last page %d pt: %s\n", k,
+		        measure ? "measured" : "built", at.L.over ? "over " : "", n,
+		        at.L.over ? 0 : fill / 1000, ok ? "ok" : "not ok");
+	if (ok && (F->best < 0 || k < F->best)) {
+		page_doc_free(F->bd);
+		errs_done(&F->bq);
+		F->best = k;
+		F->bd = NULL;
+		if (measure)
+			lay_drop(&at);
+		else
+			F->bd = lay_finish(&at, F->o, &fill);
+		F->bq = q;
+		return 1;
+	}
+	if (!ok && k == F->last) {
+		F->fd = lay_finish(&at, F->o, &fill);
+		F->fq = q;
+		return 0;
+	}
+	lay_drop(&at);
+	errs_done(&q);
+	return ok;
+}
+
+/* The steps 1..10 after step 0 was not ok: lo < k < hi, where lo is not
+ * ok (or is 0) and hi is ok (or is 11: none known to be). Without step
+ * 0's height there is no guess to stay near: step 10, then bisection. */
+static int fit_search(fit_t *F)
+{
+	int lo = 0, hi = 11, dir = 0, d = 1;
+	int x = fit_guess(F);
+	if (F->trace)
+		fprintf(stderr, "vita: fit: from step %d\n", x);
+	while (hi - lo > 1) {
+		int r = fit_try(F, x, lo);
+		if (r < 0)
+			return -1;
+		if (r)
+			hi = x;
+		else
+			lo = x;
+		if (hi - lo <= 1)
+			break;
+		if (F->h0 >= 0 && (dir == 0 || dir == (r ? -1 : 1))) {
+			/* galloping away from the guess while the answers agree */
+			dir = r ? -1 : 1;
+			x = r ? hi - d : lo + d;
+			d *= 2;
+			if (x <= lo)
+				x = lo + 1;
+			if (x >= hi || x > 10)
+				x = hi - 1 < 10 ? hi - 1 : 10;
+		} else {
+			dir = 2;   /* the answer turned: bisection */
+			x = lo + (hi - lo) / 2;
+		}
+	}
+	return 0;
+}
+
+/* VITA_FIT=scan: every step 1..10 measured, for the smallest ok one. */
+static void fit_scan(fit_t *F)
+{
+	int first = -1;
+	for (int k = 1; k <= 10 && first < 0; k++) {
+		style_t t;
+		tighten(&t, F->s, k);
+		errs_t q;
+		errs_init(&q);
+		attempt_t at;
+		if (lay_build(&at, F->m, F->cjk, &t, F->s, F->lib, F->o, F->memo, 1, &q) == 0) {
+			int32_t fill = 0;
+			int n = at.L.over ? F->s->fit_pages + 1 : lay_measure(&at.L, &fill);
+			if (!q.nerrors && fit_ok(F, k, n, fill))
+				first = k;
+			lay_drop(&at);
+		}
+		errs_done(&q);
+	}
+	fprintf(stderr, "vita: fit: scan: smallest ok step %d\n", first);
 }
 
 page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
@@ -677,89 +859,60 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 	const char *cjk = cjk_of(m);
 	if (!s->fit_pages && !s->fit_no_short)
 		return lay_once(m, cjk, s, s, lib, o, NULL, e, &fill);
-	/* try the layout as written, then tighter steps, quietly; the chosen
-	   one is kept, its warnings passed on (laying it out again would give
-	   the same document: a compact CV that fits as written costs one
-	   layout, not two); the attempts differ in sizes, gaps and leading
-	   only, so they share their paragraphs' other work (inline_memo) */
-	int32_t avail = s->page_h - s->margin_top - s->margin_bottom;
+	/* step 0, then the search (fit_search), quietly; the attempt kept
+	   is not laid out again, its warnings are passed on (a compact CV
+	   that fits as written costs one layout, not two); the attempts
+	   differ in sizes, gaps and leading only, so they share their
+	   paragraphs' other work (inline_memo, made for the first: it keeps
+	   the text's glyphs at no size, for little more than it costs to set
+	   them). A kept attempt that was only measured is built again in
+	   full, which gives what a full first build would have (the memo
+	   changes no result). */
+	const char *tr = getenv("VITA_FIT");
+	fit_t F = {m, cjk, s, lib, o, inline_memo_new(), e,
+	           s->page_h - s->margin_top - s->margin_bottom, s->fit_pages ? 10 : 0,
+	           tr && !strcmp(tr, "scan") ? 2 : tr && !strcmp(tr, "trace") ? 1 : 0,
+	           0, -1, 0, -1, NULL, {0}, NULL, {0}};
+	errs_init(&F.bq);
+	errs_init(&F.fq);
+	if (fit_try(&F, 0, -1) == 0 && fit_search(&F) == 0 && F.trace == 2)
+		fit_scan(&F);
 	style_t t;
-	int best = -1, pages0 = 0, last = s->fit_pages ? 10 : 0;
-	page_doc_t *d = NULL, *fallback = NULL;   /* the attempt at step `last` */
-	errs_t fq;
-	errs_init(&fq);
-	fq.max = e->max;
-	inline_memo_t *memo = NULL;
-	int64_t hk = -1;   /* the height of the latest attempt measured whole, */
-	style_t tk;        /* and its style */
-	for (int k = 0; k <= 10; k++) {
+	page_doc_t *d = F.bd;
+	if (F.best >= 0 && !d) {
+		/* the smallest ok step was measured only: built in full */
 		errs_t q;
 		errs_init(&q);
 		q.max = e->max;
-		tighten(&t, s, k);
-		/* from the first attempt: it keeps what the later ones need
-		   (the text's glyphs at no size), for little more than it
-		   costs to set them */
-		if (k == 0)
-			memo = inline_memo_new();
-		/* an attempt is placed on pages only when it is kept (the one
-		   that fits, or the fallback); its page count and the fill of
-		   its last page are what placing it would give (lay_measure).
-		   All but the fallback are first built to be measured only
-		   (their lines broken, not set: the same breaks, heights and
-		   keeps); the one that fits is then built again in full, which
-		   gives what a full first build would have (the memo changes
-		   no result) */
 		attempt_t at;
-		int measure = k != last && !likely_fits(s, &t, hk, &tk, avail);
-		int built = lay_build(&at, m, cjk, &t, s, lib, o, memo, measure, &q) == 0;
-		int n = !built ? 0 : at.L.over ? s->fit_pages + 1 : lay_measure(&at.L, &fill);
-		if (built && !at.L.over) {
-			hk = lay_total(&at.L);
-			tk = t;
+		tighten(&t, s, F.best);
+		if (F.trace)
+			fprintf(stderr, "vita: fit: step %d built again in full\n", F.best);
+		if (lay_build(&at, m, cjk, &t, s, lib, o, F.memo, 0, &q) == 0) {
+			if (!q.nerrors)
+				d = lay_finish(&at, o, &fill);
+			else
+				lay_drop(&at);
 		}
-		if (k == 0)
-			pages0 = n;
-		int ok_pages = !s->fit_pages || n <= s->fit_pages;
-		int ok_short = !s->fit_no_short || n <= 1 || fill * 5 >= avail ||
-		               (k > 0 && n < pages0);
-		d = NULL;
-		if (built && measure && !q.nerrors && ok_pages && ok_short) {
-			lay_drop(&at);
-			errs_clear(&q);
-			built = lay_build(&at, m, cjk, &t, s, lib, o, memo, 0, &q) == 0;
-		}
-		if (built && !q.nerrors && ((ok_pages && ok_short) || k == last))
-			d = lay_finish(&at, o, &fill);
-		else if (built)
-			lay_drop(&at);
-		int failed = q.nerrors > 0;
-		if (!failed && d && ok_pages && ok_short) {
-			best = k;
-			errs_append(e, &q);
-		} else if (!failed && d && k == last) {
-			fallback = d;   /* kept in case no step fits */
-			errs_append(&fq, &q);
-		} else {
-			page_doc_free(d);
-		}
-		if (best < 0)
-			d = NULL;
-		errs_done(&q);
-		if (failed || best >= 0)
-			break;
+		errs_done(&F.bq);
+		F.bq = q;
 	}
-	if (best >= 0)
-		page_doc_free(fallback);
-	else if (fallback)
-		errs_append(e, &fq);
-	errs_done(&fq);
-	if (best < 0) {
-		tighten(&t, s, last);
+	if (F.trace)
+		fprintf(stderr, "vita: fit: kept step %d\n", d ? F.best : F.last);
+	if (d) {
+		page_doc_free(F.fd);
+		errs_append(e, &F.bq);
+	} else if (F.fd) {
+		errs_append(e, &F.fq);
+	}
+	errs_done(&F.bq);
+	errs_done(&F.fq);
+	if (!d) {
+		tighten(&t, s, F.last);
 		/* no step fits: the layout at step `last`, as laid out above
 		   (the same document and messages as laying it out again) */
-		d = fallback ? fallback : lay_once(m, cjk, &t, s, lib, o, memo, e, &fill);
-		inline_memo_free(memo);
+		d = F.fd ? F.fd : lay_once(m, cjk, &t, s, lib, o, F.memo, e, &fill);
+		inline_memo_free(F.memo);
 		if (d && s->fit_pages && d->npages > s->fit_pages)
 			warn_at(e, ff, fl, fc,
 			        "fit: %d pages at the tightest this layout allows (leading %.2f, gaps and "
@@ -772,7 +925,9 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 			        "fit.min_scale does not remove it");
 		return d;
 	}
-	inline_memo_free(memo);
+	inline_memo_free(F.memo);
+	int best = F.best;
+	tighten(&t, s, best);
 	if (best > 0)
 		warn_at(e, ff, fl, fc,
 		        "fit: tightened to %d page%s: leading %.2f (was %.2f), gaps %d%%, type %d%%",

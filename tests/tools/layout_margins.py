@@ -3,7 +3,8 @@
 width less the right margin of a layout (following extends:), with the
 page.margin overrides of a profile's layout map.
 
-  layout_margins.py LAYOUT [PROFILE]"""
+  layout_margins.py LAYOUT [PROFILE]
+  layout_margins.py --vertical LAYOUT [PROFILE]   "TOP BOTTOM" (u)"""
 import os
 import sys
 
@@ -34,6 +35,9 @@ def merge(a, b):
     return out
 
 
+vertical = len(sys.argv) > 1 and sys.argv[1] == "--vertical"
+if vertical:
+    del sys.argv[1]
 lay = load(sys.argv[1])
 if len(sys.argv) > 2:
     prof = yaml.safe_load(open(sys.argv[2], encoding="utf-8")) or {}
@@ -45,4 +49,7 @@ if "width" in page:
     w = int(pt(page["width"]) * 1000)
 m = page.get("margin", {})
 left, right = pt(m.get("left", 56.693)), pt(m.get("right", 56.693))
+if vertical:
+    print(int(round(pt(m.get("top", 56.693)) * 1000)), int(round(pt(m.get("bottom", 56.693)) * 1000)))
+    sys.exit(0)
 print(int(round(left * 1000)), int(w - round(right * 1000)))

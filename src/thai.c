@@ -515,6 +515,7 @@ typedef struct {
 	th_path_t *p;
 	int *brk;
 	int cap, n, size, head, free;
+	long *work;               /* the chunk's steps (th_ctx_t) */
 } th_pool_t;
 
 static void pool_reset(th_pool_t *P, int cap)
@@ -590,6 +591,7 @@ static int pool_least(th_pool_t *P)
 {
 	int best = -1, at = 0;
 	for (int k = P->head; k >= 0; k = P->p[k].next) {
+		++*P->work;
 		if (!P->p[k].nb)
 			return k;
 		int b = last_brk(P, k);
@@ -606,17 +608,30 @@ static int pool_least(th_pool_t *P)
 static int pool_same(th_pool_t *P, int from, int k)
 {
 	int nb = P->p[k].nb, b = last_brk(P, k);
-	for (int m = from; m >= 0; m = P->p[m].next)
+	for (int m = from; m >= 0; m = P->p[m].next, ++*P->work)
 		if (m != k && (nb ? P->p[m].nb && last_brk(P, m) == b : !P->p[m].nb))
 			return m;
 	return -1;
 }
 
+/* The search's steps (letters walked, paths looked at) are counted per
+ * chunk: with libthai's dictionary they are at most 42 per letter over
+ * test_thai_lib's corpus (10 over 16,000 letters of words, or of random
+ * letters); a dictionary whose body was damaged into cycles could make
+ * every string a word and the search cubic, so past TH_WORK per letter
+ * (and 65,536) the chunk is given up (left whole) instead. */
+#define TH_WORK 4096
 typedef struct {
 	const thai_dict_t *d;
 	th_pool_t main, rec;
 	int rec_at, rec_to;       /* the last recovery: from, to */
+	long work, budget;
 } th_ctx_t;
+
+static int over(const th_ctx_t *x)
+{
+	return x->work > x->budget;
+}
 
 static int is_word(const thai_dict_t *d, uint32_t s)
 {
@@ -638,12 +653,13 @@ static int th_follow(th_ctx_t *x, const uint32_t *s, int len, const char *h, int
 	int got = 0;
 	pool_reset(P, want);
 	pool_add(P, -1);
-	for (int k; (k = pool_least(P)) >= 0;) {
+	for (int k; !over(x) && (k = pool_least(P)) >= 0;) {
 		for (;;) {
 			th_path_t *w = &P->p[k];
 			int keep = 1, word = 0;
 			do {
 				int64_t nx = th_walk(x->d, w->node, s[w->pos++]);
+				x->work++;
 				if (nx < 0) {
 					keep = 0;
 					break;
@@ -694,7 +710,7 @@ static int th_recover(th_ctx_t *x, const uint32_t *s, int len, int from, const c
 		from++;
 	if (from == x->rec_at)
 		return x->rec_to;
-	for (int p = from; p < len; p++) {
+	for (int p = from; p < len && !over(x); p++) {
 		if (!h[p])
 			continue;
 		int last = 0, n = th_follow(x, s + p, len - p, h + p, TH_FOLLOW, &last);
@@ -720,10 +736,13 @@ static int th_words(th_ctx_t *x, const uint32_t *s, int len, const char *h, int 
 	x->rec_at = x->rec_to = -1;
 	pool_add(P, -1);
 	for (int k; (k = pool_least(P)) >= 0;) {
+		if (over(x))
+			return 0;
 		th_path_t *w = &P->p[k];
 		int keep = 1, word = 0, recovered = 0, at = w->pos;
 		for (;;) {
 			int64_t nx = th_walk(x->d, w->node, s[at++]);
+			x->work++;
 			if (nx < 0) {
 				int r = th_recover(x, s, len, w->pos + 1, h);
 				w = &P->p[k];
@@ -789,7 +808,7 @@ static int th_words(th_ctx_t *x, const uint32_t *s, int len, const char *h, int 
 			from = next;
 		}
 	}
-	return best_nb;
+	return over(x) ? 0 : best_nb;
 }
 
 /* ---- the classes of the Thai block (libthai's brk_class over TIS-620)
@@ -833,6 +852,9 @@ static void th_chunk(const thai_dict_t *d, const uint32_t *s, int c0, int c1, in
 	char stack[256], *h = len <= 256 ? stack : xmalloc((size_t)len);
 	th_hints(s + c0, len, h);
 	th_ctx.d = d;
+	th_ctx.main.work = th_ctx.rec.work = &th_ctx.work;
+	th_ctx.work = 0;
+	th_ctx.budget = (long)TH_WORK * len + 65536;
 	int got = th_words(&th_ctx, s + c0, len, h, pos + *k, max - *k);
 	for (int i = 0; i < got; i++)
 		pos[*k + i] += c0;

@@ -51,6 +51,8 @@ seed() {   # seed NAME DIR: fill a fresh corpus the first time
 	        -exec sh -c 'for f; do cp "$f" "$0/$(echo "$f" | tr / _)"; done' "$2" {} + ;;
 	sfnt) printf '\0' >"$2/cff"; printf '\1' >"$2/ttf"; printf '\0\0\4\0' >"$2/cff1" ;;
 	hyph) printf '\0' >"$2/en"; printf '\1' >"$2/ru"; printf '\0\0\1\0\377' >"$2/en1" ;;
+	thai) printf '\1' >"$2/comp"; printf '\0' >"$2/tri"; printf '\1\0\2\0\377' >"$2/comp1"
+	      printf '\0\0\0\40\1\0\0\100\0' >"$2/tri1"; printf '\3\0\0\60\1\1\2\3\4\5' >"$2/head" ;;
 	fastot) printf '\0\0' >"$2/serif"; printf '\1\3' >"$2/sans"; printf '\177\11' >"$2/feats" ;;
 	zfast) for f in profiles/*.yaml layouts/academic.yaml; do { printf '\0'; cat "$f"; } >"$2/0-$(basename "$f")"; { printf '\3'; cat "$f"; } >"$2/3-$(basename "$f")"; done ;;
 	image) if [ -x build/tests/test_image ]; then   # every PNG and JPEG kind (make first)

@@ -101,6 +101,9 @@ typedef struct inline_frame {
 typedef struct inline_line {
 	page_run_t *runs; int nruns;   /* x relative to the measure, y = 0 */
 	page_link_t *links; int nlinks;/* x relative, y = -asc, h = asc - desc */
+	const char **link_text;        /* each link's text on the line as written (its
+	                                  source, logical order: for the Link tag and
+	                                  the annotation's /Contents), or NULL */
 	inline_frame_t *frames; int nframes;
 	int32_t width;          /* u: set width of the line */
 	int32_t asc, desc;      /* u: tallest ascender, lowest descender (< 0) */

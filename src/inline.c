@@ -1678,6 +1678,7 @@ typedef struct lset {       /* one line being turned into runs */
 	page_run_t *runs;
 	int nruns, caprun;
 	page_link_t *links;
+	size_t (*lsrc)[2];      /* each link's source text: bytes [0], [1] of f->text */
 	int nlinks, caplink;
 	buf_t rt;               /* text of the open run (drawn order for RTL: reversed at close) */
 	buf_t lt;               /* its logical text (the source bytes) */
@@ -1689,6 +1690,7 @@ typedef struct lset {       /* one line being turned into runs */
 	page_run_t cur;
 	const char *url;
 	int32_t lx0, lx1;
+	size_t lo0, lo1;        /* the open link's source bytes (logical order) */
 	inline_frame_t *frames;
 	int nframes, capframe;
 	int fspan;              /* 1 + the frame id of the open frame, 0: none */
@@ -1913,6 +1915,28 @@ done:
 	buf_reset(&L->lt);
 }
 
+/* Glyphs of bytes t[0..n) of the open link were drawn: when they are
+ * source text (not a drawn hyphen) of a span that reads as text (not an
+ * icon), the link's text (its source, in logical order, whatever order
+ * bidi draws it in) reaches over them. */
+static void ls_link_src(const il_t *f, lset_t *L, const char *t, size_t n, int art)
+{
+	if (art || t < f->text.s || t >= f->text.s + f->text.len)
+		return;
+	size_t o = (size_t)(t - f->text.s);
+	L->lo0 = o < L->lo0 ? o : L->lo0;
+	L->lo1 = o + n > L->lo1 ? o + n : L->lo1;
+}
+
+static void ls_link_open(lset_t *L, const char *url, int32_t x0, int32_t x1)
+{
+	L->url = url;
+	L->lx0 = x0;
+	L->lx1 = x1;
+	L->lo0 = SIZE_MAX;
+	L->lo1 = 0;
+}
+
 static void ls_link_flush(lset_t *L)
 {
 	if (!L->url)
@@ -1920,7 +1944,10 @@ static void ls_link_flush(lset_t *L)
 	if (L->nlinks == L->caplink) {
 		L->caplink = L->caplink ? L->caplink * 2 : 4;
 		L->links = xrealloc(L->links, (size_t)L->caplink * sizeof(*L->links));
+		L->lsrc = xrealloc(L->lsrc, (size_t)L->caplink * sizeof(*L->lsrc));
 	}
+	L->lsrc[L->nlinks][0] = L->lo1 > L->lo0 ? L->lo0 : 0;
+	L->lsrc[L->nlinks][1] = L->lo1 > L->lo0 ? L->lo1 : 0;
 	L->links[L->nlinks++] = (page_link_t){L->lx0, 0, L->lx1 - L->lx0, 0, L->url};
 	L->url = NULL;
 }
@@ -2003,12 +2030,12 @@ static void ls_glyph(il_t *f, lset_t *L, int si, int face, int synth, int brk,
 	ls_metrics(f, L, si);
 	if (s->url && L->url && !strcmp(s->url, L->url)) {
 		L->lx1 = add32(x, adv);
+		ls_link_src(f, L, src, (size_t)sn, art);
 	} else {
 		ls_link_flush(L);
 		if (s->url) {
-			L->url = s->url;
-			L->lx0 = x;
-			L->lx1 = add32(x, adv);
+			ls_link_open(L, s->url, x, add32(x, adv));
+			ls_link_src(f, L, src, (size_t)sn, art);
 		}
 	}
 	if (!(s->flags & INLINE_FRAME)) {
@@ -2168,6 +2195,7 @@ static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 			   glyphs that continue the run have c's key */
 			const uint64_t mask = key_mask(), key = c->key & mask;
 			const size_t room = RUN_MAX - L->rt.len;  /* ls_plain: >= pend + c->len */
+			const int32_t c0off = c->off;
 			if (!pend)
 				p0 = c->off;
 			L->last_si = c->span;
@@ -2180,8 +2208,11 @@ static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 			} while (c < e && (c->key & mask) == key && !c->gid && pend + c->len <= room);
 			k = (int)(c - f->c) - 1;
 			L->cur.w = sat32((int64_t)xl + al - L->cur.x);
-			if (f->sp[f->c[k].span].s->url)
+			if (f->sp[f->c[k].span].s->url) {
 				L->lx1 = add32(xl, al);
+				ls_link_src(f, L, f->text.s + c0off, (size_t)(f->c[k].off + f->c[k].len - c0off),
+				            (f->sp[f->c[k].span].s->flags & INLINE_ARTIFACT) != 0);
+			}
 			continue;
 		}
 		if (pend) {
@@ -2369,6 +2400,37 @@ static void ls_visual(lset_t *L, int rtl)
 	free(old);
 }
 
+/* A link's text on its line: the paragraph's bytes [o0, o1) as they are
+ * read (in logical order), without what is not drawn and reads as
+ * nothing (soft hyphens, zero-width spaces, joiners, bidi controls), a
+ * run of white space one space; NULL when empty. */
+static const char *ls_link_text(const il_t *f, size_t o0, size_t o1)
+{
+	if (o1 <= o0)
+		return NULL;
+	char *t = arena_alloc(f->a, o1 - o0 + 1);
+	size_t n = 0;
+	for (size_t i = o0; i < o1;) {
+		uint32_t c;
+		int l = utf8_decode(f->text.s + i, o1 - i, &c);
+		l = l > 0 ? l : 1;
+		int draw;
+		int k = kind_of(c, &draw);
+		if (k == K_SPACE || k == K_NL) {
+			if (n && t[n - 1] != ' ')
+				t[n++] = ' ';
+		} else if (draw && c != 0x200C && c != 0x200D) {
+			memcpy(t + n, f->text.s + i, (size_t)l);
+			n += (size_t)l;
+		}
+		i += (size_t)l;
+	}
+	while (n && t[n - 1] == ' ')
+		n--;
+	t[n] = '\0';
+	return n ? t : NULL;
+}
+
 /* Set one line into out; returns 1 when a hyphen glyph was added at its end. */
 static int ls_line(il_t *f, lset_t *L, const para_line_t *pl, int first, inline_line_t *out)
 {
@@ -2456,7 +2518,9 @@ static int ls_line(il_t *f, lset_t *L, const para_line_t *pl, int first, inline_
 		memcpy(out->runs, L->runs, sizeof(page_run_t) * (size_t)L->nruns);
 	out->nruns = L->nruns;
 	out->links = arena_alloc(f->a, sizeof(page_link_t) * (size_t)(L->nlinks ? L->nlinks : 1));
+	out->link_text = arena_alloc(f->a, sizeof(char *) * (size_t)(L->nlinks ? L->nlinks : 1));
 	for (int k = 0; k < L->nlinks; k++) {
+		out->link_text[k] = ls_link_text(f, L->lsrc[k][0], L->lsrc[k][1]);
 		out->links[k] = L->links[k];
 		out->links[k].y = -L->asc;
 		out->links[k].h = L->asc - L->desc;
@@ -2529,6 +2593,7 @@ static void il_lines(il_t *f, const para_line_t *pl, int n, inline_result_t *out
 	L.glv = keep.glv;
 	L.caprun = keep.caprun;
 	L.links = keep.links;
+	L.lsrc = keep.lsrc;
 	L.caplink = keep.caplink;
 	L.frames = keep.frames;
 	L.capframe = keep.capframe;

@@ -67,39 +67,16 @@ void lay_into(lay_t *L, region_t *r)
 	L->d->cur = r->tag;
 }
 
-/* A link's text, for its alternate description: the runs of the line
- * (items [from, v->n)) that start inside its box, with a space where a gap is left
- * between two of them (justified or kerned runs hold no spaces). The runs
- * become part of a Link element, and so does the link. */
-static void tag_link(lay_t *L, vitem_t *v, int from, page_item_t *lk)
+/* A link's Link element, with its text on the line as written (inline.c:
+ * its source bytes in logical order, never the drawn glyphs: a right-to-
+ * left word is drawn in joined forms from its last letter) for its
+ * alternate description and the annotation's /Contents; the URL when it
+ * has none (an icon). The runs of the line (items [from, v->n)) that start
+ * inside its box become part of it, and so does the link. */
+static void tag_link(lay_t *L, vitem_t *v, int from, page_item_t *lk, const char *text)
 {
-	buf_t b;
-	buf_init(&b);
-	int32_t x0 = lk->u.link.x, x1 = x0 + lk->u.link.w, end = x0;
-	for (int i = from; i < v->n; i++) {
-		const page_run_t *r = &v->it[i].u.run;
-		if (v->it[i].kind != PAGE_RUN || r->x < x0 || r->x >= x1)
-			continue;
-		if (b.len && r->x - end > r->size / 8)
-			buf_putc(&b, ' ');
-		if (r->adv) {
-			/* a right-to-left word (page.h): the runs it stands for
-			   come, from the left, its last glyph first (no gaps) */
-			for (int e = r->len; e > 0;) {
-				int s0 = e - 1;
-				while (s0 > 0 && ((unsigned char)r->text[s0] & 0xC0) == 0x80)
-					s0--;
-				buf_add(&b, r->text + s0, (size_t)(e - s0));
-				e = s0;
-			}
-		} else {
-			buf_add(&b, r->text, (size_t)r->len);
-		}
-		end = r->x + r->w;
-	}
-	while (b.len && b.s[b.len - 1] == ' ')
-		b.s[--b.len] = '\0';
-	int t = page_tag_open(L->d, "Link", NULL, b.len ? b.s : lk->u.link.url);
+	int32_t x0 = lk->u.link.x, x1 = x0 + lk->u.link.w;
+	int t = page_tag_open(L->d, "Link", NULL, text ? text : lk->u.link.url);
 	page_tag_close(L->d, t);
 	for (int i = from; i < v->n; i++) {
 		const page_run_t *r = &v->it[i].u.run;
@@ -107,7 +84,6 @@ static void tag_link(lay_t *L, vitem_t *v, int from, page_item_t *lk)
 			v->it[i].tag = t;
 	}
 	lk->tag = t;
-	buf_done(&b);
 }
 
 /* Alignment in a mirrored (right-to-left) page: start and end swap. */
@@ -140,7 +116,7 @@ void v_put_line(lay_t *L, vitem_t *v, const inline_line_t *fl, int32_t dx, int32
 		it->kind = PAGE_LINK;
 		it->u.link = fl->links[i];
 		it->u.link.x += dx;
-		tag_link(L, v, from, it);
+		tag_link(L, v, from, it, fl->link_text ? fl->link_text[i] : NULL);
 	}
 	for (int i = 0; i < fl->nframes; i++) {
 		const inline_frame_t *fr = &fl->frames[i];

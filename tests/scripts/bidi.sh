@@ -82,6 +82,22 @@ for l in classic sidebar modern; do
 	python3 tests/tools/frames_check.py "$OUT/badges-$l.layout" $labels >"$OUT/badges-$l.miss" ||
 		{ no "badges $l: frames beside their badges:"; head -5 "$OUT/badges-$l.miss"; }
 done
+# What a screen reader says of a link (the annotation's /Contents, the
+# Link element's alternate text) is its text as written, in logical order:
+# it was the drawn runs, a right-to-left word's joined forms from its last
+# letter ("ﺔﻗﺭﻮﻟﺍ" for "الورقة"), and in the modern and sidebar layouts a
+# link's runs cut at its first kern ("xample.org")
+for y in tests/bidi/en-ar-name.yaml tests/bidi/ar-cv.yaml; do
+	for l in classic sidebar; do
+		n=links-$(basename "$y" .yaml)-$l
+		"$VITA" render "$y" -l layouts/$l.yaml -o "$OUT/$n.pdf" 2>/dev/null || no "$n: exit $?"
+		python3 tests/tools/link_text.py "$OUT/$n.pdf" "$y" >"$OUT/$n.txt" 2>"$OUT/$n.miss" ||
+			{ no "$n: link /Contents not the profile's text:"; paste -d' ' "$OUT/$n.txt" "$OUT/$n.miss" | head -5; }
+	done
+done
+for w in 'المدونة العربية' 'תל אביב' 'محلل صرفي' 'مدونتي'; do
+	grep -qF -- "$w" "$OUT/links-en-ar-name-classic.txt" || no "en-ar-name: no link reads '$w'"
+done
 # Whole right-to-left CVs (the two here, and zhanda-zhu's CV written in
 # Arabic, Persian and Hebrew by gen_scripts.py): every RTL word of the
 # profile is read by pdftotext (source letters, logical order), and by the

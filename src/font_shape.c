@@ -447,7 +447,8 @@ static void item_fill(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
  * drawing order) into the item's cg, and on the code points of each
  * cluster (HarfBuzz's, of whole graphemes) which glyphs draw it. */
 static void item_clusters(font_lib_t *lib, const hb_glyph_info_t *info,
-                          const hb_glyph_position_t *pos, unsigned m, font_sglyph_t *g, int ng)
+                          const hb_glyph_position_t *pos, unsigned m, uint32_t base,
+                          font_sglyph_t *g, int ng)
 {
 	item_emit_t *h = item_hdr(g);
 	h->cg = slab_alloc(lib, sizeof(font_cglyph_t) * (m ? m : 1));
@@ -460,11 +461,11 @@ static void item_clusters(font_lib_t *lib, const hb_glyph_info_t *info,
 		/* the cluster's glyphs: from the first whose cluster is k's
 		   offset or past it (a code point HarfBuzz merged into the
 		   cluster before joins that one) */
-		uint32_t c0 = g[k].off;
+		uint32_t c0 = base + g[k].off;
 		unsigned g0 = gi;
 		while (gi < m && info[gi].cluster <= c0)
 			gi++;
-		uint32_t c1 = gi < m ? info[gi].cluster : UINT32_MAX;
+		uint32_t c1 = gi < m ? info[gi].cluster - base : UINT32_MAX;
 		g[k].flags |= FONT_SG_START;
 		g[k].kern = (int32_t)g0;       /* its glyphs: cg[kern..kern+xoff) */
 		g[k].xoff = (int32_t)(gi - g0);
@@ -484,7 +485,7 @@ static void item_kern(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 	hb_segment_properties_t props;
 	hb_buffer_get_segment_properties(lib->buf, &props);
 	if (script_clusters(props.script))
-		item_clusters(lib, info, pos, m, g, ng);
+		item_clusters(lib, info, pos, m, 0, g, ng);
 	else
 		item_record(f, info, pos, m, 0, g, ng, mask);
 }
@@ -1009,7 +1010,11 @@ static hb_script_t text_script(const char *s, uint32_t n)
 /* Scripts whose items may share a HarfBuzz call: left to right, shaped
  * by HarfBuzz's default shaper (no syllables, no joining), so a boundary
  * HarfBuzz calls safe to break is one where shaping each side alone
- * gives the same glyphs. Items of other scripts are shaped one by one. */
+ * gives the same glyphs. Those shaped into clusters (script_clusters)
+ * share calls too, each item after a space (a syllable, a conjunct or a
+ * reordered vowel sign never spans one; HarfBuzz marks the syllables it
+ * finds unsafe to break inside): win_batch. Items of other scripts
+ * (Arabic, Hebrew: joining, right to left) are shaped one by one. */
 static int script_batches(hb_script_t sc)
 {
 	return sc == HB_SCRIPT_INVALID || sc == HB_SCRIPT_LATIN || sc == HB_SCRIPT_GREEK ||
@@ -1017,46 +1022,62 @@ static int script_batches(hb_script_t sc)
 }
 
 /* Shape the items v[idx[0..m)] (fresh, one face, mask and script) in one
- * HarfBuzz buffer, each after the other, and record each item whose two
- * ends HarfBuzz marks safe to break (a cluster starts there and its
- * glyph is not HB_GLYPH_FLAG_UNSAFE_TO_BREAK): those glyphs are the ones
- * shaping it alone gives. The others (kerning or a context across the
- * boundary, a mark joining the cluster before) keep todo. */
+ * HarfBuzz buffer, each after the other (a script shaped into clusters:
+ * with a space between), and record each item whose two ends HarfBuzz
+ * marks safe to break (a cluster starts there and its glyph is not
+ * HB_GLYPH_FLAG_UNSAFE_TO_BREAK): those glyphs are the ones shaping it
+ * alone gives. The others (kerning or a context across the boundary, a
+ * mark joining the cluster before) keep todo. */
 static void win_batch(win_t *w, const int *idx, int m)
 {
 	char stack[CAT_STACK], *cat = stack;
 	uint32_t bases[WIN_MAX + 1], total = 0;
+	const witem_t *x0 = &w->v[idx[0]];
+	/* items of a script shaped into clusters are kept apart by a space
+	   (no syllable, no ligature spans it) */
+	int clusters = script_clusters(x0->script), sep = clusters;
 	for (int k = 0; k < m; k++)
-		total += w->v[idx[k]].len;
+		total += w->v[idx[k]].len + (uint32_t)sep;
 	if (total > sizeof(stack))
 		cat = xmalloc(total);
 	for (int k = 0; k < m; k++) {
 		const witem_t *x = &w->v[idx[k]];
-		bases[k] = k ? bases[k - 1] + w->v[idx[k - 1]].len : 0;
+		bases[k] = k ? bases[k - 1] + w->v[idx[k - 1]].len + (uint32_t)sep : 0;
 		memcpy(cat + bases[k], x->s, x->len);
+		if (sep)
+			cat[bases[k] + x->len] = ' ';
 	}
-	bases[m] = total;
-	const witem_t *x0 = &w->v[idx[0]];
+	total -= (uint32_t)sep;   /* none after the last */
+	bases[m] = total + (uint32_t)sep;
 	buf_shape(w->lib, x0->f, cat, total, x0->mask, x0->script);
 	unsigned ng;
 	hb_glyph_info_t *info = hb_buffer_get_glyph_infos(w->lib->buf, &ng);
 	hb_glyph_position_t *pos = hb_buffer_get_glyph_positions(w->lib->buf, NULL);
-	unsigned gi = 0, start = 0;
-	int safe = 1;           /* the start of item k is a safe break */
+	unsigned gi = 0;
 	for (int k = 0; k < m; k++) {
-		while (gi < ng && info[gi].cluster < bases[k + 1])
-			gi++;
-		int next = k + 1 == m ||
-		           (gi < ng && info[gi].cluster == bases[k + 1] &&
-		            !(hb_glyph_info_get_glyph_flags(&info[gi]) & HB_GLYPH_FLAG_UNSAFE_TO_BREAK));
 		witem_t *x = &w->v[idx[k]];
-		if (safe && next) {
+		uint32_t end = bases[k] + x->len;
+		while (gi < ng && info[gi].cluster < bases[k])
+			gi++;
+		unsigned start = gi;
+		/* safe to break at its start and at its end */
+		int safe = k == 0 || (gi < ng && info[gi].cluster == bases[k] &&
+		                      !(hb_glyph_info_get_glyph_flags(&info[gi]) &
+		                        HB_GLYPH_FLAG_UNSAFE_TO_BREAK));
+		while (gi < ng && info[gi].cluster < end)
+			gi++;
+		safe = safe && (k + 1 == m ||
+		                (gi < ng && info[gi].cluster == end &&
+		                 !(hb_glyph_info_get_glyph_flags(&info[gi]) &
+		                   HB_GLYPH_FLAG_UNSAFE_TO_BREAK)));
+		if (!safe)
+			continue;
+		if (clusters)
+			item_clusters(w->lib, info + start, pos + start, gi - start, bases[k], x->g, x->n);
+		else
 			item_record(x->f, info + start, pos + start, gi - start, bases[k], x->g, x->n,
 			            x->mask);
-			x->todo = 0;
-		}
-		safe = next;
-		start = gi;
+		x->todo = 0;
 	}
 	if (cat != stack)
 		free(cat);
@@ -1069,7 +1090,8 @@ static void win_shape(win_t *w)
 	int idx[WIN_MAX];
 	for (int i = 0; i < w->n; i++) {
 		witem_t *x = &w->v[i];
-		if (x->kind != W_ITEM || !x->todo || !script_batches(x->script))
+		if (x->kind != W_ITEM || !x->todo ||
+		    !(script_batches(x->script) || script_clusters(x->script)))
 			continue;
 		int m = 0;
 		for (int j = i; j < w->n; j++) {

@@ -497,6 +497,21 @@ TEST(pieces)
 	}
 	font_lib_free(lib);
 	errs_done(&e);
+	/* Devanagari, Bengali and Tamil, shaped into clusters: their words
+	   share HarfBuzz calls too (kept apart by a space); cut inside a
+	   conjunct (प्|रौ: the reph-less ra joins the syllable before), before
+	   a vowel sign (क|िया) and inside a Tamil two-part vowel (க|ொள்) */
+	const char *indic = "\u092A\u094D\u0930\u094C\u0926\u094D\u092F\u094B\u0917\u093F\u0915\u0940 "
+	                    "\u0938\u0902\u0938\u094D\u0925\u093E\u0928 \u0915\u093F\u092F\u093E "
+	                    "\u092E\u0947\u0902 \u0939\u0942\u0901\u0964 \u0915\u0940 \u0915\u0940 "
+	                    "\u09AC\u09BF\u09B6\u09CD\u09AC\u09AC\u09BF\u09A6\u09CD\u09AF\u09BE "
+	                    "\u0997\u09AC\u09C7\u09B7\u09A3\u09BE \u0B95\u0BCA\u0BB3\u0BCD\u0B95\u0BC8 "
+	                    "\u0BAA\u0BCA\u0BB1\u0BBF\u0BAF\u0BBF\u0BAF\u0BB2\u0BCD AV";
+	const uint32_t extra2[] = { 6, 62, 165 };
+	int n2 = word_cuts(indic, extra2, 3, cut, 200);
+	pieces_case(indic, cut, n2, FONT_REGULAR, 0, 0);
+	pieces_case(indic, cut, n2, FONT_BOLD, 0, 0);
+	pieces_case(indic, cut, word_cuts(indic, NULL, 0, cut, 200), FONT_REGULAR, 0, 0);
 	/* many words, most repeated, over several windows of items */
 	static char big[8000];
 	static uint32_t bcut[1000];

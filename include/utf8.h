@@ -8,8 +8,9 @@
  * stores it in *cp, or returns 0 if the bytes are not valid UTF-8
  * (overlong, surrogate, > U+10FFFF, truncated, stray continuation). */
 int utf8_decode_multi(const char *s, size_t n, uint32_t *cp);
-/* ASCII and two-byte sequences (Latin, Greek, Cyrillic, Hebrew, Arabic)
- * inline, the rest in utf8_decode_multi. */
+/* ASCII, two-byte sequences (Latin, Greek, Cyrillic, Hebrew, Arabic)
+ * and three-byte ones (Indic, Thai, CJK) inline, four-byte ones and
+ * errors in utf8_decode_multi. */
 static inline int utf8_decode(const char *s, size_t n, uint32_t *cp)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -20,6 +21,14 @@ static inline int utf8_decode(const char *s, size_t n, uint32_t *cp)
 	if (n >= 2 && u[0] >= 0xc2 && u[0] <= 0xdf && (u[1] & 0xc0) == 0x80) {
 		*cp = ((uint32_t)(u[0] & 0x1f) << 6) | (u[1] & 0x3f);
 		return 2;
+	}
+	if (n >= 3 && (u[0] & 0xf0) == 0xe0 && (u[1] & 0xc0) == 0x80 && (u[2] & 0xc0) == 0x80) {
+		uint32_t v = ((uint32_t)(u[0] & 0x0f) << 12) | ((uint32_t)(u[1] & 0x3f) << 6) |
+		             (u[2] & 0x3f);
+		if (v >= 0x800 && (v < 0xd800 || v > 0xdfff)) {
+			*cp = v;
+			return 3;
+		}
 	}
 	return utf8_decode_multi(s, n, cp);
 }

@@ -117,6 +117,17 @@ TEST(utf8_validation)
 				EQ_INT(q, la ? a : 0xFFFD);
 			}
 		}
+	/* and on every three-byte input led by 0xE0..0xEF (inline too) */
+	int differ = 0;
+	for (int c0 = 0xe0; c0 <= 0xef; c0++)
+		for (int c1 = 0; c1 < 256; c1++)
+			for (int c2 = 0; c2 < 256; c2++) {
+				char s3[3] = {(char)c0, (char)c1, (char)c2};
+				uint32_t a = 7, m = 7;
+				int la = utf8_decode(s3, 3, &a), lm = utf8_decode_multi(s3, 3, &m);
+				differ += la != lm || (la && a != m);
+			}
+	EQ_INT(differ, 0);
 }
 
 /* The quick check (uni_nfc_qc_yes) over every code point, against

@@ -683,9 +683,9 @@ typedef struct fit {
 	int64_t h0;          /* step 0's height (lay_total; -1: not known) */
 	int32_t fill0;       /* and the fill of its last page */
 	int best;            /* the smallest ok step tried (-1: none) */
-	page_doc_t *bd;      /* its document, when it was built in full */
+	struct fit_at *ba;   /* it, when it was built in full (not yet placed) */
 	errs_t bq;           /* and its messages */
-	page_doc_t *fd;      /* the fallback, when it was built and is not ok */
+	struct fit_at *fa;   /* the fallback, when it was built and is not ok */
 	errs_t fq;
 } fit_t;
 
@@ -737,56 +737,82 @@ static int fit_guess(const fit_t *F)
  * step below is known not to be ok), when it is the fallback, and at
  * step 10 (tried when the guess is that nothing less will do, or last);
  * else it is only measured (its lines broken, not set: the same breaks,
- * heights and keeps). The smallest ok one is kept, the fallback too. */
+ * heights and keeps). The smallest ok one is kept, the fallback too,
+ * built but not yet placed on pages (lay_finish): only the one the fit
+ * ends with is. */
+typedef struct fit_at {
+	attempt_t at;
+	style_t s;           /* its style (at.L.s points here) */
+} fit_at_t;
+
+static void fit_free(fit_at_t *a)
+{
+	if (a)
+		lay_drop(&a->at);
+	free(a);
+}
+
+/* Place a kept attempt on its pages. */
+static page_doc_t *fit_place(fit_at_t *a, const layout_opts_t *o, int32_t *fill)
+{
+	page_doc_t *d = lay_finish(&a->at, o, fill);
+	free(a);
+	return d;
+}
+
 static int fit_try(fit_t *F, int k, int lo)
 {
-	style_t t;
-	tighten(&t, F->s, k);
+	fit_at_t *a = xmalloc(sizeof(*a));
+	attempt_t *at = &a->at;
+	tighten(&a->s, F->s, k);
 	errs_t q;
 	errs_init(&q);
 	q.max = F->e->max;
-	attempt_t at;
 	int measure = k != F->last && k != 10 && !(k > 0 && k - 1 == lo);
-	if (lay_build(&at, F->m, F->cjk, &t, F->s, F->lib, F->o, F->memo, measure, &q)) {
+	if (lay_build(at, F->m, F->cjk, &a->s, F->s, F->lib, F->o, F->memo, measure, &q)) {
 		int r = q.nerrors ? -1 : 0;
+		free(a);
 		errs_done(&q);
 		return r;
 	}
 	if (q.nerrors) {
-		lay_drop(&at);
+		fit_free(a);
 		errs_done(&q);
 		return -1;
 	}
 	int32_t fill = 0;
-	int n = at.L.over ? F->s->fit_pages + 1 : lay_measure(&at.L, &fill);
+	int n = at->L.over ? F->s->fit_pages + 1 : lay_measure(&at->L, &fill);
 	if (k == 0) {
 		F->pages0 = n;
-		F->h0 = at.L.over ? -1 : lay_total(&at.L);
+		F->h0 = at->L.over ? -1 : lay_total(&at->L);
 		F->fill0 = fill;
 	}
 	int ok = fit_ok(F, k, n, fill);
 	if (F->trace)
 		fprintf(stderr, "vita: fit: step %d %s: %s%d pages, last page %d pt: %s\n", k,
-		        measure ? "measured" : "built", at.L.over ? "over " : "", n,
-		        at.L.over ? 0 : fill / 1000, ok ? "ok" : "not ok");
+		        measure ? "measured" : "built", at->L.over ? "over " : "", n,
+		        at->L.over ? 0 : fill / 1000, ok ? "ok" : "not ok");
 	if (ok && (F->best < 0 || k < F->best)) {
-		page_doc_free(F->bd);
+		fit_free(F->ba);
 		errs_done(&F->bq);
 		F->best = k;
-		F->bd = NULL;
+		F->ba = NULL;
 		if (measure)
-			lay_drop(&at);
+			fit_free(a);
 		else
-			F->bd = lay_finish(&at, F->o, &fill);
+			F->ba = a;
 		F->bq = q;
+		if (F->ba)
+			F->ba->at.L.e = &F->bq;   /* for what placing it says */
 		return 1;
 	}
 	if (!ok && k == F->last) {
-		F->fd = lay_finish(&at, F->o, &fill);
+		F->fa = a;
 		F->fq = q;
+		a->at.L.e = &F->fq;
 		return 0;
 	}
-	lay_drop(&at);
+	fit_free(a);
 	errs_done(&q);
 	return ok;
 }
@@ -873,13 +899,16 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 	           s->page_h - s->margin_top - s->margin_bottom, s->fit_pages ? 10 : 0,
 	           tr && !strcmp(tr, "scan") ? 2 : tr && !strcmp(tr, "trace") ? 1 : 0,
 	           0, -1, 0, -1, NULL, {0}, NULL, {0}};
+	page_doc_t *fd = NULL;
 	errs_init(&F.bq);
 	errs_init(&F.fq);
 	if (fit_try(&F, 0, -1) == 0 && fit_search(&F) == 0 && F.trace == 2)
 		fit_scan(&F);
 	style_t t;
-	page_doc_t *d = F.bd;
-	if (F.best >= 0 && !d) {
+	page_doc_t *d = NULL;
+	if (F.ba) {
+		d = fit_place(F.ba, o, &fill);
+	} else if (F.best >= 0) {
 		/* the smallest ok step was measured only: built in full */
 		errs_t q;
 		errs_init(&q);
@@ -900,9 +929,10 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 	if (F.trace)
 		fprintf(stderr, "vita: fit: kept step %d\n", d ? F.best : F.last);
 	if (d) {
-		page_doc_free(F.fd);
+		fit_free(F.fa);
 		errs_append(e, &F.bq);
-	} else if (F.fd) {
+	} else if (F.fa) {
+		fd = fit_place(F.fa, o, &fill);
 		errs_append(e, &F.fq);
 	}
 	errs_done(&F.bq);
@@ -911,7 +941,7 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 		tighten(&t, s, F.last);
 		/* no step fits: the layout at step `last`, as laid out above
 		   (the same document and messages as laying it out again) */
-		d = F.fd ? F.fd : lay_once(m, cjk, &t, s, lib, o, F.memo, e, &fill);
+		d = fd ? fd : lay_once(m, cjk, &t, s, lib, o, F.memo, e, &fill);
 		inline_memo_free(F.memo);
 		if (d && s->fit_pages && d->npages > s->fit_pages)
 			warn_at(e, ff, fl, fc,

@@ -98,6 +98,8 @@ struct th_head {
 struct thai_dict {
 	const th_node_t *node;
 	uint32_t nnodes, nwords;
+	uint32_t root[256];       /* the root's child by letter, + 1; 0: none
+	                             (most walks start there: no search) */
 };
 
 /* ---- our reader of libdatrie's file (thbrk.tri) ----
@@ -352,10 +354,14 @@ thai_dict_t *thai_dict_use(const void *p, size_t n)
 	if (memcmp(hd.magic, TH_MAGIC, 8) || hd.bom != TH_BOM || hd.node_size != sizeof(th_node_t) ||
 	    hd.total != n || hd.nnodes < 1 || hd.nnodes > (n - TH_NODES) / sizeof(th_node_t))
 		return NULL;
-	thai_dict_t *d = xmalloc(sizeof(*d));
+	thai_dict_t *d = xcalloc(1, sizeof(*d));
 	d->node = (const th_node_t *)((const char *)p + TH_NODES);
 	d->nnodes = hd.nnodes;
 	d->nwords = hd.nwords;
+	const th_node_t *r = &d->node[0];
+	if ((uint64_t)r->first + r->n <= d->nnodes)
+		for (uint32_t k = r->first + r->n; k-- > r->first;)
+			d->root[d->node[k].ch] = k + 1;   /* the first of equal letters */
 	return d;
 }
 
@@ -406,10 +412,18 @@ static int64_t th_walk(const thai_dict_t *d, uint32_t s, uint32_t cp)
 	uint32_t c = cp - 0xE00;
 	if (c - 1 > 254)
 		return -1;
+	if (s == 0)
+		return (int64_t)d->root[c] - 1;
 	const th_node_t *nd = &d->node[s];
 	uint32_t lo = nd->first, hi = lo + nd->n;
 	if (hi > d->nnodes || lo > hi)
 		return -1;
+	if (nd->n <= 6) {
+		for (; lo < hi; lo++)
+			if (d->node[lo].ch >= c)
+				return d->node[lo].ch == c ? (int64_t)lo : -1;
+		return -1;
+	}
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2, m = d->node[mid].ch;
 		if (m == c)

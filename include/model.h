@@ -115,13 +115,16 @@ extern const char *const model_section_names[SEC_NTYPES + 1];
 const char *model_section_name(int t);
 enum { NUM_REVERSE = 0, NUM_FORWARD, NUM_NONE };       /* publications */
 enum { GROUP_NONE = 0, GROUP_YEAR, GROUP_TYPE };
-/* lists: inline, bullets; numbered 1, 2, ... or n, ..., 1 (importers only:
- * RenderCV's NumberedEntry, ReversedNumberedEntry) */
+/* lists: inline, bullets; numbered 1, 2, ... or n, ..., 1 (style: numbered,
+ * reversed; RenderCV's NumberedEntry, ReversedNumberedEntry) */
 enum { LIST_INLINE = 0, LIST_BULLETS, LIST_NUMBERED, LIST_REVERSED };
 
 typedef struct msection {
 	int type;                    /* SEC_* */
 	const char *title;
+	const char *title_lang;      /* the title's language when it was picked from
+	                              * translations ({en: .., tr: ..}: the key);
+	                              * NULL: the profile's text_lang */
 	/* SEC_ENTRIES, _EDUCATION, _EXPERIENCE, _AWARDS */
 	mentry_t *entries; int nentries;
 	/* SEC_PUBLICATIONS */
@@ -177,6 +180,10 @@ typedef struct model {
 	const char *lang;            /* language chosen with --lang, else the profile's
 	                              * `lang`, else NULL (the layout's lang applies) */
 	mpos_t at_lang;              /* where the profile's lang is (0: from --lang or absent) */
+	const char *text_lang;       /* the language the profile's plain strings are
+	                              * written in: its own `lang` (or RenderCV's
+	                              * locale), whatever --lang says; NULL: unsaid
+	                              * (the layout's lang) */
 	msection_t *sections; int nsections;
 } model_t;
 

@@ -733,10 +733,19 @@ static sec_html_fn *const sec_html[SEC_NTYPES] = {MODEL_SECTIONS(SEC_HTML)};
 #undef SEC_HTML
 
 static void section(buf_t *b, const model_t *m, const msection_t *sec, int index,
-                    const vlocale_t *l)
+                    const vlocale_t *l, const char *deflang)
 {
-	buf_printf(b, "<section class=\"vita-section vita-%s\" id=\"vita-s%d\">\n<h2>",
+	buf_printf(b, "<section class=\"vita-section vita-%s\" id=\"vita-s%d\">\n<h2",
 	           model_section_name(sec->type), index + 1);
+	/* the title's own language, so that a browser's capitals are its
+	   (no EDUCATİON from an English title on a Turkish page) */
+	const char *tl = sec->title_lang ? sec->title_lang : m->text_lang ? m->text_lang : deflang;
+	if (tl && strcmp(tl, l->lang)) {
+		buf_puts(b, " lang=\"");
+		esc(b, tl);
+		buf_puts(b, "\"");
+	}
+	buf_puts(b, ">");
 	esc(b, sec->title);
 	buf_puts(b, "</h2>\n");
 	if (sec->type >= 0 && sec->type < SEC_NTYPES)
@@ -776,7 +785,7 @@ int html_write(const model_t *m, const style_t *s, const vlocale_t *l, const htm
 		rc = -1;
 	header(&body, m, s, l);
 	for (int i = 0; i < m->nsections; i++)
-		section(&body, m, &m->sections[i], i, l);
+		section(&body, m, &m->sections[i], i, l, s->lang);
 	footer(&body, m, s, l, o->epoch);
 	buf_puts(&body, "</article>\n");
 	if (o->fragment) {

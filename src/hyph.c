@@ -6,10 +6,11 @@
  * lifetime (a load failure is remembered: no hyphenation, no retries).
  * hyph_word(h, "hyphenation", 11, offs, max) returns the byte offsets a
  * hyphen may precede. The dictionary's first line names its encoding:
- * UTF-8 words are passed as they are; ISO8859-1 and KOI8-R dictionaries
- * get the word re-encoded (words with other characters are left alone).
- * Only words made entirely of lowercase letters are hyphenated, at least
- * 2 letters before and 3 after every break.
+ * UTF-8 words are passed as they are; ISO8859-1, ISO8859-7 (Greek) and
+ * KOI8-R dictionaries get the word re-encoded (words with other
+ * characters are left alone). Only words of lowercase letters, the first
+ * perhaps a capital (looked up in lower case, as TeX's \uchyph=1), are
+ * hyphenated, at least 2 letters before and 3 after every break.
  *
  * libhyphen parses a .dic into a state machine (its HyphenDict), which
  * costs ~37 M instructions for en_US. That is done once per version of
@@ -67,6 +68,7 @@
 #include "buf.h"
 #include "file.h"
 #include "hyph.h"
+#include "unicode.h"
 #include "utf8.h"
 #include "deps.h"
 #include "dl.h"
@@ -202,6 +204,7 @@ struct hyph {
 	int utf8;                 /* the dictionary is UTF-8 */
 	int latin1;               /* the dictionary is ISO8859-1 */
 	int koi8r;                /* the dictionary is KOI8-R (Russian) */
+	int greek;                /* the dictionary is ISO8859-7 (Greek) */
 	int failed;               /* loading was tried and failed */
 	int lib_failed;           /* libhyphen's own load failed */
 	hc_file_t file;           /* the compiled form: the cache file read by
@@ -503,6 +506,7 @@ static int hc_check(hyph_t *h, hc_file_t *f, const struct hc_head *want)
 	h->utf8 = hd.utf8 != 0;
 	h->latin1 = !strncmp(hd.cset, "ISO8859-1", 9) || !strncmp(hd.cset, "ISO-8859-1", 10);
 	h->koi8r = !strncmp(hd.cset, "KOI8-R", 6);
+	h->greek = !strncmp(hd.cset, "ISO8859-7", 9) || !strncmp(hd.cset, "ISO-8859-7", 10);
 	return 0;
 }
 
@@ -892,6 +896,7 @@ static int hyph_load(hyph_t *h)
 	h->utf8 = d->utf8 != 0;
 	h->latin1 = !strncmp(d->cset, "ISO8859-1", 9) || !strncmp(d->cset, "ISO-8859-1", 10);
 	h->koi8r = !strncmp(d->cset, "KOI8-R", 6);
+	h->greek = !strncmp(d->cset, "ISO8859-7", 9) || !strncmp(d->cset, "ISO-8859-7", 10);
 	return 0;
 }
 
@@ -956,17 +961,31 @@ static int is_lower(uint32_t c)
 		return !(c & 1);
 	if (c >= 0x430 && c <= 0x45F)
 		return 1;   /* Cyrillic */
+	if (c == 0x390 || (c >= 0x3AC && c <= 0x3CE))
+		return 1;   /* Greek: ΐ, ά..ώ (tonos, dialytika, final sigma) */
 	return c == 0x17F;
 }
 
 /* Decode w into code points with their byte offsets; 0 when the word is
- * not all lowercase letters (or is too short or too long). */
-static int word_cps(const char *w, size_t n, uint32_t *cps, int *off, int max)
+ * not all lowercase letters but for a capital first one (or is too short
+ * or too long). A capitalised word (a sentence's first, a name: Πολυτεχνείο,
+ * Universität) is looked up in lower case, as TeX does (\uchyph=1); a word
+ * in capitals (an acronym) is not hyphenated. *cap: the first letter was
+ * a capital. */
+static int word_cps(const char *w, size_t n, uint32_t *cps, int *off, int max, int *cap)
 {
 	int k = 0;
+	*cap = 0;
 	for (size_t i = 0; i < n;) {
 		uint32_t c;
 		int l = utf8_decode(w + i, n - i, &c);
+		if (l && k == 0 && !is_lower(c)) {
+			uint32_t lc = uni_case_simple(c, UNI_LOWER);
+			if (lc != c && is_lower(lc)) {
+				c = lc;
+				*cap = 1;
+			}
+		}
 		if (!l || !is_lower(c) || k >= max)
 			return 0;
 		cps[k] = c;
@@ -1011,7 +1030,8 @@ int hyph_word(hyph_t *h, const char *w, size_t n, int *offs, int max)
 	char enc[HYPH_MAXWORD * 4 + 1], hy[HYPH_MAXWORD * 4 + 5];
 	if (!h || !w || max <= 0)
 		return 0;
-	k = word_cps(w, n, cps, off, HYPH_MAXWORD);
+	int cap;
+	k = word_cps(w, n, cps, off, HYPH_MAXWORD, &cap);
 	if (k < HYPH_LMIN + HYPH_RMIN || hyph_load(h))
 		return 0;
 	if (h->latin1) {
@@ -1027,6 +1047,16 @@ int hyph_word(hyph_t *h, const char *w, size_t n, int *offs, int max)
 				return 0;
 			enc[len++] = (char)b;
 		}
+	} else if (h->greek) {
+		/* ISO8859-7 has the Greek letters at U+0384..U+03CE - 0x2D0 */
+		for (int i = 0; i < k; i++) {
+			if (cps[i] < 0x384 || cps[i] > 0x3CE)
+				return 0;
+			enc[len++] = (char)(cps[i] - 0x2D0);
+		}
+	} else if (cap) {
+		for (int i = 0; i < k; i++)
+			len += utf8_encode(cps[i], enc + len);
 	} else {
 		memcpy(enc, w, n);
 		len = (int)n;

@@ -50,9 +50,13 @@
 #include "utf8.h"
 
 enum { K_CHAR, K_SPACE, K_NL };
-enum { BK_NONE, BK_ALLOW, BK_URL, BK_HYPH, BK_EMERG, BK_MUST, BK_KEEP };
+/* BK_HYPHC: a hyphenation point in a capitalised word, a proper name in
+ * most languages (Gennady, Microsoft): hyphenated only as a last resort */
+enum { BK_NONE, BK_ALLOW, BK_URL, BK_HYPH, BK_EMERG, BK_MUST, BK_KEEP, BK_HYPHC };
 
 #define PEN_HYPHEN 50       /* a hyphenated or explicit-hyphen break */
+#define PEN_HYPHEN_CAP 1000  /* inside a capitalised word (Chicago 7.36: names
+                               are hyphenated only as a last resort) */
 #define PEN_PLAIN 100       /* a break with no space (after "/" ...) */
 #define PEN_URL 100         /* inside a URL */
 #define PEN_EMERG 5000      /* inside a word too wide for the measure */
@@ -827,6 +831,13 @@ static void il_hyph_word(il_t *f, int a, int b)
 			return;
 	n = hyph_word(f->o->hyph, f->text.s + f->c[a].off,
 	              (size_t)(f->c[b - 1].off + f->c[b - 1].len - f->c[a].off), offs, 64);
+	/* a capital first letter marks a name, but not in German, whose
+	   nouns all have one */
+	const char *lg = f->o->lang ? f->o->lang : "";
+	int german = (lg[0] == 'd' && lg[1] == 'e') || (lg[0] == 'l' && lg[1] == 'b');
+	german = german && (!lg[2] || lg[2] == '-' || lg[2] == '_');
+	uint32_t c0 = f->c[a].cp;
+	int bk = !german && uni_case_simple(c0, UNI_LOWER) != c0 ? BK_HYPHC : BK_HYPH;
 	j = a;
 	for (int k = 0; k < n; k++) {
 		int32_t at = f->c[a].off + offs[k];
@@ -834,7 +845,7 @@ static void il_hyph_word(il_t *f, int a, int b)
 			j++;
 		if (j < b && j > a && f->c[j].off == at && f->c[j - 1].bk == BK_NONE &&
 		    f->c[j].cl != FONT_CL_CONT)
-			f->c[j - 1].bk = BK_HYPH;
+			f->c[j - 1].bk = (uint8_t)bk;
 	}
 }
 
@@ -1523,7 +1534,8 @@ static void il_nospace_break(il_t *f, int ci, int32_t trail)
 	int flagged = 0, kind = il_nospace_kind(f, ci);
 	switch (c->bk) {
 	case BK_HYPH:
-		pen = PEN_HYPHEN;
+	case BK_HYPHC:
+		pen = c->bk == BK_HYPH ? PEN_HYPHEN : PEN_HYPHEN_CAP;
 		pw = il_hyinfo(f, c->span)->hyw;
 		flagged = 1;
 		break;
@@ -2863,8 +2875,8 @@ static void il_hyphenate_memo(il_t *f, ment_t *e)
 		return;
 	if (e && e->hbk && e->hyph == f->o->hyph) {
 		for (int i = 0; i < f->nc; i++)
-			if (e->hbk[i] == BK_HYPH)
-				f->c[i].bk = BK_HYPH;
+			if (e->hbk[i] == BK_HYPH || e->hbk[i] == BK_HYPHC)
+				f->c[i].bk = e->hbk[i];
 		return;
 	}
 	il_hyphenate(f);
@@ -3012,7 +3024,7 @@ static int il_one_line(const il_t *f)
 		return 0;
 	for (int i = 0; i < f->nc && w <= lw; i++) {
 		const fcp_t *c = &f->c[i];
-		if (c->kind == K_NL || c->bk == BK_HYPH)
+		if (c->kind == K_NL || c->bk == BK_HYPH || c->bk == BK_HYPHC)
 			return 0;
 		if (c->kind == K_SPACE) {
 			if (c->face >= 0 && c->adv < 0)

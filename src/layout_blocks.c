@@ -95,13 +95,22 @@ static int small_at(const char *p, int prev, int *len)
 	return uni_is_mark(cp) ? prev : uni_case_lower(cp);
 }
 
-static void title_upper(lay_t *L, spans_t *sp, const char *title, const tstyle_t *t,
-                        const tstyle_t *sc, int synth, int line, int col)
+/* The language of the profile's text: the language a translation was
+ * picked in (tr), else the profile's own lang, else the layout's. Not the
+ * locale's: --lang tr on an English profile keeps EDUCATION English (the
+ * locale's own words are cased as the locale's language). */
+static const char *user_lang(lay_t *L, const char *picked)
+{
+	return picked ? picked : L->m->text_lang ? L->m->text_lang : L->s->lang;
+}
+
+static void title_upper(lay_t *L, spans_t *sp, const char *title, const char *lang,
+                        const tstyle_t *t, const tstyle_t *sc, int synth, int line, int col)
 {
 	buf_t b;
 	buf_init(&b);
 	if (!synth) {
-		uni_upper(title, strlen(title), L->loc->lang, &b);
+		uni_upper(title, strlen(title), lang, &b);
 		sp_add(L, sp, arena_strndup(L->a, b.s, b.len), (int)b.len, t, NULL, line, col);
 		buf_done(&b);
 		return;
@@ -113,7 +122,7 @@ static void title_upper(lay_t *L, spans_t *sp, const char *title, const tstyle_t
 		while (*q && small_at(q, lower, &l) == lower)
 			q += l;
 		buf_reset(&b);
-		uni_upper(p, (size_t)(q - p), L->loc->lang, &b);
+		uni_upper(p, (size_t)(q - p), lang, &b);
 		sp_add(L, sp, arena_strndup(L->a, b.s, b.len), (int)b.len,
 		       lower ? sc : t, NULL, p == title ? line : 0, p == title ? col : 0);
 		p = q;
@@ -121,8 +130,8 @@ static void title_upper(lay_t *L, spans_t *sp, const char *title, const tstyle_t
 	buf_done(&b);
 }
 
-static void title_spans(lay_t *L, spans_t *sp, const char *title, const tstyle_t *t,
-                        int line, int col)
+static void title_spans(lay_t *L, spans_t *sp, const char *title, const char *lang,
+                        const tstyle_t *t, int line, int col)
 {
 	const style_t *s = L->s;
 	int synth = s->section_small_caps &&
@@ -135,8 +144,8 @@ static void title_spans(lay_t *L, spans_t *sp, const char *title, const tstyle_t
 	sc.size = pm(t->size, 800);
 	sc.feats &= ~(unsigned)STYLE_FEAT_SMCP;
 	sc.track = pm(sc.size, s->section_track + 30);
-	if (!uni_upper_ascii(title, strlen(title), L->loc->lang)) {
-		title_upper(L, sp, title, t, &sc, synth, line, col);
+	if (!uni_upper_ascii(title, strlen(title), lang)) {
+		title_upper(L, sp, title, lang, t, &sc, synth, line, col);
 		return;
 	}
 	for (const char *p = title; *p;) {
@@ -186,7 +195,7 @@ static void section_title(lay_t *L, const msection_t *sec)
 	if (s->section_small_caps)
 		t.feats |= STYLE_FEAT_SMCP;
 	t.track = pm(s->size_section, s->section_track);
-	title_spans(L, &sp, sec->title, &t, sec->line, sec->col);
+	title_spans(L, &sp, sec->title, user_lang(L, sec->title_lang), &t, sec->line, sec->col);
 	int tag = lay_tag(L, "H2");
 	int first = v_flow(L, &sp, bx(L), bw(L), INLINE_LEFT, s->size_section, 0);
 	lay_untag(L, tag);
@@ -700,7 +709,9 @@ static void sec_pubs(lay_t *L, const msection_t *sec)
 				const char *t = kinds[k][0] ? kinds[k] : L->loc->published;
 				buf_t hb;
 				buf_init(&hb);
-				uni_title_first(t, strlen(t), L->loc->lang, &hb);
+				/* a status is the profile's words, "Published" the locale's */
+				uni_title_first(t, strlen(t), kinds[k][0] ? user_lang(L, NULL) : L->loc->lang,
+				                &hb);
 				char *h = arena_strndup(L->a, hb.s, hb.len);
 				buf_done(&hb);
 				if (list >= 0)

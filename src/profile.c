@@ -398,6 +398,7 @@ static int section_parse(pctx_t *c, const ynode_t *n, msection_t *s)
 	if (!pv_is_map(c, n, "a section"))
 		return -1;
 	rc |= pv_field(c, n, "title", 1, &s->title);
+	s->title_lang = c->picked;
 	if (sec_type(c, n, &s->type) < 0) {
 		const char *any[32];
 		sec_any_keys(any, 32);
@@ -684,7 +685,7 @@ int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
                      const profile_opts_t *o, model_t **out, errs_t *e)
 {
 	ynode_t *root;
-	pctx_t c = {a, e, path, o, NULL, NULL, NULL, 0};
+	pctx_t c = {a, e, path, o, NULL, NULL, NULL, 0, NULL};
 	int before = e->nerrors, first = e->n;
 	*out = NULL;
 	if (len > PROFILE_MAX_FILE)
@@ -707,6 +708,9 @@ int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
 	c.m->lang = o && o->lang ? arena_strdup(a, o->lang) : NULL;
 	if (!c.m->lang && lang_parse(&c, root))
 		return -1;
+	/* the language the plain strings are written in: the profile's own */
+	const ynode_t *ln = root->kind == YD_MAP ? ydoc_get(root, "lang") : NULL;
+	c.m->text_lang = ln && ln->kind == YD_SCALAR && ln->len && ln->len <= 35 ? ln->str : NULL;
 	c.lang = c.m->lang;
 	if (root->kind == YD_SEQ) {              /* al-folio's _data/cv.yml */
 		pal_load(&c, root);

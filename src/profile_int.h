@@ -20,6 +20,8 @@ typedef struct pctx {
 	const ynode_t *root;  /* the profile map */
 	const char *lang;     /* translations to pick: --lang, else the profile's lang */
 	int warned_lang;      /* 1 once a field without that translation was reported */
+	const char *picked;   /* the key of the translation pv_translate last picked
+	                         (NULL: the field was a plain string) */
 } pctx_t;
 
 /* profile_val.c: typed getters; each reports a located error and returns

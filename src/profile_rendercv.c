@@ -745,6 +745,7 @@ static void rc_locale(pctx_t *c, const ynode_t *loc)
 		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 			if (!strcasecmp(l->str, names[i][0]))
 				code = names[i][1];
+		c->m->text_lang = code;   /* the words of the file are in it */
 		if (c->m->lang) {
 			apply = !strcasecmp(code, c->m->lang);   /* --lang */
 		} else {

@@ -220,6 +220,10 @@ const ynode_t *pv_translate(pctx_t *c, const ynode_t *n, const char *key)
 	for (int i = 0; c->lang && i < n->n; i++)   /* an exact match wins */
 		if (!strcmp(n->kids[2 * i]->str, c->lang))
 			pick = n->kids[2 * i + 1];
+	c->picked = NULL;
+	for (int i = 0; i < n->n; i++)
+		if (n->kids[2 * i + 1] == (pick ? pick : n->kids[1]))
+			c->picked = n->kids[2 * i]->str;
 	if (!pick && c->lang && !c->warned_lang) {
 		c->warned_lang = 1;
 		warn_at(c->e, c->file, n->line, n->col,
@@ -233,6 +237,7 @@ const ynode_t *pv_translate(pctx_t *c, const ynode_t *n, const char *key)
 int pv_string(pctx_t *c, const ynode_t *n, const char *key, const char **out)
 {
 	*out = NULL;
+	c->picked = NULL;
 	if (n && n->kind == YD_MAP) {
 		n = pv_translate(c, n, key);
 		if (!n)

@@ -107,9 +107,11 @@ static const key_t_ keys[] = {
 	{"header.photo.max_width", T_LEN, F(photo_max_w), NULL, "widest photo (a wider one is cropped at the sides, centred)"},
 	{"header.photo.gap", T_LEN, F(photo_gap), NULL, "space between the photo and the header text"},
 	{"header.photo.shape", T_ENUM, F(photo_shape), "square|rounded|circle", "photo outline, clipped: a circle is a square box of the height, cropped from the photo's centre; square and rounded keep the height"},
-	{"section.uppercase", T_BOOL, F(section_upper), NULL, "titles in capitals, as the CV's language writes them "
+	{"section.uppercase", T_BOOL, F(section_upper), NULL, "titles in capitals, as the title's language writes them "
 	 "(Unicode's full case mapping: HỌC VẤN, STRASSE; Greek without accents, ΕΚΠΑΙΔΕΥΣΗ; "
-	 "Turkish and Azeri İ; Georgian in Mtavruli only in Georgian)"},
+	 "Turkish and Azeri İ; Georgian in Mtavruli only in Georgian); a title is in the "
+	 "language of its translation, else the profile's lang, whatever --lang says "
+	 "(docs/locales.md)"},
 	{"section.small_caps", T_BOOL, F(section_small_caps), NULL,
 	 "lower-case letters of titles as small capitals: the font's (OpenType smcp), or "
 	 "capitals at 80% where the face has none (said once)"},

@@ -10,6 +10,11 @@
 #  - hyphen ladders: no more than text.hyphen_limit (2) hyphenated lines in
 #    a row (a Russian paragraph in modern had 3) while the lines can stay
 #    within the tolerance; 0 lets them be; German and Russian in every layout
+#  - Greek justified text is hyphenated (hyphen-el, ISO8859-7): no loose
+#    lines; German nouns (capitalised) are hyphenated, English names only
+#    as a last resort
+#  - capitals by the title's language: --lang tr on English titles gives
+#    EDUCATION (not EDUCATİON), a Turkish profile EĞİTİM; HTML says lang
 #  - "label: value": no space added after a full-width colon (ja, zh), one
 #    after an ASCII colon (en, ko), in the PDF and in HTML
 # Env: VITA (the binary), BUILD (scratch directory).
@@ -157,6 +162,56 @@ done
 # the case that showed it: with no limit, the ladder of three is back
 dump ru-any "$W/ru.yaml" -l modern --set text.hyphen_limit=0
 [ "$(ladder "$W/ru-any.dump")" -ge 3 ] || no "ru -l modern, no limit: no ladder (the test shows nothing)"
+
+# ---- Greek and German hyphenation ----------------------------------------
+cat >"$W/el.yaml" <<'YAML'
+name: Ελένη Παπαδοπούλου
+lang: el
+summary: Είμαι υποψήφια διδάκτωρ δεύτερου έτους στο Εθνικό Μετσόβιο Πολυτεχνείο, με επιβλέποντα τον καθηγητή Γιώργο Νικολάου. Τα ερευνητικά μου ενδιαφέροντα αφορούν τα συστήματα μηχανικής μάθησης, ιδιαίτερα την αποδοτική εκπαίδευση μεγάλων γλωσσικών μοντέλων και την εξυπηρέτησή τους σε μεγάλη κλίμακα. Προηγουμένως εργάστηκα σε ερευνητικά εργαστήρια στη Θεσσαλονίκη και στο Ηράκλειο.
+sections:
+  - {title: Έρευνα, type: text, text: Έρευνα στη συμπίεση μοντέλων και την επιτάχυνση της εξαγωγής συμπερασμάτων σε επεξεργαστές γραφικών.}
+YAML
+for lay in layouts/*.yaml; do
+	l=$(basename "$lay" .yaml)
+	dump "el-$l" "$W/el.yaml" -l "$l"
+	grep -q 'loose line' "$W/el-$l.err" && no "el -l $l: $(grep -m1 'loose line' "$W/el-$l.err")"
+done
+# a run "...letter-" actual="Word": a word hyphenated; $2 its first letter's test
+hyphenated() {
+	python3 - "$1" "$2" <<'PY'
+import re, sys
+ok = {"greek": lambda w: "\u0370" <= w[-2] <= "\u03ff",
+      "capital": lambda w: True}[sys.argv[2]]
+for l in open(sys.argv[1], encoding="utf-8"):
+    m = re.search(r'"([^"]*\w-)" actual="(\w)', l)
+    if m and ok(m.group(1)) and (sys.argv[2] != "capital" or m.group(2).isupper()):
+        sys.exit(0)
+sys.exit(1)
+PY
+}
+hyphenated "$W/el-sidebar.dump" greek || no "el -l sidebar: no Greek word hyphenated (hyphen-el installed?)"
+# German nouns have capitals, and are hyphenated like any word
+hyphenated "$W/de-sidebar.dump" capital || no "de -l sidebar: no capitalised noun hyphenated"
+
+# ---- capitals by the title's language ---------------------------------------
+cat >"$W/tr.yaml" <<'YAML'
+name: Ada Case
+layout: {section: {uppercase: true}}
+sections:
+  - {title: Education, type: text, text: Toronto.}
+  - {title: {en: Experience, tr: Deneyim bilgisi}, type: text, text: Ankara.}
+YAML
+"$VITA" render "$W/tr.yaml" --lang tr -o "$W/tr.pdf" 2>/dev/null || no "tr: exit $?"
+pdftotext "$W/tr.pdf" - >"$W/tr.txt"
+grep -qx 'EDUCATION' "$W/tr.txt" || no "--lang tr: an English title is not EDUCATION: $(grep -i educat "$W/tr.txt")"
+grep -qx 'DENEYİM BİLGİSİ' "$W/tr.txt" || no "--lang tr: the Turkish translation is not DENEYİM BİLGİSİ"
+grep -q 'Ocak\|Aralık\|Güncelleme\|sayfa' "$W/tr.txt" || no "--lang tr: the locale's words are not Turkish"
+printf 'lang: tr\n' | cat - "$W/tr.yaml" | sed 's/title: Education/title: Eğitim/' >"$W/tr2.yaml"
+"$VITA" render "$W/tr2.yaml" -o "$W/tr2.pdf" 2>/dev/null || no "tr2: exit $?"
+pdftotext "$W/tr2.pdf" - | grep -qx 'EĞİTİM' || no "lang: tr: Eğitim is not EĞİTİM"
+"$VITA" render "$W/tr.yaml" --lang tr --format html -o "$W/tr.html" 2>/dev/null
+grep -q '<h2 lang="en">Education</h2>' "$W/tr.html" || no "html: the English title has no lang=en"
+grep -q '<h2>Deneyim bilgisi</h2>' "$W/tr.html" || no "html: the Turkish title is marked"
 
 [ $fail -eq 0 ] && echo "page_quality: ok"
 exit $fail

@@ -28,7 +28,11 @@ TEST(words)
 {
 	EQ_STR(split("hyphenation"), "hy-phen-ation");
 	EQ_STR(split("typesetting"), "type-set-ting");
-	EQ_STR(split("Pekhimenko"), "Pekhimenko");
+	/* a capitalised word as its lower case (TeX's \uchyph=1); capitals not */
+	EQ_STR(split("Pekhimenko"), "Pekhi-menko");
+	EQ_STR(split("Hyphenation"), "Hy-phen-ation");
+	EQ_STR(split("HYPHENATION"), "HYPHENATION");
+	EQ_STR(split("HyphenatioN"), "HyphenatioN");
 	EQ_STR(split("GPU"), "GPU");
 	EQ_STR(split("x86"), "x86");
 	EQ_STR(split("cat"), "cat");
@@ -89,7 +93,7 @@ TEST(lazy)
 	CHECK(!hyph_loaded(NULL));
 	EQ_INT(hyph_word(l, "GPU", 3, offs, 16), 0);
 	EQ_INT(hyph_word(l, "cat", 3, offs, 16), 0);
-	EQ_INT(hyph_word(l, "Pekhimenko", 10, offs, 16), 0);
+	EQ_INT(hyph_word(l, "NVIDIA", 6, offs, 16), 0);
 	CHECK(!hyph_loaded(l));
 	EQ_INT(hyph_word(l, "hyphenation", 11, offs, 16), 2);
 	CHECK(hyph_loaded(l));
@@ -103,9 +107,9 @@ TEST(lazy)
 }
 
 /* (at least 2 letters before and 3 after a break) Each language with Debian patterns (hyphen-de, -fr, -es, -it, -pt-pt,
- * -ru): found by its code alone, in its own encoding (ISO8859-1 for de
- * and pt, KOI8-R for ru, UTF-8 for the others), with the breaks the
- * patterns give. */
+ * -ru, -el): found by its code alone, in its own encoding (ISO8859-1 for
+ * de and pt, KOI8-R for ru, ISO8859-7 for el, UTF-8 for the others), with
+ * the breaks the patterns give. */
 static void lang_case(const char *lang, const char *word, const char *want)
 {
 	errs_t e;
@@ -142,6 +146,12 @@ TEST(languages)
 	lang_case("it", "università", "uni-ver-sità");
 	lang_case("pt", "universidade", "uni-ver-si-dade");
 	lang_case("ru", "университет", "уни-вер-си-тет");
+	/* German nouns are capitalised; Greek in ISO8859-7 (hyphen-el) */
+	lang_case("de", "Forschungslaboratorien", "For-schungs-la-bo-ra-to-rien");
+	lang_case("ru", "Университет", "Уни-вер-си-тет");
+	lang_case("el", "πολυτεχνείο", "πο-λυ-τε-χνείο");
+	lang_case("el", "Πολυτεχνείο", "Πο-λυ-τε-χνείο");
+	lang_case("el", "εξυπηρέτηση", "εξυ-πη-ρέτηση");
 	errs_t e;
 	errs_init(&e);
 	CHECK(hyph_open("zh", &e) == NULL);   /* CJK: no patterns, no hyphens */
@@ -239,6 +249,12 @@ TEST(cache)
 	lang_case("en-US", "hyphenation", "hy-phen-ation");
 	lang_case("de", "silbentrennung", "sil-ben-tren-nung");   /* from the cache now */
 	lang_case("ru", "университет", "уни-вер-си-тет");
+	/* German nouns are capitalised; Greek in ISO8859-7 (hyphen-el) */
+	lang_case("de", "Forschungslaboratorien", "For-schungs-la-bo-ra-to-rien");
+	lang_case("ru", "Университет", "Уни-вер-си-тет");
+	lang_case("el", "πολυτεχνείο", "πο-λυ-τε-χνείο");
+	lang_case("el", "Πολυτεχνείο", "Πο-λυ-τε-χνείο");
+	lang_case("el", "εξυπηρέτηση", "εξυ-πη-ρέτηση");
 	lang_case("fr", "typographie", "ty-po-gra-phie");
 	CHECK(words_sane("en-US"));
 	unsigned char *good = file_get(path, &n), *bad = good ? malloc((size_t)n) : NULL;

@@ -382,10 +382,31 @@ static void lb_init(void)
 		lb_al[b] = lb_low[b] == LBP_AL;
 }
 
+/* U+0800..U+0FFF (Samaritan to Tibetan: the Indic scripts, Thai, Lao) from
+ * a table of their own too, made when a character of theirs first comes */
+#define LB_MID 0x1000
+static uint8_t lb_mid[LB_MID - LB_LOW];
+static int lb_mid_made;
+
+static void lb_mid_init(void)
+{
+	memset(lb_mid, LBP_XX, sizeof(lb_mid));
+	for (int i = 0; i < lb_n && lb_prop_default[i].start < LB_MID; i++)
+		for (utf32_t c = lb_prop_default[i].start; c <= lb_prop_default[i].end && c < LB_MID; c++)
+			if (c >= LB_LOW)
+				lb_mid[c - LB_LOW] = (uint8_t)lb_prop_default[i].prop;
+	lb_mid_made = 1;
+}
+
 static enum LineBreakClass lb_default(utf32_t c)
 {
 	if (c < LB_LOW)
 		return (enum LineBreakClass)lb_low[c];
+	if (c < LB_MID) {
+		if (!lb_mid_made)
+			lb_mid_init();
+		return (enum LineBreakClass)lb_mid[c - LB_LOW];
+	}
 	int lo = 0, hi = lb_n - 1;      /* the last entry starting at or before c */
 	while (lo < hi) {
 		int mid = (lo + hi + 1) / 2;

@@ -826,8 +826,12 @@ static void emit_item(emit_t *st, const font_sglyph_t *sgv, int n, font_face_t *
 		if (sg->flags & 1) {
 			int32_t dx = funits_u(sg->xoff, st->size, f->upem);
 			if (o->n - st->n0 > 1) {
+				/* the glyph before, already counted, takes dx */
 				o->g[o->n - 2].adv += dx;
 				g->adv -= dx;
+				*sum += dx;
+				*abs += dx < 0 ? -(int64_t)dx : dx;
+				width += dx;
 			}
 			brk = 1;
 			st->pending = 1;
@@ -1318,15 +1322,14 @@ void font_uglyphs_adv(const font_uglyph_t *u, int n, int32_t size, int32_t *adv)
 
 int32_t font_uglyphs_width(const font_uglyph_t *u, int n, int32_t size)
 {
-	/* as emit_item adds them up: each glyph's advance before the offset
-	   of the glyph after it moved into it, saturating */
+	/* as emit_item adds them up, saturating: the advances the glyphs are
+	   set at (font_uglyphs_adv), whose sum an offset carried from one
+	   glyph to the one before it leaves as it is */
 	int64_t width = 0;
 	for (int k = 0; k < n; k++) {
 		int32_t adv = milli_u(u[k].milli, size);
 		if (u[k].kern)
 			adv += funits_u(u[k].kern, size, u[k].upem);
-		if (u[k].dx && u[k].cl != FONT_CL_GLYPH)
-			adv -= funits_u(u[k].dx, size, u[k].upem);
 		width += adv;
 		if (width > INT32_MAX)
 			width = INT32_MAX;

@@ -98,6 +98,17 @@ done
 for w in 'المدونة العربية' 'תל אביב' 'محلل صرفي' 'مدونتي'; do
 	grep -qF -- "$w" "$OUT/links-en-ar-name-classic.txt" || no "en-ar-name: no link reads '$w'"
 done
+# A location set beside the entry (the modern layout's right column) fits
+# the column it was measured for: the measure counted an x offset twice
+# that the set counts once (Noto Serif Hebrew's kerning), and "ירושלים,
+# ישראל" wrapped after its comma
+python3 tests/tools/gen_scripts.py profiles/zhanda-zhu.yaml "$OUT/gen" >/dev/null || no "gen_scripts.py"
+for l in modern academic; do
+	"$VITA" render "$OUT/gen/he.yaml" -l layouts/$l.yaml -o "$OUT/he-loc-$l.pdf" 2>/dev/null || no "he $l: exit $?"
+	n=$(text "$OUT/he-loc-$l.pdf" | python3 -c "import sys
+print(sum(1 for l in sys.stdin.read().splitlines() if l.strip().strip(',') in ('ירושלים', 'ישראל', 'חיפה')))")
+	[ "$n" = 0 ] || no "he $l: $n locations wrap in their column"
+done
 # Whole right-to-left CVs (the two here, and zhanda-zhu's CV written in
 # Arabic, Persian and Hebrew by gen_scripts.py): every RTL word of the
 # profile is read by pdftotext (source letters, logical order), and by the
@@ -106,7 +117,6 @@ done
 # span and one move per cluster (issue 13: that made the content streams
 # 4x and the render 25% dearer): per page, fewer /ActualText spans than a
 # tenth of its RTL letters, fewer Td/Tm than a third.
-python3 tests/tools/gen_scripts.py profiles/zhanda-zhu.yaml "$OUT/gen" >/dev/null || no "gen_scripts.py"
 pdfjs=tests/tools/pdfjs/node_modules/pdfjs-dist/package.json
 for y in tests/bidi/ar-cv.yaml tests/bidi/he-cv.yaml "$OUT/gen/ar.yaml" "$OUT/gen/fa.yaml" "$OUT/gen/he.yaml"; do
 	n=$(basename "$y" .yaml); [ "${y#"$OUT"}" != "$y" ] && n=gen-$n

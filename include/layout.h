@@ -68,4 +68,18 @@ typedef struct layout_over {
 void layout_over_add(layout_over_t *o, const layout_box_t *b);
 int layout_over(const layout_over_t *o, int32_t avail_first, int32_t avail, int max);
 
+/* fit's search (docs/layouts.md, "Fit") over the steps 1..10, step 0
+ * known not to fit: attempt(ctx, k, lo) tries step k and says whether it fits
+ * (1), does not (0), or ends the search (-1); lo is the largest step
+ * known not to fit (0 at first), so that k - 1 == lo means that k is kept
+ * if it fits. From guess (1..10), galloping away from it (1, 2, 4 ...
+ * steps) while the answers agree, then bisecting between the nearest step
+ * that fits and the nearest that does not; with no guess (0), step 10
+ * first, then bisecting. Each step is tried at most once, at most 6 in
+ * all. Returns the step kept: one tried that fits whose step below was
+ * tried and does not fit (or is 0), the smallest that fits when fitting
+ * is monotone in the step; 11 when none tried fits (step 10 was then
+ * tried); -1 when attempt ended it. */
+int layout_fit_search(int guess, int (*attempt)(void *ctx, int k, int lo), void *ctx);
+
 #endif

@@ -704,15 +704,15 @@ static int fit_ok(const fit_t *F, int k, int n, int32_t fill)
  * must come down to (fit.pages, or one page less for fit.no_short_last),
  * each page losing at its foot what step 0's lost on average, with 3% to
  * spare (the text reflows too: smaller type holds more of it on a line);
- * 10 when none does, or when step 0's height is not known (a measured
- * attempt stops once it is sure to pass fit.pages). Only what the search
+ * 10 when none does; 0 (none) when step 0's height is not known (a
+ * measured attempt stops once it is sure to pass fit.pages). Only what the search
  * costs depends on it and, where being ok is not monotone in the step,
  * which ok step it finds. */
 static int fit_guess(const fit_t *F)
 {
 	const style_t *s = F->s;
 	if (F->h0 < 0 || s->size_body <= 0 || s->leading <= 0)
-		return 10;
+		return 0;
 	int n0 = F->pages0;
 	int target = s->fit_pages && n0 > s->fit_pages ? s->fit_pages : n0 - 1;
 	if (target < 1)
@@ -817,17 +817,13 @@ static int fit_try(fit_t *F, int k, int lo)
 	return ok;
 }
 
-/* The steps 1..10 after step 0 was not ok: lo < k < hi, where lo is not
- * ok (or is 0) and hi is ok (or is 11: none known to be). Without step
- * 0's height there is no guess to stay near: step 10, then bisection. */
-static int fit_search(fit_t *F)
+int layout_fit_search(int guess, int (*attempt)(void *ctx, int k, int lo), void *ctx)
 {
-	int lo = 0, hi = 11, dir = 0, d = 1;
-	int x = fit_guess(F);
-	if (F->trace)
-		fprintf(stderr, "vita: fit: from step %d\n", x);
+	int lo = 0, hi = 11, d = 1;
+	int dir = guess > 0 ? 0 : 2;   /* 2: bisecting (no guess to stay near) */
+	int x = guess > 0 && guess < 10 ? guess : 10;
 	while (hi - lo > 1) {
-		int r = fit_try(F, x, lo);
+		int r = attempt(ctx, x, lo);
 		if (r < 0)
 			return -1;
 		if (r)
@@ -836,7 +832,7 @@ static int fit_search(fit_t *F)
 			lo = x;
 		if (hi - lo <= 1)
 			break;
-		if (F->h0 >= 0 && (dir == 0 || dir == (r ? -1 : 1))) {
+		if (dir == 0 || dir == (r ? -1 : 1)) {
 			/* galloping away from the guess while the answers agree */
 			dir = r ? -1 : 1;
 			x = r ? hi - d : lo + d;
@@ -850,7 +846,22 @@ static int fit_search(fit_t *F)
 			x = lo + (hi - lo) / 2;
 		}
 	}
-	return 0;
+	return hi;
+}
+
+static int fit_try_cb(void *ctx, int k, int lo)
+{
+	return fit_try(ctx, k, lo);
+}
+
+/* The steps 1..10 after step 0 was not ok (layout_fit_search); -1 when an
+ * attempt had errors. */
+static int fit_search(fit_t *F)
+{
+	int g = fit_guess(F);
+	if (F->trace)
+		fprintf(stderr, "vita: fit: from step %d\n", g > 0 ? g : 10);
+	return layout_fit_search(g, fit_try_cb, F) < 0 ? -1 : 0;
 }
 
 /* VITA_FIT=scan: every step 1..10 measured, for the smallest ok one. */

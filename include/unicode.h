@@ -26,6 +26,11 @@ int uni_is_mark(uint32_t cp);
 /* A non-spacing mark (general category Mn: a virama, a vowel sign above
  * or below). */
 int uni_is_nonspacing(uint32_t cp);
+/* A mark that takes the bidi level of the character before it: general
+ * category Mn or Me, which is Unicode's Bidi_Class NSM but for five
+ * marks of left-to-right scripts (Kannada U+0CBF, U+0CC6, Zanabazar
+ * Square U+11A07, U+11A08, Bhaiksuki U+11C3F: L). */
+int uni_is_nsm(uint32_t cp);
 /* The name of cp's script when it is one of the Indic and Southeast Asian
  * scripts vita's chains have no face for yet ("Gujarati", "Khmer": shaped
  * into clusters like Devanagari, Bengali, Tamil and Thai, whose faces the

@@ -1758,15 +1758,20 @@ typedef struct lset {       /* one line being turned into runs */
 	int pgpend;             /* bytes of a cluster without glyphs, read by the next */
 } lset_t;
 
+/* A mark that continues its letter's RTL cluster: Bidi_Class NSM
+ * (general category Mn or Me, uni_is_nsm: Hebrew points, Arabic harakat,
+ * the marks of Syriac, Thaana, NKo, Samaritan, Mandaic, Arabic Extended,
+ * the Hebrew varika U+FB1E, and beyond the BMP those of Kharoshthi,
+ * Hanifi Rohingya, Yezidi, Sogdian, Old Uyghur, Mende Kikakui, Adlam),
+ * or what else continues a grapheme (is_extend: a joiner). */
 static inline int is_rtl_mark(uint32_t c)
 {
-	/* at once for the presentation forms that most RTL glyphs are */
-	if (c < 0x300 || (c >= 0xFB50 && c <= 0xFDFF) || (c >= 0xFE30 && c < 0x1F3FB))
+	/* at once for the letters and presentation forms that most RTL
+	   glyphs are (none is a mark) */
+	if (c < 0x300 || (c >= 0x5D0 && c <= 0x5EA) || (c >= 0x620 && c <= 0x64A) ||
+	    (c >= 0xFB50 && c <= 0xFDFF) || (c >= 0xFE30 && c <= 0xFEFF))
 		return 0;
-	return is_extend(c) || (c >= 0x591 && c <= 0x5C7 && c != 0x5BE && c != 0x5C0 &&
-	                        c != 0x5C3 && c != 0x5C6) ||
-	       (c >= 0x610 && c <= 0x61A) || (c >= 0x64B && c <= 0x65F) || c == 0x670 ||
-	       (c >= 0x6D6 && c <= 0x6ED && c != 0x6DD && c != 0x6DE && c != 0x6E5 && c != 0x6E6);
+	return is_extend(c) || uni_is_nsm(c);
 }
 
 static char *reverse_cps(arena_t *a, const char *s, size_t n)

@@ -378,6 +378,15 @@ int uni_is_nonspacing(uint32_t cp)
 	return cp >= 0x300 && category(cp) == HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK;
 }
 
+int uni_is_nsm(uint32_t cp)
+{
+	if (cp < 0x300)
+		return 0;
+	hb_unicode_general_category_t c = category(cp);
+	return c == HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK ||
+	       c == HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK;
+}
+
 const char *uni_unshaped_script(uint32_t cp)
 {
 	static const struct {

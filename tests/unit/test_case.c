@@ -137,6 +137,9 @@ TEST(every_code_point)
 	free(simple);
 	free(full);
 	free(newer);
+	simple = NULL;
+	full = NULL;
+	newer = NULL;
 }
 
 static void up(const char *in, const char *lang, const char *want)
@@ -245,11 +248,61 @@ TEST(tables_current)
 	              "cmp -s - src/unicode_casetab.h"), 0);
 }
 
+/* uni_is_nsm against the Bidi_Class of extracted/DerivedBidiClass.txt,
+ * every code point (HarfBuzz's categories, Unicode 15.0 as the files): NSM but for the
+ * marks of left-to-right scripts that are L (uni_is_nsm says which). A
+ * mark that takes its letter's level keeps a right-to-left cluster
+ * together (inline.c's is_rtl_mark) beyond Hebrew and Arabic: the Hebrew
+ * varika, Syriac, Thaana, NKo, Adlam, Hanifi Rohingya. */
+TEST(nsm_every_code_point)
+{
+	unsigned char *nsm = calloc(MAXCP, 1), *ltr = calloc(MAXCP, 1);
+	FILE *f = fopen(UCD "extracted/DerivedBidiClass.txt", "r");
+	CHECK(f != NULL);
+	char line[512], cls[16];
+	int lines = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned a, b;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (sscanf(line, "%x..%x ; %15s", &a, &b, cls) != 3) {
+			if (sscanf(line, "%x ; %15s", &a, cls) != 2)
+				continue;
+			b = a;
+		}
+		for (unsigned c = a; c <= b && c < MAXCP; c++) {
+			nsm[c] = !strcmp(cls, "NSM");
+			ltr[c] = !strcmp(cls, "L");
+		}
+		lines++;
+	}
+	if (f)
+		fclose(f);
+	CHECK(lines > 1000);
+	int bad = 0, ltr_marks = 0;
+	for (uint32_t c = 0; c < MAXCP; c++) {
+		int m = uni_is_nsm(c);
+		if (m && !nsm[c] && ltr[c]) {
+			ltr_marks++;
+			continue;
+		}
+		if (m != nsm[c] && bad++ < 5)
+			fprintf(stderr, "  U+%04X: uni_is_nsm %d, Bidi_Class NSM %d\n", (unsigned)c, m,
+			        nsm[c]);
+	}
+	EQ_INT(bad, 0);
+	CHECK(ltr_marks <= 5);
+	CHECK(uni_is_nsm(0xFB1E) && uni_is_nsm(0x1E944) && uni_is_nsm(0x10D24) && uni_is_nsm(0x711));
+	free(nsm);
+	free(ltr);
+}
+
 int main(void)
 {
 	RUN(every_code_point);
 	RUN(titles);
 	RUN(title_first);
 	RUN(tables_current);
+	RUN(nsm_every_code_point);
 	return t_report();
 }

@@ -6,6 +6,8 @@
 #include "bidi.h"
 #include "inline.h"
 #include "t.h"
+#include "unicode.h"
+#include "utf8.h"
 
 static font_lib_t *lib;
 static font_chain_t *serif;
@@ -606,6 +608,42 @@ TEST(rtl_words)
 	errs_done(&e);
 }
 
+/* A right-to-left mark (Bidi_Class NSM) stays in its letter's cluster,
+ * wherever Unicode has it: the Hebrew varika U+FB1E, NKo's U+07EB and
+ * U+07F2, Arabic Extended-A's U+08F0 were runs of their own, drawn beside
+ * their letters and read apart from them (is_rtl_mark knew the marks of
+ * U+0591..U+06ED only). uni_is_nsm is Unicode's NSM (test_case). */
+TEST(rtl_marks_join)
+{
+	const char *texts[] = { "\u05D2\uFB1E\u05D5\u05E8\u05D2", "\u07D3\u07CA\u07F2\u07E1\u07EB",
+	                        "\u0628\u08F0\u0627\u0628", "\u05E9\u05C1\u05B8\u05DC\u05D5\u05B9\u05DD" };
+	errs_t e;
+	errs_init(&e);
+	for (size_t i = 0; i < sizeof(texts) / sizeof(*texts); i++) {
+		inline_span_t sp = span(texts[i], FONT_REGULAR, 0, NULL);
+		inline_opts_t o = opts(300000, INLINE_LEFT);
+		o.lang = i == 2 ? "ar" : "he";
+		o.hyph = NULL;
+		o.rtl = 1;
+		inline_result_t r;
+		EQ_INT(inline_set(A, &sp, 1, &o, &r, &e), 0);
+		EQ_INT(r.nlines, 1);
+		int drawn = 0;
+		for (int j = 0; r.nlines && j < r.lines[0].nruns; j++) {
+			const page_run_t *u = &r.lines[0].runs[j];
+			uint32_t cp = 0;
+			utf8_decode(u->text, (size_t)u->len, &cp);
+			drawn += u->len;
+			if (uni_is_nsm(cp)) {
+				fprintf(stderr, "  text %zu: U+%04X starts a run of its own\n", i, (unsigned)cp);
+				CHECK(0);
+			}
+		}
+		CHECK(drawn > 0);
+	}
+	errs_done(&e);
+}
+
 /* bidi_levels answers a paragraph of plain right-to-left text (letters,
  * marks, spaces, joiners, a few stops) in a right-to-left page itself:
  * the same levels as libfribidi's, for every such paragraph tried. */
@@ -1059,6 +1097,7 @@ int main(void)
 	RUN(rtl_from_0590);
 	RUN(rtl_plain_levels);
 	RUN(rtl_words);
+	RUN(rtl_marks_join);
 	RUN(rtl_simple_levels);
 	RUN(rtl_shape);
 	RUN(overflow);

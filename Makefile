@@ -80,7 +80,8 @@ DEB_FONTS = fonts-noto-core fonts-noto-extra fonts-noto-cjk fonts-font-awesome f
 # (libthai0: the reference test_thai_lib compares thai.c's breaks with.)
 DEB_TEST  = libthai0 poppler-utils mupdf-tools ghostscript qpdf valgrind clang libclang-rt-dev \
             python3 python3-yaml python3-jsonschema python3-html5lib python3-pikepdf mandoc \
-            time hyperfine strace ninja-build fontconfig unicode-data bzip2 nodejs python3-fonttools
+            time hyperfine strace ninja-build fontconfig unicode-data bzip2 nodejs python3-fonttools \
+            libharfbuzz-bin
 
 SRC      = $(wildcard src/*.c)
 OBJ      = $(SRC:src/%.c=$(BUILD)/%.o)

@@ -188,7 +188,58 @@ static const font_cand_t *fc_best(const font_cand_t *v, int n, int bold, int ita
 	return b;
 }
 
-static int fc_cands(FcPattern *const *fonts, int nfont, font_cand_t *v, int max)
+/* The style name fontconfig pairs with family (FC_FAMILY and FC_STYLE are
+ * lists in step: "Noto Serif Myanmar" / "Condensed Bold", then "Noto Serif
+ * Myanmar Condensed Bold" / "Regular"), or NULL. */
+static const char *fc_style_of(FcPattern *p, const char *family)
+{
+	FcChar8 *fam, *st;
+	for (int k = 0; fcl.FcPatternGetString(p, FC_FAMILY, k, &fam) == FcResultMatch; k++)
+		if (fcl.FcStrCmpIgnoreCase(fam, (const FcChar8 *)family) == 0)
+			return fcl.FcPatternGetString(p, FC_STYLE, k, &st) == FcResultMatch ? (const char *)st
+			                                                                    : NULL;
+	return NULL;
+}
+
+/* A face whose weight and width as fontconfig reads them contradict its
+ * own style name (Debian 12's Noto Serif and Sans Myanmar: Bold, Light,
+ * Condensed and Regular all say regular weight and normal width, so the
+ * Bold file won the regular slot by its file name and ExtraBold the bold
+ * one): the four plain style names mean what they say, a Condensed face
+ * is narrower than normal, and a weight word in the name (Light, Medium,
+ * SemiBold, ...) counts where fontconfig says regular. */
+static void fc_style_fix(font_cand_t *c, const char *st)
+{
+	if (!st)
+		return;
+	int bold = !strcmp(st, "Bold") || !strcmp(st, "Bold Italic");
+	if (bold || !strcmp(st, "Regular") || !strcmp(st, "Italic")) {
+		c->weight = bold ? FC_WEIGHT_BOLD : FC_WEIGHT_REGULAR;
+		c->width = FC_WIDTH_NORMAL;
+		return;
+	}
+	if (c->width == FC_WIDTH_NORMAL && strstr(st, "Condensed"))
+		c->width = strstr(st, "SemiCondensed") ? FC_WIDTH_SEMICONDENSED
+		         : strstr(st, "ExtraCondensed") ? FC_WIDTH_EXTRACONDENSED : FC_WIDTH_CONDENSED;
+	/* a weight the name gives that fontconfig read as regular */
+	static const struct {
+		const char *w;
+		int v;
+	} ws[] = {{"ExtraLight", FC_WEIGHT_EXTRALIGHT}, {"Light", FC_WEIGHT_LIGHT},
+	          {"Thin", FC_WEIGHT_THIN}, {"Medium", FC_WEIGHT_MEDIUM},
+	          {"SemiBold", FC_WEIGHT_SEMIBOLD}, {"ExtraBold", FC_WEIGHT_EXTRABOLD},
+	          {"Black", FC_WEIGHT_BLACK}, {"Bold", FC_WEIGHT_BOLD}};
+	if (c->weight != FC_WEIGHT_REGULAR && c->weight != FC_WEIGHT_BOOK)
+		return;
+	for (size_t i = 0; i < sizeof(ws) / sizeof(ws[0]); i++)
+		if (strstr(st, ws[i].w)) {
+			c->weight = ws[i].v;
+			return;
+		}
+}
+
+static int fc_cands(FcPattern *const *fonts, int nfont, const char *family, font_cand_t *v,
+                    int max)
 {
 	int n = 0;
 	for (int i = 0; i < nfont && n < max; i++) {
@@ -210,6 +261,7 @@ static int fc_cands(FcPattern *const *fonts, int nfont, font_cand_t *v, int max)
 		fcl.FcPatternGetInteger(p, FC_WEIGHT, 0, &c->weight);
 		fcl.FcPatternGetInteger(p, FC_SLANT, 0, &c->slant);
 		fcl.FcPatternGetInteger(p, FC_WIDTH, 0, &c->width);
+		fc_style_fix(c, fc_style_of(p, family));
 		/* a variable font draws its default instance: a last resort;
 		   one that is not an sfnt (Type 1, PCF) cannot be drawn at all */
 		int known = fcl.FcPatternGetString(p, FC_FONTFORMAT, 0, &fmt) == FcResultMatch;
@@ -426,7 +478,7 @@ static int fcx_cands(font_lib_t *lib, FcConfig *fc, const char *family, font_can
 	int nf = fcx_find(lib, fc, family, found, 256);
 	if (nf < 0 || nf >= 256 || nf >= max)
 		return -1;
-	int n = fc_cands(found, nf, v, max);
+	int n = fc_cands(found, nf, family, v, max);
 	for (int i = 0; i < n; i++)
 		if (access(v[i].file, F_OK) != 0)
 			return -1;
@@ -513,11 +565,12 @@ static int family_list(chain_ctx_t *x, const char *family, font_cand_t *v, int m
 	int answered = n >= 0;
 	if (n < 0) {
 		FcObjectSet *os = fcl.FcObjectSetBuild(FC_FILE, FC_INDEX, FC_WEIGHT, FC_SLANT, FC_WIDTH,
-		                                   FC_FONTFORMAT, FC_VARIABLE, (char *)0);
+		                                   FC_FONTFORMAT, FC_VARIABLE, FC_FAMILY, FC_STYLE,
+		                                   (char *)0);
 		FcFontSet *fs = fc_list(fc, family, os);
 		fcl.FcObjectSetDestroy(os);
 		*fsp = fs;
-		n = fs ? fc_cands(fs->fonts, fs->nfont, v, max) : 0;
+		n = fs ? fc_cands(fs->fonts, fs->nfont, family, v, max) : 0;
 		answered = fs != NULL;
 	}
 	font_fccache_store(x->lib, family, v, n);

@@ -2,10 +2,10 @@
  * a run does not pay for FcInitLoadConfigAndFonts (5-10 ms with ~2000
  * fonts installed, more than everything else vita does for a CV).
  *
- * File: $XDG_CACHE_HOME/vita/families-v4-KEY (else under $HOME/.cache),
+ * File: $XDG_CACHE_HOME/vita/families-v5-KEY (else under $HOME/.cache),
  * text, one record per family, written atomically (temp + rename):
  *
- *   vita-families 4 <configuration key>
+ *   vita-families 5 <configuration key>
  *   I <offset of its F line after the I lines> <family>   (one per record)
  *   F <number of C lines> <family as written in the chain>
  *   C <index> <weight> <slant> <width> <truetype> <mtime> <size> <dirmtime> <path>
@@ -15,7 +15,9 @@
  * `vita fonts`, 230 KB, of which a CV needs a few); a record not found
  * where its I line says (the file was edited) is not used. <truetype> is
  * 1 for TrueType outlines, 0 for CFF (or a variable font), 2 for a face
- * that is no sfnt (Type 1: v3 files said 0, hence v4).
+ * that is no sfnt (Type 1: v3 files said 0, hence v4). v5: weight and
+ * width as font_chain.c's fc_style_fix mends them (a face whose own
+ * style name contradicts them).
  *
  * The key is a hash of the fontconfig configuration: FONTCONFIG_FILE,
  * FONTCONFIG_PATH and FONTCONFIG_SYSROOT, and the times and sizes of the
@@ -540,7 +542,7 @@ static void index_read(fccache_t *c)
 		}
 	}
 	size_t hl = 16 + strlen(c->key);
-	if (strncmp(b, "vita-families 4 ", 16) != 0 || strncmp(b + 16, c->key, strlen(c->key)) ||
+	if (strncmp(b, "vita-families 5 ", 16) != 0 || strncmp(b + 16, c->key, strlen(c->key)) ||
 	    b[hl] != '\n' || e < b + hl + 1) {
 		close(fd);
 		free(b);
@@ -583,10 +585,10 @@ static fccache_t *cache_get(font_lib_t *lib)
 	buf_init(&m);
 	config_key(c->key);
 	if (xdg && xdg[0] == '/') {
-		buf_printf(&p, "%s/vita/families-v4-%s", xdg, c->key);
+		buf_printf(&p, "%s/vita/families-v5-%s", xdg, c->key);
 		buf_printf(&m, "%s/vita/misses-v2-%s", xdg, c->key);
 	} else if (home && home[0] == '/') {
-		buf_printf(&p, "%s/.cache/vita/families-v4-%s", home, c->key);
+		buf_printf(&p, "%s/.cache/vita/families-v5-%s", home, c->key);
 		buf_printf(&m, "%s/.cache/vita/misses-v2-%s", home, c->key);
 	}
 	if ((off && *off && strcmp(off, "0") != 0) || !p.s) {
@@ -709,7 +711,7 @@ static void cache_write(fccache_t *c)
 		return;
 	buf_init(&b);
 	buf_init(&r);
-	buf_printf(&b, "vita-families 4 %s\n", c->key);
+	buf_printf(&b, "vita-families 5 %s\n", c->key);
 	for (int i = 0; i < c->n; i++) {
 		fcc_fam_t *f = &c->f[i];
 		if (f->n == 0 || f->n != f->want)

@@ -918,11 +918,17 @@ static void emit_missing(emit_t *st, uint32_t cp, uint32_t off)
 	st->pending = 1;
 }
 
-static int is_mark(uint32_t cp)
+/* A code point that stays in the face of the text before it when that face
+ * has it: marks, variation selectors, the joiners, the dandas. */
+static int sticks(uint32_t cp)
 {
 	if (cp < 0x300)
 		return 0;
-	if (cp == 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f))
+	/* the joiners, and the dandas every Indic script shares (U+0964-5,
+	   in the Devanagari block): with the face of the text they are in,
+	   not the first one (Devanagari's) that has them */
+	if (cp == 0x200d || cp == 0x200c || cp == 0x0964 || cp == 0x0965 ||
+	    (cp >= 0xfe00 && cp <= 0xfe0f))
 		return 1;
 	hb_unicode_general_category_t gc =
 		hb_unicode_general_category(hb_unicode_funcs_get_default(), cp);
@@ -1218,7 +1224,7 @@ static void piece_items(win_t *w, font_chain_t *c, int style, int li, unsigned f
 			k = ascii[cp] ? ascii[cp] - 2 : font_chain_entry_for(c, style, li, cp);
 		} else {
 			l = utf8_next(s + i, b - i, &cp);
-			if (cur >= 0 && is_mark(cp) && font_entry_has(c, cur, style, cp))
+			if (cur >= 0 && sticks(cp) && font_entry_has(c, cur, style, cp))
 				k = cur;
 			else if (cp >= 0x2018 &&
 			         (cl = cjk_context(s + a, b - a, i - a, l, li, cp)) != FONT_LANG_NONE)

@@ -726,7 +726,7 @@ static void il_span_rules(il_t *f)
 			continue;
 		for (int i = s->c0; i + 1 < s->c1; i++) {
 			fcp_t *c = &f->c[i];
-			if (c->bk == BK_ALLOW)
+			if (c->bk == BK_ALLOW || c->bk == BK_KEEP)   /* BK_KEEP: il_sa_syllables */
 				c->bk = BK_NONE;
 			if ((fl & INLINE_URL) && !(fl & INLINE_NOBREAK) && c->kind == K_CHAR &&
 			    is_url_safe(c->cp) && !is_url_safe(f->c[i + 1].cp) &&
@@ -827,6 +827,93 @@ static void il_thai_words(il_t *f)
 	free(pos);
 }
 
+/* Lao, Khmer and Myanmar are written without spaces between words too,
+ * and no dictionary for them is at hand (libthai's is Thai only;
+ * libunibreak 1.1 resolves their class SA as AL): a run of their text
+ * would never break but at a space, and those come only between phrases.
+ * So a line may break between two of their syllables, at PEN_KEEP: above
+ * any line's demerits within the tolerance, the spaces win whenever they
+ * can set the paragraph, and the fewest such breaks are taken when they
+ * cannot (as Korean's kept breaks: il_break_kept). The syllables are the
+ * orthographic ones, found by the scripts' own structure, not by a
+ * dictionary:
+ *   Myanmar: before a consonant or independent vowel, unless it is
+ *     stacked (after the virama U+1039) or killed (an asat U+103A or a
+ *     virama follows it, a dot below between): ကျွန်|မ, တက္က|သိုလ်.
+ *   Khmer: before a consonant or independent vowel not after a coeng
+ *     (U+17D2) nor marked by a bantoc (U+17CB) as a final: សា|ស្ត្រ,
+ *     ចាន់ whole.
+ *   Lao: before a leading vowel (U+0EC0..0EC4), and before a consonant
+ *     a vowel or tone mark follows that no leading vowel precedes, but
+ *     for a medial (ວ ລ ຣ after a consonant) and for ຫ's sonorants
+ *     (ຫງ ຫຍ ຫນ ຫມ ຫລ ຫວ): ສຸ|ດາ|ລັດ, ພົມ|ມະ|ວົງ, ສະ|ຫວ່າງ; a syllable
+ *     whose onset takes no mark (ຄອມ) stays with the one before: fewer
+ *     breaks, never a wrong one inside a syllable.
+ * A nobreak span or URL keeps its text whole (il_span_rules). */
+static int sa_script(uint32_t c)
+{
+	if (c >= 0x0E80 && c <= 0x0EFF)
+		return 1;   /* Lao */
+	if ((c >= 0x1780 && c <= 0x17FF) || (c >= 0x19E0 && c <= 0x19FF))
+		return 2;   /* Khmer */
+	if ((c >= 0x1000 && c <= 0x109F) || (c >= 0xA9E0 && c <= 0xA9FF) ||
+	    (c >= 0xAA60 && c <= 0xAA7F))
+		return 3;   /* Myanmar */
+	return 0;
+}
+
+static int lao_cons(uint32_t c)
+{
+	return (c >= 0x0E81 && c <= 0x0EAE) || (c >= 0x0EDC && c <= 0x0EDF);
+}
+
+/* Does a syllable of script sc start at c[i] (c[i - 1] of the same)? */
+static int sa_starts(const il_t *f, int i, int sc)
+{
+	uint32_t p = f->c[i - 1].cp, c = f->c[i].cp;
+	uint32_t n = i + 1 < f->nc && f->c[i + 1].kind == K_CHAR ? f->c[i + 1].cp : 0;
+	switch (sc) {
+	case 1:
+		if (c >= 0x0EC0 && c <= 0x0EC4)
+			return 1;
+		if (!lao_cons(c) || (p >= 0x0EC0 && p <= 0x0EC4))
+			return 0;
+		if (!((n >= 0x0EB0 && n <= 0x0EBD) || (n >= 0x0EC8 && n <= 0x0ECD)))
+			return 0;
+		if (lao_cons(p) && (c == 0x0EA7 || c == 0x0EA5 || c == 0x0EA3))
+			return 0;
+		return !(p == 0x0EAB && (c == 0x0E87 || c == 0x0E8D || c == 0x0E99 || c == 0x0EA1 ||
+		                         c == 0x0EA5 || c == 0x0EA7));
+	case 2:
+		return c >= 0x1780 && c <= 0x17B3 && p != 0x17D2 && n != 0x17CB;
+	default: {
+		if (!((c >= 0x1000 && c <= 0x102A) || c == 0x103F) || p == 0x1039)
+			return 0;
+		int k = i + 1;
+		while (k < f->nc && f->c[k].kind == K_CHAR && f->c[k].cp == 0x1037)
+			k++;
+		uint32_t m = k < f->nc && f->c[k].kind == K_CHAR ? f->c[k].cp : 0;
+		return m != 0x103A && m != 0x1039;
+	}
+	}
+}
+
+static void il_sa_syllables(il_t *f)
+{
+	/* the three blocks are U+0E80.., U+1000.., U+1780..: 3 bytes of UTF-8
+	   from E0 BA 80 (E1 for the others; EA for the extensions) */
+	if (f->maxcp < 0xE80)
+		return;
+	for (int i = 1; i < f->nc; i++) {
+		fcp_t *a = &f->c[i - 1];
+		int sc = sa_script(f->c[i].cp);
+		if (!sc || a->bk != BK_NONE || a->kind != K_CHAR || f->c[i].kind != K_CHAR ||
+		    sa_script(a->cp) != sc || !sa_starts(f, i, sc))
+			continue;
+		a->bk = BK_KEEP;
+	}
+}
+
 /* ---- hyphenation ---- */
 
 static int hyph_ok(const il_t *f, int si)
@@ -925,7 +1012,7 @@ static void il_warn_missing(il_t *f, fcp_t *c)
 		/* the fonts may well be installed: the chains leave them out */
 		warn_at(f->e, f->o->file, s->s->line, s->s->col,
 		        "U+%04X '%s' is not drawn: chain '%s' has no face for %s text (vita's "
-		        "chains list Devanagari, Bengali, Tamil and Thai); nor is the rest of "
+		        "own chains list one for every script it shapes); nor is the rest of "
 		        "this text's %s",
 		        (unsigned)c->cp, u, s->s->chain ? font_chain_name(s->s->chain) : "?", script,
 		        script);
@@ -3095,6 +3182,7 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 		il_text(&f, spans, n > 0 ? n : 0);
 		il_decode(&f, n > 0 ? n : 0);
 		il_thai_words(&f);
+		il_sa_syllables(&f);
 		il_span_rules(&f);
 		il_keep_words(&f);
 		il_bidi(&f);

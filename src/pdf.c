@@ -503,6 +503,36 @@ static void put_cid(pw_t *w, pdf_font_t *f, const page_run_t *r, unsigned c, int
 	w->pen += (int64_t)sfnt_width(f->sf, c) * r->size * 1000;
 }
 
+/* A part of a cluster's text s[0..n) that one glyph reads: at most
+ * PART_UNITS UTF-16 units (MuPDF 1.21 drops a ToUnicode entry of more
+ * than 8 -- "ignoring one to many mapping" -- and poppler one of a few
+ * hundred), whole code points; with first, also no further than its first
+ * non-spacing mark after the start. Its length in bytes (at least one
+ * code point). */
+#define PART_UNITS 8
+#define PART_SPAN 4     /* more parts: an ActualText span too (show_glyphs) */
+/* where the empty glyphs stand: a two-hundredth of an em before the cluster's
+   end, so that a reader ordering by place (pdftotext) puts them before a
+   glyph that starts there ("ನೆ." not "ನ.ೆ") */
+#define EMPTY_BACK(r) ((r)->size / 200)
+static void actual_begin(pw_t *w, const char *s, int n);
+static int text_part(const char *s, int n, int first)
+{
+	int k = 0, units = 0;
+	for (uint32_t cp; k < n;) {
+		int l = utf8_decode(s + k, (size_t)(n - k), &cp);
+		if (l <= 0)
+			l = 1, cp = 0xFFFD;
+		uint32_t u[2];
+		int nu = utf16_units(cp, u);
+		if (k > 0 && (units + nu > PART_UNITS || (first && uni_is_nonspacing(cp))))
+			break;
+		units += nu;
+		k += l;
+	}
+	return k;
+}
+
 /* The clusters of a run of shaped text (page_run.glyphs), each where
  * layout put it. A cluster of one glyph on its pen is that glyph (the
  * code point's own CID when it is one code point's cmap glyph, else a
@@ -512,7 +542,18 @@ static void put_cid(pw_t *w, pdf_font_t *f, const page_run_t *r, unsigned c, int
  * ToUnicode is the cluster's text: every reader extracts the clusters
  * as written, in order. A face without glyf outlines (CFF) draws the
  * glyphs one by one, a mark's height as text rise, the first reading as
- * the cluster. */
+ * the cluster.
+ * The cluster's glyph reads as its text up to its first non-spacing
+ * mark, and empty glyphs of no width after it as the rest: pdf.js (5.x)
+ * takes a glyph whose text has such a mark anywhere for a mark of no
+ * width, and the gap after it for a space. Each glyph reads at most
+ * PART_UNITS UTF-16 units (text_part): a long Sanskrit conjunct, or a
+ * base with dozens of marks, reads through several empty glyphs, in
+ * order, which pdftotext, MuPDF and pdf.js all join. Past PART_SPAN parts
+ * (marks stacked by the hundred: Zalgo text) the cluster is also in an
+ * ActualText span: the empty glyphs stand at one place, and poppler and
+ * MuPDF drop a glyph that reads as the one before at the same place (fake
+ * bold); pdf.js, which ignores ActualText, reads the glyphs. */
 static void show_glyphs(pw_t *w, pdf_font_t *f, const page_run_t *r)
 {
 	enum { MAXG = 32 };
@@ -526,18 +567,26 @@ static void show_glyphs(pw_t *w, pdf_font_t *f, const page_run_t *r)
 		const char *s = r->text + at;
 		at += n;
 		unsigned c = 0;
-		/* the cluster's glyph reads as its text up to its first
-		   non-spacing mark, an empty glyph after it as the rest: pdf.js
-		   (5.x) takes a glyph whose text has such a mark anywhere for a
-		   mark of no width, and the gap after it for a space */
-		int k = sfnt_is_cff(f->sf) ? n : 0, nk = n;   /* CFF: no empty glyph */
-		for (uint32_t cp; k < n; k += nk > 0 ? nk : 1) {
-			nk = utf8_decode(s + k, (size_t)(n - k), &cp);
-			if (k > 0 && nk > 0 && uni_is_nonspacing(cp))
-				break;
+		int cff = sfnt_is_cff(f->sf);   /* no empty glyphs: ActualText reads it */
+		int whole = n, span = 0;
+		if (!cff && n > 0) {
+			n = text_part(s, n, 1);
+			int parts = 1;
+			for (int k = n; k < whole && parts <= PART_SPAN; parts++)
+				k += text_part(s + k, whole - k, 0);
+			/* a cluster of hundreds of marks: ActualText for the readers
+			   that take glyphs at one place reading the same for fake
+			   bold (poppler, MuPDF), the glyphs' text for pdf.js */
+			if (parts > PART_SPAN && !r->actual) {
+				int open = w->tj;
+				actual_begin(w, s, whole);
+				if (open) {
+					pdf_put_raw(w, "[", 1);
+					w->tj = 1;
+				}
+				span = 1;
+			}
 		}
-		int whole = n;
-		n = k;
 		if (m == 1 && !g0->gid && n == 1 && *s == ' ') {
 			c = pdf_font_has(f, ' ') || sfnt_gid(f->sf, ' ') ? pdf_font_cid(f, ' ') : 0;
 		} else if (m == 1 && g0->x == g0->pen && g0->y == 0) {
@@ -563,25 +612,38 @@ static void show_glyphs(pw_t *w, pdf_font_t *f, const page_run_t *r)
 			}
 			c = pdf_font_cid_cluster(f, s, n, gid, dx, dy, m, g0->adv, r->size);
 		}
+		int drawn = 0;
 		if (c) {
 			if (w->rise)
 				set_rise(w, 0);
 			put_cid(w, f, r, c, g0->pen);
-			if (k < whole) {   /* the marks, read by an empty glyph at its end */
-				unsigned e = pdf_font_cid_cluster(f, s + k, whole - k, NULL, NULL, NULL, 0, 0,
-				                                  r->size);
-				if (e)
-					put_cid(w, f, r, e, (int64_t)g0->pen + g0->adv);
-			}
+			drawn = 1;
 		} else {
 			for (int j = 0; j < m; j++) {
 				const page_glyph_t *g = &r->glyphs[i + j];
-				unsigned gc = g->gid ? pdf_font_cid_read(f, g->gid, s, j ? 0 : whole) : 0;
+				unsigned gc = g->gid ? pdf_font_cid_read(f, g->gid, s, drawn ? 0 : n) : 0;
 				if (!gc)
 					continue;
 				if (g->y != w->rise)
 					set_rise(w, g->y);
 				put_cid(w, f, r, gc, g->x);
+				drawn = 1;
+			}
+		}
+		/* the rest of its text, read by empty glyphs at its end */
+		for (int k = n; drawn && k < whole;) {
+			int l = text_part(s + k, whole - k, 0);
+			unsigned e = pdf_font_cid_cluster(f, s + k, l, NULL, NULL, NULL, 0, 0, r->size);
+			if (e)
+				put_cid(w, f, r, e, (int64_t)g0->pen + g0->adv - EMPTY_BACK(r));
+			k += l;
+		}
+		if (span) {
+			int open = w->tj;
+			pdf_put(w, "EMC\n", 4);
+			if (open) {
+				pdf_put_raw(w, "[", 1);
+				w->tj = 1;
 			}
 		}
 		i += m;

@@ -11,7 +11,7 @@ export XDG_CACHE_HOME="$(cd "$T" && pwd)/cache"
 fail=0
 die() { echo "FAIL: $*"; fail=1; }
 
-printf 'name: Ada Lovelace\nsections:\n  - title: Notes\n    type: text\n    text: "Zhanda Zhu 朱展达 Müller ★ ཀ"\n' >"$T/p/ada.yaml"
+printf 'name: Ada Lovelace\nsections:\n  - title: Notes\n    type: text\n    text: "Zhanda Zhu 朱展达 Müller ★ ꡀ"\n' >"$T/p/ada.yaml"
 
 # 1. the default chain, described
 out=$("$VITA" fonts 2>&1); rc=$?

@@ -65,12 +65,21 @@ for c in hi:Devanagari bn:Bengali ta:Tamil th:Thai; do
 	grep -q "cannot shape\|no font in chain\|not drawn" "$T/$code.err" && { no "$code: says it cannot draw"; grep -m2 "cannot\|no font\|not drawn" "$T/$code.err"; }
 	pdffonts "$T/$code.pdf" | grep -q "+NotoSerif$script-Regular " || { no "$code: no NotoSerif$script"; pdffonts "$T/$code.pdf"; }
 done
-# 4. A script shaped the same way whose face the chains do not list
-#    (Gujarati) says so once per text, and which chain lacks it.
+# 4. A script shaped the same way whose face the chain does not list (a
+#    user's serif chain beside the profile, without Noto Serif Gujarati)
+#    says so once per text, and which chain lacks it; with the bundled
+#    chain the same text is drawn in Noto Serif Gujarati.
 n=$((n + 1))
-printf 'name: "Asha Patel"\nsections:\n  - title: "Education"\n    type: text\n    text: "ગુજરાત યુનિવર્સિટી, Ahmedabad"\n' >"$T/gu.yaml"
-"$VITA" render "$T/gu.yaml" -o "$T/gu.pdf" 2>"$T/gu.err" || no "gu: exit $?"
+mkdir -p "$T/gu/fonts"
+awk '/family: Noto Serif Gujarati/ {skip=3} skip > 0 {skip--; next} {print}' fonts/serif.yaml >"$T/gu/fonts/serif.yaml"
+grep -q "family: Noto Serif Gujarati" "$T/gu/fonts/serif.yaml" && no "gu: the chain without Gujarati still has it"
+printf 'name: "Asha Patel"\nsections:\n  - title: "Education"\n    type: text\n    text: "ગુજરાત યુનિવર્સિટી, Ahmedabad"\n' >"$T/gu/gu.yaml"
+"$VITA" render "$T/gu/gu.yaml" -o "$T/gu.pdf" 2>"$T/gu.err" || no "gu: exit $?"
 [ "$(grep -c "is not drawn: chain 'serif' has no face for Gujarati text" "$T/gu.err")" = 1 ] ||
 	{ no "gu: not one Gujarati message"; cat "$T/gu.err"; }
+cp "$T/gu/gu.yaml" "$T/gu2.yaml"
+"$VITA" render "$T/gu2.yaml" -o "$T/gu2.pdf" 2>"$T/gu2.err" || no "gu2: exit $?"
+[ -s "$T/gu2.err" ] && { no "gu2: messages"; cat "$T/gu2.err"; }
+pdffonts "$T/gu2.pdf" | grep -q '+NotoSerifGujarati-Regular ' || no "gu2: not drawn in Noto Serif Gujarati"
 echo "scripts_fonts.sh: $n cases, $([ $fail = 0 ] && echo ok || echo FAILED)"
 exit $fail

@@ -71,6 +71,7 @@ typedef struct style {
 	unsigned section_feats, name_feats, text_feats;
 	int section_figures, text_figures, date_figures;
 	int32_t section_track, name_track;
+	int32_t name_min_scale;                 /* permille: the name shrinks to fit its line, not below */
 	int section_style;                      /* FONT_* style of the title */
 	int32_t section_before, section_after;  /* u */
 	int32_t section_rule;                   /* u: rule thickness (0: none) */

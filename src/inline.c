@@ -1522,6 +1522,45 @@ static void il_warn_over(il_t *f, int a, int b)
 	        f->text.s + f->c[a].off, end < b ? "\xe2\x80\xa6" : "");
 }
 
+/* A nobreak span (a name in an author list) wider than the measure gets
+ * its spaces back as breaks, said once: it wraps between its words rather
+ * than run off the page. */
+static int il_wide_nobreak(il_t *f, int32_t lw)
+{
+	int any = 0;
+	for (int si = 0; si < f->nsp; si++) {
+		fspan_t *s = &f->sp[si];
+		if ((s->s->flags & (INLINE_NOBREAK | INLINE_URL)) != INLINE_NOBREAK)
+			continue;
+		int64_t w = 0;
+		int spaces = 0;
+		for (int k = s->c0; k < s->c1; k++) {
+			const fcp_t *c = &f->c[k];
+			if (c->kind == K_SPACE) {
+				spaces++;
+				w += c->face >= 0 ? c->adv : s->s->size / 4;
+			} else {
+				w += c->adv;
+			}
+		}
+		if (w <= lw || !spaces)
+			continue;
+		for (int k = s->c0; k + 1 < s->c1; k++)
+			if (f->c[k].kind == K_SPACE && f->c[k + 1].kind == K_CHAR)
+				f->c[k].bk = BK_ALLOW;
+		any = 1;
+		if (s->warned_over)
+			continue;
+		s->warned_over = 1;
+		const fcp_t *a = &f->c[s->c0], *b = &f->c[s->c1 - 1];
+		int nb = b->off + b->len - a->off;
+		warn_at(f->e, f->o->file, s->s->line, s->s->col,
+		        "'%.*s%s' is wider than the measure: it wraps between its words",
+		        nb > 40 ? 40 : nb, f->text.s + a->off, nb > 40 ? "\xe2\x80\xa6" : "");
+	}
+	return any;
+}
+
 static void il_emergency(il_t *f)
 {
 	int32_t lw = f->w1 < f->w2 ? f->w1 : f->w2;
@@ -3209,6 +3248,16 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 		il_emergency(&f);
 		il_items(&f);
 		rc = il_break_kept(&f, oo.tolerance, &pl, &npl);
+		/* an overfull line: a nobreak span (a name) wider than the
+		   measure wraps at its spaces (asked only then: it is rare) */
+		int over = 0;
+		for (int i = 0; i < npl && !over; i++)
+			over = pl[i].overfull;
+		if (over && il_wide_nobreak(&f, f.w1 < f.w2 ? f.w1 : f.w2)) {
+			f.nit = 0;
+			il_items(&f);
+			rc = il_break_kept(&f, oo.tolerance, &pl, &npl);
+		}
 	}
 	out->greedy = rc == 1;
 	if (oo.count)

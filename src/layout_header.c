@@ -175,6 +175,35 @@ static void photo_box(const style_t *s, const image_t *img, int32_t maxw, page_i
 	}
 }
 
+/* The name, and the native name beside it, at size (sizes.native scaled
+ * as the name is) into n: kept on one line (keep), or free to wrap
+ * between its words. */
+static void name_spans(lay_t *L, spans_t *n, int32_t size, int keep)
+{
+	const style_t *s = L->s;
+	const model_t *m = L->m;
+	tstyle_t nt = {L->head, s->name_style, size, s->c_name,
+	               INLINE_NOHYPH | (keep ? INLINE_NOBREAK : 0u), 0, s->name_feats,
+	               (int32_t)((int64_t)size * s->name_track / 1000)};
+	nt.feats &= ~lay_feats_missing(L, &nt, nt.feats, "header.name_features");
+	sp_at(L, n, m->name, &nt, m->at_name);
+	if (m->name_native) {
+		tstyle_t nn = nt;
+		int32_t ns = s->size_native ? s->size_native : s->size_name;
+		nn.size = (int32_t)((int64_t)ns * size / s->size_name);
+		/* the same weight as the name (issue 9): bold, from the CJK face's
+		   bold when it has one */
+		sp_str(L, n, "  ", &nt);
+		inline_span_t *f = sp_add(L, n, m->name_native, (int)strlen(m->name_native), &nn,
+		                        NULL, m->at_native.line, m->at_native.col);
+		if (f) {
+			f->lang = script_lang(m->name_native);
+			if (f->lang && !strcmp(f->lang, "zh") && L->cjk)
+				f->lang = L->cjk;   /* kanji in a Japanese CV */
+		}
+	}
+}
+
 int lay_header(lay_t *L, page_image_t *photo)
 {
 	const model_t *m = L->m;
@@ -224,26 +253,37 @@ int lay_header(lay_t *L, page_image_t *photo)
 	}
 	int start = L->r->nv;
 	spans_t n = {0};
-	tstyle_t nt = {L->head, s->name_style, s->size_name, s->c_name, INLINE_NOHYPH | INLINE_NOBREAK,
-	               0, s->name_feats, (int32_t)((int64_t)s->size_name * s->name_track / 1000)};
-	nt.feats &= ~lay_feats_missing(L, &nt, nt.feats, "header.name_features");
-	sp_at(L, &n, m->name, &nt, m->at_name);
-	if (m->name_native) {
-		tstyle_t nn = nt;
-		nn.size = s->size_native ? s->size_native : s->size_name;
-		/* the same weight as the name (issue 9): bold, from the CJK face's
-		   bold when it has one */
-		sp_str(L, &n, "  ", &nt);
-		inline_span_t *f = sp_add(L, &n, m->name_native, (int)strlen(m->name_native), &nn,
-		                        NULL, m->at_native.line, m->at_native.col);
-		if (f) {
-			f->lang = script_lang(m->name_native);
-			if (f->lang && !strcmp(f->lang, "zh") && L->cjk)
-				f->lang = L->cjk;   /* kanji in a Japanese CV */
-		}
+	int32_t size = s->size_name;
+	name_spans(L, &n, size, 1);
+	/* the name and the native name may go to two lines: the wider of
+	   them must fit (measured only when it may not: no glyph is wider
+	   than two em a byte of its UTF-8) */
+	int32_t w = 0;
+	for (int i = 0; i < n.n; i += 2) {
+		spans_t one = {&n.v[i], 1, 1};
+		int64_t bound = (int64_t)n.v[i].len * (2 * n.v[i].size + (n.v[i].track > 0 ? n.v[i].track : 0));
+		int32_t wi = bound > width ? sp_width(L, &one) : 0;
+		if (wi > w)
+			w = wi;
+	}
+	if (w > width) {
+		/* wider than its line: smaller, down to header.name_min_scale,
+		   on one line, as a display line is fitted (TeX's \resizebox,
+		   InDesign's fit); wider still, at that size between its words */
+		int32_t min = (int32_t)((int64_t)s->size_name * s->name_min_scale / 1000);
+		int32_t fit = (int32_t)((int64_t)s->size_name * width / w);
+		int one = fit >= min;
+		size = one ? fit : min;
+		n.n = 0;
+		name_spans(L, &n, size, one);
+		if (!one)
+			warn_at(L->e, m->file, m->at_name.line, m->at_name.col,
+			        "the name is wider than the page's measure even at %d%% of sizes.name "
+			        "(header.name_min_scale): it wraps between its words",
+			        (int)(s->name_min_scale / 10));
 	}
 	int tag = lay_tag(L, "H1");
-	v_flow(L, &n, dx, width, align, s->size_name, 0);
+	v_flow(L, &n, dx, width, align, size, 0);
 	lay_untag(L, tag);
 	if (m->headline) {
 		spans_t h = {0};

@@ -94,6 +94,9 @@ static const key_t_ keys[] = {
 	 "OpenType features of the name (as section.features: smcp c2sc for small capitals)"},
 	{"header.name_tracking", T_TRACK, F(name_track), NULL,
 	 "letter-spacing of the name in 1/1000 em"},
+	{"header.name_min_scale", T_RATIO, F(name_min_scale), NULL,
+	 "a name wider than its line is set smaller, down to this part of sizes.name (and "
+	 "sizes.native); wider still, it wraps between its words, said once"},
 	{"header.headline_style", T_ENUM, F(headline_style), STYLES, "weight and slant of the headline"},
 	{"header.icons", T_BOOL, F(icons), NULL,
 	 "an icon before each contact (drawn from fonts.icons; text extraction reads the contact only)"},
@@ -323,6 +326,7 @@ static void style_defaults(style_t *s)
 	s->loose_stretch = 2000; s->loose_shrink = 1000;
 	s->sidebar_width = 160000; s->sidebar_gap = 18000; s->sidebar_sections = "";
 	s->fit_min_leading = 1150; s->fit_min_scale = 900;
+	s->name_min_scale = 800;
 	s->footer_offset = 28346;
 	s->header_align = ST_CENTER;
 	s->header_gap = 10000;

@@ -15,6 +15,10 @@
 #    as a last resort
 #  - capitals by the title's language: --lang tr on English titles gives
 #    EDUCATION (not EDUCATİON), a Turkish profile EĞİTİM; HTML says lang
+#  - a name wider than the measure: in the header it shrinks (down to
+#    header.name_min_scale), then wraps between its words with a located
+#    warning; an author's name wider than the measure wraps, said; nothing
+#    runs off the page (it ran to x=781 pt of 595)
 #  - "label: value": no space added after a full-width colon (ja, zh), one
 #    after an ASCII colon (en, ko), in the PDF and in HTML
 # Env: VITA (the binary), BUILD (scratch directory).
@@ -212,6 +216,53 @@ pdftotext "$W/tr2.pdf" - | grep -qx 'EĞİTİM' || no "lang: tr: Eğitim is not 
 "$VITA" render "$W/tr.yaml" --lang tr --format html -o "$W/tr.html" 2>/dev/null
 grep -q '<h2 lang="en">Education</h2>' "$W/tr.html" || no "html: the English title has no lang=en"
 grep -q '<h2>Deneyim bilgisi</h2>' "$W/tr.html" || no "html: the Turkish title is marked"
+
+# ---- names wider than the measure ------------------------------------------
+inside() { # DUMP: every run within the page, 28 pt from its edges
+	python3 - "$1" <<'PY'
+import re, sys
+pw = None
+for l in open(sys.argv[1], encoding="utf-8"):
+    m = re.match(r"doc (\d+)x", l)
+    if m:
+        pw = int(m.group(1))
+    m = re.match(r'run x=(-?\d+) y=\d+ w=(\d+) .*?"((?:[^"\\]|\\.)*)"', l)
+    if m and (int(m.group(1)) < 28000 or int(m.group(1)) + int(m.group(2)) > pw - 28000):
+        print(m.group(3))
+        sys.exit(1)
+PY
+}
+cat >"$W/long.yaml" <<'YAML'
+name: Maximiliana Alexandrovna Konstantinopolskaya Wolkenstein
+headline: Ph.D. Student
+sections:
+  - title: Papers
+    type: publications
+    entries:
+      - {title: A paper, authors: [Maximiliana Alexandrovna Konstantinopolskaya Wolkenstein Rodenegg von Hohenzollern-Sigmaringen und Liechtenstein-Vaduz zu Sayn-Wittgenstein-Berleburg, Bo Co], venue: "X '24", year: 2024}
+YAML
+sed 's/^name: .*/name: Maximiliana Alexandrovna Konstantinopolskaya/' "$W/long.yaml" >"$W/long90.yaml"
+for lay in layouts/*.yaml; do
+	l=$(basename "$lay" .yaml)
+	dump "long-$l" "$W/long.yaml" -l "$l"
+	out=$(inside "$W/long-$l.dump") || no "long name -l $l: '$out' runs off the page"
+	# one line (shrunk), or wrapped and said where
+	lines=$(sed -n 's/^run .* y=\([0-9]*\) .*@2$/\1/p' "$W/long-$l.dump" | sort -u | wc -l)
+	[ "$lines" -eq 1 ] ||
+		grep -q "long.yaml:1:7: warning: the name is wider than the page's measure even at 80% of sizes.name (header.name_min_scale): it wraps between its words" "$W/long-$l.err" ||
+		no "long name -l $l: $lines lines, no located warning: $(cat "$W/long-$l.err")"
+	grep -q "long.yaml:7:9: warning: 'Maximiliana Alexandrovna Konstantinopols…' is wider than the measure: it wraps between its words" "$W/long-$l.err" ||
+		no "long author -l $l: no located warning"
+	dump "long90-$l" "$W/long90.yaml" -l "$l"
+	out=$(inside "$W/long90-$l.dump") || no "long90 -l $l: '$out' runs off the page"
+	grep -q 'name is wider' "$W/long90-$l.err" && no "long90 -l $l: warned: $(cat "$W/long90-$l.err")"
+done
+# the one that needs it is set smaller, on one line
+size=$(sed -n 's/^run .* size=\([0-9]*\) .*"Maximiliana.*/\1/p' "$W/long90-modern.dump" | head -1)
+[ -n "$size" ] && [ "$size" -lt 28000 ] && [ "$size" -ge 22400 ] || no "long90 -l modern: the name at size $size, not shrunk within 80%"
+[ "$(grep -c '^run .*size='"$size"' .*@2$' "$W/long90-modern.dump")" -ge 1 ] || no "long90: no name runs"
+[ "$(sed -n 's/^run .* y=\([0-9]*\) .*size='"$size"' .*@2$/\1/p' "$W/long90-modern.dump" | sort -u | wc -l)" -eq 1 ] ||
+	no "long90 -l modern: the shrunk name is not on one line"
 
 [ $fail -eq 0 ] && echo "page_quality: ok"
 exit $fail

@@ -16,7 +16,9 @@
 #define VITA_BIDI_H
 #include <stdint.h>
 
-/* 1 when cp is a strong right-to-left character (or Arabic number). */
+/* 1 when cp is a strong right-to-left character (or Arabic number), by
+ * Unicode 15's Bidi_Class (libfribidi's tables, where they are older,
+ * corrected: bidi.c's newer[]). */
 int bidi_is_rtl(uint32_t cp);
 /* Embedding levels of cp[0..n) into lv (even: LTR, odd: RTL). The
  * paragraph's base direction is LTR, or with rtl that of its first strong

@@ -45,11 +45,49 @@ static int rtl_block(uint32_t cp)
 	       (cp >= 0x1e800 && cp <= 0x1efff);
 }
 
+/* Unicode 15's Bidi_Class where libfribidi 1.0's tables (Unicode 10.0)
+ * give another: the marks of what was encoded since in blocks whose
+ * default is R or AL (NKo's U+07FD, Arabic Extended-A and -B, Hanifi
+ * Rohingya, Yezidi, Arabic Extended-C, Sogdian, Old Uyghur: NSM, not R),
+ * the Adlam nasalization mark (R, not L), the Siyaq numbers (AL, not L),
+ * the Arabic ligatures and ornate parentheses of Unicode 14 (ON, not AL).
+ * test_dl checks every code point against extracted/DerivedBidiClass.txt. */
+static const struct {
+	uint32_t lo, hi;
+	FriBidiCharType t;
+} newer[] = {
+	{0x07FD, 0x07FD, FRIBIDI_TYPE_NSM},   {0x0898, 0x089F, FRIBIDI_TYPE_NSM},
+	{0x08CA, 0x08D3, FRIBIDI_TYPE_NSM},   {0xFD40, 0xFD4F, FRIBIDI_TYPE_ON},
+	{0xFDCF, 0xFDCF, FRIBIDI_TYPE_ON},    {0xFDFE, 0xFDFF, FRIBIDI_TYPE_ON},
+	{0x10D24, 0x10D27, FRIBIDI_TYPE_NSM}, {0x10EAB, 0x10EAC, FRIBIDI_TYPE_NSM},
+	{0x10EFD, 0x10EFF, FRIBIDI_TYPE_NSM}, {0x10F46, 0x10F50, FRIBIDI_TYPE_NSM},
+	{0x10F82, 0x10F85, FRIBIDI_TYPE_NSM}, {0x1E94B, 0x1E94B, FRIBIDI_TYPE_RTL},
+	{0x1EC71, 0x1ECB4, FRIBIDI_TYPE_AL},  {0x1ED01, 0x1ED3D, FRIBIDI_TYPE_AL},
+};
+
+static FriBidiCharType type_of(uint32_t cp, FriBidiCharType t)
+{
+	for (size_t i = 0; i < sizeof(newer) / sizeof(*newer) && cp >= newer[i].lo; i++)
+		if (cp <= newer[i].hi)
+			return newer[i].t;
+	return t;
+}
+
+/* libfribidi's bidi types of cp[0..n) into t, as Unicode 15 has them. */
+static void bidi_types(const uint32_t *cp, int n, FriBidiCharType *t)
+{
+	fb.fribidi_get_bidi_types(cp, n, t);
+	for (int i = 0; i < n; i++)
+		if (cp[i] >= 0x7FD && (cp[i] < 0x900 || (cp[i] >= 0xFD40 && cp[i] < 0xFE00) ||
+		                       cp[i] >= 0x10D24))
+			t[i] = type_of(cp[i], t[i]);
+}
+
 int bidi_is_rtl(uint32_t cp)
 {
 	if (!rtl_block(cp) || !fb_loaded())
 		return 0;
-	FriBidiCharType t = fb.fribidi_get_bidi_type(cp);
+	FriBidiCharType t = type_of(cp, fb.fribidi_get_bidi_type(cp));
 	return t == FRIBIDI_TYPE_RTL || t == FRIBIDI_TYPE_AL || t == FRIBIDI_TYPE_AN;
 }
 
@@ -181,7 +219,7 @@ int bidi_levels(const uint32_t *cp, int n, int rtl, uint8_t *lv)
 	}
 	if (n > 0 && rtl && fb_loaded()) {
 		FriBidiCharType *t = xmalloc((size_t)n * sizeof(*t));
-		fb.fribidi_get_bidi_types(cp, n, t);
+		bidi_types(cp, n, t);
 		int r = levels_simple(t, n, lv);
 		free(t);
 		if (r != -2)
@@ -199,7 +237,7 @@ int bidi_levels_fribidi(const uint32_t *cp, int n, int rtl, uint8_t *lv)
 	FriBidiCharType *t = xmalloc((size_t)n * sizeof(*t));
 	FriBidiBracketType *bt = xmalloc((size_t)n * sizeof(*bt));
 	FriBidiLevel *l = xmalloc((size_t)n * sizeof(*l));
-	fb.fribidi_get_bidi_types(cp, n, t);
+	bidi_types(cp, n, t);
 	fb.fribidi_get_bracket_types(cp, n, t, bt);
 	/* in a right-to-left page a paragraph takes the direction of its first
 	   strong character (an English sentence stays left to right), RTL
@@ -331,7 +369,7 @@ static void shape(uint32_t *cp, int n, const uint8_t *lv, int simple)
 {
 	FriBidiCharType *t = xmalloc((size_t)n * sizeof(*t));
 	FriBidiArabicProp *ap = xmalloc((size_t)n * sizeof(*ap));
-	fb.fribidi_get_bidi_types(cp, n, t);
+	bidi_types(cp, n, t);
 	fb.fribidi_get_joining_types(cp, n, ap);
 	if (!simple || !shape_simple(cp, n, lv, t, ap)) {
 		FriBidiLevel *l = xmalloc((size_t)n * sizeof(*l));

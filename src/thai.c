@@ -643,6 +643,9 @@ typedef struct {
 	const thai_dict_t *d;
 	th_pool_t main, rec;
 	int rec_at, rec_to;       /* the last recovery: from, to */
+	signed char *ok;          /* per letter of the chunk: 1 when TH_FOLLOW
+	                             words follow it, -1 when not, 0: unknown */
+	int okcap;
 	long work, budget;
 } th_ctx_t;
 
@@ -721,7 +724,10 @@ static int th_follow(th_ctx_t *x, const uint32_t *s, int len, const char *h, int
 
 /* Where a path that met no word at from - 1 goes on: the first syllable
  * start at or after the first one from `from` on after which TH_FOLLOW
- * words follow; -1 when there is none. */
+ * words follow; -1 when there is none. Whether they follow a letter is
+ * a matter of the chunk alone: x->ok keeps the answer per letter for the
+ * other paths that fail (libthai asks again; it keeps only its last
+ * answer, rec_at/rec_to, which we keep too). */
 static int th_recover(th_ctx_t *x, const uint32_t *s, int len, int from, const char *h)
 {
 	while (from < len && !h[from])
@@ -731,11 +737,14 @@ static int th_recover(th_ctx_t *x, const uint32_t *s, int len, int from, const c
 	for (int p = from; p < len && !over(x); p++) {
 		if (!h[p])
 			continue;
-		int last = 0, n = th_follow(x, s + p, len - p, h + p, TH_FOLLOW, &last);
-		/* libthai also takes fewer words that reach the end, but tests
-		   that as s[last] == 0, last counted from p, not from s: true
-		   only when last == len (see the top of the file) */
-		if (n == TH_FOLLOW || (n > 0 && last == len)) {
+		if (!x->ok[p]) {
+			int last = 0, n = th_follow(x, s + p, len - p, h + p, TH_FOLLOW, &last);
+			/* libthai also takes fewer words that reach the end, but
+			   tests that as s[last] == 0, last counted from p, not from
+			   s: true only when last == len (see the top of the file) */
+			x->ok[p] = n == TH_FOLLOW || (n > 0 && last == len) ? 1 : -1;
+		}
+		if (x->ok[p] > 0) {
 			x->rec_at = from;
 			x->rec_to = p;
 			return p;
@@ -872,6 +881,12 @@ static void th_chunk(const thai_dict_t *d, const uint32_t *s, int c0, int c1, in
 	th_ctx.d = d;
 	th_ctx.main.work = th_ctx.rec.work = &th_ctx.work;
 	th_ctx.work = 0;
+	if (len > th_ctx.okcap) {
+		th_ctx.okcap = len > 256 ? len : 256;
+		free(th_ctx.ok);
+		th_ctx.ok = xmalloc((size_t)th_ctx.okcap);
+	}
+	memset(th_ctx.ok, 0, (size_t)len);
 	th_ctx.budget = (long)TH_WORK * len + 65536;
 	int got = th_words(&th_ctx, s + c0, len, h, pos + *k, max - *k);
 	for (int i = 0; i < got; i++)
@@ -1023,14 +1038,68 @@ const thai_dict_t *thai_dict_default(void)
 	return d;
 }
 
+/* The runs broken so far and their breaks (a render sets many
+ * paragraphs more than once: 73 runs, 38 different, in the generated th
+ * CV): an open-addressing table of TH_MEMO slots over one growing array
+ * (a run's letters, then its breaks), emptied when it holds TH_MEMO_MAX
+ * values (batch workers keep it across CVs). */
+#define TH_MEMO 1024
+#define TH_MEMO_MAX (1 << 18)
+static struct {
+	struct { uint32_t hash, at; int n, k; } slot[TH_MEMO];
+	uint32_t *v;
+	size_t len, cap;
+	int used;
+} th_memo;
+
+static uint32_t th_hash(const uint32_t *cp, int n)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)n;
+	for (int i = 0; i < n; i++)
+		h = (h ^ cp[i]) * 16777619u;
+	return h | 1;             /* 0: an empty slot */
+}
+
 int thai_breaks(const uint32_t *cp, int n, int *pos, int max)
 {
 	if (n < 2 || max < 1)
 		return 0;
+	uint32_t h = th_hash(cp, n), i = h % TH_MEMO;
+	for (; max >= n && th_memo.slot[i].hash; i = (i + 1) % TH_MEMO) {
+		const uint32_t *v = th_memo.v + th_memo.slot[i].at;
+		if (th_memo.slot[i].hash == h && th_memo.slot[i].n == n && !memcmp(v, cp, (size_t)n * 4)) {
+			int k = th_memo.slot[i].k;
+			for (int j = 0; j < k; j++)
+				pos[j] = (int)v[n + j];
+			return k;
+		}
+	}
 	const thai_dict_t *d = thai_dict_default();
 	int k = thai_dict_breaks(d, cp, n, pos, max), out = 0;
-	for (int i = 0; i < k; i++) /* only those inside the run */
-		if (pos[i] > 0 && pos[i] < n)
-			pos[out++] = pos[i];
+	for (int j = 0; j < k; j++) /* only those inside the run */
+		if (pos[j] > 0 && pos[j] < n)
+			pos[out++] = pos[j];
+	if (max < n || (size_t)n + (size_t)out > TH_MEMO_MAX)
+		return out;           /* cut short (not what another call gets), or huge */
+	if (th_memo.used >= TH_MEMO / 2 || th_memo.len + (size_t)n + (size_t)out > TH_MEMO_MAX) {
+		memset(th_memo.slot, 0, sizeof(th_memo.slot));
+		th_memo.used = 0;
+		th_memo.len = 0;
+		i = h % TH_MEMO;
+	}
+	if (th_memo.len + (size_t)n + (size_t)out > th_memo.cap) {
+		th_memo.cap = th_memo.len + (size_t)n + (size_t)out + 4096;
+		th_memo.v = xrealloc(th_memo.v, th_memo.cap * sizeof(*th_memo.v));
+	}
+	uint32_t *v = th_memo.v + th_memo.len;
+	memcpy(v, cp, (size_t)n * 4);
+	for (int j = 0; j < out; j++)
+		v[n + j] = (uint32_t)pos[j];
+	th_memo.slot[i].hash = h;
+	th_memo.slot[i].at = (uint32_t)th_memo.len;
+	th_memo.slot[i].n = n;
+	th_memo.slot[i].k = out;
+	th_memo.len += (size_t)n + (size_t)out;
+	th_memo.used++;
 	return out;
 }

@@ -21,7 +21,8 @@
  *    recovery from unknown text).
  * The dictionary is compiled twice: from the .tri in memory, and through
  * the cache file (thai_dict_default, a private $XDG_CACHE_HOME), and both
- * must give libthai's breaks. */
+ * must give libthai's breaks, and so must thai_breaks (what inline.c
+ * calls: the cached dictionary and the memo of runs), asked twice. */
 #include <dirent.h>
 #include <dlfcn.h>
 #include <stdint.h>
@@ -90,15 +91,18 @@ static void check_run(const uint32_t *cp, int n)
 	for (int i = 0; i < ka; i++)
 		if (a[i] > 0 && a[i] < n)
 			a[ka2++] = a[i];
-	for (int pass = 0; pass < 2; pass++) {
+	/* the compiled dictionary, the cached one, and thai_breaks (its
+	   memo of runs: twice, the second from the memo) */
+	for (int pass = 0; pass < 4; pass++) {
 		const thai_dict_t *d = pass ? file_dict : mem_dict;
-		int kb = thai_dict_breaks(d, cp, n, b, n), kb2 = 0;
+		int kb = pass < 2 ? thai_dict_breaks(d, cp, n, b, n) : thai_breaks(cp, n, b, n), kb2 = 0;
 		for (int i = 0; i < kb; i++)
 			if (b[i] > 0 && b[i] < n)
 				b[kb2++] = b[i];
 		if (kb2 != ka2 || memcmp(a, b, (size_t)ka2 * sizeof(int))) {
 			if (diffs++ < 20) {
-				fprintf(stderr, "differs (%s dictionary):\n", pass ? "cached" : "compiled");
+				fprintf(stderr, "differs (%s):\n", (const char *const[]){"compiled dictionary",
+				        "cached dictionary", "thai_breaks", "thai_breaks again"}[pass]);
 				put_utf8(cp, n);
 				show("libthai", a, ka2);
 				show("vita", b, kb2);

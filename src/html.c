@@ -213,6 +213,9 @@ static void css(buf_t *b, const style_t *s, const html_opts_t *o)
 		"padding:0 .25em;font-size:88%}\n"
 		".vita-note{font-weight:bold;color:var(--vita-highlight)}\n"
 		".vita-news{list-style:none;padding:0}\n"
+		"ol.vita-marked{list-style:none}\n"
+		".vita-marker{display:inline-block;min-width:1.6em;margin-left:-1.6em;text-align:right;"
+		"padding-right:.4em;color:var(--vita-muted)}\n"
 		".vita-news .vita-dates{display:inline-block;min-width:5.5em}\n"
 		".vita-footnote{font-style:italic;font-size:var(--vita-size-small);color:var(--vita-muted)}\n"
 		".vita-footer{font-size:var(--vita-size-small);color:var(--vita-muted);margin-top:2em}\n");
@@ -519,8 +522,18 @@ static void publication(buf_t *b, const model_t *m, const msection_t *sec, const
 	if (number > 0)
 		buf_printf(b, " value=\"%d\"", number);
 	buf_puts(b, ">");
-	if (number > 0)  /* as text, as in the PDF, not a list marker */
-		buf_printf(b, "<span class=\"vita-num\">[%d]</span>", number);
+	if (number > 0) { /* as text, as in the PDF, not a list marker */
+		buf_t d, t;
+		buf_init(&d);
+		buf_init(&t);
+		locale_int(l, number, &d);
+		locale_fill(&t, l->pub_number ? l->pub_number : "[{n}]", "n", d.s, (const char *)NULL);
+		buf_puts(b, "<span class=\"vita-num\">");
+		esc(b, t.s ? t.s : "");
+		buf_puts(b, "</span>");
+		buf_done(&d);
+		buf_done(&t);
+	}
 	if (p->venue) {
 		buf_puts(b, "<span class=\"vita-venue-tag\">");
 		esc(b, p->venue);
@@ -699,10 +712,26 @@ static void sec_items(buf_t *b, const model_t *m, const msection_t *sec, const v
 	(void)l;
 	if (sec->list_style != LIST_INLINE) {
 		int ol = sec->list_style != LIST_BULLETS;
-		buf_puts(b, !ol ? "<ul class=\"vita-list\">\n" : sec->list_style == LIST_REVERSED
-		         ? "<ol class=\"vita-list\" reversed>\n" : "<ol class=\"vita-list\">\n");
+		/* the layout's or locale's marker ("{n})", "١.") as written; the
+		   default "{n}." as the browser's own */
+		int marked = ol && ((l->number && strcmp(l->number, "{n}.")) || l->digits[0]);
+		buf_puts(b, !ol ? "<ul class=\"vita-list\">\n" : marked ? "<ol class=\"vita-list vita-marked\">\n"
+		         : sec->list_style == LIST_REVERSED ? "<ol class=\"vita-list\" reversed>\n"
+		         : "<ol class=\"vita-list\">\n");
 		for (int i = 0; i < sec->nitems; i++) {
 			buf_puts(b, "<li>");
+			if (marked) {
+				buf_t d, t;
+				buf_init(&d);
+				buf_init(&t);
+				locale_int(l, sec->list_style == LIST_REVERSED ? sec->nitems - i : i + 1, &d);
+				locale_fill(&t, l->number ? l->number : "{n}.", "n", d.s, (const char *)NULL);
+				buf_puts(b, "<span class=\"vita-marker\">");
+				esc(b, t.s ? t.s : "");
+				buf_puts(b, "</span>");
+				buf_done(&d);
+				buf_done(&t);
+			}
 			spans_html(b, &sec->items[i]);
 			buf_puts(b, "</li>\n");
 		}

@@ -330,9 +330,11 @@ static void kp_try(kp_t *k, int b, int32_t tol, int final)
 	int lim = k->lim;
 	int runs = bn.flagged && lim > 0;
 	int nc = runs ? 4 * (lim + 1) : 4;
-	int64_t best = AWFUL;
+	int64_t best = AWFUL, hbest[PARA_HYPHEN_LIMIT + 1];
 	for (int f = 0; f < nc; f++)
 		c[f].total = AWFUL;
+	for (int h = 0; h <= PARA_HYPHEN_LIMIT; h++)
+		hbest[h] = AWFUL;
 	while (a >= 0) {
 		node_t *na = &k->v[a];
 		int next = na->next, over, drop;
@@ -363,13 +365,15 @@ static void kp_try(kp_t *k, int b, int32_t tol, int final)
 			}
 			if (t < best)
 				best = t;
+			if (t < hbest[h])
+				hbest[h] = t;
 		} else if (over == 1 && final && best == AWFUL && next < 0 && prev < 0) {
 			/* the last hope: keep the overfull line (TeX's rescue) */
 			c[2].total = na->total;
 			c[2].from = a;
 			c[2].ratio = -1000;
 			c[2].overfull = 1;
-			best = na->total;
+			best = hbest[0] = na->total;
 		}
 		if (drop) {
 			if (prev < 0)
@@ -384,7 +388,11 @@ static void kp_try(kp_t *k, int b, int32_t tol, int final)
 		a = next;
 	}
 	for (int ci = 0; ci < nc; ci++) {
-		if (c[ci].total == AWFUL || c[ci].total > best + k->o->fitness_demerits)
+		/* TeX drops a way dearer than the best by more than the fitness
+		   demerits; with a limit, only against ways of the same run (a
+		   cheaper way that has used up its run may lead nowhere) */
+		int64_t b0 = runs ? hbest[ci / 4] : best;
+		if (c[ci].total == AWFUL || c[ci].total > b0 + k->o->fitness_demerits)
 			continue;
 		int f = ci & 3;
 		int id = kp_node(k);

@@ -84,6 +84,18 @@ dump numfw "$W/num.yaml" --lang ja --set 'entry.number={n}．' \
 runs "$W/numfw.dump" | tr -d '\n' >"$W/numfw.txt"
 grep -qF '１０．' "$W/numfw.txt" || no "full-width markers: no '１０．'"
 grep -qF '１ / １' "$W/numfw.txt" || no "full-width digits: the footer's page numbers are not '１ / １'"
+# and in HTML: the pattern and digits as text; the default, the browser's <ol>
+"$VITA" render "$W/num.yaml" --set 'entry.number=({n})' --set 'publications.number={n}.' \
+	--set 'locale.digits=٠,١,٢,٣,٤,٥,٦,٧,٨,٩' --format html -o "$W/numfmt.html" 2>/dev/null ||
+	no "numfmt html: exit $?"
+grep -q '<li><span class="vita-marker">(١٠)</span>Ten</li>' "$W/numfmt.html" ||
+	no "html: no marker (١٠) before Ten"
+grep -q '<li><span class="vita-marker">(٢)</span>Alpha</li>' "$W/numfmt.html" ||
+	no "html: the reversed list's first item is not (٢)"
+grep -q '<span class="vita-num">١.</span>' "$W/numfmt.html" || no "html: the publication number is not ١."
+"$VITA" render "$W/num.yaml" --format html -o "$W/num.html" 2>/dev/null
+grep -q 'vita-marker">' "$W/num.html" && no "html: default markers written out"
+grep -q '<ol class="vita-list" reversed>' "$W/num.html" || no "html: the reversed list is not <ol reversed>"
 # a pattern without {n}
 "$VITA" render "$W/num.yaml" --set 'entry.number=#' -o "$W/x.pdf" 2>"$W/bad.err" &&
 	no "entry.number without {n}: exit 0"

@@ -96,17 +96,27 @@ static void contact_item(lay_t *L, spans_t *c, const char *kind, const char *lab
 	tstyle_t ct = lay_ts(L, FONT_REGULAR, s->size_small, s->c_link);
 	ct.flags = INLINE_NOBREAK | INLINE_NOHYPH; /* a contact item is never split */
 	const char *icon = L->icons ? icon_for(L, kind) : NULL;
-	if (icon) {
-		/* drawn, never read: the text extracts as the contact alone */
-		tstyle_t it = ct;
-		it.chain = L->icons;
-		it.color = s->c_accent;
-		it.flags |= INLINE_ARTIFACT;
+	/* drawn, never read: the text extracts as the contact alone */
+	tstyle_t it = ct;
+	it.chain = L->icons;
+	it.color = s->c_accent;
+	it.flags |= INLINE_ARTIFACT;
+	if (icon && !L->rtl) {
 		sp_add(L, c, icon, (int)strlen(icon), &it, NULL, 0, 0);
-		tstyle_t gap = ct;
-		sp_str(L, c, "\u00a0", &gap);
+		sp_str(L, c, "\u00a0", &ct);
 	}
+	/* a right-to-left page has the icon where its item starts, on the
+	   right: after the item, which is isolated (FSI .. PDI) so that its
+	   text keeps its own direction (an e-mail address, an Arabic link)
+	   and the icon (a strong left-to-right character) follows it; the
+	   items follow each other as the text of the line does */
+	if (icon && L->rtl)
+		sp_str(L, c, "\u2068", &ct);
 	sp_add(L, c, label, (int)strlen(label), &ct, url, line, col);
+	if (icon && L->rtl) {
+		sp_str(L, c, "\u2069\u00a0", &ct);
+		sp_add(L, c, icon, (int)strlen(icon), &it, NULL, 0, 0);
+	}
 }
 
 static void contacts(lay_t *L, int align, int32_t dx, int32_t width, int column)

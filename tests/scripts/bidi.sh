@@ -109,6 +109,16 @@ for l in modern academic; do
 print(sum(1 for l in sys.stdin.read().splitlines() if l.strip().strip(',') in ('ירושלים', 'ישראל', 'חיפה')))")
 	[ "$n" = 0 ] || no "he $l: $n locations wrap in their column"
 done
+# Contact icons (the modern layout's): where an item starts, on the right
+# of its text in a right-to-left page (they were on its left), on the left
+# in a left-to-right one
+for y in tests/bidi/ar-cv.yaml tests/bidi/he-cv.yaml tests/bidi/en-ar-name.yaml; do
+	n=icons-$(basename "$y" .yaml); side=right
+	[ "$y" = tests/bidi/en-ar-name.yaml ] && side=left
+	"$VITA" render "$y" -l layouts/modern.yaml --dump=layout >"$OUT/$n.layout" 2>/dev/null || no "$n: exit $?"
+	python3 tests/tools/icon_side.py "$OUT/$n.layout" $side >"$OUT/$n.miss" ||
+		{ no "$n: contact icons not on the $side:"; head -3 "$OUT/$n.miss"; }
+done
 # Whole right-to-left CVs (the two here, and zhanda-zhu's CV written in
 # Arabic, Persian and Hebrew by gen_scripts.py): every RTL word of the
 # profile is read by pdftotext (source letters, logical order), and by the

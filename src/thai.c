@@ -7,7 +7,8 @@
  * an alphabet map, the double array, the tails, big-endian) once per
  * version of the file and compiled into a flat trie (below) written to
  * $XDG_CACHE_HOME/vita/thbrk.tri.thc (else ~/.cache/vita/; atomically:
- * temp file and rename). Later processes map that file and use it in
+ * temp file and rename; another word list than the default one, from
+ * $LIBTHAI_DICTDIR, gets thbrk.tri.HASH.thc). Later processes map that file and use it in
  * place: a header check, no parse (~0.02 M instructions). libthai and
  * libdatrie are not used at all.
  *
@@ -933,10 +934,20 @@ static int th_cache_path(const char *tri, char *out, size_t n)
 	if (off && *off && strcmp(off, "0") != 0)
 		return -1;
 	base = base ? base + 1 : tri;
+	/* thbrk.tri.thc for the default word list; another one (from
+	   $LIBTHAI_DICTDIR) gets its own file, named with a hash of its path,
+	   so that using both does not compile them in turn */
+	char tag[16] = "";
+	if (strcmp(tri, TH_DICT_DIR "/" TH_DICT_NAME) != 0) {
+		uint32_t h = 2166136261u;
+		for (const char *c = tri; *c; c++)
+			h = (h ^ (unsigned char)*c) * 16777619u;
+		snprintf(tag, sizeof(tag), ".%08x", (unsigned)h);
+	}
 	if (xdg && xdg[0] == '/')
-		r = snprintf(out, n, "%s/vita/%s.thc", xdg, base);
+		r = snprintf(out, n, "%s/vita/%s%s.thc", xdg, base, tag);
 	else if (home && home[0] == '/')
-		r = snprintf(out, n, "%s/.cache/vita/%s.thc", home, base);
+		r = snprintf(out, n, "%s/.cache/vita/%s%s.thc", home, base, tag);
 	else
 		return -1;
 	return r > 0 && (size_t)r < n ? 0 : -1;

@@ -117,11 +117,20 @@ if command -v strace >/dev/null; then
 		render "$how-again"
 		grep -q 'thbrk\.tri"' "$W/$how-again.strace" && no "$how: the rebuilt cache was not used"
 	done
-	# a stale cache (another dictionary file, same name): rebuilt
+	# another word list (LIBTHAI_DICTDIR): its own cache file, the
+	# default one's untouched; stale when the file changes: rebuilt
 	mkdir -p "$W/dict"
 	cp /usr/share/libthai/thbrk.tri "$W/dict/"
+	sum=$(cksum < "$THC")
+	LIBTHAI_DICTDIR="$W/dict" render other
+	grep -q "$W/dict/thbrk\.tri\"" "$W/other.strace" || no "other: the cache of another file was used"
+	ls "$C"/vita/thbrk.tri.*.thc >/dev/null 2>&1 || no "other: no cache file of its own"
+	[ "$(cksum < "$THC")" = "$sum" ] || no "other: the default word list's cache was rewritten"
+	LIBTHAI_DICTDIR="$W/dict" render other-again
+	grep -q "$W/dict/thbrk\.tri\"" "$W/other-again.strace" && no "other: its cache was not used"
+	touch -d '2001-01-01 00:00:00' "$W/dict/thbrk.tri"
 	LIBTHAI_DICTDIR="$W/dict" render stale
-	grep -q "$W/dict/thbrk\.tri\"" "$W/stale.strace" || no "stale: the cache of another file was used"
+	grep -q "$W/dict/thbrk\.tri\"" "$W/stale.strace" || no "stale: a cache of an older file was used"
 	# a bad dictionary in LIBTHAI_DICTDIR: libthai's fallback, the default one
 	head -c 5000 /usr/share/libthai/thbrk.tri > "$W/dict/thbrk.tri"
 	LIBTHAI_DICTDIR="$W/dict" render baddict

@@ -491,7 +491,8 @@ int main(int argc, char **argv)
 	buf_init(&comp);
 	CHECK(file_read(&raw, tri, 64u << 20, NULL) == 0);
 	CHECK(thai_dict_compile((const unsigned char *)raw.s, raw.len, &comp) == 0);
-	mem_dict = thai_dict_use(comp.s, comp.len);
+	mem_dict = thai_dict_use(comp.s, comp.len);   /* comp kept: mem_dict's nodes */
+	buf_done(&raw);
 	/* and through the cache file, in a private cache directory */
 	char cache[512], thc[600];
 	if (t_tmpdir(cache, sizeof(cache), "test_thai_lib"))
@@ -501,7 +502,7 @@ int main(int argc, char **argv)
 	file_dict = thai_dict_default();
 	snprintf(thc, sizeof(thc), "%s/vita/thbrk.tri.thc", cache);
 	struct stat st;
-	CHECK(stat(thc, &st) == 0);
+	CHECK(dir || stat(thc, &st) == 0);   /* (another list's file has a hash in its name) */
 	unlink(thc);
 	snprintf(thc, sizeof(thc), "%s/vita", cache);
 	rmdir(thc);

@@ -8,7 +8,9 @@
 # Both in academic and in compact, whose fit places the glyphs of its
 # first attempt again at other sizes (its memo, font chains' fallback
 # faces looked up when a character first needs them); the Devanagari,
-# Bengali, Tamil and Thai ones too (shaped into clusters). Where Noto's
+# Bengali, Tamil, Thai, Gurmukhi, Gujarati, Oriya, Telugu, Kannada,
+# Malayalam, Sinhala, Lao, Khmer, Myanmar and Tibetan ones too (shaped
+# into clusters), each in its own face. Where Noto's
 # face for a script is not installed, that CV is skipped (said).
 set -u
 VITA=${VITA:-build/vita}
@@ -27,6 +29,17 @@ want() {
 	bn) echo 'Bengali|Noto Serif Bengali' ;;
 	ta) echo 'Tamil|Noto Serif Tamil' ;;
 	th) echo 'Thai|Noto Serif Thai' ;;
+	pa) echo 'Gurmukhi|Noto Serif Gurmukhi' ;;
+	gu) echo 'Gujarati|Noto Serif Gujarati' ;;
+	or) echo 'Oriya|Noto Sans Oriya' ;;
+	te) echo 'Telugu|Noto Serif Telugu' ;;
+	kn) echo 'Kannada|Noto Serif Kannada' ;;
+	ml) echo 'Malayalam|Noto Serif Malayalam' ;;
+	si) echo 'Sinhala|Noto Serif Sinhala' ;;
+	lo) echo 'Lao|Noto Serif Lao' ;;
+	km) echo 'Khmer|Noto Serif Khmer' ;;
+	my) echo 'Myanmar|Noto Serif Myanmar' ;;
+	bo) echo 'Tibetan|Noto Serif Tibetan' ;;
 	ja|ko|zh-Hans|zh-Hant) echo 'CJK|Noto Serif CJK SC' ;;
 	*) echo '.|Noto Serif' ;;
 	esac
@@ -44,7 +57,7 @@ for p in "$OUT"/in/*.yaml; do
 		SOURCE_DATE_EPOCH=1767225600 "$VITA" render "$p" -l $l -o "$o.pdf" 2>"$o.err" ||
 			{ no "$code@$l: exit $?"; cat "$o.err"; continue; }
 		n=$((n + 1))
-		grep -q 'no font in chain' "$o.err" && { no "$code@$l: characters without a face:"; grep -m3 'no font in chain' "$o.err"; }
+		grep -Eq 'no font in chain|is not drawn' "$o.err" && { no "$code@$l: characters without a face:"; grep -Em3 'no font in chain|is not drawn' "$o.err"; }
 		pdffonts "$o.pdf" 2>/dev/null | awk 'NR > 2 {print $1}' > "$o.fonts"
 		grep -Eq "$face" "$o.fonts" || no "$code@$l: no $face face embedded ($(tr '\n' ' ' < "$o.fonts"))"
 		pdftotext -enc UTF-8 "$o.pdf" "$o.txt" 2>/dev/null

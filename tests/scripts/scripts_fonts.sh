@@ -65,6 +65,21 @@ for c in hi:Devanagari bn:Bengali ta:Tamil th:Thai; do
 	grep -q "cannot shape\|no font in chain\|not drawn" "$T/$code.err" && { no "$code: says it cannot draw"; grep -m2 "cannot\|no font\|not drawn" "$T/$code.err"; }
 	pdffonts "$T/$code.pdf" | grep -q "+NotoSerif$script-Regular " || { no "$code: no NotoSerif$script"; pdffonts "$T/$code.pdf"; }
 done
+# 3b. Nor do they look up the Arabic, Hebrew, Armenian or Georgian faces
+#    on the way (their covers:), whose covers: hold all those faces draw
+#    that Noto Serif (Sans) lacks, so no character changes face
+#    (tests/tools/covers_check.py, with fontTools).
+for code in hi bn ta th; do
+	n=$((n + 1))
+	"$VITA" render "$T/gen/$code.yaml" --deps "$T/$code.d" -o "$T/$code-deps.pdf" 2>/dev/null || no "$code: --deps exit $?"
+	grep -qiE 'Arabic|Hebrew|Armenian|Georgian' "$T/$code.d" &&
+		{ no "$code: looks up another script's face"; tr ' ' '\n' <"$T/$code.d" | grep -iE 'Arabic|Hebrew|Armenian|Georgian'; }
+done
+if /usr/bin/python3 -c 'import fontTools, yaml' 2>/dev/null; then
+	n=$((n + 1))
+	/usr/bin/python3 tests/tools/covers_check.py fonts/serif.yaml fonts/sans.yaml >"$T/covers.txt" ||
+		{ no "covers: leave out what a face draws"; cat "$T/covers.txt"; }
+fi
 # 4. A script shaped the same way whose face the chain does not list (a
 #    user's serif chain beside the profile, without Noto Serif Gujarati)
 #    says so once per text, and which chain lacks it; with the bundled

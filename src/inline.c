@@ -898,11 +898,28 @@ static int sa_starts(const il_t *f, int i, int sc)
 	}
 }
 
+/* Does s[0..n) have a code point of the three blocks? Their UTF-8: Lao
+ * E0 BA-BB, Myanmar E1 80-82, Khmer E1 9E-9F and E1 A7 (symbols), the
+ * Myanmar extensions EA A7 and EA A9; memchr finds the lead bytes (a
+ * Chinese or Japanese text's are E3-E9). */
+static int sa_bytes(const char *s, size_t n)
+{
+	static const unsigned char lead[3] = {0xE0, 0xE1, 0xEA};
+	for (int k = 0; k < 3; k++)
+		for (const char *p = s, *e = s + n; p + 1 < e && (p = memchr(p, lead[k], (size_t)(e - p)));
+		     p++) {
+			unsigned b = (unsigned char)p[1];
+			if (k == 0 ? b == 0xBA || b == 0xBB
+			           : k == 1 ? b <= 0x82 || b == 0x9E || b == 0x9F || b == 0xA7
+			                    : b == 0xA7 || b == 0xA9)
+				return 1;
+		}
+	return 0;
+}
+
 static void il_sa_syllables(il_t *f)
 {
-	/* the three blocks are U+0E80.., U+1000.., U+1780..: 3 bytes of UTF-8
-	   from E0 BA 80 (E1 for the others; EA for the extensions) */
-	if (f->maxcp < 0xE80)
+	if (f->maxcp < 0xE80 || !sa_bytes(f->text.s, f->text.len))
 		return;
 	for (int i = 1; i < f->nc; i++) {
 		fcp_t *a = &f->c[i - 1];

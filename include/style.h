@@ -125,7 +125,8 @@ typedef struct style {
 	int sidebar;                            /* SIDE_* */
 	int32_t sidebar_width, sidebar_gap;     /* u */
 	int sidebar_align;                      /* ST_*: paragraphs and details in the sidebar */
-	int sidebar_first;                      /* 1: on the first page only */
+	int sidebar_first;                      /* 0: every page; 1: the first only; 2: auto,
+	                                           the pages the sidebar's sections fill */
 	int sidebar_read_first;                 /* 1: the sidebar is read before the main column */
 	const char *sidebar_sections;           /* "type:list,Skills,..." */
 	/* fit */

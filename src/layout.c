@@ -407,9 +407,10 @@ static void drop_tags(lay_t *L, int from, int to)
 }
 
 /* Lay the sections into their regions. With the sidebar on the first
- * page only, the main column widens from the first of its sections that
- * starts on page 2: those are set again at the full width (and the
- * structure elements of their first setting are dropped). */
+ * page only (or, auto, on the pages its sections fill), the main column
+ * widens from the first of its sections that starts on a page after the
+ * sidebar's: those are set again at the full width (and the structure
+ * elements of their first setting are dropped). */
 static void lay_body(lay_t *L)
 {
 	const model_t *m = L->m;
@@ -435,11 +436,22 @@ static void lay_body(lay_t *L)
 		goto done;
 	region_t *mr = &L->reg[R_MAIN], *sr = &L->reg[R_SIDE];
 	int32_t first = L->avail - lay_height(&L->reg[R_HEAD], 0, L->reg[R_HEAD].nv);
+	int nside = 1;   /* pages the sidebar takes */
 	if (lay_height(sr, 0, sr->nv) > first) {
-		warn_at(L->e, s->file, 0, 0,
-		        "the sidebar's sections do not fit on the first page; the sidebar continues "
-		        "on the next pages (sidebar.pages: all)");
-		goto done;
+		if (s->sidebar_first == 1) {
+			warn_at(L->e, s->file, 0, 0,
+			        "the sidebar's sections do not fit on the first page; the sidebar "
+			        "continues on the next pages (sidebar.pages: all)");
+			goto done;
+		}
+		/* auto: the main column widens after the sidebar's last page */
+		layout_box_t *sb = xcalloc((size_t)sr->nv + 1, sizeof(*sb));
+		layout_page_t *sp = xcalloc((size_t)sr->nv + 1, sizeof(*sp));
+		for (int i = 0; i < sr->nv; i++)
+			sb[i] = (layout_box_t){sr->v[i].h, sr->v[i].kind == V_GAP, sr->v[i].nobreak};
+		nside = layout_paginate(sb, sr->nv, first, L->avail, sp);
+		free(sb);
+		free(sp);
 	}
 	layout_box_t *b = xcalloc((size_t)mr->nv + 1, sizeof(*b));
 	layout_page_t *pg = xcalloc((size_t)mr->nv + 1, sizeof(*pg));
@@ -447,9 +459,9 @@ static void lay_body(lay_t *L)
 		b[i] = (layout_box_t){mr->v[i].h, mr->v[i].kind == V_GAP, mr->v[i].nobreak};
 	int np = layout_paginate(b, mr->nv, first, L->avail, pg);
 	int k = -1;
-	for (int i = 0; np > 1 && i < m->nsections && k < 0; i++) {
+	for (int i = 0; np > nside && i < m->nsections && k < 0; i++) {
 		int fl = start[i] >= 0 ? first_line(mr, start[i]) : -1;
-		if (fl >= pg[1].start)
+		if (fl >= pg[nside].start)
 			k = i;
 	}
 	free(b);

@@ -222,9 +222,10 @@ static const key_t_ keys[] = {
 	{"sidebar.align", T_ENUM, F(sidebar_align), "left|center|right|justify",
 	 "alignment of paragraphs and details in the sidebar (a narrow column sets ragged)"},
 	{"sidebar.gap", T_LEN, F(sidebar_gap), NULL, "space between the sidebar and the main column"},
-	{"sidebar.pages", T_ENUM, F(sidebar_first), "all|first",
-	 "the sidebar column on every page, or on the first only (the main column then "
-	 "widens from the first section that starts on page 2)"},
+	{"sidebar.pages", T_ENUM, F(sidebar_first), "all|first|auto",
+	 "the sidebar column on every page; on the first only (the main column then "
+	 "widens from the first section that starts on page 2); or on the pages its sections "
+	 "fill (auto: the main column widens from the first section that starts after them)"},
 	{"sidebar.read", T_ENUM, F(sidebar_read_first), "after|before",
 	 "reading order (structure tree, content order, screen readers): the sidebar after "
 	 "the whole main column, or before it"},

@@ -19,6 +19,9 @@
 #    header.name_min_scale), then wraps between its words with a located
 #    warning; an author's name wider than the measure wraps, said; nothing
 #    runs off the page (it ran to x=781 pt of 595)
+#  - sidebar.pages: auto (the sidebar layout's): the main column widens
+#    from the first section that starts after the sidebar's last page (a
+#    page 2 of zhanda-zhu was a third empty); all keeps the narrow column
 #  - "label: value": no space added after a full-width colon (ja, zh), one
 #    after an ASCII colon (en, ko), in the PDF and in HTML
 # Env: VITA (the binary), BUILD (scratch directory).
@@ -275,6 +278,30 @@ size=$(sed -n 's/^run .* size=\([0-9]*\) .*"Maximiliana.*/\1/p' "$W/long90-moder
 [ "$(grep -c '^run .*size='"$size"' .*@2$' "$W/long90-modern.dump")" -ge 1 ] || no "long90: no name runs"
 [ "$(sed -n 's/^run .* y=\([0-9]*\) .*size='"$size"' .*@2$/\1/p' "$W/long90-modern.dump" | sort -u | wc -l)" -eq 1 ] ||
 	no "long90 -l modern: the shrunk name is not on one line"
+
+# ---- the sidebar's pages ----------------------------------------------------
+# the right edge (pt) of the widest run on page 2
+right2() {
+	python3 - "$1" <<'PY'
+import re, sys
+page, r = 0, 0
+for l in open(sys.argv[1], encoding="utf-8"):
+    if l.startswith("page "):
+        page += 1
+    m = re.match(r"run x=(-?\d+) y=\d+ w=(\d+) .*@(\d+)", l)
+    if m and page == 2 and "— page" not in l:
+        r = max(r, int(m.group(1)) + int(m.group(2)))
+print(r // 1000)
+PY
+}
+dump side-auto profiles/zhanda-zhu.yaml -l sidebar
+dump side-all profiles/zhanda-zhu.yaml -l sidebar --set sidebar.pages=all
+a=$(right2 "$W/side-auto.dump") b=$(right2 "$W/side-all.dump")
+# the main column is 595 - 42 - 170 - 22 = 361 pt wide on the right
+[ "$b" -le 362 ] || no "sidebar.pages=all: page 2 runs to x=$b, past the main column"
+[ "$a" -gt 400 ] || no "sidebar (auto): page 2 runs only to x=$a: the main column did not widen"
+[ "$(grep -c '^page ' "$W/side-auto.dump")" -le "$(grep -c '^page ' "$W/side-all.dump")" ] ||
+	no "sidebar (auto): more pages than with all"
 
 [ $fail -eq 0 ] && echo "page_quality: ok"
 exit $fail

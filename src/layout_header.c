@@ -119,35 +119,124 @@ static void contact_item(lay_t *L, spans_t *c, const char *kind, const char *lab
 	}
 }
 
+/* Contact i (the profile's links after its contacts) into c. */
+static void contact_at(lay_t *L, spans_t *c, int i)
+{
+	const model_t *m = L->m;
+	if (i < m->ncontacts) {
+		const mcontact_t *ct = &m->contacts[i];
+		contact_item(L, c, ct->kind, contact_label(L, ct), ct->url, ct->line, ct->col);
+	} else {
+		const mlink_t *lk = &m->links[i - m->ncontacts];
+		contact_item(L, c, "link", lk->label, lk->url, lk->line, lk->col);
+	}
+}
+
+/* Lines of greedy filling at most lim wide; brk[j] = 1 when item j
+ * starts a line. */
+static int row_fill(const int32_t *w, int n, int32_t sep, int32_t lim, unsigned char *brk)
+{
+	int lines = 1;
+	int64_t x = 0;
+	for (int j = 0; j < n; j++) {
+		brk[j] = j == 0;
+		if (j && x + sep + w[j] > lim) {
+			brk[j] = 1;
+			lines++;
+			x = 0;
+		} else if (j) {
+			x += sep;
+		}
+		x += w[j];
+	}
+	return lines;
+}
+
+/* The contact row, wrapped between whole items: a separator never ends
+ * or starts a line, and the lines are balanced (as CSS's text-wrap:
+ * balance), the fewest a greedy fill needs, each as even as it can be. */
+static void contact_row(lay_t *L, int n, int align, int32_t dx, int32_t width)
+{
+	const style_t *s = L->s;
+	tstyle_t cs = lay_ts(L, FONT_REGULAR, s->size_small, s->c_muted);
+	spans_t c = {0};
+	size_t bytes = 0;
+	for (int i = 0; i < n; i++) {
+		if (c.n)
+			sp_str(L, &c, s->contact_sep, &cs);
+		contact_at(L, &c, i);
+	}
+	for (int i = 0; i < c.n; i++)
+		bytes += (size_t)c.v[i].len;
+	/* no glyph is wider than two em a byte: measured only when it may not fit */
+	if ((int64_t)bytes * 2 * s->size_small <= width || n < 2) {
+		v_flow(L, &c, dx, width, align, s->size_small, 0);
+		return;
+	}
+	int32_t *w = arena_alloc(L->a, sizeof(*w) * (size_t)n);
+	unsigned char *brk = arena_alloc(L->a, (size_t)n);
+	int64_t total = 0;
+	int32_t widest = 0;
+	spans_t one = {0};
+	sp_str(L, &one, s->contact_sep, &cs);
+	int32_t sep = sp_width(L, &one);
+	for (int i = 0; i < n; i++) {
+		one.n = 0;
+		contact_at(L, &one, i);
+		w[i] = sp_width(L, &one);
+		total += w[i] + (i ? sep : 0);
+		if (w[i] > widest)
+			widest = w[i];
+	}
+	if (total <= width) {
+		v_flow(L, &c, dx, width, align, s->size_small, 0);
+		return;
+	}
+	int lines = row_fill(w, n, sep, width, brk);
+	/* the narrowest limit that needs no more lines */
+	int32_t lo = (int32_t)(total / lines), hi = width;
+	if (lo < widest)
+		lo = widest;
+	while (lo < hi) {
+		int32_t mid = lo + (hi - lo) / 2;
+		if (row_fill(w, n, sep, mid, brk) <= lines)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	row_fill(w, n, sep, hi, brk);
+	for (int i = 0; i < n;) {
+		spans_t ln = {0};
+		int j = i;
+		do {
+			if (j > i)
+				sp_str(L, &ln, s->contact_sep, &cs);
+			contact_at(L, &ln, j++);
+		} while (j < n && !brk[j]);
+		v_flow(L, &ln, dx, width, align, s->size_small, 0);
+		i = j;
+	}
+}
+
 static void contacts(lay_t *L, int align, int32_t dx, int32_t width, int column)
 {
 	const model_t *m = L->m;
 	const style_t *s = L->s;
-	tstyle_t cs = lay_ts(L, FONT_REGULAR, s->size_small, s->c_muted);
 	spans_t c = {0};
 	int n = m->ncontacts + m->nlinks;
-	for (int i = 0; i < n; i++) {
-		if (column)
-			c.n = 0;
-		else if (c.n)
-			sp_str(L, &c, s->contact_sep, &cs);
-		if (i < m->ncontacts) {
-			const mcontact_t *ct = &m->contacts[i];
-			contact_item(L, &c, ct->kind, contact_label(L, ct), ct->url, ct->line, ct->col);
-		} else {
-			const mlink_t *lk = &m->links[i - m->ncontacts];
-			contact_item(L, &c, "link", lk->label, lk->url, lk->line, lk->col);
-		}
-		if (column) {
-			int t = lay_tag(L, "P");
-			int first = v_flow(L, &c, dx, width, INLINE_LEFT, s->size_small, 0);
-			lay_untag(L, t);
-			if (first >= 0)
-				L->r->v[L->r->nv - 1].nobreak = 1;
-		}
+	if (!column) {
+		contact_row(L, n, align, dx, width);
+		return;
 	}
-	if (!column)
-		v_flow(L, &c, dx, width, align, s->size_small, 0);
+	for (int i = 0; i < n; i++) {
+		c.n = 0;
+		contact_at(L, &c, i);
+		int t = lay_tag(L, "P");
+		int first = v_flow(L, &c, dx, width, INLINE_LEFT, s->size_small, 0);
+		lay_untag(L, t);
+		if (first >= 0)
+			L->r->v[L->r->nv - 1].nobreak = 1;
+	}
 }
 
 /* The photo's box and the part of it drawn there: a circle is a square

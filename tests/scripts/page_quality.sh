@@ -22,6 +22,8 @@
 #  - sidebar.pages: auto (the sidebar layout's): the main column widens
 #    from the first section that starts after the sidebar's last page (a
 #    page 2 of zhanda-zhu was a third empty); all keeps the narrow column
+#  - the contact row wraps between whole items, balanced: no separator
+#    ends or starts a line ("github.com/x ·" did)
 #  - "label: value": no space added after a full-width colon (ja, zh), one
 #    after an ASCII colon (en, ko), in the PDF and in HTML
 # Env: VITA (the binary), BUILD (scratch directory).
@@ -302,6 +304,32 @@ a=$(right2 "$W/side-auto.dump") b=$(right2 "$W/side-all.dump")
 [ "$a" -gt 400 ] || no "sidebar (auto): page 2 runs only to x=$a: the main column did not widen"
 [ "$(grep -c '^page ' "$W/side-auto.dump")" -le "$(grep -c '^page ' "$W/side-all.dump")" ] ||
 	no "sidebar (auto): more pages than with all"
+
+# ---- the contact row ---------------------------------------------------------
+# the header's lines (before the first section) that end or start with a
+# separator of header.separator
+dangling() {
+	python3 - "$1" <<'PY'
+import re, sys
+lines = {}
+for l in open(sys.argv[1], encoding="utf-8"):
+    if l.startswith("page ") and lines:
+        break
+    m = re.match(r'run x=(-?\d+) y=(\d+) w=\d+ .*? "((?:[^"\\]|\\.)*)"', l)
+    if m:
+        lines.setdefault(int(m.group(2)), []).append((int(m.group(1)), m.group(3)))
+for y in sorted(lines):
+    t = "".join(x for _, x in sorted(lines[y])).strip()
+    if t and (t[-1] in "·|" or t[0] in "·|"):
+        print(t)
+        sys.exit(1)
+PY
+}
+for lay in layouts/*.yaml; do
+	l=$(basename "$lay" .yaml)
+	dump "jr-$l" tests/import/jsonresume.json -l "$l"
+	out=$(dangling "$W/jr-$l.dump") || no "json resume -l $l: a line with a dangling separator: $out"
+done
 
 [ $fail -eq 0 ] && echo "page_quality: ok"
 exit $fail

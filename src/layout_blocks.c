@@ -336,6 +336,161 @@ static int32_t col_width(lay_t *L, const spans_t *a, const spans_t *b)
 	return w > max ? max : w;
 }
 
+/* The separator without its spaces into *p, *n; 0 when it is only spaces. */
+static int sep_core(const char *sep, const char **p, size_t *n)
+{
+	size_t sl = strlen(sep), s0 = 0;
+	while (sl && sep[sl - 1] == ' ')
+		sl--;
+	while (s0 < sl && sep[s0] == ' ')
+		s0++;
+	*p = sep + s0;
+	*n = sl - s0;
+	return *n > 0;
+}
+
+/* 1 when the rightmost of runs ends with core (spaces aside). */
+static int run_ends(const page_run_t *last, const char *core, size_t cl)
+{
+	if (!last)
+		return 0;
+	size_t tl = (size_t)last->len;
+	while (tl && last->text[tl - 1] == ' ')
+		tl--;
+	return tl >= cl && !memcmp(last->text + tl - cl, core, cl);
+}
+
+/* Placed lines from..to-1 of the region: 1 when one but the last ends with
+ * the separator core, -1 when they hold a link (not set again), else 0. */
+static int placed_dangle(lay_t *L, int from, int to, const char *core, size_t cl)
+{
+	int d = 0;
+	for (int i = from; i < to; i++) {
+		const vitem_t *v = &L->r->v[i];
+		const page_run_t *last = NULL;
+		for (int k = 0; k < v->n; k++) {
+			if (v->it[k].kind == PAGE_LINK)
+				return -1;
+			if (v->it[k].kind == PAGE_RUN && (!last || v->it[k].u.run.x > last->x))
+				last = &v->it[k].u.run;
+		}
+		if (i + 1 < to && v->kind == V_LINE && run_ends(last, core, cl))
+			d = 1;
+	}
+	return d;
+}
+
+/* The same for the paragraph j as inline_set sets it (fit's measured
+ * attempts place no runs, yet must break as the final layout does). */
+static int probe_dangle(lay_t *L, const spans_t *j, int32_t w, const char *core, size_t cl)
+{
+	inline_opts_t o;
+	memset(&o, 0, sizeof(o));
+	o.width = w;
+	o.align = lay_align(L, INLINE_LEFT);
+	o.rtl = L->rtl;
+	o.cjk = L->cjk;
+	o.lang = L->lang;
+	o.hyph = L->s->hyphenate ? L->hyph : NULL;
+	o.hyphen_limit = L->s->hyphen_limit;
+	o.file = L->m->file;
+	o.memo = L->memo;
+	inline_result_t r;
+	errs_t quiet;   /* v_flow says what there is to say */
+	errs_init(&quiet);
+	int rc = inline_set(L->a, j->v, j->n, &o, &r, &quiet);
+	errs_done(&quiet);
+	int d = 0;
+	for (int i = 0; !rc && i < r.nlines; i++) {
+		const inline_line_t *ln = &r.lines[i];
+		const page_run_t *last = NULL;
+		if (ln->nlinks)
+			return -1;
+		for (int k = 0; k < ln->nruns; k++)
+			if (!last || ln->runs[k].x > last->x)
+				last = &ln->runs[k];
+		if (i + 1 < r.nlines && run_ends(last, core, cl))
+			d = 1;
+	}
+	return d;
+}
+
+/* Parts of an entry's inline line (the secondary line, the location, the
+ * dates) joined by entry.location_separator on one line while they fit,
+ * else the part that does not fit starts a new line: no separator ends
+ * or starts a line (but after a part wider than the line, which wraps
+ * by itself). Set joined first; set again part by part only when a line
+ * of that ends with the separator. */
+static void inline_parts(lay_t *L, const spans_t *part, int n, int32_t x, int32_t w,
+                         const tstyle_t *sept)
+{
+	const style_t *s = L->s;
+	const char *core;
+	size_t cl;
+	spans_t cur = {0};
+	if (!n)
+		return;
+	/* joined, as one paragraph: what nearly every entry keeps */
+	for (int i = 0; i < n; i++) {
+		if (i)
+			sp_str(L, &cur, s->location_sep, sept);
+		for (int k = 0; k < part[i].n; k++) {
+			const inline_span_t *v = &part[i].v[k];
+			inline_span_t *c = sp_add(L, &cur, v->text, v->len, sept, NULL, 0, 0);
+			if (c)
+				*c = *v;
+		}
+	}
+	if (n < 2 || !sep_core(s->location_sep, &core, &cl)) {
+		v_flow(L, &cur, x, w, INLINE_LEFT, s->size_body, 1);
+		return;
+	}
+	int from = L->r->nv;
+	if (L->measure) {
+		if (probe_dangle(L, &cur, w, core, cl) != 1) {
+			v_flow(L, &cur, x, w, INLINE_LEFT, s->size_body, 1);
+			return;
+		}
+	} else {
+		v_flow(L, &cur, x, w, INLINE_LEFT, s->size_body, 1);
+		if (placed_dangle(L, from, L->r->nv, core, cl) != 1)
+			return;
+		L->r->nv = from;   /* set again, part by part */
+	}
+	/* a part that does not fit after the others starts the next line */
+	spans_t t = {0};
+	sp_str(L, &t, s->location_sep, sept);
+	int32_t sep = sp_width(L, &t), at = 0;
+	cur.n = 0;
+	cur.v = NULL;
+	cur.cap = 0;
+	for (int i = 0; i < n; i++) {
+		int32_t pw = sp_width(L, &part[i]);
+		/* after a part that wraps by itself, the next follows its last
+		   line, whose room is not known here */
+		if (cur.n && at <= w && at + sep + pw > w) {
+			v_flow(L, &cur, x, w, INLINE_LEFT, s->size_body, 1);
+			cur.n = 0;
+			cur.v = NULL;
+			cur.cap = 0;
+		}
+		if (cur.n) {
+			sp_str(L, &cur, s->location_sep, sept);
+			at += sep;
+		} else {
+			at = 0;
+		}
+		for (int k = 0; k < part[i].n; k++) {
+			const inline_span_t *v = &part[i].v[k];
+			inline_span_t *c = sp_add(L, &cur, v->text, v->len, sept, NULL, 0, 0);
+			if (c)
+				*c = *v;
+		}
+		at += pw;
+	}
+	v_flow(L, &cur, x, w, INLINE_LEFT, s->size_body, 1);
+}
+
 static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 {
 	const style_t *s = L->s;
@@ -395,19 +550,18 @@ static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 		sp_str(L, &hs, s->location_sep, &mutedi);
 		sp_str(L, &hs, en->location, &mutedi);
 	}
+	/* inline: the secondary line, the location and the dates, one after
+	   the other, each whole on the line it fits on (a separator never
+	   ends a line: a part that does not fit starts the next one) */
+	spans_t inl[3] = {{0}};
+	int ninl = 0;
 	if (mode == DATES_INLINE) {
-		/* dates and location follow the secondary line, or make one */
-		spans_t *t = &ss;
-		if (en->location) {
-			if (t->n)
-				sp_str(L, t, s->location_sep, &muted);
-			sp_str(L, t, en->location, &mutedi);
-		}
-		if (ds.n) {
-			if (t->n)
-				sp_str(L, t, s->location_sep, &muted);
-			sp_dates(L, t, dates, split, &dated, en);
-		}
+		if (ss.n)
+			inl[ninl++] = ss;
+		if (ls.n)
+			inl[ninl++] = ls;
+		if (ds.n)
+			inl[ninl++] = ds;
 		ds.n = 0;
 	}
 
@@ -425,7 +579,10 @@ static void entry(lay_t *L, const msection_t *sec, const mentry_t *en)
 	if (cw)
 		v_beside(L, first, &ds, x + w, 1, cw);
 	int sec_line = L->r->nv;
-	v_flow(L, &ss, x, loc_right ? measure : w, INLINE_LEFT, s->size_body, 1);
+	if (mode == DATES_INLINE)
+		inline_parts(L, inl, ninl, x, w, &muted);
+	else
+		v_flow(L, &ss, x, loc_right ? measure : w, INLINE_LEFT, s->size_body, 1);
 	/* a left column's dates that wrap go beside the lines after the head
 	   line (the second line is not pushed under them) */
 	if (mode == DATES_LEFT)

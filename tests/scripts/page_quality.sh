@@ -24,6 +24,8 @@
 #    page 2 of zhanda-zhu was a third empty); all keeps the narrow column
 #  - the contact row wraps between whole items, balanced: no separator
 #    ends or starts a line ("github.com/x ·" did)
+#  - an entry's inline parts (second line, location, dates): a part that
+#    does not fit after the others starts the next line, without a separator
 #  - "label: value": no space added after a full-width colon (ja, zh), one
 #    after an ASCII colon (en, ko), in the PDF and in HTML
 # Env: VITA (the binary), BUILD (scratch directory).
@@ -329,6 +331,14 @@ for lay in layouts/*.yaml; do
 	l=$(basename "$lay" .yaml)
 	dump "jr-$l" tests/import/jsonresume.json -l "$l"
 	out=$(dangling "$W/jr-$l.dump") || no "json resume -l $l: a line with a dangling separator: $out"
+done
+
+# an entry's inline location and dates: a part that does not fit starts
+# the next line ("... Zhiyuan College ·" ended one in the sidebar)
+for lay in layouts/*.yaml; do
+	l=$(basename "$lay" .yaml)
+	dump "zz-$l" profiles/zhanda-zhu.yaml -l "$l"
+	out=$(dangling "$W/zz-$l.dump") || no "zhanda-zhu -l $l: a line with a dangling separator: $out"
 done
 
 [ $fail -eq 0 ] && echo "page_quality: ok"

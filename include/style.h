@@ -48,6 +48,7 @@ typedef struct style {
 	int32_t size_body, size_small, size_name, size_native, size_headline, size_section;
 	int32_t leading;                        /* permille, e.g. 1250 */
 	int32_t leading_cjk;                    /* permille, for paragraphs mostly in CJK */
+	int32_t leading_tall;                   /* permille, for text mostly in Myanmar, Tibetan */
 	/* colours 0xRRGGBB */
 	uint32_t c_text, c_muted, c_accent, c_link, c_rule, c_highlight, c_badge, c_name;
 	/* header */

@@ -172,6 +172,47 @@ static int mostly_cjk(const spans_t *s)
 	return cjk > other;
 }
 
+/* Are the spans' letters mostly Myanmar or Tibetan (U+1000..U+109F, lead
+ * bytes E1 80-82; U+0F00..U+0FFF, E0 BC-BF)? Their stacked consonants,
+ * medials and marks reach far above and below the line (Noto Serif
+ * Myanmar's ascent and descent are 1.24 and 1.26 em, Tibetan's 1.47 and
+ * 1.35): lines at the Latin leading touch. */
+static int mostly_tall(const spans_t *s)
+{
+	int tall = 0, other = 0, any = 0;
+	/* first: is there a lead byte E0 or E1 at all? */
+	for (int i = 0; i < s->n && !any; i++)
+		any = s->v[i].len > 0 && (memchr(s->v[i].text, 0xE1, (size_t)s->v[i].len) ||
+		                          memchr(s->v[i].text, 0xE0, (size_t)s->v[i].len));
+	if (!any)
+		return 0;
+	for (int i = 0; i < s->n; i++) {
+		const unsigned char *t = (const unsigned char *)s->v[i].text;
+		int n = s->v[i].len, k = 0;
+		for (uint64_t w; k + 8 <= n; k += 8) {   /* eight ASCII bytes at a time */
+			memcpy(&w, t + k, 8);
+			if (w & 0x8080808080808080u)
+				break;
+			other += 8;
+		}
+		for (; k < n; k++) {
+			if (t[k] < 0x80) {
+				other += (t[k] | 0x20) >= 'a' && (t[k] | 0x20) <= 'z';
+			} else if (t[k] >= 0xE0 && k + 1 < n) {
+				unsigned b = t[k + 1];
+				if ((t[k] == 0xE1 && b >= 0x80 && b <= 0x82) || (t[k] == 0xE0 && b >= 0xBC))
+					tall++;
+				else
+					other++;
+				k += 2;
+			} else if (t[k] >= 0xC0) {
+				other++;
+			}
+		}
+	}
+	return tall > other;
+}
+
 /* Is the region blocks go to sure to need more than L->max_pages pages
  * (then L->over = 1, and nothing more is set)? Called before each
  * paragraph: by then the items of the ones before are final (a block
@@ -219,6 +260,8 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
 	int32_t h = lay_lead(L, size);
 	if (hyphenate && mostly_cjk(s))   /* body text, not a name or a title */
 		h = (int32_t)((int64_t)size * L->s->leading_cjk / 1000);
+	else if (hyphenate && mostly_tall(s))   /* body text, as for CJK */
+		h = (int32_t)((int64_t)size * L->s->leading_tall / 1000);
 	for (int i = 0; L->measure && i < r.nlines; i++)
 		v_new(L, V_LINE, h);   /* what pagination reads: heights and keeps */
 	for (int i = 0; !L->measure && i < r.nlines; i++) {

@@ -76,6 +76,8 @@ static const key_t_ keys[] = {
 	{"leading", T_PERMILLE, F(leading), NULL, "baseline to baseline, as a multiple of the size"},
 	{"leading_cjk", T_PERMILLE, F(leading_cjk), NULL,
 	 "the same for body text mostly in Chinese, Japanese or Korean (W3C clreq, jlreq: 1.5 to 2)"},
+	{"leading_tall", T_PERMILLE, F(leading_tall), NULL,
+	 "the same for body text mostly in Myanmar or Tibetan (their stacks reach far above and below)"},
 	{"colors.text", T_COLOR, F(c_text), NULL, "text"},
 	{"colors.muted", T_COLOR, F(c_muted), NULL, "dates, locations, separators, secondary text"},
 	{"colors.accent", T_COLOR, F(c_accent), NULL, "section titles and venue labels"},
@@ -306,6 +308,7 @@ static void style_defaults(style_t *s)
 	s->size_footer = 8000;
 	s->leading = 1250;
 	s->leading_cjk = 1600;   /* W3C clreq: 1.5 to 2 for body text */
+	s->leading_tall = 1800;  /* Noto Serif Myanmar's own: 2.5 em */
 	s->c_text = 0x1a1a1a; s->c_muted = 0x555555; s->c_accent = 0x1f4e79;
 	s->c_link = 0x1f4e79; s->c_rule = 0x1f4e79; s->c_highlight = 0x8b1a1a;
 	s->c_badge = 0x1f4e79; s->c_name = 0x1a1a1a;

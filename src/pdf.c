@@ -347,6 +347,37 @@ static int64_t show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const 
 	return adv;
 }
 
+/* Move the viewer's pen in the open TJ array to x (1e-9 pt): a number,
+ * the distance in 1/1000 em to one decimal (to 1/10,000 em: off by
+ * 1/20,000 em at most, 0.0005 pt at 10 pt; the error is never
+ * accumulated, the next gap is measured from where the pen really is).
+ * Two numbers never follow each other (a run or a cluster that drew
+ * nothing left one: "-5.1" "0.1" read as the malformed "-5.10.1"): a
+ * number right after the last one replaces it by their sum. */
+static void tj_gap(pw_t *w, int64_t x, int32_t size)
+{
+	int64_t gap = x - w->pen, q = (int64_t)size * 100;
+	int64_t t = (gap >= 0 ? gap + q / 2 : gap - q / 2) / q * 100;
+	if (!t)
+		return;
+	w->pen += t * size;
+	buf_t *c = &w->content[w->pageno];
+	int64_t v = -t;
+	if (c->len == w->gap_end && w->gap_end > w->gap_at && w->gap_page == w->pageno) {
+		v += w->gap;
+		c->len = w->gap_at;
+		c->s[c->len] = '\0';
+	}
+	w->gap_end = w->gap_at = c->len;
+	w->gap_page = w->pageno;
+	if (!v)
+		return;
+	char b[40];
+	pdf_put_raw(w, b, (size_t)pdf_num(b, v, 3));
+	w->gap = v;
+	w->gap_end = c->len;
+}
+
 /* Put the pen at the run's start. On the baseline of the open TJ array
  * (same font, size, colour, slant and marked content: any change closed
  * it) that is a number in the array: the distance from where the viewer's
@@ -360,14 +391,7 @@ static void text_at(pw_t *w, const page_run_t *r, int slant)
 	int k = 0;
 	int64_t x = (int64_t)r->x * 1000000;
 	if (w->tj && r->y == w->ty && slant == w->lslant) {
-		/* to 1/10,000 em: off by 1/20,000 em at most, 0.0005 pt at 10 pt */
-		int64_t gap = x - w->pen, q = (int64_t)r->size * 100;
-		int64_t t = (gap >= 0 ? gap + q / 2 : gap - q / 2) / q * 100;
-		if (t) {
-			k = pdf_num(b, -t, 3);
-			pdf_put_raw(w, b, (size_t)k);
-			w->pen += t * r->size;
-		}
+		tj_gap(w, x, r->size);
 		return;
 	}
 	int32_t y = w->doc->h - r->y;
@@ -480,14 +504,9 @@ static void put_cid(pw_t *w, pdf_font_t *f, const page_run_t *r, unsigned c, int
 		pdf_put_raw(w, "[", 1);
 		w->tj = 1;
 	}
-	int64_t gap = ((int64_t)r->x + x) * 1000000 - w->pen;
-	int64_t q = (int64_t)r->size * 100, t = (gap >= 0 ? gap + q / 2 : gap - q / 2) / q * 100;
+	tj_gap(w, ((int64_t)r->x + x) * 1000000, r->size);
 	char b[40];
 	int k = 0;
-	if (t) {
-		k = pdf_num(b, -t, 3);
-		w->pen += t * r->size;
-	}
 	b[k++] = '(';
 	unsigned char byte[2] = {(unsigned char)(c >> 8), (unsigned char)c};
 	for (int j = two ? 0 : 1; j < 2; j++) {

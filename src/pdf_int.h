@@ -136,6 +136,9 @@ struct pw {
 	int tj;                  /* a TJ array is open (pdf_put closes it) */
 	int32_t ty;              /* its baseline (u, from the top) */
 	int64_t pen;             /* where the viewer's pen is in it, 1e-9 pt */
+	size_t gap_at, gap_end;  /* the content's last TJ number, [at, end) ... */
+	int64_t gap;             /* ... its value (pdf_num's, 3 decimals) ... */
+	int gap_page;            /* ... and its page */
 	int lm, lslant;          /* the line matrix is set (Tm/Td), slanted */
 	int32_t lx, ly;          /* its origin (u, PDF y up) */
 	int32_t size, lw;

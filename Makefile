@@ -64,7 +64,8 @@ DEBUG_FLAGS = -O0 -g3 $(SAN) -Werror
 # Building and rendering:
 DEB_BUILD = gcc make pkg-config libyaml-dev libfreetype-dev libharfbuzz-dev \
             libhpdf-dev libfontconfig-dev libunibreak-dev libfribidi-dev libhyphen-dev libthai-data hyphen-en-us \
-            hyphen-de hyphen-fr hyphen-es hyphen-it hyphen-pt-pt hyphen-pt-br hyphen-ru hyphen-el libpng-dev \
+            hyphen-de hyphen-fr hyphen-es hyphen-it hyphen-pt-pt hyphen-pt-br hyphen-ru hyphen-el hyphen-hi hyphen-bn hyphen-ta hyphen-ml hyphen-kn hyphen-te \
+            hyphen-gu hyphen-or hyphen-pa libpng-dev \
             libjpeg62-turbo-dev libdeflate-dev libgs-common
 # (libthai-data: Thai's word list, /usr/share/libthai/thbrk.tri, which
 # src/thai.c reads itself: libthai is not linked or loaded.)

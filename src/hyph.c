@@ -55,6 +55,7 @@
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include <hyphen.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -104,9 +105,6 @@ static int hyph_paths(const char *lang, char paths[][256], int max)
 		snprintf(paths[n++], 256, "%s/hyph_%s.dic", HYPH_DIR, ll);
 	if (!strcmp(ll, "en") && n < max)
 		snprintf(paths[n++], 256, "%s/hyph_en_US.dic", HYPH_DIR);
-	/* Hindi: Debian's hyphen-hi ships hyph_hi_IN.dic only */
-	if (!strcmp(ll, "hi") && n < max)
-		snprintf(paths[n++], 256, "%s/hyph_hi_IN.dic", HYPH_DIR);
 	/* "es" -> hyph_es_ES.dic, "ru" -> hyph_ru_RU.dic (Debian ships no
 	   hyph_es.dic or hyph_ru.dic) */
 	char up[16];
@@ -115,6 +113,27 @@ static int hyph_paths(const char *lang, char paths[][256], int max)
 	up[i] = 0;
 	if (n < max)
 		snprintf(paths[n++], 256, "%s/hyph_%s_%s.dic", HYPH_DIR, ll, up);
+	/* none of those: the language's first dictionary by name in the
+	   directory (Debian's hyphen-hi, -bn, -ta, -ml, ... ship only
+	   hyph_hi_IN.dic, hyph_ta_IN.dic, ...; hyphen-sv hyph_sv_SE.dic) */
+	for (i = 0; i < n; i++)
+		if (access(paths[i], R_OK) == 0)
+			return n;
+	if (n < max) {
+		DIR *d = opendir(HYPH_DIR);
+		char best[256] = "", pre[24];
+		size_t lp = (size_t)snprintf(pre, sizeof(pre), "hyph_%s_", ll);
+		for (struct dirent *de; d && (de = readdir(d));) {
+			size_t l = strlen(de->d_name);
+			if (l > lp + 4 && l < 200 && !strncmp(de->d_name, pre, lp) &&
+			    !strcmp(de->d_name + l - 4, ".dic") && (!best[0] || strcmp(de->d_name, best) < 0))
+				memcpy(best, de->d_name, l + 1);
+		}
+		if (d)
+			closedir(d);
+		if (best[0])
+			snprintf(paths[n++], 256, "%s/%s", HYPH_DIR, best);
+	}
 	return n;
 }
 
@@ -944,7 +963,10 @@ void hyph_close(hyph_t *h)
 	free(h);
 }
 
-/* Lowercase letters of Latin scripts (ASCII, Latin-1, Latin Extended-A). */
+/* Lowercase letters of Latin scripts (ASCII, Latin-1, Latin Extended-A),
+ * Cyrillic and Greek, and the letters and marks of the caseless Brahmic
+ * scripts (Devanagari to Sinhala: a word's vowel signs and viramas are
+ * part of it, LibreOffice's Indic patterns hold them). */
 static int is_lower(uint32_t c)
 {
 	if (c >= 'a' && c <= 'z')
@@ -963,6 +985,8 @@ static int is_lower(uint32_t c)
 		return 1;   /* Cyrillic */
 	if (c == 0x390 || (c >= 0x3AC && c <= 0x3CE))
 		return 1;   /* Greek: ΐ, ά..ώ (tonos, dialytika, final sigma) */
+	if (c >= 0x900 && c <= 0xDFF)
+		return uni_is_letter(c) || uni_is_mark(c);   /* Brahmic: caseless */
 	return c == 0x17F;
 }
 

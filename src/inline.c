@@ -945,8 +945,8 @@ static void il_hyph_word(il_t *f, int a, int b)
 	int offs[64], n, j;
 	while (a < b && !is_letter(f->c[a].cp))
 		a++;
-	while (b > a && !is_letter(f->c[b - 1].cp))
-		b--;
+	while (b > a && !is_letter(f->c[b - 1].cp) && !uni_is_mark(f->c[b - 1].cp))
+		b--;   /* a word's last mark is its own (Tamil's final virama) */
 	if (b - a < 5)
 		return;
 	if ((a > 0 && f->c[a - 1].cp == 0xAD) || (b < f->nc && f->c[b].cp == 0xAD))

@@ -139,7 +139,17 @@ PY
 		no "pdf.js is not installed (npm ci --prefix tests/tools/pdfjs)"
 	fi
 	qpdf --qdf --object-streams=disable "$o.pdf" "$o.qdf" || no "$code: qpdf"
-	grep -aEq 'ActualText<feff(0[9a-fA-F]|10[0-9]|17[89a-fA-F])' "$o.qdf" && no "$code: ActualText spans for its script"
+	# (but a hyphenated word's: the run of its hyphen reads as the rest of
+	# the word, an ActualText the layout dump shows as actual="...")
+	npdf=$(grep -aEo 'ActualText<feff(0[9a-fA-F]|10[0-9]|17[89a-fA-F])' "$o.qdf" | wc -l)
+	nhyph=$(python3 -c '
+import re, sys
+n = 0
+for m in re.finditer(r"\"-\" actual=\"(.)", open(sys.argv[1], encoding="utf-8").read()):
+    c = ord(m.group(1))
+    n += 0x900 <= c <= 0x109F or 0x1780 <= c <= 0x17FF
+print(n)' "$o.dump")
+	[ "$npdf" -gt "$nhyph" ] && no "$code: ActualText spans for its script ($npdf, $nhyph of hyphenated words)"
 done
 [ $n = 15 ] || no "only $n of 15 CVs rendered"
 # clusters of up to 11 code points: their composites' size is in maxp,

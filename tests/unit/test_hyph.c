@@ -152,6 +152,13 @@ TEST(languages)
 	lang_case("el", "πολυτεχνείο", "πο-λυ-τε-χνείο");
 	lang_case("el", "Πολυτεχνείο", "Πο-λυ-τε-χνείο");
 	lang_case("el", "εξυπηρέτηση", "εξυ-πη-ρέτηση");
+	/* Brahmic scripts: caseless, a word's vowel signs and viramas in it
+	   (hyphen-ta, -hi, -ml: Debian ships hyph_ta_IN.dic etc. only, found
+	   by the code alone) */
+	lang_case("ta", "பல்கலைக்கழகத்தில்", "பல்-க-லைக்-க-ழ-கத்-தில்");
+	lang_case("hi", "विश्वविद्यालय", "वि-श्व-वि-द्यालय");
+	lang_case("ml", "സർവ്വകലാശാലയിൽ", "സർ-വ്വ-ക-ലാ-ശാ-ല-യിൽ");
+	lang_case("ta-IN", "பல்கலைக்கழகத்தில்", "பல்-க-லைக்-க-ழ-கத்-தில்");
 	errs_t e;
 	errs_init(&e);
 	CHECK(hyph_open("zh", &e) == NULL);   /* CJK: no patterns, no hyphens */

@@ -1684,8 +1684,13 @@ static int il_nospace_kind(const il_t *f, int ci)
 	/* between two Thai words (il_thai_words) as between ideographs: no
 	   penalty, and a little stretch, for Thai justifies between its
 	   words, which have no spaces */
+	/* and after a Tibetan tsheg (U+0F0B, between syllables): Tibetan
+	   justifies between its syllables, and a line of them with one
+	   space after a shad stretched that space alone, ten times past
+	   its limit */
 	return is_cjk(c->cp) || is_cjk(f->c[ci + 1].cp) ||
-	       (thai_is(c->cp) && thai_is(f->c[ci + 1].cp)) ? NB_CJK : NB_PENALTY;
+	       (thai_is(c->cp) && thai_is(f->c[ci + 1].cp)) || c->cp == 0x0F0B ? NB_CJK
+	                                                                        : NB_PENALTY;
 }
 
 /* The break itself. trail: the half-width blank of the mark before it

@@ -31,4 +31,18 @@ int file_read(buf_t *b, const char *path, size_t max, const char **why);
  * caller's buffer keeps what it held there). */
 size_t file_pread(int fd, void *p, size_t len, size_t off);
 
+/* ---- vita's caches (compiled hyphenation patterns, Thai words, the font
+ * families, constant deflate streams) ---- */
+
+/* The path of the cache file name: $XDG_CACHE_HOME/vita/name, else
+ * $HOME/.cache/vita/name (only absolute bases), into out[0..n). -1 when
+ * the environment variable off (e.g. "VITA_NO_HYPH_CACHE") is set to
+ * anything but "" or "0", when there is no base, or when it does not fit. */
+int file_cache_path(const char *off, const char *name, char *out, size_t n);
+/* Write the np parts (part[i], len[i] bytes) to path atomically: into
+ * path.PID.tmp (the directories above it made, 0755), renamed over path;
+ * on any error the temporary file is removed and path is unchanged.
+ * 0 or -1. */
+int file_write_atomic(const char *path, const void *const *part, const size_t *len, int np);
+
 #endif

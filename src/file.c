@@ -6,10 +6,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include "file.h"
+#include "buf.h"
 
 static const char *kind_of(mode_t m)
 {
@@ -136,5 +139,47 @@ int file_read(buf_t *b, const char *path, size_t max, const char **why)
 	}
 	close(fd);
 	buf_add(b, "", 0);   /* b->s is set even for an empty file */
+	return 0;
+}
+
+int file_cache_path(const char *off, const char *name, char *out, size_t n)
+{
+	const char *no = off ? getenv(off) : NULL;
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int r;
+	if (no && *no && strcmp(no, "0") != 0)
+		return -1;
+	if (xdg && xdg[0] == '/')
+		r = snprintf(out, n, "%s/vita/%s", xdg, name);
+	else if (home && home[0] == '/')
+		r = snprintf(out, n, "%s/.cache/vita/%s", home, name);
+	else
+		return -1;
+	return r > 0 && (size_t)r < n ? 0 : -1;
+}
+
+int file_write_atomic(const char *path, const void *const *part, const size_t *len, int np)
+{
+	char tmp[1024];
+	int r = snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
+	if (r <= 0 || (size_t)r >= sizeof(tmp))
+		return -1;
+	for (char *c = tmp + 1; *c; c++)
+		if (*c == '/') {
+			*c = 0;
+			mkdir(tmp, 0755);
+			*c = '/';
+		}
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	int bad = 0;
+	for (int i = 0; i < np && !bad; i++)
+		bad = len[i] && buf_write_fd(fd, part[i], len[i]) != 0;
+	bad |= close(fd) != 0;
+	if (bad || rename(tmp, path) != 0) {
+		unlink(tmp);
+		return -1;
+	}
 	return 0;
 }

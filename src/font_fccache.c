@@ -578,20 +578,20 @@ static fccache_t *cache_get(font_lib_t *lib)
 	fccache_t *c = xcalloc(1, sizeof(*c));
 	c->fd = -1;
 	lib->fcc = c;
-	const char *off = getenv("VITA_NO_FONT_CACHE");
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	buf_t p, m;
 	buf_init(&p);
 	buf_init(&m);
 	config_key(c->key);
-	if (xdg && xdg[0] == '/') {
-		buf_printf(&p, "%s/vita/families-v5-%s", xdg, c->key);
-		buf_printf(&m, "%s/vita/misses-v2-%s", xdg, c->key);
-	} else if (home && home[0] == '/') {
-		buf_printf(&p, "%s/.cache/vita/families-v5-%s", home, c->key);
-		buf_printf(&m, "%s/.cache/vita/misses-v2-%s", home, c->key);
+	char fam[1024], miss[1024], name[128];
+	snprintf(name, sizeof(name), "families-v5-%s", c->key);
+	if (file_cache_path("VITA_NO_FONT_CACHE", name, fam, sizeof(fam)) == 0) {
+		snprintf(name, sizeof(name), "misses-v2-%s", c->key);
+		if (file_cache_path(NULL, name, miss, sizeof(miss)) == 0) {
+			buf_add(&p, fam, strlen(fam));
+			buf_add(&m, miss, strlen(miss));
+		}
 	}
-	if ((off && *off && strcmp(off, "0") != 0) || !p.s) {
+	if (!p.s) {
 		c->off = 1;
 		c->m.read = 1;  /* no file: nothing to read */
 		buf_done(&p);

@@ -234,20 +234,10 @@ struct hyph {
 
 static int hc_path(const hyph_t *h, char *out, size_t n)
 {
-	const char *off = getenv("VITA_NO_HYPH_CACHE");
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	const char *base = strrchr(h->path, '/');
-	int r;
-	if (off && *off && strcmp(off, "0") != 0)
-		return -1;
-	base = base ? base + 1 : h->path;
-	if (xdg && xdg[0] == '/')
-		r = snprintf(out, n, "%s/vita/%s.hyc", xdg, base);
-	else if (home && home[0] == '/')
-		r = snprintf(out, n, "%s/.cache/vita/%s.hyc", home, base);
-	else
-		return -1;
-	return r > 0 && (size_t)r < n ? 0 : -1;
+	char name[300];
+	snprintf(name, sizeof(name), "%s.hyc", base ? base + 1 : h->path);
+	return file_cache_path("VITA_NO_HYPH_CACHE", name, out, n);
 }
 
 static void hc_head_fill(struct hc_head *hd, const hyph_t *h, const struct stat *st)
@@ -418,23 +408,10 @@ static int hc_build(buf_t *b, const hyph_t *h, const HyphenDict *root, const str
 /* Write the compiled form atomically (temp file + rename). */
 static void hc_write(const hyph_t *h, const buf_t *b)
 {
-	char path[600], tmp[640];
+	char path[600];
 	if (hc_path(h, path, sizeof(path)))
 		return;
-	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
-	for (char *c = tmp + 1; *c; c++)
-		if (*c == '/') {
-			*c = 0;
-			mkdir(tmp, 0755);
-			*c = '/';
-		}
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd >= 0) {
-		int bad = buf_write_fd(fd, b->s, b->len) != 0;
-		bad |= close(fd) != 0;
-		if (bad || rename(tmp, path) != 0)
-			unlink(tmp);
-	}
+	file_write_atomic(path, (const void *[]){b->s}, (size_t[]){b->len}, 1);
 }
 
 /* An array of n elements of sz bytes at off lies inside a block of total. */

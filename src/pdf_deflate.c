@@ -174,18 +174,7 @@ size_t pdf_deflate(const void *in, size_t n, int level, const unsigned char **ou
 
 static int const_path(char *out, size_t n)
 {
-	const char *off = getenv("VITA_NO_DEFLATE_CACHE");
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	int r;
-	if (off && *off && strcmp(off, "0") != 0)
-		return -1;
-	if (xdg && xdg[0] == '/')
-		r = snprintf(out, n, "%s/vita/deflate-const2.bin", xdg);
-	else if (home && home[0] == '/')
-		r = snprintf(out, n, "%s/.cache/vita/deflate-const2.bin", home);
-	else
-		return -1;
-	return r > 0 && (size_t)r < n ? 0 : -1;
+	return file_cache_path("VITA_NO_DEFLATE_CACHE", "deflate-const2.bin", out, n);
 }
 
 /* The file: magic, level, input length, output length (4 bytes each,
@@ -247,7 +236,6 @@ static const unsigned char *const_read(const char *path, const void *in, size_t 
 static void const_write(const char *path, const void *in, size_t n, const unsigned char *z,
                         size_t zn)
 {
-	char tmp[700];
 	unsigned char head[CONST_HEAD];
 	uint64_t h = const_hash(z, zn);
 	memcpy(head, CONST_MAGIC, 8);
@@ -256,22 +244,7 @@ static void const_write(const char *path, const void *in, size_t n, const unsign
 	put32(head + 16, (uint32_t)zn);
 	put32(head + 20, (uint32_t)h);
 	put32(head + 24, (uint32_t)(h >> 32));
-	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
-	for (char *c = tmp + 1; *c; c++)
-		if (*c == '/') {
-			*c = 0;
-			mkdir(tmp, 0755);
-			*c = '/';
-		}
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		return;
-	int bad = buf_write_fd(fd, head, sizeof(head)) != 0;
-	bad |= buf_write_fd(fd, in, n) != 0;
-	bad |= buf_write_fd(fd, z, zn) != 0;
-	bad |= close(fd) != 0;
-	if (bad || rename(tmp, path) != 0)
-		unlink(tmp);
+	file_write_atomic(path, (const void *[]){head, in, z}, (size_t[]){sizeof(head), n, zn}, 3);
 }
 
 size_t pdf_deflate_const(const void *in, size_t n, const unsigned char **out)

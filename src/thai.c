@@ -927,12 +927,7 @@ int thai_dict_breaks(const thai_dict_t *d, const uint32_t *s, int n, int *pos, i
 
 static int th_cache_path(const char *tri, char *out, size_t n)
 {
-	const char *off = getenv("VITA_NO_THAI_CACHE");
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	const char *base = strrchr(tri, '/');
-	int r;
-	if (off && *off && strcmp(off, "0") != 0)
-		return -1;
 	base = base ? base + 1 : tri;
 	/* thbrk.tri.thc for the default word list; another one (from
 	   $LIBTHAI_DICTDIR) gets its own file, named with a hash of its path,
@@ -944,13 +939,9 @@ static int th_cache_path(const char *tri, char *out, size_t n)
 			h = (h ^ (unsigned char)*c) * 16777619u;
 		snprintf(tag, sizeof(tag), ".%08x", (unsigned)h);
 	}
-	if (xdg && xdg[0] == '/')
-		r = snprintf(out, n, "%s/vita/%s%s.thc", xdg, base, tag);
-	else if (home && home[0] == '/')
-		r = snprintf(out, n, "%s/.cache/vita/%s%s.thc", home, base, tag);
-	else
-		return -1;
-	return r > 0 && (size_t)r < n ? 0 : -1;
+	char name[300];
+	snprintf(name, sizeof(name), "%s%s.thc", base, tag);
+	return file_cache_path("VITA_NO_THAI_CACHE", name, out, n);
 }
 
 /* The identity of the .tri in a header. */
@@ -965,21 +956,7 @@ static void th_ident(struct th_head *hd, const char *tri, const struct stat *st)
 
 static void th_write(const char *path, const buf_t *b)
 {
-	char tmp[640];
-	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
-	for (char *c = tmp + 1; *c; c++)
-		if (*c == '/') {
-			*c = 0;
-			mkdir(tmp, 0755);
-			*c = '/';
-		}
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd >= 0) {
-		int bad = buf_write_fd(fd, b->s, b->len) != 0;
-		bad |= close(fd) != 0;
-		if (bad || rename(tmp, path) != 0)
-			unlink(tmp);
-	}
+	file_write_atomic(path, (const void *[]){b->s}, (size_t[]){b->len}, 1);
 }
 
 /* The compiled dictionary of the .tri at path (st its stat): the cache

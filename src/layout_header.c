@@ -303,55 +303,6 @@ static void name_spans(lay_t *L, spans_t *n, int32_t size, int keep)
 	}
 }
 
-/* 1 when s[0..n) has a letter of the Arabic blocks (U+0600-06FF,
- * U+0750-077F, U+08A0-08FF): their lead bytes in UTF-8. */
-static int has_arabic(const char *s, int n)
-{
-	for (int i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if ((c >= 0xD8 && c <= 0xDB) || (c == 0xDD && i + 1 < n && (unsigned char)s[i + 1] >= 0x90) ||
-		    (c == 0xE0 && i + 1 < n && ((unsigned char)s[i + 1] & 0xFE) == 0xA2))
-			return 1;
-	}
-	return 0;
-}
-
-/* The width span sp is set at on one line. A name with Arabic letters
- * is measured as v_flow sets it (inline_set, on a line it cannot fill),
- * so that the set that follows finds its shaping done: sp_width shapes
- * the letters as written, where inline_set shapes their joined forms
- * (bidi_shape), and an Arabic name went to HarfBuzz (its plan, each
- * word) only to be measured (gen ar in modern 20.16 -> 19.29 M
- * instructions). Any other name is as cheap either way. */
-static int32_t name_width(lay_t *L, const inline_span_t *sp)
-{
-	spans_t one = {(inline_span_t *)sp, 1, 1};
-	if (!sp->text || !has_arabic(sp->text, sp->len))
-		return sp_width(L, &one);
-	inline_opts_t o;
-	memset(&o, 0, sizeof(o));
-	o.width = INT32_MAX / 4;
-	o.align = INLINE_LEFT;
-	o.rtl = L->rtl;
-	o.cjk = L->cjk;
-	o.lang = L->lang;
-	o.file = L->m->file;
-	o.memo = L->memo;   /* fit's attempts set the header again */
-	inline_result_t r;
-	errs_t quiet;   /* its warnings are v_flow's to give */
-	errs_init(&quiet);
-	int32_t w = 0;
-	if (inline_set(L->a, sp, 1, &o, &r, &quiet) || r.nlines < 1) {
-		w = sp_width(L, &one);
-	} else {
-		for (int i = 0; i < r.nlines; i++)
-			if (r.lines[i].width > w)
-				w = r.lines[i].width;
-	}
-	errs_done(&quiet);
-	return w;
-}
-
 int lay_header(lay_t *L, page_image_t *photo)
 {
 	const model_t *m = L->m;
@@ -408,8 +359,9 @@ int lay_header(lay_t *L, page_image_t *photo)
 	   than two em a byte of its UTF-8) */
 	int32_t w = 0;
 	for (int i = 0; i < n.n; i += 2) {
+		spans_t one = {&n.v[i], 1, 1};
 		int64_t bound = (int64_t)n.v[i].len * (2 * n.v[i].size + (n.v[i].track > 0 ? n.v[i].track : 0));
-		int32_t wi = bound > width ? name_width(L, &n.v[i]) : 0;
+		int32_t wi = bound > width ? sp_width(L, &one) : 0;
 		if (wi > w)
 			w = wi;
 	}

@@ -608,6 +608,41 @@ TEST(rtl_words)
 	errs_done(&e);
 }
 
+/* inline_width measures Arabic text in the joined forms inline_set sets
+ * it in (il_bidi's bidi_shape): measured as written, the letters were
+ * shaped unjoined, a quarter wider than set (a header name taken for
+ * too wide was set smaller). Arabic and Persian words: a lam-alef,
+ * marks, a zero-width non-joiner, a Latin word and digits beside them,
+ * on a left-to-right and a right-to-left page. */
+TEST(rtl_width_as_set)
+{
+	static const char *const texts[] = {
+		"ليلى حسن المصري",
+		"محمد علي الأوراق",
+		"يونيو 2023 – حتى الآن",
+		"فعّالة (KAUST) سابقاً",
+		"می‌خواهم ژوئیه",
+	};
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		for (int rtl = 0; rtl < 2; rtl++) {
+			inline_span_t sp = span(texts[i], i % 2 ? FONT_BOLD : FONT_REGULAR, INLINE_NOHYPH, NULL);
+			int32_t w = inline_width(&sp, 1, "ar");
+			inline_opts_t o = opts(w + 100000, INLINE_LEFT);
+			o.lang = "ar";
+			o.hyph = NULL;
+			o.rtl = rtl;
+			inline_result_t r;
+			errs_t e;
+			errs_init(&e);
+			EQ_INT(inline_set(A, &sp, 1, &o, &r, &e), 0);
+			EQ_INT(r.nlines, 1);
+			if (r.nlines == 1)
+				EQ_INT(r.lines[0].width, w);
+			errs_done(&e);
+		}
+	}
+}
+
 /* A right-to-left mark (Bidi_Class NSM) stays in its letter's cluster,
  * wherever Unicode has it: the Hebrew varika U+FB1E, NKo's U+07EB and
  * U+07F2, Arabic Extended-A's U+08F0 were runs of their own, drawn beside
@@ -1097,6 +1132,7 @@ int main(void)
 	RUN(rtl_from_0590);
 	RUN(rtl_plain_levels);
 	RUN(rtl_words);
+	RUN(rtl_width_as_set);
 	RUN(rtl_marks_join);
 	RUN(rtl_simple_levels);
 	RUN(rtl_shape);

@@ -515,6 +515,22 @@ static void entry(buf_t *b, const msection_t *sec, const mentry_t *en, const vlo
 	buf_puts(b, "</div>\n");
 }
 
+/* n in the locale's digits, put into fmt's {n} ("[{n}]", "{n}."), in a
+ * span of class cls: a number as text, as the PDF sets it. */
+static void num_span(buf_t *b, const vlocale_t *l, const char *fmt, int n, const char *cls)
+{
+	buf_t d, t;
+	buf_init(&d);
+	buf_init(&t);
+	locale_int(l, n, &d);
+	locale_fill(&t, fmt, "n", d.s, (const char *)NULL);
+	buf_printf(b, "<span class=\"%s\">", cls);
+	esc(b, t.s ? t.s : "");
+	buf_puts(b, "</span>");
+	buf_done(&d);
+	buf_done(&t);
+}
+
 static void publication(buf_t *b, const model_t *m, const msection_t *sec, const mpub_t *p,
                         int number, const vlocale_t *l)
 {
@@ -522,18 +538,8 @@ static void publication(buf_t *b, const model_t *m, const msection_t *sec, const
 	if (number > 0)
 		buf_printf(b, " value=\"%d\"", number);
 	buf_puts(b, ">");
-	if (number > 0) { /* as text, as in the PDF, not a list marker */
-		buf_t d, t;
-		buf_init(&d);
-		buf_init(&t);
-		locale_int(l, number, &d);
-		locale_fill(&t, l->pub_number ? l->pub_number : "[{n}]", "n", d.s, (const char *)NULL);
-		buf_puts(b, "<span class=\"vita-num\">");
-		esc(b, t.s ? t.s : "");
-		buf_puts(b, "</span>");
-		buf_done(&d);
-		buf_done(&t);
-	}
+	if (number > 0) /* as text, as in the PDF, not a list marker */
+		num_span(b, l, l->pub_number ? l->pub_number : "[{n}]", number, "vita-num");
 	if (p->venue) {
 		buf_puts(b, "<span class=\"vita-venue-tag\">");
 		esc(b, p->venue);
@@ -720,18 +726,10 @@ static void sec_items(buf_t *b, const model_t *m, const msection_t *sec, const v
 		         : "<ol class=\"vita-list\">\n");
 		for (int i = 0; i < sec->nitems; i++) {
 			buf_puts(b, "<li>");
-			if (marked) {
-				buf_t d, t;
-				buf_init(&d);
-				buf_init(&t);
-				locale_int(l, sec->list_style == LIST_REVERSED ? sec->nitems - i : i + 1, &d);
-				locale_fill(&t, l->number ? l->number : "{n}.", "n", d.s, (const char *)NULL);
-				buf_puts(b, "<span class=\"vita-marker\">");
-				esc(b, t.s ? t.s : "");
-				buf_puts(b, "</span>");
-				buf_done(&d);
-				buf_done(&t);
-			}
+			if (marked)
+				num_span(b, l, l->number ? l->number : "{n}.",
+				         sec->list_style == LIST_REVERSED ? sec->nitems - i : i + 1,
+				         "vita-marker");
 			spans_html(b, &sec->items[i]);
 			buf_puts(b, "</li>\n");
 		}

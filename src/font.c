@@ -194,24 +194,27 @@ static int put_families(buf_t *data, const char *s, size_t len)
  * then vita's fallbacks, so that a CJK name or a word in another script
  * still finds a face: Noto's sans faces after a family list naming a sans,
  * else its serif ones, in fonts/serif.yaml's order (a region face per CJK
- * language; Arabic, Hebrew, Armenian and Georgian before DejaVu Sans,
- * Ethiopic, which DejaVu does not cover, after it). Written as chain YAML and
+ * language; Arabic, Hebrew, Armenian, Georgian and the math letters
+ * before DejaVu Sans; the symbols past the BMP it lacks and Ethiopic,
+ * which DejaVu does not cover, after it). Written as chain YAML and
  * parsed like a chain file; *nfam is the number of families named (looked
  * up at once; the fallbacks when a character needs them). */
 static int family_chain(const char *name, buf_t *file, buf_t *data, int *nfam)
 {
-	/* serif family, sans family, lang, package */
-	static const char *fallback[][4] = {
-		{"Noto Serif CJK SC", "Noto Sans CJK SC", "zh", "fonts-noto-cjk"},
-		{"Noto Serif CJK TC", "Noto Sans CJK TC", "zh-Hant", "fonts-noto-cjk"},
-		{"Noto Serif CJK JP", "Noto Sans CJK JP", "ja", "fonts-noto-cjk"},
-		{"Noto Serif CJK KR", "Noto Sans CJK KR", "ko", "fonts-noto-cjk"},
-		{"Noto Naskh Arabic", "Noto Sans Arabic", NULL, "fonts-noto-core"},
-		{"Noto Serif Hebrew", "Noto Sans Hebrew", NULL, "fonts-noto-core"},
-		{"Noto Serif Armenian", "Noto Sans Armenian", NULL, "fonts-noto-core"},
-		{"Noto Serif Georgian", "Noto Sans Georgian", NULL, "fonts-noto-core"},
-		{"DejaVu Sans", "DejaVu Sans", NULL, "fonts-dejavu-core"},
-		{"Noto Serif Ethiopic", "Noto Sans Ethiopic", NULL, "fonts-noto-core"}};
+	/* serif family, sans family, lang, package, covers */
+	static const char *fallback[][5] = {
+		{"Noto Serif CJK SC", "Noto Sans CJK SC", "zh", "fonts-noto-cjk", NULL},
+		{"Noto Serif CJK TC", "Noto Sans CJK TC", "zh-Hant", "fonts-noto-cjk", NULL},
+		{"Noto Serif CJK JP", "Noto Sans CJK JP", "ja", "fonts-noto-cjk", NULL},
+		{"Noto Serif CJK KR", "Noto Sans CJK KR", "ko", "fonts-noto-cjk", NULL},
+		{"Noto Naskh Arabic", "Noto Sans Arabic", NULL, "fonts-noto-core", NULL},
+		{"Noto Serif Hebrew", "Noto Sans Hebrew", NULL, "fonts-noto-core", NULL},
+		{"Noto Serif Armenian", "Noto Sans Armenian", NULL, "fonts-noto-core", NULL},
+		{"Noto Serif Georgian", "Noto Sans Georgian", NULL, "fonts-noto-core", NULL},
+		{"Noto Sans Math", "Noto Sans Math", NULL, "fonts-noto-core", "1D400-1D7FF"},
+		{"DejaVu Sans", "DejaVu Sans", NULL, "fonts-dejavu-core", NULL},
+		{"Noto Sans Symbols2", "Noto Sans Symbols2", NULL, "fonts-noto-core", "1F000-1FBFF"},
+		{"Noto Serif Ethiopic", "Noto Sans Ethiopic", NULL, "fonts-noto-core", NULL}};
 	int sans = strstr(name, "Sans") != NULL;
 	if (!name[0] || strchr(name, '/') || strpbrk(name, "\"\n\\:#[]{}"))
 		return -1;
@@ -227,6 +230,8 @@ static int family_chain(const char *name, buf_t *file, buf_t *data, int *nfam)
 		buf_printf(data, "  - family: \"%s\"\n    package: %s\n", fam, fallback[i][3]);
 		if (fallback[i][2])
 			buf_printf(data, "    lang: [%s]\n", fallback[i][2]);
+		if (fallback[i][4])
+			buf_printf(data, "    covers: \"%s\"\n", fallback[i][4]);
 	}
 	return n ? 0 : -1;
 }

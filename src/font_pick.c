@@ -46,6 +46,8 @@ int font_script_lang(uint32_t cp)
 {
 	if (cp < 0x1100)
 		return FONT_LANG_NONE;
+	if (cp >= 0x20000 && cp <= 0x3ffff)   /* CJK Extensions B-H, compatibility supplement */
+		return FONT_LANG_ZH;
 	if ((cp <= 0x11ff) || (cp >= 0x3130 && cp <= 0x318f) || (cp >= 0xa960 && cp <= 0xa97f) ||
 	    (cp >= 0xac00 && cp <= 0xd7ff) || (cp >= 0xffa0 && cp <= 0xffdc))
 		return FONT_LANG_KO;
@@ -97,12 +99,10 @@ static int pick_slow(font_chain_t *c, int style, int li, uint32_t cp)
 		c->ascii[style][li][cp] = (int8_t)(r + 2);
 		return r;
 	}
-	if (cp > 0xffff)
-		return -1; /* libharu 2.3 silently drops non-BMP characters */
 	int sl = font_script_lang(cp), set = sl != FONT_LANG_NONE;
 	if (sl == FONT_LANG_KO || sl == FONT_LANG_JA || (sl == FONT_LANG_ZH && li == FONT_LANG_NONE))
 		li = sl;
-	/* cp: 16 bits, li: 3 (FONT_NLANG 5), style: 3 */
+	/* cp: 21 bits, li: 3 (FONT_NLANG 5), style: 3 */
 	uint32_t key = (cp << 6 | (uint32_t)li << 3 | (uint32_t)style) + 1;
 	uint32_t h = (key * 2654435761u) >> 20;
 	if (c->ckey[h] == key)

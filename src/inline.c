@@ -1014,11 +1014,7 @@ static void il_warn_missing(il_t *f, fcp_t *c)
 	if (s->nwarned < 16)
 		s->warned[s->nwarned++] = c->cp;
 	u[utf8_encode(c->cp, u)] = 0;
-	if (c->face >= 0)
-		warn_at(f->e, f->o->file, s->s->line, s->s->col,
-		        "U+%04X '%s' is outside the BMP and cannot be drawn (libharu limitation)",
-		        (unsigned)c->cp, u);
-	else if ((nm = s->s->chain ? font_chain_missing(s->s->chain, c->cp, s->lang, miss,
+	if ((nm = s->s->chain ? font_chain_missing(s->s->chain, c->cp, s->lang, miss,
 	                                                sizeof(miss)) : 0) != 0) {
 		/* the CV needs a family the chain names but this machine lacks */
 		if (nm > 0)
@@ -1088,7 +1084,7 @@ static inline void il_place_one(il_t *f, const inline_span_t *s, int ci, int las
 	c->gid = (uint16_t)gid;
 	c->trk = 0;
 	c->cl = 0;
-	if (c->face < 0 || c->cp > 0xFFFF) {
+	if (c->face < 0) {
 		if (c->kind == K_CHAR)
 			il_warn_missing(f, c);
 		c->face = -1;

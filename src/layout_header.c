@@ -76,7 +76,7 @@ static const char *icon_for(lay_t *L, const char *kind)
 			break;
 		if ((size_t)(eq - p) == n && !strncmp(p, kind, n)) {
 			unsigned long cp = strtoul(eq + 1, NULL, 16);
-			if (cp < 0x80 || cp > 0xFFFF)
+			if (cp < 0x80 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
 				return NULL;
 			char b[4];
 			int k = utf8_encode((uint32_t)cp, b);

@@ -20,6 +20,8 @@
 typedef struct bits16 {
 	uint64_t sum[16];
 	uint64_t w[1024];
+	uint32_t *big;    /* code points past the BMP (a CV has few), once each */
+	int nbig, capbig;
 } bits16_t;
 
 static bits16_t *bits_new(bits16_t **bp)
@@ -27,8 +29,36 @@ static bits16_t *bits_new(bits16_t **bp)
 	if (!*bp) {
 		*bp = xmalloc(sizeof(bits16_t));
 		memset((*bp)->sum, 0, sizeof((*bp)->sum));
+		(*bp)->big = NULL;
+		(*bp)->nbig = (*bp)->capbig = 0;
 	}
 	return *bp;
+}
+
+static void bits_free(bits16_t *b)
+{
+	if (b)
+		free(b->big);
+	free(b);
+}
+
+/* A code point past the BMP into b's list (not sorted until bits_list). */
+static void bits_set_big(bits16_t *b, uint32_t v)
+{
+	for (int i = 0; i < b->nbig; i++)
+		if (b->big[i] == v)
+			return;
+	if (b->nbig == b->capbig) {
+		b->capbig = b->capbig ? 2 * b->capbig : 8;
+		b->big = xrealloc(b->big, sizeof(uint32_t) * (size_t)b->capbig);
+	}
+	b->big[b->nbig++] = v;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
 }
 
 static void bits_set(bits16_t *b, uint32_t v)
@@ -43,15 +73,16 @@ static void bits_set(bits16_t *b, uint32_t v)
 
 static int bits_count(const bits16_t *b)
 {
-	int n = 0;
+	int n = b ? b->nbig : 0;
 	for (int s = 0; b && s < 16; s++)
 		for (uint64_t sw = b->sum[s]; sw; sw &= sw - 1)
 			n += __builtin_popcountll(b->w[s * 64 + __builtin_ctzll(sw)]);
 	return n;
 }
 
-/* The values ascending into out (bits_count of them). */
-static void bits_list(const bits16_t *b, uint32_t *out32, uint16_t *out16)
+/* The values ascending into out (bits_count of them; out32 when any is
+ * past the BMP). */
+static void bits_list(bits16_t *b, uint32_t *out32, uint16_t *out16)
 {
 	int n = 0;
 	for (int s = 0; s < 16; s++)
@@ -65,6 +96,10 @@ static void bits_list(const bits16_t *b, uint32_t *out32, uint16_t *out16)
 					out16[n++] = (uint16_t)v;
 			}
 		}
+	if (b->nbig && out32) {
+		qsort(b->big, (size_t)b->nbig, sizeof(uint32_t), cmp_u32);
+		memcpy(out32 + n, b->big, sizeof(uint32_t) * (size_t)b->nbig);
+	}
 }
 
 /* A run's code points (and feature glyph ids) into its face's sets; its
@@ -89,6 +124,8 @@ static void run_used(const page_run_t *r, bits16_t **used, bits16_t **galt, uint
 				break;
 			if (cp < 0x10000)
 				bits_set(u, cp);
+			else
+				bits_set_big(u, cp);
 			k += l;
 		}
 		return;
@@ -100,6 +137,8 @@ static void run_used(const page_run_t *r, bits16_t **used, bits16_t **galt, uint
 			break;
 		if (cp < 0x10000)
 			bits_set(u, cp);
+		else
+			bits_set_big(u, cp);
 		if (r->gids[j])
 			bits_set(bits_new(galt), r->gids[j]);
 		k += l;
@@ -159,7 +198,7 @@ int layout_subset(page_doc_t *d, font_lib_t *lib, errs_t *e)
 		free(cps);
 	}
 	for (int f = 0; f < nf * 2; f++)
-		free(used[f]);
+		bits_free(used[f]);
 	free(used);
 	return rc;
 }
@@ -194,7 +233,7 @@ static void cov_str(cov_t *c, const char *s, int line, int col, const char *what
 		for (int k = 0; k < 2 && ok; k++)
 			if (font_face_for(c->chains[k], FONT_REGULAR, c->lang, cp) < 0)
 				ok = 0;
-		if (ok && cp < 0x10000)
+		if (ok)
 			continue;
 		int dup = 0;
 		for (int k = 0; k < c->nseen; k++)
@@ -206,11 +245,10 @@ static void cov_str(cov_t *c, const char *s, int line, int col, const char *what
 		c->count++;
 		char u[5] = {0};
 		utf8_encode(cp, u);
-		const char *why = ok ? "is outside the Basic Multilingual Plane, which the PDF writer cannot draw"
-		                     : "has no font in the layout's chains";
+		const char *why = "has no font in the layout's chains";
 		char miss[300];
-		int nm = ok ? 0 : font_chain_missing(c->chains[0], cp, c->lang, miss, sizeof(miss));
-		if (!ok && !nm)
+		int nm = font_chain_missing(c->chains[0], cp, c->lang, miss, sizeof(miss));
+		if (!nm)
 			nm = font_chain_missing(c->chains[1], cp, c->lang, miss, sizeof(miss));
 		if (nm > 0)
 			err_at_code(c->e, ERR_SYSTEM, c->m->file, line, col,

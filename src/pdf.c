@@ -216,22 +216,15 @@ static void text_begin(pw_t *w, int on)
 	w->in_text = on;
 }
 
-/* Valid UTF-8, no NUL, BMP only: what libharu can draw without mangling. */
+/* Valid UTF-8, no NUL: what a text string can draw. */
 static const char *run_problem(const page_run_t *r)
 {
 	if (r->size <= 0 || r->size > HPDF_MAX_FONTSIZE * 1000)
 		return "font size out of range";
 	if (utf8_invalid_at(r->text, (size_t)r->len) >= 0)
 		return "invalid UTF-8";
-	/* valid UTF-8: a NUL is a 0 byte, a character beyond the BMP one
-	   that starts with 0xF0-0xF4 */
-	const unsigned char *t = (const unsigned char *)r->text;
-	for (size_t i = 0, n = (size_t)r->len; i < n; i++) {
-		if (!t[i])
-			return "a NUL byte";
-		if (t[i] >= 0xF0)
-			return "a character outside the BMP";
-	}
+	if (memchr(r->text, 0, (size_t)r->len))   /* valid UTF-8: a NUL is a 0 byte */
+		return "a NUL byte";
 	return NULL;
 }
 
@@ -264,7 +257,7 @@ static void set_font(pw_t *w, pdf_font_t *f, int32_t size)
 	pdf_put(w, buf, (size_t)k);
 }
 
-/* Append text[0..n) (valid UTF-8, BMP) to the open TJ array as strings
+/* Append text[0..n) (valid UTF-8) to the open TJ array as strings
  * of the CIDs' codes (PDF_CHUNK bytes each at most): one byte in a
  * compact font, else two; escaping \\ ( ) CR and LF; gids as in
  * page_run_t. A compact font's CID past 255 closes the array and goes on
@@ -288,16 +281,23 @@ static int64_t show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const 
 	for (size_t i = 0, ci = 0; i < n; ci++) {
 		uint32_t cp = (unsigned char)s[i];
 		int l = 1;
-		if (cp >= 0x80 && ((l = utf8_decode(s + i, n - i, &cp)) <= 0 || cp > 0xFFFF))
+		if (cp >= 0x80 && (l = utf8_decode(s + i, n - i, &cp)) <= 0)
 			break;
 		unsigned c;
 		int64_t wd;
 		if (gids && gids[ci]) {
-			c = pdf_font_cid_glyph(f, cp, gids[ci]);
+			/* outside the BMP: a glyph read as the code point */
+			c = cp > 0xFFFF ? pdf_font_cid_read(f, gids[ci], s + i, l)
+			                : pdf_font_cid_glyph(f, cp, gids[ci]);
+			if (!c)
+				c = pdf_font_cid(f, cp);
 			wd = sfnt_width(f->sf, c);
-		} else {
+		} else if (cp <= 0xFFFF) {
 			c = pdf_font_has(f, cp) ? f->cid[cp] : pdf_font_cid(f, cp);
 			wd = f->cw[cp];
+		} else {   /* outside the BMP: pdf_font_cid's side table */
+			c = pdf_font_cid(f, cp);
+			wd = sfnt_width(f->sf, c);
 		}
 		adv += wd * sz + tr;
 		if ((c >= lim) != cur) {
@@ -434,9 +434,9 @@ static void word_rest(pw_t *w, pdf_font_t *f, const page_run_t *r, page_word_t *
 	page_run_t one;
 	while (page_word_next(g, &one)) {
 		uint32_t cp = (unsigned char)one.text[0];
-		if (cp >= 0x80 && (utf8_decode(one.text, (size_t)one.len, &cp) <= 0 || cp > 0xFFFF))
+		if (cp >= 0x80 && utf8_decode(one.text, (size_t)one.len, &cp) <= 0)
 			break;  /* as show_text: nothing more is drawn */
-		unsigned c = pdf_font_has(f, cp) ? f->cid[cp] : pdf_font_cid(f, cp);
+		unsigned c = cp <= 0xFFFF && pdf_font_has(f, cp) ? f->cid[cp] : pdf_font_cid(f, cp);
 		if ((c >= lim) != (f->compact ? w->wide : 1)) {
 			pdf_put_raw(w, b, k);
 			k = 0;
@@ -471,7 +471,7 @@ static void word_rest(pw_t *w, pdf_font_t *f, const page_run_t *r, page_word_t *
 		}
 		b[k++] = (char)x;
 		b[k++] = ')';
-		w->pen += f->cw[cp] * sz + tr;
+		w->pen += (cp <= 0xFFFF ? f->cw[cp] : sfnt_width(f->sf, c)) * sz + tr;
 	}
 	pdf_put_raw(w, b, k);
 }

@@ -484,11 +484,32 @@ int pdf_font_get(pw_t *w, int face, pdf_font_t **out)
 	return 0;
 }
 
-/* The CID of code point cp (BMP, not 0) in f, given when first drawn:
- * its glyph, or a new copy of it when another code point has that glyph
- * (only a font of 65,535 glyphs has to share it). */
+static pdf_cgl_t *cgl_get(pdf_font_t *f, unsigned g, const char *k, size_t kn, int n,
+                          int *fresh);
+
+/* The CID of code point cp (not 0) in f, given when first drawn: its
+ * glyph, or a new copy of it when another code point has that glyph
+ * (only a font of 65,535 glyphs has to share it). One outside the BMP
+ * (a CJK Extension B name, a math letter: few in any CV) is kept out of
+ * the 65,536-entry tables, in the clusters' table by (glyph, its text),
+ * whose ToUnicode entries are UTF-16 (a surrogate pair). */
 unsigned pdf_font_cid(pdf_font_t *f, uint32_t cp)
 {
+	if (cp > 0xFFFF) {
+		char u[4];
+		int n = utf8_encode(cp, u), fresh;
+		unsigned g = sfnt_gid(f->sf, cp);
+		pdf_cgl_t *e = cgl_get(f, g, u, (size_t)n, n, &fresh);
+		if (fresh) {
+			unsigned c = g;
+			if (!f->owned[g])
+				f->owned[g] = 1;
+			else
+				c = sfnt_copy(f->sf, g);
+			e->cid = (uint16_t)c;
+		}
+		return e->cid;
+	}
 	if (f->used[cp >> 3] >> (cp & 7) & 1)
 		return f->cid[cp];
 	unsigned g = sfnt_gid(f->sf, cp), c = g;

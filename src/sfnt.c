@@ -926,25 +926,48 @@ void sfnt_program(sfnt_t *f, const uint8_t *keep, const unsigned char **out, siz
 
 /* ---- a font with a cmap added ---- */
 
-/* A cmap with one (3,1) format 4 subtable: code point cps[i] -> gids[i]
- * (BMP, ascending), a segment per run of consecutive code points and
- * glyph ids. */
-void sfnt_cmap_table(const uint32_t *cps, const unsigned *gids, int k, bbuf_t *b)
+/* A cmap with a (3,1) format 4 subtable: code point cps[i] -> gids[i]
+ * (ascending), a segment per run of consecutive code points and glyph
+ * ids; when some are past the BMP, a (3,10) format 12 subtable of them
+ * all too (a group per such run). */
+void sfnt_cmap_table(const uint32_t *cps, const unsigned *gids, int nall, bbuf_t *b)
 {
-	int nseg = 1;
+	int k = 0, nseg = 1, ngrp = 0;
+	while (k < nall && cps[k] <= 0xffff)
+		k++;
+	for (int i = 0; i < nall && k < nall; i++)
+		ngrp += i == 0 || cps[i] != cps[i - 1] + 1 || gids[i] != gids[i - 1] + 1;
 	for (int i = 0; i < k; i++)
 		nseg += i == 0 || cps[i] != cps[i - 1] + 1 || gids[i] != gids[i - 1] + 1;
 	unsigned es = 0;
 	while ((2u << es) <= (unsigned)nseg)
 		es++;
-	size_t sublen = 16 + 8 * (size_t)nseg;
-	unsigned char *h = sfnt_bb_grow(b, 12 + sublen);
-	memset(h, 0, 12 + sublen);
-	put16(h + 2, 1);            /* one encoding record: (3,1) at 12 */
+	size_t sublen = 16 + 8 * (size_t)nseg, hl = ngrp ? 20 : 12;
+	size_t len12 = ngrp ? 16 + 12 * (size_t)ngrp : 0;
+	unsigned char *h = sfnt_bb_grow(b, hl + sublen + len12);
+	memset(h, 0, hl + sublen + len12);
+	put16(h + 2, ngrp ? 2 : 1); /* encoding records: (3,1) at hl, (3,10) */
 	put16(h + 4, 3);
 	put16(h + 6, 1);
-	put32(h + 8, 12);
-	unsigned char *s = h + 12;
+	put32(h + 8, (uint32_t)hl);
+	if (ngrp) {
+		put16(h + 12, 3);
+		put16(h + 14, 10);
+		put32(h + 16, (uint32_t)(hl + sublen));
+		unsigned char *t = h + hl + sublen, *gr = t + 16 - 12;
+		put16(t, 12);
+		put32(t + 4, (uint32_t)len12);
+		put32(t + 12, (uint32_t)ngrp);
+		for (int i = 0; i < nall; i++) {
+			if (i == 0 || cps[i] != cps[i - 1] + 1 || gids[i] != gids[i - 1] + 1) {
+				gr += 12;
+				put32(gr, cps[i]);
+				put32(gr + 8, gids[i]);
+			}
+			put32(gr + 4, cps[i]);
+		}
+	}
+	unsigned char *s = h + hl;
 	put16(s, 4);
 	put16(s + 2, (unsigned)sublen);
 	put16(s + 6, 2u * (unsigned)nseg);

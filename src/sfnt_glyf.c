@@ -4,7 +4,8 @@
  * It makes what hb-subset made before it (with its no-hinting flag), so
  * the PDF draws the same: the glyphs of the code points and glyph ids
  * asked for, renumbered in the order of their ids (.notdef stays 0 and
- * draws nothing); a cmap (3,1) format 4 of the code points kept; hmtx
+ * draws nothing); a cmap (3,1) format 4 of the code points kept (and a
+ * (3,10) format 12 of them all when some are past the BMP); hmtx
  * with the run of equal advances at its end folded into the last long
  * metric; post format 3 (no glyph names); OS/2 and name copied; the other
  * tables (the layout tables among them) left out. TrueType: the
@@ -408,13 +409,13 @@ static void put_font(subset_t *u, bbuf_t *b)
 	free(hmtx.p);
 }
 
-/* The code points cps[0..ncps) of the BMP, ascending, once each, into
- * u; their number. */
+/* The code points cps[0..ncps), ascending, once each, into u; their
+ * number. */
 static int sorted_cps(const uint32_t *cps, int ncps, uint32_t *u)
 {
 	int k = 0, sorted = 1;
 	for (int i = 0; i < ncps; i++)
-		if (cps[i] <= 0xffff) {
+		if (cps[i] <= 0x10ffff) {
 			sorted &= !k || cps[i] > u[k - 1];
 			u[k++] = cps[i];
 		}

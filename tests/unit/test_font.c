@@ -85,7 +85,12 @@ TEST(selection)
 	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, NULL, cp_of("한"))), "Noto Serif CJK KR");
 	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, NULL, cp_of("★"))), "DejaVu Sans");
 	EQ_INT(font_face_for(c, FONT_REGULAR, NULL, 0x10fffd), -1);
-	EQ_INT(font_face_for(c, FONT_REGULAR, NULL, 0x20bb7), -1); /* non-BMP: libharu drops it */
+	/* past the BMP: CJK Extension B by language, math letters, symbols */
+	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, NULL, 0x20bb7)), "Noto Serif CJK SC");
+	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, "ja", 0x20bb7)), "Noto Serif CJK JP");
+	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, NULL, 0x1d465)), "Noto Sans Math");
+	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, NULL, 0x1d538)), "Noto Sans Math");
+	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, NULL, 0x1f393)), "Noto Sans Symbols2");
 	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, NULL, 0x0f40)), "Noto Serif Tibetan");
 	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, NULL, 0x0964)), "Noto Serif Devanagari");
 	EQ_INT(font_face_for(c, FONT_REGULAR, NULL, 0xa840), -1);  /* Phags-pa: no chain face */
@@ -122,7 +127,18 @@ TEST(selection)
 	fclose(f);
 	CHECK(strstr(out, "NotoSerif-Regular.ttf") != NULL);
 	CHECK(strstr(out, "NotoSerifCJK-Bold.ttc index=2") != NULL);
-	CHECK(strstr(out, "synthetic-bold") == NULL);
+	/* real bold faces, but for the two of one style (math letters, symbols) */
+	int nsynth = 0;
+	for (const char *l = out; (l = strstr(l, "synthetic-bold")) != NULL; l++) {
+		const char *b = l;
+		while (b > out && b[-1] != '\n')
+			b--;
+		char line[400] = {0};
+		memcpy(line, b, (size_t)(l - b) < sizeof(line) - 1 ? (size_t)(l - b) : sizeof(line) - 1);
+		CHECK(strstr(line, "NotoSansMath-Regular") || strstr(line, "NotoSansSymbols2-Regular"));
+		nsynth++;
+	}
+	EQ_INT(nsynth, 4);   /* bold, bold-italic of each */
 	CHECK(strstr(out, "lang=ja") != NULL);
 	free(out);
 	EQ_INT(e.n, 0);

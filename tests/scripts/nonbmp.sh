@@ -1,0 +1,125 @@
+#!/bin/sh
+# Characters past U+FFFF, end to end (font_pick.c, inline.c, layout_usage.c
+# subsets, sfnt.c's format 12 cmap, pdf_font.c's side table of CIDs and
+# their ToUnicode surrogate pairs, pdf.c's show_text and word_rest):
+#  - a Japanese CV whose name is 𠮷田 (CJK Extension B) with math letters
+#    (𝑥, 𝔸), a symbol (🎓) and 𩸽 in its text, in academic (serif chain)
+#    and compact (sans chain): no warning, exit 0 with --strict; so in
+#    a family list ('fonts.body=Noto Sans': font.c's fallbacks);
+#  - pdftotext and mutool extract the name and the text exactly as
+#    written;
+#  - each such character comes from the face meant for it (mutool stext):
+#    𠮷 from Noto Serif CJK JP (Bold in the name; the footer's too), 𝑥 and 𝔸 from Noto Sans
+#    Math, 🎓 from Noto Sans Symbols2;
+#  - the subset has their glyphs: ink where mutool puts each of them;
+#  - ToUnicode writes them as UTF-16 surrogate pairs (<D842DFB7> for
+#    U+20BB7);
+#  - a Chinese CV: 𪚲 in the name comes from Noto Serif CJK SC;
+#  - the HTML output has the text as written.
+# (pdf_check.sh then reads every PDF left here with qpdf, mutool and gs.)
+set -u
+VITA=${VITA:-build/vita}
+OUT=${BUILD:-build}/nonbmp
+mkdir -p "$OUT"
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+TEXT='𠮷野家で働く。数学 𝑥² and a 𝔸 symbol, emoji 🎓 and ✓, 𩸽の塩焼き。'
+cat > "$OUT/ja.yaml" <<EOF
+name: 𠮷田 太郎
+lang: ja
+sections:
+  - title: 概要
+    type: text
+    text: "$TEXT"
+EOF
+cat > "$OUT/zh.yaml" <<EOF
+name: 𪚲明
+lang: zh
+sections:
+  - title: 简介
+    type: text
+    text: "𪚲明在上海工作。"
+EOF
+
+check_pdf() { # pdf stem, expected name font of 𠮷
+	pdf=$1
+	pdftotext "$pdf" - > "$pdf.txt" 2>&1 || no "$pdf: pdftotext"
+	grep -qF '𠮷田 太郎' "$pdf.txt" || no "$pdf: pdftotext lacks the name 𠮷田 太郎"
+	tr -d '\n' < "$pdf.txt" | grep -qF "$TEXT" || no "$pdf: pdftotext lacks the text: $(cat "$pdf.txt")"
+	mutool draw -F txt -o - "$pdf" 2>/dev/null > "$pdf.mu"
+	grep -qF '𠮷田 太郎' "$pdf.mu" || no "$pdf: mutool lacks the name"
+	tr -d '\n' < "$pdf.mu" | grep -qF "$TEXT" || no "$pdf: mutool lacks the text: $(cat "$pdf.mu")"
+	qpdf --qdf --object-streams=disable "$pdf" - 2>/dev/null | grep -aq '<D842DFB7>' ||
+		no "$pdf: no ToUnicode surrogate pair <D842DFB7> for U+20BB7"
+	mutool draw -F stext -o - "$pdf" 2>/dev/null | python3 tests/tools/stext_chars.py > "$pdf.chars"
+	pdftoppm -r 144 -gray -f 1 -l 1 "$pdf" "$pdf.page" || no "$pdf: pdftoppm"
+	python3 - "$pdf.chars" "$pdf.page-1.pgm" "$2" <<'PY' || fail=1
+import sys
+chars = [l.rstrip("\n").split("\t") for l in open(sys.argv[1], encoding="utf-8")]
+want = {"𝑥": "NotoSansMath-Regular", "𝔸": "NotoSansMath-Regular",
+        "🎓": "NotoSansSymbols2-Regular", "𩸽": "NotoSerifCJKjp-Regular"}
+bad = 0
+def no(m):
+    global bad
+    print("FAIL: " + m); bad = 1
+name = [c for c in chars if c[3] == "𠮷"]
+if [c[0] for c in name] != [sys.argv[3]] + ["NotoSerifCJKjp-Regular"] * 2:
+    no("𠮷 from %s, want the name's %s, the text's and the footer's Regular" %
+       ([c[0] for c in name], sys.argv[3]))
+for ch, face in want.items():
+    got = [c[0] for c in chars if c[3] == ch]
+    if got != [face]:
+        no("%s from %s, want %s" % (ch, got, face))
+# ink under each character past the BMP (the subset has its glyph)
+with open(sys.argv[2], "rb") as f:
+    data = f.read()
+parts = data.split(maxsplit=4)
+w, h = int(parts[1]), int(parts[2])
+pix = parts[4]
+k = 144 / 72
+for c in chars:
+    if not c[3] or ord(c[3][0]) <= 0xFFFF:
+        continue
+    x, y = float(c[1]) * k, float(c[2]) * k
+    dark = 0
+    for yy in range(int(y - 8 * k), int(y + 1)):
+        for xx in range(int(x), int(x + 7 * k)):
+            if 0 <= xx < w and 0 <= yy < h and pix[yy * w + xx] < 200:
+                dark += 1
+    if dark < 8:
+        no("no ink at U+%04X (%s at %s,%s): %d dark pixels" % (ord(c[3][0]), c[0], c[1], c[2], dark))
+sys.exit(bad)
+PY
+}
+
+for l in academic compact; do
+	"$VITA" render "$OUT/ja.yaml" -l $l --strict -o "$OUT/ja-$l.pdf" 2>"$OUT/ja-$l.err" ||
+		no "render -l $l: exit $?"
+	[ -s "$OUT/ja-$l.err" ] && { no "render -l $l warns:"; cat "$OUT/ja-$l.err"; }
+done
+check_pdf "$OUT/ja-academic.pdf" NotoSerifCJKjp-Bold
+# a family list: its fallbacks (font.c family_chain) have the same faces
+"$VITA" render "$OUT/ja.yaml" --set 'fonts.body=Noto Sans' --set 'fonts.heading=Noto Sans' \
+	-o "$OUT/ja-fam.pdf" 2>"$OUT/ja-fam.err" || no "render a family list: exit $?"
+[ -s "$OUT/ja-fam.err" ] && { no "render a family list warns:"; cat "$OUT/ja-fam.err"; }
+pdftotext "$OUT/ja-fam.pdf" - | tr -d '\n' | grep -qF "$TEXT" || no "family list: pdftotext lacks the text"
+# compact: the sans chain (its CJK name face and text face are Noto Sans CJK)
+pdftotext "$OUT/ja-compact.pdf" - | tr -d '\n' | grep -qF "$TEXT" || no "compact: pdftotext lacks the text"
+mutool draw -F stext -o - "$OUT/ja-compact.pdf" 2>/dev/null | python3 tests/tools/stext_chars.py |
+	awk -F'\t' '$4 == "𠮷" || $4 == "𝑥" || $4 == "🎓" { print $1 }' | sort -u > "$OUT/ja-compact.faces"
+printf 'NotoSansCJKjp-Bold\nNotoSansCJKjp-Regular\nNotoSansMath-Regular\nNotoSansSymbols2-Regular\n' |
+	cmp -s - "$OUT/ja-compact.faces" || { no "compact faces:"; cat "$OUT/ja-compact.faces"; }
+
+"$VITA" render "$OUT/zh.yaml" -o "$OUT/zh.pdf" 2>"$OUT/zh.err" || no "render zh: exit $?"
+[ -s "$OUT/zh.err" ] && { no "render zh warns:"; cat "$OUT/zh.err"; }
+pdftotext "$OUT/zh.pdf" - | grep -qF '𪚲明在上海工作。' || no "zh: pdftotext lacks 𪚲明在上海工作。"
+mutool draw -F stext -o - "$OUT/zh.pdf" 2>/dev/null | python3 tests/tools/stext_chars.py |
+	awk -F'\t' '$4 == "𪚲" { print $1 }' | sort -u > "$OUT/zh.faces"
+printf 'NotoSerifCJKsc-Bold\nNotoSerifCJKsc-Regular\n' | cmp -s - "$OUT/zh.faces" ||
+	{ no "zh: 𪚲 faces:"; cat "$OUT/zh.faces"; }
+
+"$VITA" render "$OUT/ja.yaml" --format html -o "$OUT/ja.html" 2>/dev/null || no "html: exit $?"
+grep -qF "$TEXT" "$OUT/ja.html" || no "html lacks the text"
+grep -qF '𠮷田 太郎' "$OUT/ja.html" || no "html lacks the name"
+[ $fail = 0 ] && echo "nonbmp: ok"
+exit $fail

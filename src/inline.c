@@ -1236,7 +1236,8 @@ static void il_span_langs(il_t *f)
 static int is_han_kana(uint32_t c)
 {
 	return (c >= 0x3040 && c <= 0x30FF) || (c >= 0x3400 && c <= 0x4DBF) ||
-	       (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF);
+	       (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) ||
+	       (c >= 0x20000 && c <= 0x3FFFF);   /* CJK Extensions B-H */
 }
 
 static int is_latin_alnum(uint32_t c)

@@ -15,7 +15,9 @@
 #  - ToUnicode writes them as UTF-16 surrogate pairs (<D842DFB7> for
 #    U+20BB7);
 #  - a Chinese CV: 𪚲 in the name comes from Noto Serif CJK SC;
-#  - the HTML output has the text as written.
+#  - the HTML output has the text as written;
+#  - 𠮷 before a Latin word gets the quarter em 吉 gets (inline.c
+#    is_han_kana).
 # (pdf_check.sh then reads every PDF left here with qpdf, mutool and gs.)
 set -u
 VITA=${VITA:-build/vita}
@@ -121,5 +123,20 @@ printf 'NotoSerifCJKsc-Bold\nNotoSerifCJKsc-Regular\n' | cmp -s - "$OUT/zh.faces
 "$VITA" render "$OUT/ja.yaml" --format html -o "$OUT/ja.html" 2>/dev/null || no "html: exit $?"
 grep -qF "$TEXT" "$OUT/ja.html" || no "html lacks the text"
 grep -qF '𠮷田 太郎' "$OUT/ja.html" || no "html lacks the name"
+# 𠮷 next to a Latin word gets the quarter em 吉 gets (clreq 3.4)
+cat > "$OUT/sp.yaml" <<EOF
+name: 山田 太郎
+lang: ja
+sections:
+  - title: 概要
+    type: text
+    text: "吉Python。"
+  - title: 概要
+    type: text
+    text: "𠮷Python。"
+EOF
+"$VITA" render "$OUT/sp.yaml" --dump=layout 2>/dev/null | grep '"Python"' | sed 's/ y=.*//' > "$OUT/sp.x"
+[ "$(sort -u "$OUT/sp.x" | wc -l)" = 1 ] && [ "$(wc -l < "$OUT/sp.x")" = 2 ] ||
+	{ no "'Python' after 𠮷 is not where it is after 吉:"; cat "$OUT/sp.x"; }
 [ $fail = 0 ] && echo "nonbmp: ok"
 exit $fail

@@ -166,30 +166,46 @@ static int qc_yes(hb_unicode_funcs_t *uf, uint32_t cp, int depth)
 	       qc_yes(uf, a, depth + 1);
 }
 
-/* The Brahmic blocks U+0900..U+0DFF (Devanagari to Sinhala), whose
- * canonical pairs are all inside one block (nukta forms, two-part vowel
- * signs: U+0929, U+09CB, U+0BCA, U+0DDA; test_nfc checks every code
- * point): their text is full of marks, which the quick check leaves to
- * the full algorithm, but few of them combine with anything. */
-enum { BR_LO = 0x0900, BR_HI = 0x0dff, BR_BLOCKS = (BR_HI + 1 - BR_LO) / 128 };
+/* The Brahmic blocks U+0900..U+0DFF (Devanagari to Sinhala), Thai and
+ * Lao (U+0E00..U+0EFF) and Khmer (U+1780..U+17FF), whose canonical pairs
+ * are all inside one block (nukta forms, two-part vowel signs: U+0929,
+ * U+09CB, U+0BCA, U+0DDA; Thai, Lao and Khmer have none; test_nfc checks
+ * every code point): their text is full of marks, which the quick check
+ * leaves to the full algorithm, but few of them combine with anything. */
+enum { BR_LO = 0x0900, BR_HI = 0x0eff, KH_LO = 0x1780, KH_HI = 0x17ff,
+       BR_N = (BR_HI + 1 - BR_LO) + (KH_HI + 1 - KH_LO), BR_BLOCKS = BR_N / 128 };
 
-/* 1 when cp (in the Brahmic blocks) is the second of a canonical pair
- * whose composite is not excluded: found once per block of 128 from its
- * decompositions. */
+/* cp's index in those blocks, or -1 */
+static int br_at(uint32_t cp)
+{
+	if (cp >= BR_LO && cp <= BR_HI)
+		return (int)(cp - BR_LO);
+	if (cp >= KH_LO && cp <= KH_HI)
+		return (int)(cp - KH_LO) + (BR_HI + 1 - BR_LO);
+	return -1;
+}
+
+/* 1 when cp (in those blocks: br_at(cp) >= 0) is the second of a
+ * canonical pair whose composite is not excluded: found once per block
+ * of 128 from its decompositions. */
 static int br_second(hb_unicode_funcs_t *uf, uint32_t cp)
 {
-	static unsigned char done[BR_BLOCKS], second[BR_HI + 1 - BR_LO];
-	unsigned blk = (cp - BR_LO) / 128;
+	static unsigned char done[BR_BLOCKS], second[BR_N];
+	int at = br_at(cp);
+	if (at < 0 || at >= BR_N)
+		return 0;
+	unsigned blk = (unsigned)at / 128;
 	if (!done[blk]) {
 		done[blk] = 1;
-		for (uint32_t c = BR_LO + blk * 128; c < BR_LO + (blk + 1) * 128; c++) {
+		uint32_t c0 = cp - (uint32_t)at % 128;
+		for (uint32_t c = c0; c < c0 + 128; c++) {
 			hb_codepoint_t a, b, ab;
-			if (hb_unicode_decompose(uf, c, &a, &b) && b >= BR_LO && b <= BR_HI &&
-			    hb_unicode_compose(uf, a, b, &ab) && ab == c)
-				second[b - BR_LO] = 1;
+			int bi = hb_unicode_decompose(uf, c, &a, &b) ? br_at(b) : -1;
+			if (bi >= 0 && bi < BR_N && hb_unicode_compose(uf, a, b, &ab) && ab == c)
+				second[bi] = 1;
 		}
 	}
-	return second[cp - BR_LO];
+	return second[at];
 }
 
 /* What the text check (maybe_not_nfc) knows of a code point:
@@ -206,7 +222,7 @@ enum { Q_FULL, Q_YES, Q_INERT, Q_SECOND };
 
 static unsigned qc_class(hb_unicode_funcs_t *uf, uint32_t cp)
 {
-	if (cp >= BR_LO && cp <= BR_HI) {
+	if (br_at(cp) >= 0) {
 		hb_codepoint_t a, b, ab, x, y;
 		if (!hb_unicode_decompose(uf, cp, &a, &b))
 			return br_second(uf, cp) ? Q_SECOND : Q_INERT;
@@ -214,7 +230,7 @@ static unsigned qc_class(hb_unicode_funcs_t *uf, uint32_t cp)
 		   its own NFC and a starter when its first part is a starter
 		   that is nobody's second and its second part decomposes no
 		   further */
-		if (b >= BR_LO && b <= BR_HI && a >= BR_LO && a <= BR_HI &&
+		if (br_at(b) >= 0 && br_at(a) >= 0 &&
 		    hb_unicode_compose(uf, a, b, &ab) && ab == cp && ccc(uf, a) == 0 &&
 		    !hb_unicode_decompose(uf, a, &x, &y) && !br_second(uf, a) &&
 		    !hb_unicode_decompose(uf, b, &x, &y))

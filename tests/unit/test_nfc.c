@@ -181,13 +181,18 @@ TEST(quick_check)
 }
 
 /* The quick check of Brahmic text (U+0900..U+0DFF, Devanagari to
- * Sinhala), which passes marks that combine with nothing: every
+ * Sinhala; Thai and Lao U+0E00..U+0EFF, Khmer U+1780..U+17FF), which passes marks that combine with nothing: every
  * canonical pair whose second is in those blocks has its composite in
  * the second's block of 128 (unicode.c finds the seconds from each
  * block's decompositions), and on every text of two code points of the
  * blocks (and around them Latin ones that combine: e-acute, U+0301,
  * U+0327) and every one of three (a code point of a block, then two of
  * its marks), uni_nfc says what the full algorithm says. */
+static int in_quick(uint32_t cp)
+{
+	return (cp >= 0x900 && cp <= 0xeff) || (cp >= 0x1780 && cp <= 0x17ff);
+}
+
 static int nfc_agrees(const uint32_t *cp, int n)
 {
 	char s[32];
@@ -207,15 +212,16 @@ TEST(brahmic_quick_check)
 	int outside = 0, bad = 0, texts = 0;
 	for (uint32_t cp = 0; cp < 0x110000; cp++) {
 		hb_codepoint_t a, b, ab;
-		if (hb_unicode_decompose(uf, cp, &a, &b) && b >= 0x900 && b <= 0xdff &&
+		if (hb_unicode_decompose(uf, cp, &a, &b) && in_quick(b) &&
 		    hb_unicode_compose(uf, a, b, &ab) && ab == cp && (cp >> 7) != (b >> 7))
 			outside++;
 	}
 	EQ_INT(outside, 0);
-	static uint32_t set[1300];
+	static uint32_t set[1700];
 	int n = 0;
-	for (uint32_t cp = 0x900; cp <= 0xdff; cp++)
-		set[n++] = cp;
+	for (uint32_t cp = 0x900; cp <= 0x17ff; cp++)
+		if (in_quick(cp))
+			set[n++] = cp;
 	const uint32_t extra[] = {'a', 0xe9, 0x301, 0x327, 0x25cc, 0x200c, 0x200d};
 	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
 		set[n++] = extra[i];
@@ -226,7 +232,9 @@ TEST(brahmic_quick_check)
 			if (!nfc_agrees(t, 2) && bad++ < 20)
 				fprintf(stderr, "NFC of U+%04X U+%04X is wrong\n", (unsigned)t[0], (unsigned)t[1]);
 		}
-	for (uint32_t blk = 0x900; blk <= 0xd80; blk += 0x80) {
+	for (uint32_t blk = 0x900; blk <= 0x1780; blk += 0x80) {
+		if (!in_quick(blk))
+			continue;
 		uint32_t marks[128];
 		int nm = 0;
 		for (uint32_t cp = blk; cp < blk + 0x80; cp++)

@@ -121,7 +121,7 @@ static int hyph_paths(const char *lang, char paths[][256], int max)
 			return n;
 	if (n < max) {
 		DIR *d = opendir(HYPH_DIR);
-		char best[256] = "", pre[24];
+		char best[200] = "", pre[24];   /* names under 200 bytes: a path of 256 holds one */
 		size_t lp = (size_t)snprintf(pre, sizeof(pre), "hyph_%s_", ll);
 		for (struct dirent *de; d && (de = readdir(d));) {
 			size_t l = strlen(de->d_name);

@@ -220,12 +220,16 @@ static int shaper_hb(void)
 }
 
 /* FONT_FEAT_* that f's GSUB has (read once; from font_ot.c's reading of
- * the table when it models the face: HarfBuzz's would load all of GSUB). */
-static unsigned face_feats(font_face_t *f)
+ * the table when it models the face: HarfBuzz's would load all of GSUB).
+ * With hb (the text goes to HarfBuzz, which loads that GSUB anyway) and
+ * the face not modelled yet, HarfBuzz answers: modelling a Devanagari
+ * face (864 lookups checked) only to learn its features cost 130 K
+ * instructions, and its text never takes the fast path. */
+static unsigned face_feats(font_face_t *f, int hb)
 {
 	if (f->feats & FONT_FEATS_READ)
 		return f->feats & ~FONT_FEATS_READ;
-	int ot = shaper_hb() ? -1 : font_ot_feats(f, feat_tags, (int)NFEAT_TAGS);
+	int ot = shaper_hb() || (hb && !f->ot) ? -1 : font_ot_feats(f, feat_tags, (int)NFEAT_TAGS);
 	unsigned have = ot >= 0 ? (unsigned)ot : 0;
 	for (unsigned i = 0; ot < 0 && i < NFEAT_TAGS; i++) {
 		unsigned idx;
@@ -1171,8 +1175,16 @@ static void win_item(win_t *w, font_chain_t *c, int k, int style, unsigned feats
 	uint32_t n = b - a;
 	x->f = f;
 	x->synth = en->synth[style];
-	x->mask = feats ? feats & face_feats(f) : 0;
 	x->s = s + a;
+	if (feats) {
+		/* the features' first question from a script shaped into
+		   clusters (below: always HarfBuzz's) goes to HarfBuzz */
+		int hb = !(f->feats & FONT_FEATS_READ) && n > 3 &&
+		         (unsigned char)x->s[0] >= 0xE0 && script_clusters(text_script(x->s, n));
+		x->mask = feats & face_feats(f, hb);
+	} else {
+		x->mask = 0;
+	}
 	x->off = a;
 	x->len = n;
 	if (n > ITEM_CACHE_MAXLEN) {
@@ -1395,7 +1407,7 @@ unsigned font_features(font_chain_t *c, int style, unsigned feats)
 	for (int k = 0; k < c->nent; k++) {
 		font_face_t *f = c->ent[k].face[style];
 		if (f && font_face_use(c->lib, f) >= 0)
-			return feats & face_feats(f);
+			return feats & face_feats(f, 0);
 	}
 	return 0;
 }

@@ -228,12 +228,14 @@ static unsigned qc_class(hb_unicode_funcs_t *uf, uint32_t cp)
 			return br_second(uf, cp) ? Q_SECOND : Q_INERT;
 		/* a two-part vowel sign or nukta letter (U+0BCA, U+0929):
 		   its own NFC and a starter when its first part is a starter
-		   that is nobody's second and its second part decomposes no
+		   that is nobody's second and either decomposes no further or
+		   is itself such a vowel sign (U+0CCB = U+0CCA U+0CD5, U+0DDD
+		   = U+0DDC U+0DCA), and its second part decomposes no
 		   further */
 		if (br_at(b) >= 0 && br_at(a) >= 0 &&
 		    hb_unicode_compose(uf, a, b, &ab) && ab == cp && ccc(uf, a) == 0 &&
-		    !hb_unicode_decompose(uf, a, &x, &y) && !br_second(uf, a) &&
-		    !hb_unicode_decompose(uf, b, &x, &y))
+		    !br_second(uf, a) && !hb_unicode_decompose(uf, b, &x, &y) &&
+		    (!hb_unicode_decompose(uf, a, &x, &y) || qc_class(uf, a) == Q_YES))
 			return Q_YES;
 	}
 	return qc_yes(uf, cp, 0) ? Q_YES : Q_FULL;

@@ -158,10 +158,11 @@ S["ta"] = dict(
     awards=["சிறப்புக் கல்வி உதவித்தொகை", "சிறந்த ஆய்வுக் கட்டுரை விருது", "முதுநிலைக் கல்வி உதவித்தொகை"],
     pub="வளம் குறைந்த சாதனங்களுக்கான திறமையான தமிழ் மொழி மாதிரிகள்")
 
-# Scripts with no locale yet (lang: None: the fixed words stay English;
-# the text is still theirs): Gurmukhi, Gujarati, Oriya, Telugu, Kannada,
-# Malayalam, Sinhala (ZWJ conjuncts: විද්‍යා, ශ්‍රී), Lao, Khmer and Myanmar
-# (written without spaces between words), Tibetan (tsheg between syllables).
+# Telugu, Kannada and Malayalam carry lang: te / kn / ml (their fixed words
+# from locales/). Scripts with no locale yet (lang: None: the fixed words
+# stay English; the text is still theirs): Gurmukhi, Gujarati, Oriya,
+# Sinhala (ZWJ conjuncts: විද්‍යා, ශ්‍රී), Lao, Khmer and Myanmar (written
+# without spaces between words), Tibetan (tsheg between syllables).
 S["pa"] = dict(
     lang=None, name="ਹਰਪ੍ਰੀਤ ਕੌਰ ਸੰਧੂ", headline="ਕੰਪਿਊਟਰ ਵਿਗਿਆਨ ਵਿੱਚ ਪੀਐਚ.ਡੀ. ਖੋਜਾਰਥੀ",
     affiliation="ਪੰਜਾਬ ਯੂਨੀਵਰਸਿਟੀ, ਚੰਡੀਗੜ੍ਹ", location="ਚੰਡੀਗੜ੍ਹ, ਭਾਰਤ",
@@ -214,7 +215,7 @@ S["or"] = dict(
     pub="ଓଡ଼ିଆ ପାଇଁ ଦକ୍ଷ ଭାଷା ମଡେଲ")
 
 S["te"] = dict(
-    lang=None, name="శ్రీలక్ష్మి రెడ్డి", headline="కంప్యూటర్ శాస్త్రంలో పీహెచ్‌డీ పరిశోధకురాలు",
+    lang="te", name="శ్రీలక్ష్మి రెడ్డి", headline="కంప్యూటర్ శాస్త్రంలో పీహెచ్‌డీ పరిశోధకురాలు",
     affiliation="ఉస్మానియా విశ్వవిద్యాలయం, హైదరాబాద్", location="హైదరాబాద్, భారతదేశం",
     summary="నేను ఉస్మానియా విశ్వవిద్యాలయంలో కంప్యూటర్ శాస్త్రంలో రెండవ సంవత్సరం "
     "పరిశోధకురాలిని, ఆచార్య సుబ్బారావు గారి మార్గదర్శకత్వంలో పని చేస్తున్నాను. నా పరిశోధనా "
@@ -231,7 +232,7 @@ S["te"] = dict(
     pub="తెలుగు కోసం సమర్థవంతమైన భాషా నమూనాలు")
 
 S["kn"] = dict(
-    lang=None, name="ಅಕ್ಷತಾ ಶ್ರೀನಿವಾಸ್", headline="ಕಂಪ್ಯೂಟರ್ ವಿಜ್ಞಾನದಲ್ಲಿ ಪಿಎಚ್‌ಡಿ ಸಂಶೋಧಕಿ",
+    lang="kn", name="ಅಕ್ಷತಾ ಶ್ರೀನಿವಾಸ್", headline="ಕಂಪ್ಯೂಟರ್ ವಿಜ್ಞಾನದಲ್ಲಿ ಪಿಎಚ್‌ಡಿ ಸಂಶೋಧಕಿ",
     affiliation="ಮೈಸೂರು ವಿಶ್ವವಿದ್ಯಾನಿಲಯ", location="ಮೈಸೂರು, ಭಾರತ",
     summary="ನಾನು ಮೈಸೂರು ವಿಶ್ವವಿದ್ಯಾನಿಲಯದಲ್ಲಿ ಕಂಪ್ಯೂಟರ್ ವಿಜ್ಞಾನದ ಎರಡನೇ ವರ್ಷದ ಸಂಶೋಧಕಿ, "
     "ಪ್ರಾಧ್ಯಾಪಕ ರಾಘವೇಂದ್ರ ಭಟ್ ಅವರ ಮಾರ್ಗದರ್ಶನದಲ್ಲಿ ಕೆಲಸ ಮಾಡುತ್ತಿದ್ದೇನೆ. ನನ್ನ ಸಂಶೋಧನೆಯ "
@@ -248,7 +249,7 @@ S["kn"] = dict(
     pub="ಕನ್ನಡಕ್ಕಾಗಿ ದಕ್ಷ ಭಾಷಾ ಮಾದರಿಗಳು")
 
 S["ml"] = dict(
-    lang=None, name="ലക്ഷ്മി നായർ", headline="കമ്പ്യൂട്ടർ സയൻസിൽ പിഎച്ച്ഡി ഗവേഷക",
+    lang="ml", name="ലക്ഷ്മി നായർ", headline="കമ്പ്യൂട്ടർ സയൻസിൽ പിഎച്ച്ഡി ഗവേഷക",
     affiliation="കേരള സർവകലാശാല, തിരുവനന്തപുരം", location="തിരുവനന്തപുരം, ഇന്ത്യ",
     summary="ഞാൻ കേരള സർവകലാശാലയിൽ കമ്പ്യൂട്ടർ സയൻസിൽ രണ്ടാം വർഷ ഗവേഷകയാണ്, പ്രൊഫസർ "
     "രാജീവ് മേനോന്റെ മാർഗനിർദേശത്തിൽ പ്രവർത്തിക്കുന്നു. എന്റെ ഗവേഷണ വിഷയം യന്ത്രപഠന "

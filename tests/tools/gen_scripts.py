@@ -158,13 +158,13 @@ S["ta"] = dict(
     awards=["சிறப்புக் கல்வி உதவித்தொகை", "சிறந்த ஆய்வுக் கட்டுரை விருது", "முதுநிலைக் கல்வி உதவித்தொகை"],
     pub="வளம் குறைந்த சாதனங்களுக்கான திறமையான தமிழ் மொழி மாதிரிகள்")
 
-# Telugu, Kannada and Malayalam carry lang: te / kn / ml (their fixed words
+# Punjabi, Gujarati, Telugu, Kannada, Malayalam and Sinhala (ZWJ conjuncts:
+# විද්‍යා, ශ්‍රී) carry lang: pa / gu / te / kn / ml / si (their fixed words
 # from locales/). Scripts with no locale yet (lang: None: the fixed words
-# stay English; the text is still theirs): Gurmukhi, Gujarati, Oriya,
-# Sinhala (ZWJ conjuncts: විද්‍යා, ශ්‍රී), Lao, Khmer and Myanmar (written
-# without spaces between words), Tibetan (tsheg between syllables).
+# stay English; the text is still theirs): Oriya, Lao, Khmer and Myanmar
+# (written without spaces between words), Tibetan (tsheg between syllables).
 S["pa"] = dict(
-    lang=None, name="ਹਰਪ੍ਰੀਤ ਕੌਰ ਸੰਧੂ", headline="ਕੰਪਿਊਟਰ ਵਿਗਿਆਨ ਵਿੱਚ ਪੀਐਚ.ਡੀ. ਖੋਜਾਰਥੀ",
+    lang="pa", name="ਹਰਪ੍ਰੀਤ ਕੌਰ ਸੰਧੂ", headline="ਕੰਪਿਊਟਰ ਵਿਗਿਆਨ ਵਿੱਚ ਪੀਐਚ.ਡੀ. ਖੋਜਾਰਥੀ",
     affiliation="ਪੰਜਾਬ ਯੂਨੀਵਰਸਿਟੀ, ਚੰਡੀਗੜ੍ਹ", location="ਚੰਡੀਗੜ੍ਹ, ਭਾਰਤ",
     summary="ਮੈਂ ਪੰਜਾਬ ਯੂਨੀਵਰਸਿਟੀ ਵਿੱਚ ਕੰਪਿਊਟਰ ਵਿਗਿਆਨ ਦੀ ਦੂਜੇ ਸਾਲ ਦੀ ਖੋਜਾਰਥੀ ਹਾਂ ਅਤੇ "
     "ਪ੍ਰੋਫ਼ੈਸਰ ਗੁਰਦੀਪ ਸਿੰਘ ਦੀ ਅਗਵਾਈ ਹੇਠ ਕੰਮ ਕਰਦੀ ਹਾਂ। ਮੇਰੀ ਖੋਜ ਦਾ ਵਿਸ਼ਾ ਮਸ਼ੀਨ ਲਰਨਿੰਗ "
@@ -181,7 +181,7 @@ S["pa"] = dict(
     pub="ਪੰਜਾਬੀ ਲਈ ਕੁਸ਼ਲ ਭਾਸ਼ਾ ਮਾਡਲ")
 
 S["gu"] = dict(
-    lang=None, name="ધ્રુવી ત્રિવેદી", headline="કમ્પ્યુટર વિજ્ઞાનમાં પીએચ.ડી. સંશોધક",
+    lang="gu", name="ધ્રુવી ત્રિવેદી", headline="કમ્પ્યુટર વિજ્ઞાનમાં પીએચ.ડી. સંશોધક",
     affiliation="ગુજરાત યુનિવર્સિટી, અમદાવાદ", location="અમદાવાદ, ભારત",
     summary="હું ગુજરાત યુનિવર્સિટીમાં કમ્પ્યુટર વિજ્ઞાનની બીજા વર્ષની સંશોધક છું અને "
     "પ્રોફેસર કિરણ શાહના માર્ગદર્શન હેઠળ કામ કરું છું. મારા સંશોધનનો વિષય મશીન લર્નિંગ "
@@ -266,7 +266,7 @@ S["ml"] = dict(
     pub="മലയാളത്തിനായുള്ള കാര്യക്ഷമമായ ഭാഷാ മാതൃകകൾ")
 
 S["si"] = dict(
-    lang=None, name="නිමාෂා පෙරේරා", headline="පරිගණක විද්‍යාව පිළිබඳ ආචාර්ය උපාධි අපේක්ෂිකා",
+    lang="si", name="නිමාෂා පෙරේරා", headline="පරිගණක විද්‍යාව පිළිබඳ ආචාර්ය උපාධි අපේක්ෂිකා",
     affiliation="කොළඹ විශ්වවිද්‍යාලය", location="කොළඹ, ශ්‍රී ලංකාව",
     summary="මම කොළඹ විශ්වවිද්‍යාලයේ පරිගණක විද්‍යාව පිළිබඳ දෙවන වසරේ පර්යේෂිකාවක් වන අතර "
     "මහාචාර්ය සුනිල් ජයසිංහගේ අධීක්ෂණය යටතේ වැඩ කරමි. මගේ පර්යේෂණ ක්ෂේත්‍රය යන්ත්‍ර "

@@ -260,7 +260,10 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
 	int32_t h = lay_lead(L, size);
 	if (hyphenate && mostly_cjk(s))   /* body text, not a name or a title */
 		h = (int32_t)((int64_t)size * L->s->leading_cjk / 1000);
-	else if (hyphenate && mostly_tall(s))   /* body text, as for CJK */
+	else if (mostly_tall(s))
+		/* any line, not only body text: a Tibetan or Burmese headline
+		   reaches into the line below it whatever it is (the compact
+		   header's tagline touched its location line) */
 		h = (int32_t)((int64_t)size * L->s->leading_tall / 1000);
 	for (int i = 0; L->measure && i < r.nlines; i++)
 		v_new(L, V_LINE, h);   /* what pagination reads: heights and keeps */

@@ -205,5 +205,24 @@ for cl in bo:classic bo:modern bo:sidebar ta:modern; do
 		no "$code@$l: exit $?"
 	grep -q 'loose line' "$OUT/loose-$code-$l.err" && no "$code@$l: $(grep -m1 'loose line' "$OUT/loose-$code-$l.err")"
 done
+# Myanmar and Tibetan header lines (tagline, location) are as far apart
+# as their body lines (leading_tall): at the Latin leading the compact
+# header's tagline reached into the location line below it.
+for code in bo my; do
+	[ -f "$OUT/in/$code.yaml" ] || continue
+	"$VITA" render "$OUT/in/$code.yaml" -l compact -o "$OUT/tall-$code.pdf" --dump=layout \
+		>"$OUT/tall-$code.dump" 2>/dev/null || { no "$code@compact: exit $?"; continue; }
+	python3 -c '
+import re, sys
+ys = []
+for m in re.finditer(r"^run x=\d+ y=(\d+) w=\d+ size=(\d+)", open(sys.argv[1], encoding="utf-8").read(), re.M):
+    y, size = int(m.group(1)), int(m.group(2))
+    if not ys or ys[-1][0] != y:
+        ys.append((y, size))
+# the name, the tagline, the location line
+(_, _), (y1, _), (y2, s2) = ys[:3]
+sys.exit(0 if y2 - y1 >= s2 * 17 // 10 else 1)' "$OUT/tall-$code.dump" ||
+		no "$code@compact: the header's tagline and location lines are closer than 1.7 sizes"
+done
 [ $fail = 0 ] && echo "indic: ok ($n CVs)"
 exit $fail

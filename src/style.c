@@ -77,7 +77,7 @@ static const key_t_ keys[] = {
 	{"leading_cjk", T_PERMILLE, F(leading_cjk), NULL,
 	 "the same for body text mostly in Chinese, Japanese or Korean (W3C clreq, jlreq: 1.5 to 2)"},
 	{"leading_tall", T_PERMILLE, F(leading_tall), NULL,
-	 "the same for body text mostly in Myanmar or Tibetan (their stacks reach far above and below)"},
+	 "the same for any line mostly in Myanmar or Tibetan, body text or not (their stacks reach far above and below: a header tagline touched the line under it)"},
 	{"colors.text", T_COLOR, F(c_text), NULL, "text"},
 	{"colors.muted", T_COLOR, F(c_muted), NULL, "dates, locations, separators, secondary text"},
 	{"colors.accent", T_COLOR, F(c_accent), NULL, "section titles and venue labels"},

@@ -487,6 +487,27 @@ int pdf_font_get(pw_t *w, int face, pdf_font_t **out)
 static pdf_cgl_t *cgl_get(pdf_font_t *f, unsigned g, const char *k, size_t kn, int n,
                           int *fresh);
 
+/* The CID that draws glyph g: g itself the first time, then a copy of
+ * it (a code point, cluster or alternate of its own that reads apart). */
+static unsigned cid_own(pdf_font_t *f, unsigned g)
+{
+	if (!f->owned[g]) {
+		f->owned[g] = 1;
+		return g;
+	}
+	return sfnt_copy(f->sf, g);
+}
+
+/* The CID of glyph g reading as s[0..n), from the clusters' table. */
+static unsigned cgl_cid(pdf_font_t *f, unsigned g, const char *s, int n)
+{
+	int fresh;
+	pdf_cgl_t *e = cgl_get(f, g, s, (size_t)n, n, &fresh);
+	if (fresh)
+		e->cid = (uint16_t)cid_own(f, g);
+	return e->cid;
+}
+
 /* The CID of code point cp (not 0) in f, given when first drawn: its
  * glyph, or a new copy of it when another code point has that glyph
  * (only a font of 65,535 glyphs has to share it). One outside the BMP
@@ -497,26 +518,12 @@ unsigned pdf_font_cid(pdf_font_t *f, uint32_t cp)
 {
 	if (cp > 0xFFFF) {
 		char u[4];
-		int n = utf8_encode(cp, u), fresh;
-		unsigned g = sfnt_gid(f->sf, cp);
-		pdf_cgl_t *e = cgl_get(f, g, u, (size_t)n, n, &fresh);
-		if (fresh) {
-			unsigned c = g;
-			if (!f->owned[g])
-				f->owned[g] = 1;
-			else
-				c = sfnt_copy(f->sf, g);
-			e->cid = (uint16_t)c;
-		}
-		return e->cid;
+		int n = utf8_encode(cp, u);
+		return cgl_cid(f, sfnt_gid(f->sf, cp), u, n);
 	}
 	if (f->used[cp >> 3] >> (cp & 7) & 1)
 		return f->cid[cp];
-	unsigned g = sfnt_gid(f->sf, cp), c = g;
-	if (!f->owned[g])
-		f->owned[g] = 1;
-	else
-		c = sfnt_copy(f->sf, g);
+	unsigned c = cid_own(f, sfnt_gid(f->sf, cp));
 	f->used[cp >> 3] |= (uint8_t)(1u << (cp & 7));
 	f->cid[cp] = (uint16_t)c;
 	f->cw[cp] = sfnt_width(f->sf, c);
@@ -614,17 +621,7 @@ unsigned pdf_font_cid_read(pdf_font_t *f, unsigned gid, const char *s, int n)
 	int l = n > 0 ? utf8_decode(s, (size_t)n, &cp) : 0;
 	if (l == n && l > 0 && cp <= 0xFFFF && sfnt_gid(f->sf, cp) == g)
 		return pdf_font_cid(f, cp);   /* one glyph for one code point */
-	int fresh;
-	pdf_cgl_t *e = cgl_get(f, g, s, (size_t)n, n, &fresh);
-	if (fresh) {
-		unsigned c = g;
-		if (!f->owned[g])
-			f->owned[g] = 1;
-		else
-			c = sfnt_copy(f->sf, g);
-		e->cid = (uint16_t)c;
-	}
-	return e->cid;
+	return cgl_cid(f, g, s, n);
 }
 
 /* u at size to font units */
@@ -679,11 +676,7 @@ unsigned pdf_font_cid_glyph(pdf_font_t *f, uint32_t cp, unsigned gid)
 	for (int i = 0; i < f->nalts; i++)
 		if (f->alts[i].g == g && f->alts[i].cp == cp)
 			return f->alts[i].cid;
-	unsigned c = g;
-	if (!f->owned[g])
-		f->owned[g] = 1;
-	else
-		c = sfnt_copy(f->sf, g);
+	unsigned c = cid_own(f, g);
 	if (f->nalts == f->capalts) {
 		f->capalts = f->capalts ? 2 * f->capalts : 32;
 		f->alts = xrealloc(f->alts, sizeof(pdf_alt_t) * (size_t)f->capalts);

@@ -17,7 +17,9 @@
 #  - a Chinese CV: 𪚲 in the name comes from Noto Serif CJK SC;
 #  - the HTML output has the text as written;
 #  - 𠮷 before a Latin word gets the quarter em 吉 gets (inline.c
-#    is_han_kana).
+#    is_han_kana);
+#  - math letters in italic text are not slanted again (their face is
+#    `italic-style: upright` in both chains: 𝑥 is already italic).
 # (pdf_check.sh then reads every PDF left here with qpdf, mutool and gs.)
 set -u
 VITA=${VITA:-build/vita}
@@ -138,5 +140,19 @@ EOF
 "$VITA" render "$OUT/sp.yaml" --dump=layout 2>/dev/null | grep '"Python"' | sed 's/ y=.*//' > "$OUT/sp.x"
 [ "$(sort -u "$OUT/sp.x" | wc -l)" = 1 ] && [ "$(wc -l < "$OUT/sp.x")" = 2 ] ||
 	{ no "'Python' after 𠮷 is not where it is after 吉:"; cat "$OUT/sp.x"; }
+# 𝑥 and 𝔸 in an italic span: Noto Sans Math's own letters, no synthetic
+# slant (synth=2 would be FONT_SYNTH_ITALIC), in both chains
+cat > "$OUT/it.yaml" <<EOF
+name: Ada Lovelace
+sections:
+  - title: Publications
+    type: text
+    text: "*Bounds on 𝑥 and 𝔸 in italic* and 𝑥 upright."
+EOF
+for l in academic compact; do
+	"$VITA" render "$OUT/it.yaml" -l $l --dump=layout 2>/dev/null | grep -E '^run .*"(𝑥|𝔸) ' > "$OUT/it-$l.runs"
+	[ "$(wc -l < "$OUT/it-$l.runs")" = 3 ] || { no "$l: math letter runs:"; cat "$OUT/it-$l.runs"; }
+	grep -v ' synth=0 ' "$OUT/it-$l.runs" && no "$l: a math letter is synthesised (above)"
+done
 [ $fail = 0 ] && echo "nonbmp: ok"
 exit $fail

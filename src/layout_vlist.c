@@ -139,12 +139,20 @@ int32_t lay_lead(lay_t *L, int32_t size)
 	return (int32_t)((int64_t)size * L->s->leading / 1000);
 }
 
+/* Is t[k] the lead of a CJK character: U+3000..U+DFFF (kana, Han, Hangul:
+ * lead bytes E3..ED) or U+20000..U+3FFFF (Han Extensions B to H: F0 A0..BF)? */
+static int cjk_lead(const unsigned char *t, int k, int n)
+{
+	return (unsigned char)(t[k] - 0xE3) <= 0xED - 0xE3 ||
+	       (t[k] == 0xF0 && k + 1 < n && t[k + 1] >= 0xA0);
+}
+
 /* More than half of the letters of spans are Han, kana or Hangul. */
 static int mostly_cjk(const spans_t *s)
 {
 	int cjk = 0, other = 0, any = 0;
-	/* first: is there a lead byte of U+3000..U+DFFF at all? (a Latin
-	   paragraph has none, and its letters need no counting) */
+	/* first: is there a CJK lead byte at all? (a Latin paragraph has
+	   none, and its letters need no counting) */
 	for (int i = 0; i < s->n && !any; i++) {
 		const unsigned char *t = (const unsigned char *)s->v[i].text;
 		int k = 0, n = s->v[i].len;
@@ -154,7 +162,7 @@ static int mostly_cjk(const spans_t *s)
 				break;
 		}
 		for (; k < n && !any; k++)
-			any = (unsigned char)(t[k] - 0xE3) <= 0xED - 0xE3;
+			any = cjk_lead(t, k, n);
 	}
 	if (!any)
 		return 0;
@@ -163,9 +171,9 @@ static int mostly_cjk(const spans_t *s)
 		for (int k = 0; k < s->v[i].len; k++) {
 			if (t[k] < 0x80) {
 				other += (t[k] | 0x20) >= 'a' && (t[k] | 0x20) <= 'z';
-			} else if (t[k] >= 0xE3 && t[k] <= 0xED) {
-				cjk++;        /* U+3000..U+DFFF: kana, Han, Hangul */
-				k += 2;
+			} else if (cjk_lead(t, k, s->v[i].len)) {
+				cjk++;
+				k += t[k] == 0xF0 ? 3 : 2;
 			}
 		}
 	}

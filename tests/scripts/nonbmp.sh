@@ -19,7 +19,9 @@
 #  - 𠮷 before a Latin word gets the quarter em 吉 gets (inline.c
 #    is_han_kana);
 #  - math letters in italic text are not slanted again (their face is
-#    `italic-style: upright` in both chains: 𝑥 is already italic).
+#    `italic-style: upright` in both chains: 𝑥 is already italic);
+#  - a paragraph mostly of Extension B Han gets the CJK leading a BMP Han
+#    paragraph gets (layout_vlist.c mostly_cjk).
 # (pdf_check.sh then reads every PDF left here with qpdf, mutool and gs.)
 set -u
 VITA=${VITA:-build/vita}
@@ -154,5 +156,22 @@ for l in academic compact; do
 	[ "$(wc -l < "$OUT/it-$l.runs")" = 3 ] || { no "$l: math letter runs:"; cat "$OUT/it-$l.runs"; }
 	grep -v ' synth=0 ' "$OUT/it-$l.runs" && no "$l: a math letter is synthesised (above)"
 done
+# line pitch of a long paragraph of Extension B Han = that of BMP Han
+python3 - "$OUT/lead.yaml" <<'PY'
+import sys
+# Extension B Han that Noto Serif CJK JP has (JIS X 0213)
+b = "𠮷𩸽𠀋𡈽𡌛𡑮𡢽𠮟𡚴𡸴𣇄𣗄𣜿𣝣𣳾𤟱𥒎𥔎𥝱𥧄𥶡𦫿𦹀𧃴𧚄𨉷𨏍𪆐𠂉𠂢𠂤𠆢𠈓𠌫𠎁𠍱𠏹𠑊𠔉𠗖𠘨𠝏𠠇𠠺𠢹𠥼𠦝𠫓𠬝𠵅𠷡𠺕𠹭𠹤𠽟𡈁𡉕𡉻𡉴𡋤𡋗𡋽𡌶𡍄𡏄𡑭𡗗𦰩𡙇𡜆𡝂𡧃𡱖𡴭𡵅𡵸𡵢𡶡𡶜𡶒𡶷𡷠𡸳𡼞𡽶𡿺𢅻𢌞𢎭𢛳𢡛𢢫𢦏𢪸𢭏𢭐𢭆𢰝𢮦𢰤𢷡𣇃𣇵𣆶𣍲𣏓𣏒𣏐𣏤𣏕𣏚𣏟𣑊𣑑𣑋𣑥𣓤𣕚𣖔𣘹𣙇𣘸𣘺𣜜𣜌𣝤𣟿𣟧𣠤𣠽𣪘𣱿𣴀𣵀𣷺𣷹𣷓𣽾𤂖𤄃𤇆𤇾𤎼𤘩𤚥𤢖𤩍𤭖𤭯𤰖𤴔𤸎𤸷𤹪𤺋𥁊𥁕𥄢𥆩𥇥𥇍𥈞𥉌𥐮𥓙𥖧𥞩𥞴𥧔𥫤𥫣𥫱𥮲𥱋𥱤𥸮𥹖𥹥𥹢𥻘𥻂𥻨𥼣𥽜𥿠𥿔𦀌𥿻𦀗𦁠𦃭𦉰𦊆𦍌𣴎𦐂𦙾𦚰𦜝𦣝"
+h = "".join(chr(0x4E00 + 37 * i) for i in range(200))
+open(sys.argv[1], "w", encoding="utf-8").write(
+    "name: 山田 太郎\nlang: ja\nsections:\n"
+    "  - title: 甲\n    type: text\n    text: \"%s\"\n"
+    "  - title: 乙\n    type: text\n    text: \"%s\"\n" % (h, b))
+PY
+"$VITA" render "$OUT/lead.yaml" --dump=layout 2>/dev/null | awk '
+	/^run .* size=9800 / { y = $3; sub(/y=/, "", y); if (!(y in seen)) { seen[y] = 1; ys[n++] = y } }
+	END { for (i = 1; i < n; i++) print ys[i] - ys[i - 1] }' | sort | uniq -c > "$OUT/lead.pitch"
+# one pitch between the lines of both paragraphs (and one across the title)
+[ "$(awk '$1 > 2' "$OUT/lead.pitch" | wc -l)" = 1 ] ||
+	{ no "Extension B and BMP Han paragraphs have different line pitches:"; cat "$OUT/lead.pitch"; }
 [ $fail = 0 ] && echo "nonbmp: ok"
 exit $fail

@@ -1412,6 +1412,7 @@ static void il_shape_at(font_shaped_t *sh, const font_uglyph_t *u, int n, int32_
 static int il_shape_kept(il_t *f, const ment_t *me)
 {
 	const char *p = me->shp;
+	int count = f->o->count;
 	for (int g = 0; g < me->nshp; g++) {
 		mshape_t h;
 		memcpy(&h, p, sizeof(h));
@@ -1427,13 +1428,24 @@ static int il_shape_kept(il_t *f, const ment_t *me)
 		int32_t *adv = il_shape_keep.adv;
 		font_uglyphs_adv(u, h.n, s->size, adv);
 		int last = il_track_last(f, h.si);
-		for (int k = 0; k < h.n; k++, u++)
-			if (u->off != UINT32_MAX && u->cl)
-				il_place_cl(f, (int)u->off, u->cl, adv[k], font_uglyph_dy(u, s->size),
-				            u->face, u->synth, u->gid);
-			else if (u->off != UINT32_MAX)   /* the code point, as il_shape_rec put it */
+		for (int k = 0; k < h.n; k++, u++) {
+			if (u->off == UINT32_MAX)
+				continue;
+			if (!u->cl) {   /* the code point, as il_shape_rec put it */
 				il_place_one(f, s, (int)u->off, last, adv[k], u->face, u->synth, u->brk,
 				             u->gid);
+			} else if (u->cl != FONT_CL_GLYPH || !count) {
+				il_place_cl(f, (int)u->off, u->cl, adv[k],
+				            u->cl == FONT_CL_GLYPH ? font_uglyph_dy(u, s->size) : 0,
+				            u->face, u->synth, u->gid);
+			} else {
+				/* counting: the cluster's width, not its glyphs (only
+				   setting lines draws them: ls_cluster) */
+				fcp_t *c = &f->c[u->off];
+				if (c->cl == FONT_CL_START)
+					c->adv = sat32((int64_t)c->adv + adv[k]);
+			}
+		}
 	}
 	return 0;
 }

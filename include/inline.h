@@ -74,7 +74,9 @@ typedef struct inline_opts {
 	int32_t first_width;    /* u: width of the first line; 0 = width */
 	int align;              /* INLINE_* */
 	const char *lang;       /* "en", "zh", ...: hyphenation and CJK face choice */
-	hyph_t *hyph;           /* NULL: no hyphenation */
+	hyph_t *hyph;           /* NULL: no hyphenation (but of spans with a lang) */
+	hyph_set_t *hyphs;      /* the patterns of spans with a lang of their own
+	                           (hyph_set_get); NULL: those are not hyphenated */
 	const char *file;       /* for warnings */
 	int32_t stretch_pm;     /* interword stretch, permille of the space (default 500) */
 	int32_t shrink_pm;      /* interword shrink, permille of the space (default 333) */

@@ -26,6 +26,9 @@ typedef struct mtext {
 	mspan_t *spans;     /* n == 0: field absent */
 	int n;
 	int line, col;      /* where the field's value starts */
+	const char *lang;   /* its language when known: the translation picked
+	                     * ({en: .., de: ..}), else its item's `lang:`; NULL:
+	                     * the CV's */
 } mtext_t;
 
 typedef struct mlink {
@@ -49,6 +52,8 @@ typedef struct mentry {
 	mdate_t date, start, end;    /* kind DATE_NONE when absent */
 	mtext_t *details; int ndetails;
 	mlink_t *links; int nlinks;
+	const char *lang;            /* `lang:`, the language its texts are in
+	                              * when not the CV's; NULL: the CV's */
 	int line, col;
 } mentry_t;
 
@@ -75,6 +80,9 @@ typedef struct mpub {
 	mtext_t note;                /* a distinction ("Best Paper"), set as one */
 	mtext_t summary;             /* a description (the summary of JSON Resume,
 	                              * RenderCV): plain text under the venue */
+	const char *lang;            /* `lang:` (BibTeX langid, language), the
+	                              * language of its title and texts when not
+	                              * the CV's; NULL: the CV's */
 	int line, col;
 } mpub_t;
 

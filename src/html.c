@@ -458,10 +458,23 @@ static void links_row(buf_t *b, const mlink_t *links, int n, const char *doi, in
 	}
 }
 
+/* ` lang="en"` for an item in another language than the page's (its
+ * `lang:`): a browser's hyphenation and a screen reader's voice. */
+static void lang_attr(buf_t *b, const char *lang, const vlocale_t *l)
+{
+	if (lang && (!l->lang || strcmp(lang, l->lang))) {
+		buf_puts(b, " lang=\"");
+		esc(b, lang);
+		buf_puts(b, "\"");
+	}
+}
+
 static void entry(buf_t *b, const msection_t *sec, const mentry_t *en, const vlocale_t *l)
 {
 	int org_first = en->org.n && (sec->type == SEC_EDUCATION || sec->type == SEC_EXPERIENCE);
-	buf_puts(b, "<div class=\"vita-entry\">\n<div class=\"vita-entry-head\"><span>"
+	buf_puts(b, "<div class=\"vita-entry\"");
+	lang_attr(b, en->lang, l);
+	buf_puts(b, ">\n<div class=\"vita-entry-head\"><span>"
 	            "<span class=\"vita-entry-title\">");
 	spans_html(b, org_first ? &en->org : &en->title);
 	buf_puts(b, "</span>");
@@ -535,6 +548,7 @@ static void publication(buf_t *b, const model_t *m, const msection_t *sec, const
                         int number, const vlocale_t *l)
 {
 	buf_puts(b, "<li class=\"vita-pub\"");
+	lang_attr(b, p->lang, l);
 	if (number > 0)
 		buf_printf(b, " value=\"%d\"", number);
 	buf_puts(b, ">");
@@ -931,6 +945,7 @@ static void j_entry(buf_t *b, const mentry_t *en, const vlocale_t *l)
 	j_key(b, &f, "org"); j_text(b, &en->org);
 	j_key(b, &f, "note"); j_text(b, &en->note);
 	j_key(b, &f, "location"); jstr(b, en->location);
+	j_key(b, &f, "lang"); jstr(b, en->lang);
 	j_key(b, &f, "date"); j_date(b, &en->date, l);
 	j_key(b, &f, "start"); j_date(b, &en->start, l);
 	j_key(b, &f, "end"); j_date(b, &en->end, l);
@@ -985,6 +1000,7 @@ static void j_pub(buf_t *b, const model_t *m, const msection_t *sec, const mpub_
 	j_key(b, &f, "badges"); j_strs(b, p->badges, p->nbadges);
 	j_key(b, &f, "note"); j_text(b, &p->note);
 	j_key(b, &f, "summary"); j_text(b, &p->summary);
+	j_key(b, &f, "lang"); jstr(b, p->lang);
 	buf_putc(b, '}');
 }
 

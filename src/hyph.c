@@ -777,6 +777,8 @@ hyph_t *hyph_open(const char *lang, errs_t *e)
 struct hyph_set {
 	hyph_t **v;
 	int n, cap;
+	char **none;            /* languages asked for that have no patterns */
+	int nnone;
 };
 
 hyph_set_t *hyph_set_new(void)
@@ -787,6 +789,9 @@ hyph_set_t *hyph_set_new(void)
 hyph_t *hyph_set_get(hyph_set_t *set, const char *lang)
 {
 	char paths[4][256];
+	for (int k = 0; k < set->nnone; k++)   /* asked before: no files to look for */
+		if (!strcmp(set->none[k], lang ? lang : ""))
+			return NULL;
 	int n = hyph_paths(lang ? lang : "", paths, 4);
 	for (int i = 0; i < n; i++) {
 		for (int k = 0; k < set->n; k++)
@@ -805,6 +810,8 @@ hyph_t *hyph_set_get(hyph_set_t *set, const char *lang)
 		}
 		return set->v[set->n++] = h;
 	}
+	set->none = xrealloc(set->none, (size_t)(set->nnone + 1) * sizeof(*set->none));
+	set->none[set->nnone++] = xstrdup(lang ? lang : "");
 	return NULL;
 }
 
@@ -814,6 +821,9 @@ void hyph_set_free(hyph_set_t *set)
 		return;
 	for (int k = 0; k < set->n; k++)
 		hyph_close(set->v[k]);
+	for (int k = 0; k < set->nnone; k++)
+		free(set->none[k]);
+	free(set->none);
 	free(set->v);
 	free(set);
 }

@@ -109,6 +109,8 @@ typedef struct fspan {      /* per span, computed once */
 	const char *lang;       /* its language: the text's, or ja/ko when it has kana/Hangul */
 	int plain;              /* no tracking, no frame (see ls_plain) */
 	int kh;                 /* 0: not known yet; else 1 | 2 (it has kana) | 4 (Hangul) */
+	hyph_t *hy;             /* its patterns (span_hyph), once hy_known */
+	int hy_known;
 } fspan_t;
 
 typedef struct faux {       /* what a para item stands for */
@@ -148,6 +150,7 @@ typedef struct fl {         /* the paragraph being set */
 	page_glyph_t *cg;       /* the clusters' glyphs (x from the cluster's pen) */
 	int ncg, capcg;
 	int32_t *cgi;           /* per code point: a cluster start's first in cg */
+	int hyon;               /* il_hyph_on: 0 not asked yet, 1 no, 2 yes */
 } il_t;
 
 /* Widths and positions are int32 u (±21,000 km of paper), but one word
@@ -933,10 +936,39 @@ static void il_sa_syllables(il_t *f)
 
 /* ---- hyphenation ---- */
 
-static int hyph_ok(const il_t *f, int si)
+/* The patterns of span si: those of its own language when it has one (a
+ * publication in English in a German CV: hyph_set_get), else the text's. */
+static hyph_t *span_hyph(il_t *f, int si)
+{
+	fspan_t *s = &f->sp[si];
+	if (!s->hy_known) {
+		const char *lg = s->s->lang;
+		if (!lg || (f->o->lang && !strcmp(lg, f->o->lang)))
+			s->hy = f->o->hyph;
+		else   /* not the text's patterns: they would break its words wrongly */
+			s->hy = f->o->hyphs ? hyph_set_get(f->o->hyphs, lg) : NULL;
+		s->hy_known = 1;
+	}
+	return s->hy;
+}
+
+static int hyph_ok(il_t *f, int si)
 {
 	unsigned fl = f->sp[si].s->flags;
-	return f->o->hyph && !(fl & (INLINE_NOHYPH | INLINE_URL | INLINE_NOBREAK));
+	return !(fl & (INLINE_NOHYPH | INLINE_URL | INLINE_NOBREAK)) && span_hyph(f, si);
+}
+
+/* May any word of the paragraph be hyphenated: the text's patterns, or a
+ * span's own? */
+static int il_hyph_on(il_t *f)
+{
+	if (!f->hyon) {
+		int on = f->o->hyph != NULL;
+		for (int si = 0; !on && f->o->hyphs && si < f->nsp; si++)
+			on = f->sp[si].s->lang && span_hyph(f, si);
+		f->hyon = on ? 2 : 1;
+	}
+	return f->hyon == 2;
 }
 
 /* One word c[a..b): all in one span, no break inside. */
@@ -954,11 +986,13 @@ static void il_hyph_word(il_t *f, int a, int b)
 	for (int i = a; i < b; i++)
 		if (f->c[i].cp == 0xAD || !f->c[i].draw)
 			return;
-	n = hyph_word(f->o->hyph, f->text.s + f->c[a].off,
+	int si = f->c[a].span;
+	n = hyph_word(span_hyph(f, si), f->text.s + f->c[a].off,
 	              (size_t)(f->c[b - 1].off + f->c[b - 1].len - f->c[a].off), offs, 64);
 	/* a capital first letter marks a name, but not in German, whose
 	   nouns all have one */
-	const char *lg = f->o->lang ? f->o->lang : "";
+	const char *lg = f->sp[si].s->lang && f->sp[si].hy != f->o->hyph ? f->sp[si].s->lang
+	                 : f->o->lang ? f->o->lang : "";
 	int german = (lg[0] == 'd' && lg[1] == 'e') || (lg[0] == 'l' && lg[1] == 'b');
 	german = german && (!lg[2] || lg[2] == '-' || lg[2] == '_');
 	uint32_t c0 = f->c[a].cp;
@@ -976,7 +1010,7 @@ static void il_hyph_word(il_t *f, int a, int b)
 
 static void il_hyphenate(il_t *f)
 {
-	if (!f->o->hyph)
+	if (!il_hyph_on(f))
 		return;
 	for (int i = 0; i < f->nc;) {
 		int j = i;
@@ -3054,7 +3088,7 @@ static void memo_restore(il_t *f, const ment_t *e, const inline_span_t *spans)
 /* il_hyphenate, or its points as e keeps them. */
 static void il_hyphenate_memo(il_t *f, ment_t *e)
 {
-	if (!f->o->hyph)
+	if (!il_hyph_on(f))
 		return;
 	if (e && e->hbk && e->hyph == f->o->hyph) {
 		for (int i = 0; i < f->nc; i++)
@@ -3073,7 +3107,7 @@ static void il_hyphenate_memo(il_t *f, ment_t *e)
 }
 
 /* Does any span allow hyphenation? */
-static int il_may_hyph(const il_t *f)
+static int il_may_hyph(il_t *f)
 {
 	for (int si = 0; si < f->nsp; si++)
 		if (hyph_ok(f, si) && f->sp[si].c1 - f->sp[si].c0 >= 5)
@@ -3199,11 +3233,11 @@ static int il_prepass(il_t *f, para_line_t **pl, int *npl)
  * than a measure, so nothing is broken in an emergency (nor warned of);
  * greedy never runs below PARA_MAX_OPTIMAL items (4 per code point, 3 at
  * the end). */
-static int il_one_line(const il_t *f)
+static int il_one_line(il_t *f)
 {
 	int64_t w = 0, lw = f->w1 < f->w2 ? f->w1 : f->w2;
 	int chars = 0;
-	if (f->nc >= PARA_MAX_OPTIMAL / 4 - 1 || (f->o->hyph && f->o->pretolerance < 0))
+	if (f->nc >= PARA_MAX_OPTIMAL / 4 - 1 || (f->o->pretolerance < 0 && il_hyph_on(f)))
 		return 0;
 	for (int i = 0; i < f->nc && w <= lw; i++) {
 		const fcp_t *c = &f->c[i];
@@ -3273,7 +3307,7 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 		il_free(&f);
 		return 0;
 	}
-	rc = f.o->hyph ? il_prepass(&f, &pl, &npl) : -1;
+	rc = il_hyph_on(&f) ? il_prepass(&f, &pl, &npl) : -1;
 	if (rc < 0) {
 		il_hyphenate_memo(&f, me);
 		il_emergency(&f);

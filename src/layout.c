@@ -556,6 +556,7 @@ static int lay_build(attempt_t *t, const model_t *m, const char *cjk, const styl
 	L->lib = lib;
 	L->e = e;
 	L->lang = text_lang(m, s);
+	L->hyphs = o->hyphs;
 	int32_t width = s->page_w - s->margin_left - s->margin_right;
 	L->avail = s->page_h - s->margin_top - s->margin_bottom;
 	if (width < 72000 || L->avail < 144000) {
@@ -898,7 +899,25 @@ static void fit_scan(fit_t *F)
 	fprintf(stderr, "vita: fit: scan: smallest ok step %d\n", first);
 }
 
+static page_doc_t *render(const model_t *m, const style_t *s, font_lib_t *lib,
+                          const layout_opts_t *o, errs_t *e);
+
+/* (a render that is not given a set of patterns makes its own for the
+   spans in other languages: opened when one first asks, by its fit
+   attempts too) */
 page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
+                          const layout_opts_t *o, errs_t *e)
+{
+	if (o->hyphs)
+		return render(m, s, lib, o, e);
+	layout_opts_t oo = *o;
+	oo.hyphs = hyph_set_new();
+	page_doc_t *d = render(m, s, lib, &oo, e);
+	hyph_set_free(oo.hyphs);
+	return d;
+}
+
+static page_doc_t *render(const model_t *m, const style_t *s, font_lib_t *lib,
                           const layout_opts_t *o, errs_t *e)
 {
 	const char *ff;

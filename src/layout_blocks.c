@@ -392,6 +392,7 @@ static int probe_dangle(lay_t *L, const spans_t *j, int32_t w, const char *core,
 	o.cjk = L->cjk;
 	o.lang = L->lang;
 	o.hyph = L->s->hyphenate ? L->hyph : NULL;
+	o.hyphs = L->s->hyphenate ? L->hyphs : NULL;
 	o.hyphen_limit = L->s->hyphen_limit;
 	o.file = L->m->file;
 	o.memo = L->memo;

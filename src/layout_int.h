@@ -58,6 +58,7 @@ typedef struct lay {
 	arena_t *a;             /* scratch for this layout */
 	font_chain_t *body, *head, *icons;
 	hyph_t *hyph;
+	hyph_set_t *hyphs;      /* the patterns of spans in other languages */
 	inline_memo_t *memo;    /* fit's attempts share their paragraphs' work */
 	const char *lang;
 	region_t reg[R_COUNT];

@@ -51,8 +51,12 @@ void sp_at(lay_t *L, spans_t *s, const char *text, const tstyle_t *t, mpos_t at)
 }
 
 /* Rich text: markup flags add to the base style. */
+/* A text of the profile. One in another language than the CV's (its
+ * item's `lang:`, a translation it fell back to) says so on its spans:
+ * its hyphenation patterns, its /Lang in the tagged PDF. */
 void sp_text(lay_t *L, spans_t *s, const mtext_t *x, const tstyle_t *t)
 {
+	const char *lang = x->lang && (!L->lang || strcmp(x->lang, L->lang)) ? x->lang : NULL;
 	for (int i = 0; i < x->n; i++) {
 		const mspan_t *sp = &x->spans[i];
 		tstyle_t u = *t;
@@ -60,7 +64,10 @@ void sp_text(lay_t *L, spans_t *s, const mtext_t *x, const tstyle_t *t)
 			u.style |= FONT_BOLD;
 		if (sp->flags & SPAN_ITALIC)
 			u.style ^= FONT_ITALIC;
-		sp_add(L, s, sp->text, (int)strlen(sp->text), &u, sp->url, x->line, x->col);
+		inline_span_t *f = sp_add(L, s, sp->text, (int)strlen(sp->text), &u, sp->url,
+		                          x->line, x->col);
+		if (f && lang)
+			f->lang = lang;
 	}
 }
 

@@ -255,6 +255,7 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
 	o.cjk = L->cjk;
 	o.lang = L->lang;
 	o.hyph = hyphenate && L->s->hyphenate ? L->hyph : NULL;
+	o.hyphs = hyphenate && L->s->hyphenate ? L->hyphs : NULL;
 	o.hyphen_limit = L->s->hyphen_limit;
 	o.file = L->m->file;
 	o.memo = L->memo;

@@ -125,7 +125,7 @@ static int w_entry(walk_t *w, const mentry_t *e)
 	     w_date(w, "date", &e->date) || w_date(w, "start", &e->start) ||
 	     w_date(w, "end", &e->end) || w_text(w, "note", "a note", &e->note) ||
 	     w_texts(w, "detail", "a detail", e->details, e->ndetails) ||
-	     w_links(w, e->links, e->nlinks);
+	     w_links(w, e->links, e->nlinks) || (e->lang && w_word(w, "lang", e->lang));
 	w->depth--;
 	return rc;
 }
@@ -159,7 +159,8 @@ static int w_pub(walk_t *w, const mpub_t *p)
 	     w_str(w, "doi", NULL, p->doi, l, c, 0) || w_links(w, p->links, p->nlinks) ||
 	     w_strs(w, "badges", "a badge", p->badges, p->nbadges, l, c) ||
 	     w_text(w, "note", "a note", &p->note) ||
-	     w_text(w, "summary", "a summary", &p->summary);
+	     w_text(w, "summary", "a summary", &p->summary) ||
+	     (p->lang && w_word(w, "lang", p->lang));
 	w->depth--;
 	return rc;
 }

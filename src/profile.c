@@ -70,10 +70,10 @@ static const char *const items_sec_keys[] = {"title", "type", "tags", "items", "
 static const char *const text_sec_keys[] = {"title", "type", "tags", "text", NULL};
 static const char *const entry_keys[] = {
 	"title", "org", "location", "date", "start", "end", "details", "note",
-	"links", "tags", NULL};
+	"links", "lang", "tags", NULL};
 static const char *const pub_keys[] = {
 	"title", "authors", "equal", "venue", "venue_full", "year", "status",
-	"doi", "links", "badges", "note", "summary", "tags", NULL};
+	"doi", "links", "badges", "note", "summary", "lang", "tags", NULL};
 static const char *const news_keys[] = {"date", "text", "tags", NULL};
 static const char *const item_keys[] = {"value", "tags", NULL};
 static const char *const numbering_names[] = {"reverse", "forward", "none", NULL};
@@ -140,6 +140,8 @@ static int entry_parse(pctx_t *c, const ynode_t *n, mentry_t *en)
 	if (!pv_is_map(c, n, "an entry"))
 		return -1;
 	rc |= pv_keys(c, n, entry_keys, "an entry");
+	rc |= pv_lang(c, n, "lang", &en->lang);
+	c->item_lang = en->lang;   /* its texts' */
 	rc |= pv_text(c, n, "title", 1, &en->title);
 	rc |= pv_text(c, n, "org", 0, &en->org);
 	rc |= pv_field(c, n, "location", 0, &en->location);
@@ -149,6 +151,7 @@ static int entry_parse(pctx_t *c, const ynode_t *n, mentry_t *en)
 	rc |= items_parse(c, n, "details", 0, &en->details, &en->ndetails);
 	rc |= pv_text(c, n, "note", 0, &en->note);
 	rc |= pv_links(c, n, "links", &en->links, &en->nlinks);
+	c->item_lang = NULL;
 	rc |= entry_period(c, en);
 	return rc ? -1 : 0;
 }
@@ -176,6 +179,8 @@ static int pub_parse(pctx_t *c, const ynode_t *n, mpub_t *p)
 	if (!pv_is_map(c, n, "a publication"))
 		return -1;
 	rc |= pv_keys(c, n, pub_keys, "a publication");
+	rc |= pv_lang(c, n, "lang", &p->lang);
+	c->item_lang = p->lang;   /* its texts' */
 	rc |= pv_text(c, n, "title", 1, &p->title);
 	rc |= pv_strings(c, n, "authors", &p->authors, &p->nauthors);
 	rc |= pv_strings(c, n, "equal", &p->equal, &p->nequal);
@@ -188,6 +193,7 @@ static int pub_parse(pctx_t *c, const ynode_t *n, mpub_t *p)
 	rc |= pv_strings(c, n, "badges", &p->badges, &p->nbadges);
 	rc |= pv_text(c, n, "note", 0, &p->note);
 	rc |= pv_text(c, n, "summary", 0, &p->summary);
+	c->item_lang = NULL;
 	if (!rc)
 		rc |= pub_equal_check(c, n, p);
 	return rc ? -1 : 0;
@@ -685,7 +691,7 @@ int profile_load_mem(arena_t *a, const char *path, const char *data, size_t len,
                      const profile_opts_t *o, model_t **out, errs_t *e)
 {
 	ynode_t *root;
-	pctx_t c = {a, e, path, o, NULL, NULL, NULL, 0, NULL};
+	pctx_t c = {a, e, path, o, NULL, NULL, NULL, 0, NULL, NULL};
 	int before = e->nerrors, first = e->n;
 	*out = NULL;
 	if (len > PROFILE_MAX_FILE)

@@ -26,6 +26,10 @@
  *   al-folio's pdf, code, html, slides, poster, video, website, supp,
  *   blog                          -> links (web addresses only)
  *   abbr -> venue (the tag); note -> note; selected -> the tag "selected"
+ *   langid (biblatex: english, ngerman, brazil ...) or language (English,
+ *   Deutsch, eng, de-CH ...) -> lang, the language of its title, venue
+ *   and note (their hyphenation, their /Lang); a name it does not know
+ *   is dropped quietly, as the field was before
  * Fields no CV shows (file, urldate, timestamp, biburl, adsurl, issn,
  * isbn...) are dropped quietly; any other field not used is named once
  * per file in a located "ignored" warning. Publications are sorted newest
@@ -576,7 +580,7 @@ static void bib_crossrefs(bib_t *b)
 static const char *const quiet[] = {
 	"file", "urldate", "timestamp", "biburl", "bibsource", "adsurl", "adsnote",
 	"issn", "isbn", "eid", "numpages", "shorttitle", "bibtex_show", "preview",
-	"altmetric", "dimensions", "google_scholar_id", "language", "langid",
+	"altmetric", "dimensions", "google_scholar_id",
 	"copyright", "pmid", "pmcid", "owner", "creationdate", "modificationdate",
 	"lccn", "key", "crossref", "archiveprefix", "eprinttype", "primaryclass",
 	"eprintclass", "month", "mendeley-tags", "citedby", "article-number",
@@ -959,6 +963,58 @@ static const char *const type_rank[] = {
 	"phdthesis", "mastersthesis", "thesis", "techreport", "report", "patent",
 	"unpublished", "misc", "online", NULL};
 
+/* biblatex's langid (babel and polyglossia names), and the names and
+ * ISO 639-2 codes BibTeX exports put in `language`, as language codes. */
+static const char *const lang_names[][2] = {
+	{"english", "en"}, {"american", "en-US"}, {"usenglish", "en-US"}, {"british", "en-GB"},
+	{"ukenglish", "en-GB"}, {"canadian", "en-CA"}, {"australian", "en-AU"},
+	{"newzealand", "en-NZ"}, {"german", "de"}, {"ngerman", "de"}, {"deutsch", "de"},
+	{"austrian", "de-AT"}, {"naustrian", "de-AT"}, {"swissgerman", "de-CH"},
+	{"nswissgerman", "de-CH"}, {"french", "fr"}, {"francais", "fr"}, {"spanish", "es"},
+	{"italian", "it"}, {"portuguese", "pt"}, {"portuges", "pt"}, {"brazil", "pt-BR"},
+	{"brazilian", "pt-BR"}, {"dutch", "nl"}, {"russian", "ru"}, {"greek", "el"},
+	{"polish", "pl"}, {"czech", "cs"}, {"slovak", "sk"}, {"slovene", "sl"},
+	{"slovenian", "sl"}, {"croatian", "hr"}, {"serbian", "sr"}, {"bulgarian", "bg"},
+	{"ukrainian", "uk"}, {"swedish", "sv"}, {"danish", "da"}, {"norwegian", "nb"},
+	{"norsk", "nb"}, {"nynorsk", "nn"}, {"finnish", "fi"}, {"icelandic", "is"},
+	{"estonian", "et"}, {"latvian", "lv"}, {"lithuanian", "lt"}, {"hungarian", "hu"},
+	{"magyar", "hu"}, {"romanian", "ro"}, {"turkish", "tr"}, {"catalan", "ca"},
+	{"basque", "eu"}, {"galician", "gl"}, {"irish", "ga"}, {"welsh", "cy"},
+	{"latin", "la"}, {"chinese", "zh"}, {"japanese", "ja"}, {"korean", "ko"},
+	{"vietnamese", "vi"}, {"thai", "th"}, {"indonesian", "id"}, {"bahasa", "id"},
+	{"malay", "ms"}, {"hindi", "hi"}, {"arabic", "ar"}, {"hebrew", "he"},
+	{"persian", "fa"}, {"farsi", "fa"}, {"eng", "en"}, {"deu", "de"}, {"ger", "de"},
+	{"fra", "fr"}, {"fre", "fr"}, {"spa", "es"}, {"ita", "it"}, {"por", "pt"},
+	{"nld", "nl"}, {"dut", "nl"}, {"rus", "ru"}, {"pol", "pl"}, {"ell", "el"},
+	{"gre", "el"}, {"zho", "zh"}, {"chi", "zh"}, {"jpn", "ja"}, {"kor", "ko"},
+};
+
+/* The language code of a langid or language field's value ("English",
+ * "ngerman", "de-CH"), or NULL. */
+static const char *bib_lang(arena_t *a, const char *v)
+{
+	char w[24];
+	size_t n = 0;
+	while (*v == ' ' || *v == '{')
+		v++;
+	for (; v[n] && n + 1 < sizeof(w) && (isalnum((unsigned char)v[n]) || v[n] == '-' ||
+	                                     v[n] == '_'); n++)
+		w[n] = (char)tolower((unsigned char)v[n]);
+	w[n] = 0;
+	for (size_t i = 0; i < sizeof(lang_names) / sizeof(lang_names[0]); i++)
+		if (!strcmp(w, lang_names[i][0]))
+			return lang_names[i][1];
+	/* a code as written: two letters, with a region or script */
+	if (n >= 2 && isalpha((unsigned char)w[0]) && isalpha((unsigned char)w[1]) &&
+	    (n == 2 || w[2] == '-' || w[2] == '_')) {
+		char *c = arena_strndup(a, v, n);
+		c[0] = w[0];
+		c[1] = w[1];
+		return c;
+	}
+	return NULL;
+}
+
 static int bib_to_pub(bib_t *b, const brec_t *r, bpub_t *bp)
 {
 	arena_t *a = b->c->a;
@@ -1008,6 +1064,10 @@ static int bib_to_pub(bib_t *b, const brec_t *r, bpub_t *bp)
 		p->venue = tex(b, x, 0);
 	if ((x = fld(r, "selected")))
 		bp->selected = !strcasecmp(x->val, "true") || !strcasecmp(x->val, "yes");
+	if ((x = fld(r, "langid")) || (x = fld(r, "language"))) {
+		p->lang = bib_lang(a, x->val);
+		p->title.lang = p->venue_full.lang = p->note.lang = p->lang;
+	}
 	bib_links(b, r, p, used);
 	int rk = 0;
 	while (type_rank[rk] && strcmp(type_rank[rk], r->type))
@@ -1018,7 +1078,8 @@ static int bib_to_pub(bib_t *b, const brec_t *r, bpub_t *bp)
 		"title", "author", "editor", "journal", "journaltitle", "booktitle",
 		"school", "institution", "howpublished", "volume", "number", "issue",
 		"pages", "series", "organization", "publisher", "address",
-		"location", "note", "year", "date", "abbr", "selected", "eventtitle", NULL};
+		"location", "note", "year", "date", "abbr", "selected", "eventtitle", "langid",
+		"language", NULL};
 	for (int i = 0; i < r->nf; i++) {
 		const bfield_t *f = &r->f[i];
 		if (used[i] || in_list(f->name, taken) || !f->val[0])

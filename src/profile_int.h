@@ -22,6 +22,8 @@ typedef struct pctx {
 	int warned_lang;      /* 1 once a field without that translation was reported */
 	const char *picked;   /* the key of the translation pv_translate last picked
 	                         (NULL: the field was a plain string) */
+	const char *item_lang; /* the `lang:` of the entry or publication being
+	                          read (its texts' language), or NULL */
 } pctx_t;
 
 /* profile_val.c: typed getters; each reports a located error and returns
@@ -31,6 +33,9 @@ int pv_err(pctx_t *c, const ynode_t *n, const char *fmt, ...)
 /* "missing required key" unless a misspelt key already explains it. */
 int pv_misspelt(const ynode_t *map, const char *key);
 int pv_missing(pctx_t *c, const ynode_t *map, const char *key);
+/* map's key (`lang: de`): a language code (en, de, pt-BR ...) into *out,
+ * NULL when absent. */
+int pv_lang(pctx_t *c, const ynode_t *map, const char *key, const char **out);
 const char *pv_suggest(const char *word, const char *const *known);
 int pv_keys(pctx_t *c, const ynode_t *map, const char *const *known,
             const char *what);

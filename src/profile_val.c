@@ -181,6 +181,21 @@ static int iso_known(const char *code)
 	return 0;
 }
 
+int pv_lang(pctx_t *c, const ynode_t *map, const char *key, const char **out)
+{
+	const ynode_t *n = ydoc_get(map, key);
+	*out = NULL;
+	if (!n)
+		return 0;
+	if (n->kind != YD_SCALAR || !pv_lang_code(n->str))
+		return pv_err(c, n, "'%s' expects a language code such as en, de or pt-BR", key);
+	if (!iso_known(n->str))
+		return pv_err(c, n, "unknown language '%.2s' in '%s' (an ISO 639 code such as "
+		              "en, zh, ja, de)", n->str, key);
+	*out = n->str;
+	return 0;
+}
+
 /* "zh" matches "zh-Hans" and "zh_CN" (and the other way round): the same
  * language, one of them without the script or region. */
 static int lang_match(const char *a, const char *b)
@@ -301,6 +316,7 @@ int pv_text_node(pctx_t *c, const ynode_t *n, const char *key, mtext_t *out)
 		return -1;
 	if (s)
 		pv_markup(c->a, s, out);
+	out->lang = c->picked ? c->picked : c->item_lang;
 	if (n) {
 		out->line = n->line;
 		out->col = n->col;

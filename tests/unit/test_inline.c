@@ -1105,6 +1105,76 @@ TEST(memo_same)
 	inline_memo_free(m);
 }
 
+/* The lines of a paragraph joined with '|' (a hyphenated line ends "-"). */
+static const char *lines_of(const inline_result_t *r)
+{
+	static char out[4096];
+	size_t k = 0;
+	for (int i = 0; i < r->nlines && k + 2 < sizeof(out); i++) {
+		const char *t = line_text(&r->lines[i]);
+		size_t n = strlen(t);
+		if (k + n + 2 >= sizeof(out))
+			break;
+		memcpy(out + k, t, n);
+		k += n;
+		out[k++] = '|';
+	}
+	out[k] = 0;
+	return out;
+}
+
+/* A span in another language than the text (a publication with `lang:
+ * en` in a German CV) is hyphenated with its own patterns, from the set;
+ * one whose language has none (zh) is not hyphenated; a CV with no
+ * patterns of its own (zh) still hyphenates its English spans. */
+TEST(span_lang_hyphen)
+{
+	static const char text[] = "characterization internationalization responsibilities "
+	                           "acknowledgements reconfigurable heterogeneous";
+	errs_t e;
+	errs_init(&e);
+	hyph_t *de = hyph_open("de", &e);
+	hyph_set_t *set = hyph_set_new();
+	inline_result_t r;
+	char want[4096], german[4096];
+	/* English text, English patterns: the reference */
+	inline_span_t s = span(text, FONT_REGULAR, 0, NULL);
+	inline_opts_t o = opts(80000, INLINE_JUSTIFY);
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
+	snprintf(want, sizeof(want), "%s", lines_of(&r));
+	CHECK(strchr(want, '-') != NULL);
+	/* the same words in a German text: German points */
+	o.lang = "de";
+	o.hyph = de;
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
+	snprintf(german, sizeof(german), "%s", lines_of(&r));
+	CHECK(strcmp(german, want) != 0);
+	/* marked English: English points, from the set */
+	s.lang = "en";
+	o.hyphs = set;
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_STR(lines_of(&r), want);
+	/* without the set, the span is not hyphenated */
+	o.hyphs = NULL;
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
+	CHECK(strchr(lines_of(&r), '-') == NULL);
+	/* a Chinese CV (no patterns of its own) with an English span */
+	o.lang = "zh";
+	o.hyph = NULL;
+	o.hyphs = set;
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
+	EQ_STR(lines_of(&r), want);
+	/* a span in a language with no patterns: none */
+	s.lang = "zh-Hant";
+	o.lang = "en";
+	o.hyph = hy;
+	EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
+	CHECK(strchr(lines_of(&r), '-') == NULL);
+	hyph_set_free(set);
+	hyph_close(de);
+	errs_done(&e);
+}
+
 int main(void)
 {
 	static const char *const dirs[] = {"fonts", NULL};
@@ -1123,6 +1193,7 @@ int main(void)
 	RUN(cjk);
 	RUN(cjk_last_line);
 	RUN(hyphen_drawn);
+	RUN(span_lang_hyphen);
 	RUN(soft_hyphen);
 	RUN(url);
 	RUN(runs_across_spans);

@@ -1,6 +1,9 @@
 /* pdf_font: the Type0 / CIDFontType2 (TrueType) or CIDFontType0 (CFF)
  * font objects, built with libharu's low-level object API from the faces'
- * font programs (sfnt.c reads and cuts them) and the code points drawn.
+ * font programs (sfnt.c reads and cuts them) and the code points drawn;
+ * the CIDFont and its descriptor, which only our objects refer to, are
+ * raw objects (pdf_ser: the bytes libharu's dictionaries gave, without
+ * the /W array's hundreds of number objects).
  *
  *   pdf_font_t *f; pdf_font_get(w, run->face, &f);   (parsed on first use)
  *   unsigned cid = pdf_font_cid(f, cp);              (2 bytes in a Tj string)
@@ -75,24 +78,29 @@ static void pf_tag(pw_t *w, const pdf_font_t *f, char tag[8])
 }
 
 /* /W: [c [w w ...] ...] for the CIDs drawn (cps[c] != 0) whose width is
- * not /DW. */
-static HPDF_Array pf_widths(pw_t *w, const pdf_font_t *f, const uint16_t *cps, unsigned n, int dw)
+ * not /DW, as libharu's arrays of numbers were written. */
+static void pf_widths(pdf_ser_t *o, const pdf_font_t *f, const uint16_t *cps, unsigned n, int dw)
 {
-	HPDF_Array a = pdf_array(w), run = NULL;
+	int run = 0;
+	pdf_ser_tok(o, "[", 1, 0, 0);
 	for (unsigned c = 1; c < n; c++) {
 		int wd = cps[c] ? sfnt_width(f->sf, c) : dw;
 		if (wd == dw) {
-			run = NULL;
+			if (run)
+				pdf_ser_tok(o, "]", 1, 0, 0);
+			run = 0;
 			continue;
 		}
 		if (!run) {
-			pdf_ok(w, HPDF_Array_AddNumber(a, (HPDF_INT32)c));
-			run = pdf_array(w);
-			pdf_ok(w, HPDF_Array_Add(a, run));
+			pdf_ser_int(o, c);
+			pdf_ser_tok(o, "[", 1, 0, 0);
+			run = 1;
 		}
-		pdf_ok(w, HPDF_Array_AddNumber(run, wd));
+		pdf_ser_int(o, wd);
 	}
-	return a;
+	if (run)
+		pdf_ser_tok(o, "]", 1, 0, 0);
+	pdf_ser_tok(o, "]", 1, 0, 0);
 }
 
 /* "<CCCC> <UUUU>\n" (14 bytes) */
@@ -334,7 +342,7 @@ HPDF_Dict pdf_font_twin(pw_t *w, pdf_font_t *f)
 }
 
 /* Type0 font t of CIDFont cid: its name, descendant and ToUnicode. */
-static void pf_type0_finish(pw_t *w, const pdf_font_t *f, HPDF_Dict t, HPDF_Dict cid,
+static void pf_type0_finish(pw_t *w, const pdf_font_t *f, HPDF_Dict t, void *cid,
                             const char *name, const uint16_t *cps, unsigned n, int onebyte)
 {
 	pdf_ok(w, HPDF_Dict_AddName(t, "BaseFont", name));
@@ -344,26 +352,42 @@ static void pf_type0_finish(pw_t *w, const pdf_font_t *f, HPDF_Dict t, HPDF_Dict
 	pdf_ok(w, HPDF_Dict_Add(t, "ToUnicode", pf_tounicode(w, f, cps, n, onebyte)));
 }
 
-static HPDF_Dict pf_descriptor(pw_t *w, const pdf_font_t *f, const char *name)
+/* The font descriptor of f, font program ff: a raw object (only the
+ * CIDFont refers to it), the bytes its libharu dictionary gave; its
+ * number. */
+static unsigned pf_descriptor(pw_t *w, const pdf_font_t *f, const char *name, void *ff)
 {
 	sfnt_metrics_t m;
 	sfnt_get_metrics(f->sf, &m);
 	double k = m.weight > 50 ? (m.weight - 50) / 900.0 : 0;
 	int flags = 4 | (m.fixed ? 1 : 0) | (m.slanted ? 64 : 0);
-	HPDF_Dict d = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
-	pdf_ok(w, HPDF_Xref_Add(w->pdf->xref, d));
-	pdf_ok(w, HPDF_Dict_AddName(d, "Type", "FontDescriptor"));
-	pdf_ok(w, HPDF_Dict_AddName(d, "FontName", name));
-	pdf_ok(w, HPDF_Dict_AddNumber(d, "Flags", flags));
-	HPDF_Array bb = pdf_array(w);
+	unsigned d = pdf_num_new(w);
+	pdf_ser_t o;
+	pdf_raw_begin(w, &o);
+	pdf_ser_lit(&o, "<</Type/FontDescriptor/FontName");
+	pdf_ser_name(&o, name);
+	pdf_ser_lit(&o, "/Flags");
+	pdf_ser_int(&o, flags);
+	pdf_ser_lit(&o, "/FontBBox[");
 	for (int i = 0; i < 4; i++)
-		pdf_ok(w, HPDF_Array_AddNumber(bb, m.bbox[i]));
-	pdf_ok(w, HPDF_Dict_Add(d, "FontBBox", bb));
-	pdf_ok(w, HPDF_Dict_AddReal(d, "ItalicAngle", (HPDF_REAL)m.italic));
-	pdf_ok(w, HPDF_Dict_AddNumber(d, "Ascent", m.ascent));
-	pdf_ok(w, HPDF_Dict_AddNumber(d, "Descent", m.descent));
-	pdf_ok(w, HPDF_Dict_AddNumber(d, "CapHeight", m.cap));
-	pdf_ok(w, HPDF_Dict_AddNumber(d, "StemV", (int)(10 + 220 * k * k)));
+		pdf_ser_int(&o, m.bbox[i]);
+	pdf_ser_lit(&o, "]/ItalicAngle");
+	pdf_ser_real(&o, (float)m.italic);
+	pdf_ser_lit(&o, "/Ascent");
+	pdf_ser_int(&o, m.ascent);
+	pdf_ser_lit(&o, "/Descent");
+	pdf_ser_int(&o, m.descent);
+	pdf_ser_lit(&o, "/CapHeight");
+	pdf_ser_int(&o, m.cap);
+	pdf_ser_lit(&o, "/StemV");
+	pdf_ser_int(&o, (int)(10 + 220 * k * k));
+	if (sfnt_is_cff(f->sf))
+		pdf_ser_lit(&o, "/FontFile3");
+	else
+		pdf_ser_lit(&o, "/FontFile2");
+	pdf_ser_ref(&o, pdf_obj_id(ff));
+	pdf_ser_lit(&o, ">>");
+	pdf_raw_end_num(w, &o, d);
 	return d;
 }
 
@@ -409,25 +433,30 @@ static void pf_finish(pw_t *w, pdf_font_t *f, int idx)
 		fd[9 + pdf_num(fd + 9, (int64_t)plen, 0)] = '\0';
 	}
 	void *ff = pdf_raw_stream(w, prog, plen, fd, PDF_Z_FONT); /* f->sf owns prog */
-	HPDF_Dict desc = pf_descriptor(w, f, name);
-	pdf_ok(w, HPDF_Dict_Add(desc, cff ? "FontFile3" : "FontFile2", ff));
+	unsigned desc = pf_descriptor(w, f, name, ff);
 
-	HPDF_Dict cid = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
-	pdf_ok(w, HPDF_Xref_Add(w->pdf->xref, cid));
-	pdf_ok(w, HPDF_Dict_AddName(cid, "Type", "Font"));
-	pdf_ok(w, HPDF_Dict_AddName(cid, "Subtype", cff ? "CIDFontType0" : "CIDFontType2"));
-	pdf_ok(w, HPDF_Dict_AddName(cid, "BaseFont", name));
-	HPDF_Dict si = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
-	pdf_ok(w, HPDF_Dict_Add(si, "Registry", pdf_obj(w, HPDF_String_New(w->pdf->mmgr, "Adobe", NULL))));
-	pdf_ok(w, HPDF_Dict_Add(si, "Ordering", pdf_obj(w, HPDF_String_New(w->pdf->mmgr, "Identity", NULL))));
-	pdf_ok(w, HPDF_Dict_AddNumber(si, "Supplement", 0));
-	pdf_ok(w, HPDF_Dict_Add(cid, "CIDSystemInfo", si));
-	pdf_ok(w, HPDF_Dict_Add(cid, "FontDescriptor", desc));
+	/* the CIDFont as a raw object, the bytes its libharu dictionary gave:
+	   /W's hundreds of numbers cost more as libharu objects than the
+	   rest of the font's dictionaries */
+	void *cid = pdf_raw_new(w);
+	pdf_ser_t o;
+	pdf_raw_begin(w, &o);
+	pdf_ser_lit(&o, "<</Type/Font/Subtype");
+	pdf_ser_name(&o, cff ? "CIDFontType0" : "CIDFontType2");
+	pdf_ser_lit(&o, "/BaseFont");
+	pdf_ser_name(&o, name);
+	pdf_ser_lit(&o, "/CIDSystemInfo<</Registry(Adobe)/Ordering(Identity)/Supplement 0>>"
+	                "/FontDescriptor");
+	pdf_ser_ref(&o, desc);
 	int dw = sfnt_width(f->sf, 0);
-	pdf_ok(w, HPDF_Dict_AddNumber(cid, "DW", dw));
-	pdf_ok(w, HPDF_Dict_Add(cid, "W", pf_widths(w, f, cps, n, dw)));
+	pdf_ser_lit(&o, "/DW");
+	pdf_ser_int(&o, dw);
+	pdf_ser_lit(&o, "/W");
+	pf_widths(&o, f, cps, n, dw);
 	if (!cff) /* a CFF's charset maps CIDs to glyphs (the identity here) */
-		pdf_ok(w, HPDF_Dict_AddName(cid, "CIDToGIDMap", "Identity"));
+		pdf_ser_lit(&o, "/CIDToGIDMap/Identity");
+	pdf_ser_lit(&o, ">>");
+	pdf_raw_end(w, &o, cid);
 
 	pf_type0_finish(w, f, f->type0, cid, name, cps, n, f->compact);
 	if (f->type0w)
@@ -619,7 +648,12 @@ unsigned pdf_font_cid_read(pdf_font_t *f, unsigned gid, const char *s, int n)
 		return 0;
 	uint32_t cp;
 	int l = n > 0 ? utf8_decode(s, (size_t)n, &cp) : 0;
-	if (l == n && l > 0 && cp <= 0xFFFF && sfnt_gid(f->sf, cp) == g)
+	if (l != n || l <= 0 || cp > 0xFFFF)
+		return cgl_cid(f, g, s, n);
+	/* cp's cmap glyph: that of the CID it has (g itself, or a copy of it:
+	   pdf_font_cid), without the cmap's search once it is drawn */
+	unsigned cg = pdf_font_has(f, cp) ? sfnt_source(f->sf, f->cid[cp]) : sfnt_gid(f->sf, cp);
+	if (cg == g)
 		return pdf_font_cid(f, cp);   /* one glyph for one code point */
 	return cgl_cid(f, g, s, n);
 }

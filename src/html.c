@@ -113,12 +113,15 @@ static void spans_plain(buf_t *b, const mtext_t *t)
 /* "(2025)" or "(2025, preprint)" after the authors. */
 static void year_note(const vlocale_t *l, const mpub_t *p, buf_t *b)
 {
-	char y[16];
-	snprintf(y, sizeof(y), "%d", p->year);
+	buf_t yb;   /* in the locale's digits, as the PDF has it */
+	buf_init(&yb);
+	locale_int(l, p->year, &yb);
+	const char *y = yb.s ? yb.s : "";
 	if (p->year && p->status)
 		locale_fill(b, l->year_status, "year", y, "status", p->status, (const char *)NULL);
 	else
 		locale_fill(b, l->year, "year", p->year ? y : p->status, (const char *)NULL);
+	buf_done(&yb);
 }
 
 static int is_owner(const model_t *m, const msection_t *sec, const char *author)

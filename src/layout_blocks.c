@@ -20,10 +20,11 @@
  * last name. */
 static const char *year_note(lay_t *L, const mpub_t *p)
 {
-	buf_t b;
+	buf_t b, yb;
 	buf_init(&b);
-	char y[16];
-	snprintf(y, sizeof(y), "%d", p->year);
+	buf_init(&yb);
+	locale_int(L->loc, p->year, &yb);   /* in the locale's digits */
+	const char *y = yb.s ? yb.s : "";
 	/* a full-width bracket ("（2025）") carries its own half-em of space:
 	   no space before it (JLREQ, CLREQ) */
 	const char *pat = p->year && p->status ? L->loc->year_status : L->loc->year;
@@ -46,6 +47,7 @@ static const char *year_note(lay_t *L, const mpub_t *p)
 	}
 	const char *r = arena_strdup(L->a, b.s);
 	buf_done(&b);
+	buf_done(&yb);
 	return r;
 }
 
@@ -708,8 +710,14 @@ static void publication(lay_t *L, const msection_t *sec, const mpub_t *p, int nu
 	} else if (p->year || p->status) {
 		spans_t y = {0};
 		tstyle_t yt = lay_ts(L, FONT_REGULAR, s->size_body, s->c_muted);
-		if (p->year)
-			sp_str(L, &y, arena_printf(L->a, "%d%s", p->year, p->status ? ", " : ""), &yt);
+		if (p->year) {   /* in the locale's digits */
+			buf_t yb;
+			buf_init(&yb);
+			locale_int(L->loc, p->year, &yb);
+			sp_str(L, &y, arena_printf(L->a, "%s%s", yb.s ? yb.s : "", p->status ? ", " : ""),
+			       &yt);
+			buf_done(&yb);
+		}
 		if (p->status)
 			sp_str(L, &y, p->status, &yt);
 		v_flow(L, &y, lw, mw, INLINE_LEFT, s->size_body, 0);

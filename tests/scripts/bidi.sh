@@ -50,13 +50,14 @@ PY
 # a whole Arabic CV: the page is mirrored
 "$VITA" render tests/locale/cv.yaml --lang ar --dump=layout > "$OUT/ar.layout" 2>"$OUT/ar.err" || no "ar: dump exit $?"
 half=297638
-dx=$(awk -v h=$half '/^run / && /"2021/ { split($2, a, "="); print (a[2] < h) ? "left" : "right"; exit }' "$OUT/ar.layout")
+# (its dates in the locale's Arabic-Indic digits: ٢٠٢١ for 2021)
+dx=$(awk -v h=$half '/^run / && /"٢٠٢١/ { split($2, a, "="); print (a[2] < h) ? "left" : "right"; exit }' "$OUT/ar.layout")
 [ "$dx" = left ] || no "ar: the date column is on the $dx, expected the left"
 tx=$(awk -v h=$half '/^run / && /"Example Lab"/ { split($2, a, "="); split($4, w, "="); print (a[2] + w[2] > 2 * h - 60000) ? "right" : "left"; exit }' "$OUT/ar.layout")
 [ "$tx" = right ] || no "ar: the entry title is not flush right"
 "$VITA" render tests/locale/cv.yaml --lang ar -o "$OUT/ar.pdf" 2>/dev/null || no "ar: render exit $?"
 text "$OUT/ar.pdf" > "$OUT/ar.txt"
-for w in 'حتى الآن' 'سبتمبر' 'شارات المخرجات' 'مساهمة متساوية' 'منشورة'; do
+for w in 'حتى الآن' 'سبتمبر' 'شارات المخرجات' 'مساهمة متساوية' 'منشورة' '٢٠٢١'; do
 	grep -qF -- "$w" "$OUT/ar.txt" || no "ar: '$w' does not extract"
 done
 # Hebrew and Persian CVs: their words extract

@@ -38,6 +38,7 @@ struct font_face {
 	unsigned hbn;           /* hb->nglyphs when hb reads hmtx (hb->src), else
 	                         * 0: advances below it come from hb */
 	hb_face_t *hbface;      /* its tables from file (or mapped) */
+	hb_face_t *hbleft;      /* hbface once unloaded: see font_face_unload */
 	hb_font_t *otfont;      /* HarfBuzz's own font functions on hbface */
 	hb_font_t *hbfont;      /* scale = upem: positions in font units; otfont's
 	                         * sub-font that reads glyphs and advances from hb

@@ -1135,7 +1135,7 @@ static inline void il_place_one(il_t *f, const inline_span_t *s, int ci, int las
  * another code point of it, or one of its glyphs (adv, dy at size; gid
  * the face's), which the start's advance takes in. Clusters are set
  * solid: no tracking, no break inside. */
-static void il_place_cl(il_t *f, int ci, int cl, int32_t adv, int32_t dy, int face, int synth,
+static inline void il_place_cl(il_t *f, int ci, int cl, int32_t adv, int32_t dy, int face, int synth,
                         int gid)
 {
 	fcp_t *c = &f->c[ci];

@@ -587,12 +587,12 @@ static void show_glyphs(pw_t *w, pdf_font_t *f, const page_run_t *r)
 		at += n;
 		unsigned c = 0;
 		int cff = sfnt_is_cff(f->sf);   /* no empty glyphs: ActualText reads it */
-		int whole = n, span = 0;
+		int whole = n, span = 0, np = 0, plen[PART_SPAN]; /* the parts after the first */
 		if (!cff && n > 0) {
 			n = text_part(s, n, 1);
 			int parts = 1;
 			for (int k = n; k < whole && parts <= PART_SPAN; parts++)
-				k += text_part(s + k, whole - k, 0);
+				k += plen[np++] = text_part(s + k, whole - k, 0);
 			/* a cluster of hundreds of marks: ActualText for the readers
 			   that take glyphs at one place reading the same for fake
 			   bold (poppler, MuPDF), the glyphs' text for pdf.js */
@@ -650,8 +650,8 @@ static void show_glyphs(pw_t *w, pdf_font_t *f, const page_run_t *r)
 			}
 		}
 		/* the rest of its text, read by empty glyphs at its end */
-		for (int k = n; drawn && k < whole;) {
-			int l = text_part(s + k, whole - k, 0);
+		for (int k = n, q = 0; drawn && k < whole; q++) {
+			int l = q < np ? plen[q] : text_part(s + k, whole - k, 0);
 			unsigned e = pdf_font_cid_cluster(f, s + k, l, NULL, NULL, NULL, 0, 0, r->size);
 			if (e)
 				put_cid(w, f, r, e, (int64_t)g0->pen + g0->adv - EMPTY_BACK(r));

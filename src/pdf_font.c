@@ -560,20 +560,28 @@ unsigned pdf_font_cid(pdf_font_t *f, uint32_t cp)
 }
 
 /* The subset's id of the face's glyph gid (page_face.alt_from -> alt_to),
- * or 0. */
-static inline unsigned pf_subset_gid(const pdf_font_t *f, unsigned gid)
+ * or 0; a cluster's glyphs are looked up again and again (f->sgid). */
+static inline unsigned pf_subset_gid(pdf_font_t *f, unsigned gid)
 {
+	uint32_t *c = &f->sgid[gid & 255];
+	if (*c >> 16 == gid)
+		return *c & 0xFFFF;
 	const page_face_t *pf = f->face;
 	int lo = 0, hi = pf->nalt - 1;
 	while (lo <= hi) {
 		int mid = (lo + hi) / 2;
-		if (pf->alt_from[mid] == gid)
-			return pf->alt_to[mid] < sfnt_nglyphs(f->sf) ? pf->alt_to[mid] : 0;
+		if (pf->alt_from[mid] == gid) {
+			if (pf->alt_to[mid] >= sfnt_nglyphs(f->sf))
+				return 0;
+			*c = (uint32_t)gid << 16 | pf->alt_to[mid];
+			return pf->alt_to[mid];
+		}
 		if (pf->alt_from[mid] < gid)
 			lo = mid + 1;
 		else
 			hi = mid - 1;
 	}
+	*c = (uint32_t)gid << 16;
 	return 0;
 }
 

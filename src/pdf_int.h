@@ -48,6 +48,9 @@ typedef struct pdf_font {
 	int *cglh;                  /* open addressing: index + 1, capcglh a power of two */
 	int capcglh;
 	buf_t cgtext;
+	/* the face's glyph ids to the subset's (pf_subset_gid), the last
+	   looked up by id % 256: id << 16 | subset id (zero: 0 -> 0) */
+	uint32_t sgid[256];
 } pdf_font_t;
 
 typedef struct pdf_cgl {

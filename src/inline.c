@@ -3239,9 +3239,9 @@ static int il_one_line(il_t *f)
 	int chars = 0;
 	if (f->nc >= PARA_MAX_OPTIMAL / 4 - 1 || (f->o->pretolerance < 0 && il_hyph_on(f)))
 		return 0;
-	for (int i = 0; i < f->nc && w <= lw; i++) {
-		const fcp_t *c = &f->c[i];
-		if (c->kind == K_NL || c->bk == BK_HYPH || c->bk == BK_HYPHC)
+	const unsigned no = 1u << BK_HYPH | 1u << BK_HYPHC;
+	for (const fcp_t *c = f->c, *e = f->c + f->nc; c < e && w <= lw; c++) {
+		if (c->kind == K_NL || (no >> c->bk & 1))
 			return 0;
 		if (c->kind == K_SPACE) {
 			if (c->face >= 0 && c->adv < 0)
@@ -3249,12 +3249,14 @@ static int il_one_line(il_t *f)
 			w += c->face >= 0 ? c->adv : f->sp[c->span].s->size / 4;
 			continue;
 		}
-		if (c->adv < 0 || c->lead < 0 || c->trail < 0 || (int64_t)c->lead + c->trail > c->adv)
+		/* (with lead and trail not below 0, an advance below 0 is below
+		   their sum) */
+		if ((c->lead | c->trail) < 0 || (int64_t)c->lead + c->trail > c->adv)
 			return 0;
 		w += c->adv + (c->cjkgap ? f->sp[c->span].s->size / 4 : 0);
-		chars++;
+		chars = 1;
 	}
-	return chars > 0 && w <= lw;
+	return chars && w <= lw;
 }
 
 int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_t *o,

@@ -561,15 +561,22 @@ static uint32_t tt_padded(uint32_t len, int lng)
 	return lng ? (len + 3) & ~3u : (len + 1) & ~1u;
 }
 
-/* Table k of the program into b (lng: a long loca). */
-static void tt_table(const sfnt_t *f, int k, const uint8_t *keep, int lng, bbuf_t *b)
+/* A glyph of the program: tt_out_glyph's, looked up once for glyf, loca
+ * and the size of both. */
+typedef struct sfnt_out {
+	const unsigned char *d;
+	uint32_t len;
+} sfnt_out_t;
+
+/* Table k of the program into b (lng: a long loca; og: its glyphs). */
+static void tt_table(const sfnt_t *f, int k, const sfnt_out_t *og, int lng, bbuf_t *b)
 {
 	unsigned total = f->nglyphs + f->ndup;
 	size_t at = b->n;
-	uint32_t len;
 	if (k == T_GLYF) {
 		for (unsigned g = 0; g < total; g++) {
-			const unsigned char *d = tt_out_glyph(f, keep, g, &len);
+			const unsigned char *d = og[g].d;
+			uint32_t len = og[g].len;
 			if (d) {
 				uint32_t pad = tt_padded(len, lng) - len;
 				memcpy(sfnt_bb_grow(b, len), d, len);
@@ -585,8 +592,8 @@ static void tt_table(const sfnt_t *f, int k, const uint8_t *keep, int lng, bbuf_
 				put32(l + 4 * g, o);
 			else
 				put16(l + 2 * g, o / 2);
-			if (g < total && tt_out_glyph(f, keep, g, &len))
-				o += tt_padded(len, lng);
+			if (g < total && og[g].d)
+				o += tt_padded(og[g].len, lng);
 		}
 	} else if (k == T_HMTX && f->ndup) {
 		tt_hmtx(f, b);
@@ -635,7 +642,7 @@ static int tt_embedded(const sfnt_t *f, int k)
  * (the short loca when glyf is under 128 KiB: half its bytes, and glyphs
  * padded to 2 bytes, not 4), checksums and head.checkSumAdjustment
  * recomputed. */
-static void tt_program(const sfnt_t *f, const uint8_t *keep, bbuf_t *b)
+static void tt_program(sfnt_t *f, const uint8_t *keep, bbuf_t *b)
 {
 	int nt = 0;
 	for (int k = 0; k < T_N; k++)
@@ -652,10 +659,11 @@ static void tt_program(const sfnt_t *f, const uint8_t *keep, bbuf_t *b)
 	put16(h + 10, 16u * (unsigned)nt - (16u << es));
 	size_t dir = 12, head_at = 0;
 	uint64_t glyf = 0;
-	uint32_t len, sum = 0;
+	uint32_t sum = 0;
+	sfnt_out_t *og = f->out = xrealloc(f->out, sizeof(*og) * ((size_t)f->nglyphs + f->ndup + 1));
 	for (unsigned g = 0; g < f->nglyphs + f->ndup; g++)
-		if (tt_out_glyph(f, keep, g, &len))
-			glyf += tt_padded(len, 0);
+		if ((og[g].d = tt_out_glyph(f, keep, g, &og[g].len)))
+			glyf += tt_padded(og[g].len, 0);
 	int lng = glyf > 0x1FFFE;
 	for (int k = 0; k < T_N; k++) {
 		if (!tt_embedded(f, k))
@@ -663,7 +671,7 @@ static void tt_program(const sfnt_t *f, const uint8_t *keep, bbuf_t *b)
 		size_t at = b->n;
 		if (k == T_HEAD)
 			head_at = at;
-		tt_table(f, k, keep, lng, b);
+		tt_table(f, k, og, lng, b);
 		sum += sfnt_table_end(b, dir, tt_tags[k], at);
 		dir += 16;
 	}
@@ -734,6 +742,7 @@ void sfnt_free(sfnt_t *f)
 	free(f->prog.p);
 	free(f->keep);
 	free(f->stack);
+	free(f->out);
 	free(f);
 }
 

@@ -118,6 +118,7 @@ struct sfnt {
 	bbuf_t prog;                /* the last program written */
 	uint8_t *keep;              /* scratch: per original glyph */
 	uint16_t *stack;
+	struct sfnt_out *out;       /* scratch: per glyph of the program */
 };
 
 /* Face index of p[0..n) (a collection or not) as sfnt_open reads it, but

@@ -83,6 +83,7 @@ typedef struct sfnt_hb {
 	int shortloca;
 	uint64_t cache[256];        /* (cp + 1) << 16 | glyph, by cp % 256: text
 	                             * repeats its characters (HarfBuzz's cache) */
+	unsigned seg4;              /* format 4: the last look-up's segment */
 } sfnt_hb_t;
 /* 0 when face index is one these follow exactly as HarfBuzz does: the
  * cmap subtable HarfBuzz picks is of format 4 or 12 and sound, no symbol
@@ -124,7 +125,7 @@ unsigned sfnt_nglyphs(const sfnt_t *f);       /* including copies */
 int sfnt_is_cff(const sfnt_t *f);             /* CFF outlines: the program is a CFF */
 const char *sfnt_psname(const sfnt_t *f);     /* PDF-name safe, not empty */
 /* The glyph of a code point (0 when none). */
-unsigned sfnt_gid(const sfnt_t *f, uint32_t cp);
+unsigned sfnt_gid(sfnt_t *f, uint32_t cp);
 /* Advance width of glyph g (a copy: of the glyph it copies) in 1/1000 em,
  * truncated as libharu did (layout measures so). */
 int sfnt_width(const sfnt_t *f, unsigned g);

@@ -312,12 +312,23 @@ static unsigned gid12(sfnt_file_t *src, const unsigned char *c, uint32_t cmaplen
 	return 0;
 }
 
-static unsigned gid4(sfnt_file_t *src, const unsigned char *c, uint32_t cmaplen, uint32_t cp)
+/* (hint: the segment the last look-up ended in; code points come in
+   runs of one script, and the subsets look them up in order) */
+static unsigned gid4(sfnt_file_t *src, const unsigned char *c, uint32_t cmaplen, uint32_t cp,
+                     unsigned *hint)
 {
 	unsigned nseg = be16(c + 6) / 2;
 	if (16 + 8 * (uint32_t)nseg > cmaplen)
 		return 0;
 	unsigned lo = 0, hi = nseg; /* the first segment whose end >= cp */
+	unsigned h = *hint;
+	if (h < nseg) { /* the hint's when its end and the one before it say so */
+		sfnt_need(src, c + 14 + 2 * h, 2);
+		if (h > 0)
+			sfnt_need(src, c + 12 + 2 * h, 2);
+		if (be16(c + 14 + 2 * h) >= cp && (h == 0 || be16(c + 12 + 2 * h) < cp))
+			lo = hi = h;
+	}
 	while (lo < hi) {
 		unsigned mid = (lo + hi) / 2;
 		sfnt_need(src, c + 14 + 2 * mid, 2);
@@ -328,6 +339,7 @@ static unsigned gid4(sfnt_file_t *src, const unsigned char *c, uint32_t cmaplen,
 	}
 	if (lo == nseg)
 		return 0;
+	*hint = lo;
 	unsigned i = 2 * lo, segx2 = 2 * nseg;
 	sfnt_need(src, c + 16 + segx2 + i, 2);
 	sfnt_need(src, c + 16 + 2 * segx2 + i, 2);
@@ -345,10 +357,10 @@ static unsigned gid4(sfnt_file_t *src, const unsigned char *c, uint32_t cmaplen,
 	return v ? (v + delta) & 0xFFFF : 0;
 }
 
-static unsigned tt_gid(const sfnt_t *f, uint32_t cp)
+static unsigned tt_gid(sfnt_t *f, uint32_t cp)
 {
 	unsigned g = f->cmapfmt == 12 ? gid12(f->src, f->cmap, f->cmaplen, cp)
-	             : cp <= 0xffff ? gid4(f->src, f->cmap, f->cmaplen, cp) : 0;
+	             : cp <= 0xffff ? gid4(f->src, f->cmap, f->cmaplen, cp, &f->seg4) : 0;
 	return g < f->nglyphs ? g : 0;
 }
 
@@ -761,7 +773,7 @@ const char *sfnt_psname(const sfnt_t *f)
 	return f->ps;
 }
 
-unsigned sfnt_gid(const sfnt_t *f, uint32_t cp)
+unsigned sfnt_gid(sfnt_t *f, uint32_t cp)
 {
 	return tt_gid(f, cp);
 }
@@ -1183,7 +1195,7 @@ unsigned sfnt_hb_glyph(sfnt_hb_t *h, uint32_t cp)
 	if (*c >> 16 == (uint64_t)cp + 1)
 		return (unsigned)(*c & 0xffff);
 	unsigned g = h->cmapfmt == 12 ? gid12(h->src, h->cmap, h->cmaplen, cp)
-	             : cp <= 0xffff ? gid4(h->src, h->cmap, h->cmaplen, cp) : 0;
+	             : cp <= 0xffff ? gid4(h->src, h->cmap, h->cmaplen, cp, &h->seg4) : 0;
 	*c = ((uint64_t)cp + 1) << 16 | (g & 0xffff);
 	return g;
 }

@@ -108,6 +108,7 @@ struct sfnt {
 	const unsigned char *cmap;  /* the Unicode subtable used */
 	uint32_t cmaplen;
 	int cmapfmt;                /* 4 or 12 */
+	unsigned seg4;              /* format 4: the last look-up's segment */
 	char ps[64];                /* PostScript name */
 	uint16_t *dup;              /* glyph nglyphs + k draws a copy of glyph dup[k] */
 	unsigned ndup;

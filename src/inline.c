@@ -205,7 +205,19 @@ typedef struct ment {
 	const hyph_t *hyph;
 	char *shp;              /* il_shape's chunks (mshape_t, text, map, ends), or NULL */
 	int nshp;
+	int ol;                 /* il_one_line_sure may take it: 0 not known yet, 1 yes, -1 no */
+	struct olspan *ols;     /* then what its spans add (nsp) */
+	int64_t olbase;         /* and its code points without a glyph */
 } ment_t;
+
+/* What the code points of a span of a memo entry add to il_one_line's
+ * sum at size s (il_one_line_may): within a s + r, each at least 0 from
+ * size smin on; t of them take the span's tracking, nsp spaces without
+ * a face a quarter of s each. */
+struct olspan {
+	double a, r, smin;
+	int32_t t, nsp;
+};
 
 struct inline_memo {
 	arena_t *a;             /* the entries */
@@ -3259,6 +3271,205 @@ static int il_one_line(il_t *f)
 	return chars && w <= lw;
 }
 
+/* Counting through a memo: il_one_line without placing the glyphs (a
+ * paragraph counted at the sizes of a fit attempt is most often one line,
+ * and placing it was most of what counting it cost).
+ *
+ * il_one_line_may: does placing entry me's glyphs (il_shape_kept) change
+ * nothing il_one_line reads but the advances, and how far are these from
+ * a constant times the size (me->ols)? The text must be one il_one_line
+ * does not say no to for what it is (a newline, a hyphen break, no
+ * letter), and one il_cjk_spacing and il_cjk_edges leave alone (no CJK
+ * mark, Han or kana; nothing from U+2018 on is their own test), with no
+ * glyph missing (that is said) and each code point given one glyph or one
+ * cluster (its start, its glyphs after it, its other code points). A
+ * code point's advance is then its glyph's, as font_uglyphs_adv gives it:
+ * the nominal advance and the kerning at the size, less the x offset
+ * carried to the glyph before, plus the next glyph's, each rounded to
+ * within half a unit (a term of 0 is 0); a cluster's start adds up its
+ * own and its glyphs'; il_place_one adds the span's tracking (not to its
+ * last letter). A paragraph well past the measure at the sizes it is
+ * first counted at is not worked out (fit's attempts differ by a few
+ * percent: it will not be one line at the next either). */
+static int ol_add(struct olspan *o, double a, double r, int trk)
+{
+	if (a > 0) {
+		if (r / a > o->smin)
+			o->smin = r / a;
+	} else if (a < 0 || r > 0) {
+		return -1;   /* may come out below 0 */
+	}
+	o->a += a;
+	o->r += r;
+	o->t += trk;
+	return 0;
+}
+
+static __attribute__((noinline)) int il_one_line_may(inline_memo_t *m, ment_t *me,
+                                                  const inline_span_t *spans, int32_t lw)
+{
+	if (me->ol)
+		return me->ol > 0;
+	me->ol = -1;
+	int nc = me->nc, nsp = me->nsp;
+	if (nc >= PARA_MAX_OPTIMAL / 4 - 1 || !nsp)
+		return 0;
+	double far = 1.02 * lw + 100, est = 0;   /* est: u at the sizes of spans */
+	const char *p = me->shp;
+	for (int g = 0; g < me->nshp; g++) {   /* first, roughly: far past it? */
+		mshape_t h;
+		memcpy(&h, p, sizeof(h));
+		p += sizeof(h);
+		const font_uglyph_t *q = (const font_uglyph_t *)(const void *)p;
+		p += sizeof(font_uglyph_t) * (size_t)h.n;
+		if (h.si < 0 || h.si >= nsp)
+			return 0;
+		int64_t ms = 0;
+		for (int j = 0; j < h.n; j++)
+			ms += q[j].milli;
+		if ((est += (double)ms * spans[h.si].size / 1000) > far)
+			return 0;
+	}
+	static uint8_t *seen;
+	static int capseen;
+	if (nc > capseen) {
+		capseen = 2 * nc;
+		seen = xrealloc(seen, (size_t)capseen);
+	}
+	memset(seen, 0, (size_t)nc);
+	struct olspan *ol = arena_alloc(m->a, sizeof(*ol) * (size_t)nsp);
+	memset(ol, 0, sizeof(*ol) * (size_t)nsp);
+	const fcp_t *cp = me->c;
+	int start = -1;   /* the cluster being added up */
+	double sa = 0, sr = 0;
+	p = me->shp;
+	for (int g = 0; g < me->nshp; g++) {
+		mshape_t h;
+		memcpy(&h, p, sizeof(h));
+		p += sizeof(h);
+		const font_uglyph_t *q = (const font_uglyph_t *)(const void *)p, *qe = q + h.n;
+		p += sizeof(font_uglyph_t) * (size_t)h.n;
+		if (h.si < 0 || h.si >= nsp || (h.n && q->dx) || spans[h.si].size <= 0)
+			return 0;
+		int si = h.si;
+		uint32_t last = UINT32_MAX;   /* il_track_last */
+		for (int i = me->sp[si].c1 - 1; i >= me->sp[si].c0 && last == UINT32_MAX; i--)
+			if (cp[i].draw && cp[i].kind == K_CHAR)
+				last = (uint32_t)i;
+		/* a glyph with its nominal advance only (the most of them): added
+		   up as milli s / 1000, each rounded */
+		int64_t msum = 0;
+		int32_t half = 0, least = INT32_MAX, t = 0;
+		for (; q < qe; q++) {
+			uint32_t off = q->off;
+			if (off == UINT32_MAX)
+				continue;
+			if (off >= (uint32_t)nc)
+				return 0;
+			int dx1 = q + 1 < qe && q[1].dx;
+			if (((uint32_t)q->kern | (uint32_t)q->dx | q->cl | (uint32_t)dx1) == 0 && start < 0) {
+				if (seen[off] | (q->face < 0) | (q->milli < 0))
+					return 0;
+				seen[off] = 1;
+				if (q->milli) {
+					msum += q->milli;
+					half++;
+					if (q->milli < least)
+						least = q->milli;
+				}
+				t += off != last;
+				continue;
+			}
+			/* font_uglyphs_adv's advance of the glyph, per unit of size */
+			double a = q->milli / 1000.0, r = q->milli ? 0.5 : 0;
+			if (q->kern)
+				a += (double)q->kern / q->upem, r += 0.5;
+			if (q->dx)
+				a -= (double)q->dx / q->upem, r += 0.5;
+			if (dx1)
+				a += (double)q[1].dx / q[1].upem, r += 0.5;
+			if (q->cl == FONT_CL_GLYPH) {
+				if ((int)off != start)
+					return 0;
+				sa += a, sr += r;
+				continue;
+			}
+			if (seen[off] || q->face < 0)
+				return 0;   /* placed twice; missing (said, not drawn) */
+			seen[off] = 1;
+			/* a cluster is done when a record of another code point comes */
+			if (start >= 0 && ol_add(&ol[cp[start].span], sa, sr, 0))
+				return 0;
+			start = -1;
+			if (q->cl == FONT_CL_START)
+				start = (int)off, sa = a, sr = r;
+			else if (ol_add(&ol[si], a, r, !q->cl && off != last))
+				return 0;
+		}
+		struct olspan *o = &ol[si];
+		o->a += msum / 1000.0;
+		o->r += 0.5 * half;
+		o->t += t;
+		if (half && 500.0 / least > o->smin)
+			o->smin = 500.0 / least;
+	}
+	if (start >= 0 && ol_add(&ol[cp[start].span], sa, sr, 0))
+		return 0;
+	int64_t base = 0;
+	int chars = 0;
+	const unsigned no = 1u << BK_HYPH | 1u << BK_HYPHC;
+	for (int i = 0; i < nc; i++) {
+		const fcp_t *c = &cp[i];
+		if ((c->lead | c->trail | c->cjkgap) || c->kind == K_NL || (no >> c->bk & 1))
+			return 0;
+		if (me->maxcp >= 0x2018 &&
+		    (is_line_start_mark(c->cp) || is_line_end_mark(c->cp) || is_han_kana(c->cp)))
+			return 0;
+		chars += c->kind != K_SPACE;
+		if (seen[i])
+			continue;
+		/* no glyph: what il_shape left (nothing) */
+		if (c->kind == K_SPACE && c->face < 0) {
+			ol[c->span].nsp++;
+		} else {
+			if (c->adv < 0)
+				return 0;
+			base += c->adv;
+		}
+	}
+	if (!chars)
+		return 0;
+	m->bytes += sizeof(*ol) * (size_t)nsp;
+	me->ols = ol;
+	me->olbase = base;
+	me->ol = 1;
+	return 1;
+}
+
+/* Counting, through entry me: is the paragraph surely one line at the
+ * sizes of spans, as il_one_line would find it after il_shape,
+ * il_cjk_spacing and il_cjk_edges (para_break's one_line then takes it)?
+ * Yes when the most its code points can add up to (il_one_line_may's
+ * bounds, with two units to spare) is within both measures and none of
+ * them can be below 0. No says nothing: the paragraph is set as usual. */
+static int il_one_line_sure(const il_t *f, inline_memo_t *m, ment_t *me,
+                            const inline_span_t *spans, int n)
+{
+	int32_t lw = f->w1 < f->w2 ? f->w1 : f->w2;
+	if ((f->o->hyph && f->o->pretolerance < 0) || n != me->nsp ||
+	    !il_one_line_may(m, me, spans, lw))
+		return 0;
+	double w = (double)me->olbase + 2;
+	for (int i = 0; i < n; i++) {
+		const struct olspan *o = &me->ols[i];
+		int32_t s = spans[i].size;
+		if (s < o->smin * (1 + 1e-9) + 1e-6 || (o->t && spans[i].track < 0))
+			return 0;
+		w += (o->a * s + o->r) * (1 + 1e-12) + (double)o->t * spans[i].track + o->nsp * (s / 4);
+	}
+	return w <= lw;
+}
+
 int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_t *o,
              inline_result_t *out, errs_t *e)
 {
@@ -3282,6 +3493,10 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 	f.aux = il_keep.aux;
 	f.capit = il_keep.capit;
 	ment_t *me = oo.memo ? memo_find(oo.memo, spans, n > 0 ? n : 0, &oo) : NULL;
+	if (me && oo.count && me->shp && il_one_line_sure(&f, oo.memo, me, spans, n)) {
+		out->nlines = 1;
+		return 0;
+	}
 	if (me) {
 		memo_restore(&f, me, spans);
 	} else {

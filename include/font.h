@@ -70,6 +70,17 @@ void font_lib_free(font_lib_t *lib);
  * freed: nothing of it may shape or measure any more. Called again, it
  * gives back the pages the subsets read. */
 void font_lib_drop_faces(font_lib_t *lib);
+/* The text the document will shape (UTF-8, n bytes): a face HarfBuzz
+ * shapes with a large GSUB then gets its tables cut to what that text
+ * can use (less set-up, less work a glyph). Text that was not told
+ * costs that face its full tables again when it comes, never a
+ * different result. fn (NULL: none) tells it, with font_lib_expect,
+ * when a face first asks (most documents have no such face: the walk
+ * would cost 0.2 M instructions for nothing); ctx must last until it is
+ * unset. */
+void font_lib_expect(font_lib_t *lib, const char *s, size_t n);
+typedef void font_text_fn(font_lib_t *lib, void *ctx);
+void font_lib_text(font_lib_t *lib, font_text_fn *fn, void *ctx);
 
 /* Load (or return the already loaded) chain by name ("serif") or path,
  * a list of families ("Noto Sans, DejaVu Sans": vita's CJK and symbol

@@ -17,6 +17,7 @@
 #include "buf.h"
 #include "file.h"
 #include "font_int.h"
+#include "utf8.h"
 #include "deps.h"
 
 font_lib_t *font_lib_new(const char *const *search_dirs, errs_t *e)
@@ -52,9 +53,45 @@ void font_lib_free(font_lib_t *lib)
 	free(lib->dirs);
 	font_cache_free(lib);
 	hb_buffer_destroy(lib->buf);
+	free(lib->expect);
+	free(lib->expcp);
 	errs_done(&lib->late);
 	font_fc_free(lib);
 	free(lib);
+}
+
+static void expect_cp(font_lib_t *lib, uint32_t cp)
+{
+	if (cp >= 0x110000 || lib->expect[cp >> 3] >> (cp & 7) & 1)
+		return;
+	lib->expect[cp >> 3] |= (uint8_t)(1u << (cp & 7));
+	if (lib->nexp == lib->capexp) {
+		lib->capexp = lib->capexp ? 2 * lib->capexp : 256;
+		lib->expcp = xrealloc(lib->expcp, (size_t)lib->capexp * sizeof(*lib->expcp));
+	}
+	lib->expcp[lib->nexp++] = cp;
+}
+
+void font_lib_expect(font_lib_t *lib, const char *s, size_t n)
+{
+	if (!lib->expect) {
+		/* a fresh mapping: only the pages of the code points told */
+		lib->expect = xcalloc(0x110000 / 8, 1);
+		for (uint32_t c = 0x20; c < 0x7f; c++)  /* what layout adds itself */
+			expect_cp(lib, c);
+	}
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		int l = utf8_next(s + i, n - i, &cp);
+		expect_cp(lib, cp);
+		i += (size_t)(l > 0 ? l : 1);
+	}
+}
+
+void font_lib_text(font_lib_t *lib, font_text_fn *fn, void *ctx)
+{
+	lib->text_fn = fn;
+	lib->text_ctx = ctx;
 }
 
 void font_lib_drop_faces(font_lib_t *lib)

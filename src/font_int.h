@@ -39,6 +39,16 @@ struct font_face {
 	                         * 0: advances below it come from hb */
 	hb_face_t *hbface;      /* its tables from file (or mapped) */
 	hb_face_t *hbleft;      /* hbface once unloaded: see font_face_unload */
+	font_lib_t *lib;        /* whose face it is */
+	/* font_face_cut: HarfBuzz's plans and shaping on GSUB and GPOS cut to
+	 * what the document's text can use (font_prune.c) */
+	int cut;                /* 0 not tried, 1 in use, -1 not cut or given up */
+	int cutmiss;            /* HarfBuzz asked for a glyph outside cutg */
+	uint8_t *cutg;          /* the closure: a bit per glyph */
+	hb_face_t *cutface, *cutleft;   /* cutleft: as hbleft */
+	hb_font_t *cutot, *cuthb, *cutshape;  /* as otfont, hbfont, shapefont */
+	unsigned char *cuttab[2];       /* the cut GSUB and GPOS (NULL: absent) */
+	size_t ncuttab[2];
 	hb_font_t *otfont;      /* HarfBuzz's own font functions on hbface */
 	hb_font_t *hbfont;      /* scale = upem: positions in font units; otfont's
 	                         * sub-font that reads glyphs and advances from hb
@@ -164,6 +174,12 @@ struct font_lib {
 	int nslab;
 	char *slab_at;          /* the free part of the last block */
 	size_t slab_left;
+	uint8_t *expect;        /* the document's code points (font_lib_expect):
+	                         * a bit each, U+0000..U+10FFFF; NULL: none said */
+	uint32_t *expcp;        /* the same, listed */
+	int nexp, capexp;
+	font_text_fn *text_fn;  /* font_lib_text's, not called yet */
+	void *text_ctx;
 };
 
 /* A face of a family as fontconfig lists it. */
@@ -228,6 +244,19 @@ static inline int32_t font_face_milli(font_face_t *f, unsigned gid)
 	return font_face_milli_slow(f, gid);
 }
 int font_face_kerns(font_face_t *f);
+/* The face HarfBuzz shapes f's text with: its tables cut to the closure
+ * of the document's text when that pays (tried once), else f->hbface. */
+hb_face_t *font_face_shaping(font_face_t *f);
+/* Give f's cut tables up for good (a glyph outside the closure). */
+void font_face_uncut(font_face_t *f);
+/* font_prune.c: GSUB and GPOS (either may be NULL) cut to the closure of
+ * the glyphs set in g (a bit per glyph, nglyphs; g becomes the closure);
+ * the copies (same lengths, malloc'd) in *gsub_out, *gpos_out. stats, if
+ * not NULL: lookups followed, lookups, subtables kept, subtables, for
+ * GSUB then GPOS. -1: not cut (nothing allocated). */
+int font_prune(const unsigned char *gsub, size_t ngsub, const unsigned char *gpos, size_t ngpos,
+               uint8_t *g, unsigned nglyphs, unsigned char **gsub_out,
+               unsigned char **gpos_out, unsigned *stats);
 int font_pass_late(font_lib_t *lib, errs_t *e);
 void font_face_unload(font_face_t *f, int keep);
 void font_face_free(font_face_t *f);

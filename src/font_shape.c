@@ -118,9 +118,27 @@ static hb_bool_t shape_nominal(hb_font_t *font, void *data, hb_codepoint_t u,
 	(void)font;
 	(void)user;
 	font_face_t *f = data;
+	hb_bool_t r;
 	if (u < FONT_GID_CACHE && (*g = font_face_gid(f, u)) != 0)
-		return 1;
-	return hb_font_get_nominal_glyph(f->hbfont, u, g);
+		r = 1;
+	else
+		r = hb_font_get_nominal_glyph(f->hbfont, u, g);
+	if (f->cut > 0 && r && !(*g < f->nglyphs && f->cutg[*g >> 3] >> (*g & 7) & 1))
+		f->cutmiss = 1;         /* outside the cut tables' closure */
+	return r;
+}
+
+/* What the parent font answers (as without this function), checked as
+ * shape_nominal's glyphs are. */
+static hb_bool_t shape_variation(hb_font_t *font, void *data, hb_codepoint_t u,
+                                 hb_codepoint_t vs, hb_codepoint_t *g, void *user)
+{
+	(void)user;
+	font_face_t *f = data;
+	hb_bool_t r = hb_font_get_variation_glyph(hb_font_get_parent(font), u, vs, g);
+	if (f->cut > 0 && r && !(*g < f->nglyphs && f->cutg[*g >> 3] >> (*g & 7) & 1))
+		f->cutmiss = 1;
+	return r;
 }
 
 static unsigned shape_nominals(hb_font_t *font, void *data, unsigned count,
@@ -140,17 +158,28 @@ static unsigned shape_nominals(hb_font_t *font, void *data, unsigned count,
 static hb_font_t *face_shapefont(font_face_t *f)
 {
 	static hb_font_funcs_t *funcs;
-	if (f->shapefont)
-		return f->shapefont;
+	hb_font_t **sf = f->cut > 0 ? &f->cutshape : &f->shapefont;
+	if (*sf)
+		return *sf;
 	if (!funcs) {
 		funcs = hb_font_funcs_create();
 		hb_font_funcs_set_nominal_glyph_func(funcs, shape_nominal, NULL, NULL);
 		hb_font_funcs_set_nominal_glyphs_func(funcs, shape_nominals, NULL, NULL);
+		hb_font_funcs_set_variation_glyph_func(funcs, shape_variation, NULL, NULL);
 		hb_font_funcs_make_immutable(funcs);
 	}
-	f->shapefont = hb_font_create_sub_font(f->hbfont);
-	hb_font_set_funcs(f->shapefont, funcs, f, NULL);
-	return f->shapefont;
+	*sf = hb_font_create_sub_font(f->cut > 0 ? f->cuthb : f->hbfont);
+	hb_font_set_funcs(*sf, funcs, f, NULL);
+	return *sf;
+}
+
+/* Back to f's own tables (font_face_uncut), and so to plans on them. */
+static void face_uncut(font_face_t *f)
+{
+	for (int i = 0; i < f->nplans; i++)
+		hb_shape_plan_destroy(f->plan[i]);
+	f->nplans = 0;
+	font_face_uncut(f);
 }
 
 /* The shaping plan for the buffer's properties: what hb_shape would find
@@ -166,7 +195,8 @@ static hb_shape_plan_t *face_plan(font_face_t *f, const hb_segment_properties_t 
 		k = f->nplans++;
 	else
 		hb_shape_plan_destroy(f->plan[k]);
-	f->plan[k] = hb_shape_plan_create_cached2(f->hbface, p, feats, nfeats, NULL, 0, NULL);
+	f->plan[k] = hb_shape_plan_create_cached2(font_face_shaping(f), p, feats, nfeats, NULL, 0,
+	                                          NULL);
 	f->planprops[k] = *p;
 	f->planfeats[k] = mask;
 	return f->plan[k];
@@ -233,7 +263,7 @@ static unsigned face_feats(font_face_t *f, int hb)
 	unsigned have = ot >= 0 ? (unsigned)ot : 0;
 	for (unsigned i = 0; ot < 0 && i < NFEAT_TAGS; i++) {
 		unsigned idx;
-		if (hb_ot_layout_language_find_feature(f->hbface, HB_OT_TAG_GSUB, 0,
+		if (hb_ot_layout_language_find_feature(font_face_shaping(f), HB_OT_TAG_GSUB, 0,
 		                                       HB_OT_LAYOUT_DEFAULT_LANGUAGE_INDEX,
 		                                       feat_tags[i], &idx))
 			have |= 1u << i;
@@ -294,6 +324,8 @@ static void buf_shape(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 	hb_segment_properties_t props;
 	if (!und)
 		und = hb_language_from_string("und", 3);
+	font_face_shaping(f);   /* the tables plan and font are on, decided */
+again:
 	hb_buffer_clear_contents(b);
 	hb_buffer_add_utf8(b, s, (int)n, 0, (int)n);
 	hb_buffer_set_direction(b, HB_DIRECTION_LTR);
@@ -309,8 +341,14 @@ static void buf_shape(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 		mask |= 1u << 31;  /* its own plan */
 	}
 	/* = hb_shape(), without its plan cache search */
-	hb_shape_plan_execute(face_plan(f, &props, feats, nfeats, mask), face_shapefont(f), b,
-	                      feats, nfeats);
+	hb_shape_plan_t *plan = face_plan(f, &props, feats, nfeats, mask);
+	f->cutmiss = 0;
+	hb_shape_plan_execute(plan, face_shapefont(f), b, feats, nfeats);
+	if (f->cut > 0 && f->cutmiss) {
+		/* a glyph the cut tables were not cut for: the face's own */
+		face_uncut(f);
+		goto again;
+	}
 }
 
 /* Record code point g's shaped glyph got (0: its cluster is not one

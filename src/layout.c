@@ -206,6 +206,74 @@ static const char *cjk_of(const model_t *m)
 	return c.kana && !c.hangul ? "ja" : c.hangul && !c.kana ? "ko" : NULL;
 }
 
+/* The document's text told to the font library before it is laid out
+ * (font_lib_expect: a face HarfBuzz shapes then gets GSUB and GPOS cut to
+ * what that text can use): the model's strings, the locale's words.
+ * What the layout draws besides (a layout's bullets and separators,
+ * ASCII) costs a face its cut tables when it comes, never a different
+ * result. */
+static void expect_str(font_lib_t *lib, const char *s)
+{
+	if (s)
+		font_lib_expect(lib, s, strlen(s));
+}
+
+static int expect_visit(const mvisit_t *v, void *ctx)
+{
+	font_lib_t *lib = ctx;
+	switch (v->kind) {
+	case MV_STR:
+	case MV_WORD:
+		expect_str(lib, v->u.str);
+		break;
+	case MV_TEXT:
+		for (int k = 0; k < v->u.text->n; k++)
+			expect_str(lib, v->u.text->spans[k].text);
+		break;
+	case MV_STRS:
+		for (int i = 0; i < v->n; i++)
+			expect_str(lib, v->u.strs[i]);
+		break;
+	case MV_LINK:
+		expect_str(lib, v->u.link->label);
+		break;
+	case MV_CONTACT:
+		expect_str(lib, v->u.contact->value);
+		break;
+	}
+	return 0;
+}
+
+typedef struct expect {
+	const model_t *m;
+	const vlocale_t *l;
+} expect_t;
+
+static void expect_text(font_lib_t *lib, void *ctx)
+{
+	const expect_t *x = ctx;
+	const vlocale_t *l = x->l;
+	model_walk(x->m, expect_visit, lib);
+	if (!l)
+		return;
+	for (int i = 0; i < 12; i++) {
+		expect_str(lib, l->months[i]);
+		expect_str(lib, l->months_short[i]);
+		expect_str(lib, l->months_of[i]);
+	}
+	for (int i = 0; i < 10; i++)
+		expect_str(lib, l->digits[i]);
+	for (int i = 0; i < 4; i++)
+		expect_str(lib, l->quotes[i]);
+	const char *w[] = {l->date_year, l->date_month, l->date_day, l->range, l->present,
+	                   l->updated, l->footer, l->badges, l->equal, l->corresponding,
+	                   l->et_al, l->comma, l->editor, l->editors, l->phdthesis,
+	                   l->mastersthesis, l->techreport, l->published, l->year,
+	                   l->year_status, l->scholar, l->number, l->pub_number, l->label_sep};
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		expect_str(lib, w[i]);
+}
+
 static int same_word(const char *a, size_t n, const char *b)
 {
 	if (!b || strlen(b) != n)
@@ -917,14 +985,29 @@ page_doc_t *layout_render(const model_t *m, const style_t *s, font_lib_t *lib,
 	return d;
 }
 
+static page_doc_t *render_fit(const model_t *m, const char *cjk, const style_t *s,
+                              font_lib_t *lib, const layout_opts_t *o, errs_t *e,
+                              const char *ff, int fl, int fc);
+
 static page_doc_t *render(const model_t *m, const style_t *s, font_lib_t *lib,
                           const layout_opts_t *o, errs_t *e)
 {
 	const char *ff;
 	int fl, fc;
 	fit_at(s, &ff, &fl, &fc);
-	int32_t fill = 0;
 	const char *cjk = cjk_of(m);
+	expect_t x = {m, o->loc};
+	font_lib_text(lib, expect_text, &x);
+	page_doc_t *d = render_fit(m, cjk, s, lib, o, e, ff, fl, fc);
+	font_lib_text(lib, NULL, NULL);
+	return d;
+}
+
+static page_doc_t *render_fit(const model_t *m, const char *cjk, const style_t *s,
+                              font_lib_t *lib, const layout_opts_t *o, errs_t *e,
+                              const char *ff, int fl, int fc)
+{
+	int32_t fill = 0;
 	if (!s->fit_pages && !s->fit_no_short)
 		return lay_once(m, cjk, s, s, lib, o, NULL, e, &fill);
 	/* step 0, then the search (fit_search), quietly; the attempt kept

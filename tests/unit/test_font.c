@@ -1987,6 +1987,111 @@ TEST(drop_keeps_hbface)
 	errs_done(&e);
 }
 
+/* Noto Serif Tibetan's GSUB and GPOS cut to the closure of the text the
+ * library was told (font_lib_expect; font_prune.c) shape as the face's
+ * own: the same glyphs, advances and clusters for the text told, for a
+ * text whose glyphs it does not reach (the face goes back to its own
+ * tables: cut -1) and for the first text again. */
+static int tib_shape(font_lib_t *lib, const char *s, font_shaped_t *out, font_face_t **f)
+{
+	errs_t e;
+	errs_init(&e);
+	font_chain_t *c = font_chain_get(lib, "serif", &e);
+	font_shaped_init(out);
+	int r = c ? font_shape(c, FONT_REGULAR, 10000, "bo", s, strlen(s), out, &e) : -1;
+	if (f)
+		*f = r == 0 && out->n && out->g[0].face >= 0 ? lib->used[out->g[0].face] : NULL;
+	errs_print(stderr, &e);
+	errs_done(&e);
+	return r;
+}
+
+static int same_shaped(const font_shaped_t *a, const font_shaped_t *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (int i = 0; i < a->n; i++)
+		if (a->g[i].cp != b->g[i].cp || a->g[i].off != b->g[i].off || a->g[i].adv != b->g[i].adv ||
+		    a->g[i].gid != b->g[i].gid || a->g[i].cl != b->g[i].cl || a->g[i].face != b->g[i].face)
+			return 0;
+	return 1;
+}
+
+TEST(cut_tables)
+{
+	static const char *told = "\u0F56\u0F66\u0F9F\u0F53\u0F0B\u0F60\u0F5B\u0F72\u0F53\u0F0B"
+	                          "\u0F66\u0F92\u0FB2\u0F7C\u0F63\u0F0B\u0F58\u0F0D";
+	static const char *other = "\u0F00\u0F0B\u0F40\u0FB5\u0F0B\u0F21\u0F22\u0F23";
+	errs_t e;
+	font_lib_t *full = lib_open(&e), *cut = lib_open(&e);
+	font_lib_expect(cut, told, strlen(told));
+	font_shaped_t a, b;
+	font_face_t *fa = NULL, *fb = NULL;
+	CHECK(tib_shape(full, told, &a, &fa) == 0 && tib_shape(cut, told, &b, &fb) == 0);
+	CHECK(fa && fb && fa->cut == -1 && fb->cut == 1);
+	CHECK(a.n > 0 && same_shaped(&a, &b));
+	font_shaped_done(&a);
+	font_shaped_done(&b);
+	CHECK(tib_shape(full, other, &a, NULL) == 0 && tib_shape(cut, other, &b, NULL) == 0);
+	CHECK(a.n > 0 && same_shaped(&a, &b));
+	CHECK(fb && fb->cut == -1);     /* U+0F00's glyph: not in the closure */
+	font_shaped_done(&a);
+	font_shaped_done(&b);
+	/* a word told, in a new item of the face now uncut */
+	static const char *again = "\u0F66\u0F92\u0FB2\u0F7C\u0F63\u0F0B\u0F58";
+	CHECK(tib_shape(full, again, &a, NULL) == 0 && tib_shape(cut, again, &b, NULL) == 0);
+	CHECK(a.n > 0 && same_shaped(&a, &b));
+	font_shaped_done(&a);
+	font_shaped_done(&b);
+	font_lib_free(full);
+	font_lib_free(cut);
+	errs_done(&e);
+}
+
+/* font_prune itself: the Tibetan face's GSUB for one syllable keeps a
+ * fraction of its lookups, and its copy has the table's length and
+ * every byte outside the lookups' subtable counts and offsets. */
+TEST(prune_tables)
+{
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	font_shaped_t s;
+	font_face_t *f = NULL;
+	static const char *w = "\u0F56\u0F66\u0F9F\u0F53";
+	CHECK(tib_shape(lib, w, &s, &f) == 0 && f);
+	font_shaped_done(&s);
+	if (f) {
+		size_t n[2];
+		const unsigned char *t[2];
+		t[0] = sfnt_file_table(f->file, f->index, HB_TAG('G', 'S', 'U', 'B'), &n[0]);
+		t[1] = sfnt_file_table(f->file, f->index, HB_TAG('G', 'P', 'O', 'S'), &n[1]);
+		uint8_t *g = calloc(f->nglyphs / 8 + 1, 1);
+		g[0] = 1;
+		for (const char *p = w; *p;) {
+			uint32_t cp;
+			p += utf8_decode(p, strlen(p), &cp);
+			hb_codepoint_t gid = 0;
+			hb_font_get_nominal_glyph(f->hbfont, cp, &gid);
+			g[gid >> 3] |= (uint8_t)(1u << (gid & 7));
+		}
+		unsigned char *q[2] = {NULL, NULL};
+		unsigned st[8] = {0};
+		CHECK(t[0] && t[1] && font_prune(t[0], n[0], t[1], n[1], g, f->nglyphs, &q[0], &q[1], st) == 0);
+		CHECK(st[1] == 1164 && st[0] > 0 && st[0] < st[1] / 2 && st[2] < st[3]);
+		CHECK(st[4] > 0 && st[4] <= st[5]);
+		if (q[0]) {
+			/* the header and the lookup list are the face's */
+			unsigned ll = (unsigned)t[0][8] << 8 | t[0][9];
+			CHECK(!memcmp(q[0], t[0], ll + 2 + 2 * 1164));
+		}
+		free(q[0]);
+		free(q[1]);
+		free(g);
+	}
+	font_lib_free(lib);
+	errs_done(&e);
+}
+
 int main(void)
 {
 	if (t_tmpdir(tmpdir, sizeof(tmpdir), "vita-font-test") != 0)
@@ -2009,6 +2114,8 @@ int main(void)
 	RUN(subset_cff);
 	RUN(drop);
 	RUN(drop_keeps_hbface);
+	RUN(cut_tables);
+	RUN(prune_tables);
 	RUN(corrupt);
 	RUN(face_reader);
 	RUN(ascii_picks);

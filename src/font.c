@@ -55,6 +55,7 @@ void font_lib_free(font_lib_t *lib)
 	hb_buffer_destroy(lib->buf);
 	free(lib->expect);
 	free(lib->expcp);
+	font_cut_memo_free(lib);
 	errs_done(&lib->late);
 	font_fc_free(lib);
 	free(lib);
@@ -96,6 +97,7 @@ void font_lib_text(font_lib_t *lib, font_text_fn *fn, void *ctx)
 
 void font_lib_drop_faces(font_lib_t *lib)
 {
+	font_cut_memo_free(lib);    /* its source is a face's file */
 	for (int i = 0; i < lib->nall; i++)
 		font_face_unload(lib->all[i], 1);
 }

@@ -372,12 +372,12 @@ static int face_cut(font_face_t *f)
 	if (!lib || !f->file || f->hbfont == f->otfont)
 		return -1;
 	t[0] = sfnt_file_table(f->file, f->index, HB_OT_TAG_GSUB, &n[0]);
-	t[1] = sfnt_file_table(f->file, f->index, HB_OT_TAG_GPOS, &n[1]);
 	if (!t[0] || n[0] < 10)
 		return -1;
 	unsigned ll = (unsigned)t[0][8] << 8 | t[0][9];
 	if (ll + 2 > n[0] || ((unsigned)t[0][ll] << 8 | t[0][ll + 1]) < CUT_MIN_LOOKUPS)
 		return -1;
+	t[1] = sfnt_file_table(f->file, f->index, HB_OT_TAG_GPOS, &n[1]);
 	if (lib->text_fn) {
 		font_text_fn *fn = lib->text_fn;
 		lib->text_fn = NULL;
@@ -391,10 +391,40 @@ static int face_cut(font_face_t *f)
 		cut_seed(f, g, lib->expcp[i], 0);
 	for (size_t i = 0; i < sizeof(cut_extra) / sizeof(cut_extra[0]); i++)
 		cut_seed(f, g, cut_extra[i], 0);
-	if (font_prune(t[0], n[0], t[1], t[1] ? n[1] : 0, g, f->nglyphs, &f->cuttab[0],
-	               &f->cuttab[1], NULL) != 0) {
+	/* a face with the same GSUB and seed as the last one cut (the bold of
+	   Noto Serif Tibetan) has the same closure and cut GSUB: only its
+	   GPOS is cut (2.3 M instructions less on bo) */
+	size_t gb = f->nglyphs / 8 + 1;
+	cut_memo_t *m = &lib->cutmemo;
+	int same = m->src && m->nsrc == n[0] && m->ng == f->nglyphs && !memcmp(m->seed, g, gb) &&
+	           !memcmp(m->src, t[0], n[0]);
+	if (same) {
+		memcpy(g, m->clos, gb);
+		f->cuttab[0] = xmalloc(n[0]);
+		memcpy(f->cuttab[0], m->gsub, n[0]);
+	}
+	uint8_t *seed = same ? NULL : xmalloc(gb);
+	if (seed)
+		memcpy(seed, g, gb);
+	unsigned char *none;
+	if (font_prune(same ? NULL : t[0], same ? 0 : n[0], t[1], t[1] ? n[1] : 0, g, f->nglyphs,
+	               same ? &none : &f->cuttab[0], &f->cuttab[1], NULL) != 0) {
+		free(seed);
 		free(g);
+		free(f->cuttab[0]);
+		f->cuttab[0] = NULL;
 		return -1;
+	}
+	if (seed) {
+		font_cut_memo_free(lib);
+		m->src = t[0];
+		m->nsrc = n[0];
+		m->ng = f->nglyphs;
+		m->seed = seed;
+		m->clos = xmalloc(gb);
+		memcpy(m->clos, g, gb);
+		m->gsub = xmalloc(n[0]);
+		memcpy(m->gsub, f->cuttab[0], n[0]);
 	}
 	f->ncuttab[0] = n[0];
 	f->ncuttab[1] = t[1] ? n[1] : 0;
@@ -406,6 +436,15 @@ static int face_cut(font_face_t *f)
 	f->cuthb = hb_font_create_sub_font(f->cutot);
 	hb_font_set_funcs(f->cuthb, fast_funcs(), f, NULL);
 	return 0;
+}
+
+void font_cut_memo_free(font_lib_t *lib)
+{
+	cut_memo_t *m = &lib->cutmemo;
+	free(m->seed);
+	free(m->clos);
+	free(m->gsub);
+	memset(m, 0, sizeof(*m));
 }
 
 hb_face_t *font_face_shaping(font_face_t *f)

@@ -73,6 +73,18 @@ struct font_face {
 	struct font_ot *ot;     /* font_ot.c's tables, read on first use */
 };
 
+/* face_cut's last closure (font_face.c), for a face with the same GSUB
+ * and seed: src is the GSUB it was made from (that face's file, while
+ * the faces are loaded), seed and clos bits per glyph (ng), gsub its cut
+ * copy. */
+typedef struct cut_memo {
+	const unsigned char *src;
+	size_t nsrc;
+	unsigned ng;
+	uint8_t *seed, *clos;
+	unsigned char *gsub;
+} cut_memo_t;
+
 /* One entry of a chain: a family (or explicit files) and its 4 styles. */
 #define FONT_NCOV 8
 
@@ -180,6 +192,7 @@ struct font_lib {
 	int nexp, capexp;
 	font_text_fn *text_fn;  /* font_lib_text's, not called yet */
 	void *text_ctx;
+	cut_memo_t cutmemo;
 };
 
 /* A face of a family as fontconfig lists it. */
@@ -247,6 +260,8 @@ int font_face_kerns(font_face_t *f);
 /* The face HarfBuzz shapes f's text with: its tables cut to the closure
  * of the document's text when that pays (tried once), else f->hbface. */
 hb_face_t *font_face_shaping(font_face_t *f);
+/* face_cut's memo given back (the faces are dropped, or the library). */
+void font_cut_memo_free(font_lib_t *lib);
 /* Give f's cut tables up for good (a glyph outside the closure). */
 void font_face_uncut(font_face_t *f);
 /* font_prune.c: GSUB and GPOS (either may be NULL) cut to the closure of

@@ -1992,18 +1992,24 @@ TEST(drop_keeps_hbface)
  * own: the same glyphs, advances and clusters for the text told, for a
  * text whose glyphs it does not reach (the face goes back to its own
  * tables: cut -1) and for the first text again. */
-static int tib_shape(font_lib_t *lib, const char *s, font_shaped_t *out, font_face_t **f)
+static int tib_shape_in(font_lib_t *lib, int style, const char *s, font_shaped_t *out,
+                        font_face_t **f)
 {
 	errs_t e;
 	errs_init(&e);
 	font_chain_t *c = font_chain_get(lib, "serif", &e);
 	font_shaped_init(out);
-	int r = c ? font_shape(c, FONT_REGULAR, 10000, "bo", s, strlen(s), out, &e) : -1;
+	int r = c ? font_shape(c, style, 10000, "bo", s, strlen(s), out, &e) : -1;
 	if (f)
 		*f = r == 0 && out->n && out->g[0].face >= 0 ? lib->used[out->g[0].face] : NULL;
 	errs_print(stderr, &e);
 	errs_done(&e);
 	return r;
+}
+
+static int tib_shape(font_lib_t *lib, const char *s, font_shaped_t *out, font_face_t **f)
+{
+	return tib_shape_in(lib, FONT_REGULAR, s, out, f);
 }
 
 static int same_shaped(const font_shaped_t *a, const font_shaped_t *b)
@@ -2030,6 +2036,15 @@ TEST(cut_tables)
 	CHECK(tib_shape(full, told, &a, &fa) == 0 && tib_shape(cut, told, &b, &fb) == 0);
 	CHECK(fa && fb && fa->cut == -1 && fb->cut == 1);
 	CHECK(a.n > 0 && same_shaped(&a, &b));
+	font_shaped_done(&a);
+	font_shaped_done(&b);
+	/* the bold face: the same GSUB and seed, so the regular's closure
+	   (face_cut's memo) and its own GPOS cut */
+	font_face_t *ga = NULL, *gb = NULL;
+	CHECK(tib_shape_in(full, FONT_BOLD, told, &a, &ga) == 0 &&
+	      tib_shape_in(cut, FONT_BOLD, told, &b, &gb) == 0);
+	CHECK(ga && gb && gb != fb && gb->cut == 1 && a.n > 0 && same_shaped(&a, &b));
+	CHECK(cut->cutmemo.src != NULL);
 	font_shaped_done(&a);
 	font_shaped_done(&b);
 	CHECK(tib_shape(full, other, &a, NULL) == 0 && tib_shape(cut, other, &b, NULL) == 0);

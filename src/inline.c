@@ -52,7 +52,10 @@
 enum { K_CHAR, K_SPACE, K_NL };
 /* BK_HYPHC: a hyphenation point in a capitalised word, a proper name in
  * most languages (Gennady, Microsoft): hyphenated only as a last resort */
-enum { BK_NONE, BK_ALLOW, BK_URL, BK_HYPH, BK_EMERG, BK_MUST, BK_KEEP, BK_HYPHC };
+/* BK_SYL: between two syllables of Lao, Khmer or Myanmar (il_sa_syllables);
+ * BK_SYLIN: the same where no line may break, only stretch */
+enum { BK_NONE, BK_ALLOW, BK_URL, BK_HYPH, BK_EMERG, BK_MUST, BK_KEEP, BK_HYPHC, BK_SYL,
+       BK_SYLIN };
 
 #define PEN_HYPHEN 50       /* a hyphenated or explicit-hyphen break */
 #define PEN_HYPHEN_CAP 1000  /* inside a capitalised word (Chicago 7.36: names
@@ -60,7 +63,9 @@ enum { BK_NONE, BK_ALLOW, BK_URL, BK_HYPH, BK_EMERG, BK_MUST, BK_KEEP, BK_HYPHC 
 #define PEN_PLAIN 100       /* a break with no space (after "/" ...) */
 #define PEN_URL 100         /* inside a URL */
 #define PEN_EMERG 5000      /* inside a word too wide for the measure */
-#define PEN_KEEP 1000       /* inside a Korean word, when the spaces leave a line loose */
+#define PEN_KEEP 1000       /* inside a Korean word, when the spaces leave a line loose;
+                               between Lao, Khmer or Myanmar syllables when ragged */
+#define PEN_SYL 100         /* between Lao, Khmer or Myanmar syllables (justified) */
 #define SHAPE_MAX 2000      /* code points shaped at once, at most */
 #define RUN_MAX 65000       /* bytes of text in one run (libharu: < 65,535) */
 
@@ -142,6 +147,8 @@ typedef struct fl {         /* the paragraph being set */
 	int ragged;
 	int bidi;               /* some code point has an odd level */
 	int kept;               /* il_keep_words took breaks away */
+	int syl;                /* il_items stretched between syllables (BK_SYL) */
+	int sylwide;            /* ... an em/6, not an em/12 (il_break_kept) */
 	int trail_box;          /* the box whose trail waits for the glue of the
 	                           spaces after it (il_items), or -1 */
 	uint32_t maxcp;         /* the largest code point (but ASCII, which counts
@@ -741,7 +748,7 @@ static void il_span_rules(il_t *f)
 			continue;
 		for (int i = s->c0; i + 1 < s->c1; i++) {
 			fcp_t *c = &f->c[i];
-			if (c->bk == BK_ALLOW || c->bk == BK_KEEP)   /* BK_KEEP: il_sa_syllables */
+			if (c->bk == BK_ALLOW || c->bk == BK_SYL || c->bk == BK_SYLIN)
 				c->bk = BK_NONE;
 			if ((fl & INLINE_URL) && !(fl & INLINE_NOBREAK) && c->kind == K_CHAR &&
 			    is_url_safe(c->cp) && !is_url_safe(f->c[i + 1].cp) &&
@@ -846,10 +853,20 @@ static void il_thai_words(il_t *f)
  * and no dictionary for them is at hand (libthai's is Thai only;
  * libunibreak 1.1 resolves their class SA as AL): a run of their text
  * would never break but at a space, and those come only between phrases.
- * So a line may break between two of their syllables, at PEN_KEEP: above
- * any line's demerits within the tolerance, the spaces win whenever they
- * can set the paragraph, and the fewest such breaks are taken when they
- * cannot (as Korean's kept breaks: il_break_kept). The syllables are the
+ * Their typesetters break lines between syllables as a matter of course,
+ * a phrase space being the stronger break, not the only one. So a line
+ * may break between two of their syllables (BK_SYL), at PEN_SYL, a
+ * penalty as a break without a space has, so that a space that sets the
+ * line as well is taken first; and, as Thai's words and CJK's
+ * characters, justified text stretches a little between syllables (an
+ * em/12 each, half of Thai's em/6 between words of about two syllables),
+ * or a line's one or two phrase spaces took all its slack (519% past
+ * their limit). No break leaves one syllable alone: the first and last
+ * boundaries of a run of one script's text (up to a space, a character
+ * of another script or none of them, a break it had) only stretch
+ * (BK_SYLIN). Ragged text breaks between syllables at PEN_KEEP, as
+ * Korean's kept breaks (il_break_kept): it has room to end a line at a
+ * space, and does whenever it can. The syllables are the
  * orthographic ones, found by the scripts' own structure, not by a
  * dictionary:
  *   Myanmar: before a consonant or independent vowel, unless it is
@@ -860,10 +877,11 @@ static void il_thai_words(il_t *f)
  *     ចាន់ whole.
  *   Lao: before a leading vowel (U+0EC0..0EC4), and before a consonant
  *     a vowel or tone mark follows that no leading vowel precedes, but
- *     for a medial (ວ ລ ຣ after a consonant) and for ຫ's sonorants
- *     (ຫງ ຫຍ ຫນ ຫມ ຫລ ຫວ): ສຸ|ດາ|ລັດ, ພົມ|ມະ|ວົງ, ສະ|ຫວ່າງ; a syllable
- *     whose onset takes no mark (ຄອມ) stays with the one before: fewer
- *     breaks, never a wrong one inside a syllable.
+ *     for a medial (ວ after a consonant; ລ ຣ after one that may begin
+ *     a cluster, not after a final ງ ດ ນ ມ ຍ ວ: ຊາດ|ລາວ) and for ຫ's
+ *     sonorants (ຫງ ຫຍ ຫນ ຫມ ຫລ ຫວ): ສຸ|ດາ|ລັດ, ພົມ|ມະ|ວົງ, ສະ|ຫວ່າງ;
+ *     a syllable whose onset takes no mark (ຄອມ) stays with the one
+ *     before: fewer breaks, never a wrong one inside a syllable.
  * A nobreak span or URL keeps its text whole (il_span_rules). */
 static int sa_script(uint32_t c)
 {
@@ -882,6 +900,13 @@ static int lao_cons(uint32_t c)
 	return (c >= 0x0E81 && c <= 0x0EAE) || (c >= 0x0EDC && c <= 0x0EDF);
 }
 
+/* ງ ດ ນ ມ ຍ ວ: finals that begin no cluster with ລ or ຣ */
+static int lao_final(uint32_t c)
+{
+	return c == 0x0E87 || c == 0x0E94 || c == 0x0E99 || c == 0x0EA1 || c == 0x0E8D ||
+	       c == 0x0EA7;
+}
+
 /* Does a syllable of script sc start at c[i] (c[i - 1] of the same)? */
 static int sa_starts(const il_t *f, int i, int sc)
 {
@@ -895,8 +920,8 @@ static int sa_starts(const il_t *f, int i, int sc)
 			return 0;
 		if (!((n >= 0x0EB0 && n <= 0x0EBD) || (n >= 0x0EC8 && n <= 0x0ECD)))
 			return 0;
-		if (lao_cons(p) && (c == 0x0EA7 || c == 0x0EA5 || c == 0x0EA3))
-			return 0;
+		if (lao_cons(p) && (c == 0x0EA7 || ((c == 0x0EA5 || c == 0x0EA3) && !lao_final(p))))
+			return 0;   /* a medial */
 		return !(p == 0x0EAB && (c == 0x0E87 || c == 0x0E8D || c == 0x0E99 || c == 0x0EA1 ||
 		                         c == 0x0EA5 || c == 0x0EA7));
 	case 2:
@@ -936,13 +961,25 @@ static void il_sa_syllables(il_t *f)
 {
 	if (f->maxcp < 0xE80 || !sa_bytes(f->text.s, f->text.len))
 		return;
-	for (int i = 1; i < f->nc; i++) {
+	/* a run of one script's text, up to a space, a character of no
+	   such script (a comma) or a break it had: its first syllable
+	   boundary only stretches, and its last is made so when the run
+	   ends (last: the run's last boundary so far) */
+	int last = -1;
+	for (int i = 1; i <= f->nc; i++) {
 		fcp_t *a = &f->c[i - 1];
-		int sc = sa_script(f->c[i].cp);
+		int sc = i < f->nc ? sa_script(f->c[i].cp) : 0;
 		if (!sc || a->bk != BK_NONE || a->kind != K_CHAR || f->c[i].kind != K_CHAR ||
-		    sa_script(a->cp) != sc || !sa_starts(f, i, sc))
+		    sa_script(a->cp) != sc) {
+			if (last >= 0)
+				f->c[last].bk = BK_SYLIN;
+			last = -1;
 			continue;
-		a->bk = BK_KEEP;
+		}
+		if (!sa_starts(f, i, sc))
+			continue;
+		a->bk = last < 0 ? BK_SYLIN : BK_SYL;
+		last = i - 1;
 	}
 }
 
@@ -1728,10 +1765,12 @@ static void il_glue(il_t *f, int ci, int cj, int breakable, int32_t trail)
 }
 
 /* A break between c[ci] and c[ci + 1] with no space: its kind. */
-enum { NB_PENALTY, NB_CJK, NB_CJKGAP };
+enum { NB_PENALTY, NB_CJK, NB_CJKGAP, NB_SYL };
 static int il_nospace_kind(const il_t *f, int ci)
 {
 	const fcp_t *c = &f->c[ci];
+	if (c->bk == BK_SYL || c->bk == BK_SYLIN)
+		return NB_SYL;
 	if (c->bk != BK_ALLOW || is_dash(c->cp))
 		return NB_PENALTY;
 	if (c->cjkgap)
@@ -1772,6 +1811,14 @@ static void il_nospace_break(il_t *f, int ci, int32_t trail)
 	case BK_KEEP:
 		pen = PEN_KEEP;
 		break;
+	case BK_SYL:
+		pen = f->ragged ? PEN_KEEP : PEN_SYL;
+		break;
+	case BK_SYLIN:
+		if (f->ragged)
+			return;
+		pen = PARA_INF;
+		break;
 	default:
 		if (is_dash(c->cp)) {
 			pen = PEN_HYPHEN;
@@ -1804,6 +1851,10 @@ static void il_nospace_break(il_t *f, int ci, int32_t trail)
 		il_item(f, PARA_GLUE, trail, s->size / 6, 0, 0, 0, -1, -1);
 	} else if (kind == NB_CJK) {
 		il_item(f, PARA_GLUE, 0, s->size / 6, 0, 0, 0, -1, -1);
+	} else if (kind == NB_SYL) {
+		il_item(f, PARA_PENALTY, 0, 0, 0, pen, 0, ci, ci);
+		il_item(f, PARA_GLUE, 0, s->size / (f->sylwide ? 6 : 12), 0, 0, 0, -1, -1);
+		f->syl = 1;
 	} else {
 		il_item(f, PARA_PENALTY, pw, 0, 0, pen, flagged, ci, ci);
 	}
@@ -3188,19 +3239,24 @@ static int il_kept_ok(const il_t *f, int i)
 }
 
 /* il_break, and for a justified paragraph whose breaks il_keep_words took
- * away (Korean) and that no break sequence at its spaces sets within the
- * tolerance, the same with those breaks back at PEN_KEEP. A paragraph
- * that fits pays nothing more: its first pass is il_break's own. */
+ * away (Korean) or that stretches between syllables (Lao, Khmer, Myanmar:
+ * il_sa_syllables) and that no break sequence sets within the
+ * tolerance, the same with those breaks back at PEN_KEEP and an em/6
+ * between syllables, as much as Thai's words get (a narrow measure: the
+ * em/12 that keeps a wider one from looking letterspaced leaves lines
+ * loose there, the fewer spaces the more). A paragraph that fits pays
+ * nothing more: its first pass is il_break's own. */
 static int il_break_kept(il_t *f, int32_t tol, para_line_t **pl, int *npl)
 {
-	if (!f->kept || f->ragged)
+	if ((!f->kept && !f->syl) || f->ragged)
 		return il_break(f, tol, 0, pl, npl);
 	int rc = il_break(f, tol, 1, pl, npl);
 	if (rc >= 0)
 		return rc;
-	for (int i = 0; i < f->nc; i++)
+	for (int i = 0; f->kept && i < f->nc; i++)
 		if (f->c[i].kept && f->c[i].bk == BK_NONE && il_kept_ok(f, i))
 			f->c[i].bk = BK_KEEP;
+	f->sylwide = f->syl;
 	f->nit = 0;
 	il_items(f);
 	return il_break(f, tol, 0, pl, npl);

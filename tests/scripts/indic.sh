@@ -15,9 +15,10 @@
 # (glyphs=) that are HarfBuzz's own shaping (tests/tools/hb_runs.py:
 # hb-shape from the same font, glyph for glyph), and the content stream
 # has no ActualText span for their text (one glyph per cluster reads
-# right). Lao, Khmer and Myanmar lines break between syllables where the
-# spaces cannot set a line (inline.c, il_sa_syllables); long clusters
-# read through several glyphs of at most 8 UTF-16 units each.
+# right). Lao, Khmer and Myanmar lines break between syllables as well as
+# at spaces, and stretch a little between them (inline.c,
+# il_sa_syllables); long clusters read through several glyphs of at most
+# 8 UTF-16 units each.
 set -u
 : "${VITA:=build/vita}" "${BUILD:=build}"
 OUT=$BUILD/indic

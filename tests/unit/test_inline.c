@@ -1123,6 +1123,60 @@ static const char *lines_of(const inline_result_t *r)
 	return out;
 }
 
+/* Lao is written without spaces between words, with a space between
+ * phrases: a justified paragraph breaks between syllables too, and
+ * stretches a little there, so that no line is loose (a line's one space
+ * took all of its slack: 519% past its limit); never inside a syllable,
+ * nor so that one syllable is left alone (ສົມ|ສັກ, ແສງ|ສະຫວ່າງ). */
+TEST(sa_syllables)
+{
+	static const char text[] =
+		"ຂ້ອຍເປັນນັກສຶກສາປະລິນຍາເອກປີທີສອງຢູ່ມະຫາວິທະຍາໄລແຫ່ງຊາດລາວ ພາຍໃຕ້ການແນະນຳຂອງອາຈານສົມສັກ "
+		"ແສງສະຫວ່າງ. ຂ້ອຍສົນໃຈລະບົບການຮຽນຮູ້ຂອງເຄື່ອງຈັກ ໂດຍສະເພາະການຝຶກອົບຮົມແບບຈຳລອງພາສາຂະໜາດໃຫຍ່"
+		"ຢ່າງມີປະສິດທິພາບ. ກ່ອນໜ້ານີ້ ຂ້ອຍເຄີຍເຮັດວຽກຢູ່ຫ້ອງທົດລອງໃນຫຼວງພະບາງ ແລະ ປາກເຊ.";
+	/* words of two and three syllables, a breakable one's halves */
+	static const char *const whole[][2] = {
+		{"ສົມ", "ສັກ"}, {"ແສງ", "ສະຫວ່າງ."}, {"ແສງສະ", "ຫວ່າງ."}, {"ປາກ", "ເຊ."}, {"ສຶກ", "ສາ"}};
+	inline_span_t s = span(text, FONT_REGULAR, 0, NULL);
+	int inside = 0;
+	for (int32_t w = 150000; w <= 400000; w += 10000) {
+		inline_opts_t o = opts(w, INLINE_JUSTIFY);
+		inline_result_t r;
+		errs_t e;
+		errs_init(&e);
+		o.lang = NULL;
+		o.hyph = NULL;
+		EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
+		EQ_INT(e.n, 0);
+		check_lines(&r, &o);
+		CHECK(r.nlines >= 2);
+		const char *p = text;
+		for (int i = 0; i < r.nlines; i++) {
+			const char *t = line_text(&r.lines[i]);
+			size_t n = strlen(t);
+			CHECK(strncmp(p, t, n) == 0);
+			p += n;
+			if (i + 1 < r.nlines) {
+				/* within the layouts' text.loose_stretch (2.0) */
+				CHECK(r.lines[i].ratio <= 2000 && !r.lines[i].overfull);
+				EQ_INT(r.lines[i].width, w);
+				if (*p == ' ')
+					p++;
+				else
+					inside++;
+			}
+		}
+		const char *all = lines_of(&r);
+		for (size_t k = 0; k < sizeof(whole) / sizeof(whole[0]); k++) {
+			char cut[64];
+			snprintf(cut, sizeof(cut), "%s|%s", whole[k][0], whole[k][1]);
+			CHECK(!strstr(all, cut));
+		}
+		errs_done(&e);
+	}
+	CHECK(inside > 10);    /* lines do end between syllables */
+}
+
 /* A span in another language than the text (a publication with `lang:
  * en` in a German CV) is hyphenated with its own patterns, from the set;
  * one whose language has none (zh) is not hyphenated; a CV with no
@@ -1215,6 +1269,7 @@ int main(void)
 	RUN(indent);
 	RUN(pretolerance);
 	RUN(memo_same);
+	RUN(sa_syllables);
 	arena_free(A);
 	hyph_close(hy);
 	font_lib_free(lib);

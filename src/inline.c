@@ -2544,10 +2544,10 @@ static int32_t ls_box(il_t *f, lset_t *L, const faux_t *ax, int32_t x)
 	return x;
 }
 
-/* A space's glue, moving the pen by gw: a natural space stays in the run
+/* A space's glue, moving the pen from at by gw: a natural space stays in the run
  * (glue without a space, ax->c0 < 0, is left to the next box: it breaks
  * the run only if the pen moved). */
-static void ls_glue(il_t *f, lset_t *L, const faux_t *ax, int32_t gw)
+static void ls_glue(il_t *f, lset_t *L, const faux_t *ax, int32_t at, int32_t gw)
 {
 	const fcp_t *c = &f->c[ax->c0];
 	const inline_span_t *gs = f->sp[c->span].s;
@@ -2564,6 +2564,23 @@ static void ls_glue(il_t *f, lset_t *L, const faux_t *ax, int32_t gw)
 	if (!L->open && L->wlast) /* the cluster ls_word_fast added closes here */
 		L->glv[L->wrun] = c->lv;
 	L->wlast = 0;
+	if ((c->lv & 1) && f->o->rtl && (L->open || L->wrun >= 0) && c->face >= 0 && gw > 0 &&
+	    f->sp[c->span].plain && !gs->url && !(gs->flags & INLINE_ARTIFACT)) {
+		/* A right-to-left page's space between right-to-left words is
+		   a glyph of its own as wide as the glue (it continues the word
+		   before it, and the word after continues it: ls_word_add), so
+		   that readers of the glyphs in drawing order (MuPDF) read
+		   it; without it they saw a gap, and their space heuristics are
+		   off for text drawn right to left. It is drawn in the face of
+		   the glyph before, as a left-to-right run's space is (the
+		   space's own face may be one the line draws nothing else in;
+		   the PDF draws nothing for a face without a space). */
+		int face = L->open ? L->cur.face : L->runs[L->wrun].face;
+		int synth = L->open ? L->cur.synth : L->runs[L->wrun].synth;
+		ls_glyph(f, L, c->span, face, synth, 1, " ", 1, f->text.s + c->off, c->len, c->lv, at,
+		         gw, NULL);
+		return;
+	}
 	ls_close(f, L, !(L->lv % 2));
 }
 
@@ -2772,7 +2789,7 @@ static int ls_line(il_t *f, lset_t *L, const para_line_t *pl, int first, inline_
 		} else if (p->type == PARA_GLUE) {
 			x = add32(x, gset_glue(&gs, p));
 			if (f->aux[i].c0 >= 0) {
-				ls_glue(f, L, &f->aux[i], x - pen);
+				ls_glue(f, L, &f->aux[i], pen, x - pen);
 				pen = x;
 			}
 		}

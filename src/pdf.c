@@ -418,6 +418,13 @@ static void text_at(pw_t *w, const page_run_t *r, int slant)
 	w->pen = x;
 }
 
+/* f has no glyph for the space that a right-to-left word reads
+ * (inline.c): it draws nothing (not .notdef). */
+static int no_space(pdf_font_t *f)
+{
+	return !pdf_font_has(f, ' ') && !sfnt_gid(f->sf, ' ');
+}
+
 /* The glyphs of a right-to-left word after the first (the first put the
  * pen on its baseline in the open TJ array): each as text_at and
  * show_text would put it, a gap and a string, written in one buffer. A
@@ -436,6 +443,8 @@ static void word_rest(pw_t *w, pdf_font_t *f, const page_run_t *r, page_word_t *
 		uint32_t cp = (unsigned char)one.text[0];
 		if (cp >= 0x80 && utf8_decode(one.text, (size_t)one.len, &cp) <= 0)
 			break;  /* as show_text: nothing more is drawn */
+		if (cp == ' ' && no_space(f))
+			continue;
 		unsigned c = cp <= 0xFFFF && pdf_font_has(f, cp) ? f->cid[cp] : pdf_font_cid(f, cp);
 		if ((c >= lim) != (f->compact ? w->wide : 1)) {
 			pdf_put_raw(w, b, k);
@@ -448,14 +457,19 @@ static void word_rest(pw_t *w, pdf_font_t *f, const page_run_t *r, page_word_t *
 			pdf_put_raw(w, b, k);
 			k = 0;
 		}
-		/* text_at on the open array's baseline */
-		int64_t gap = (int64_t)one.x * 1000000 - w->pen;
+		/* text_at on the open array's baseline; a space (a glyph of no
+		   ink, there to be read: inline.c) where the pen is, which
+		   saves a number */
+		int64_t gap = cp == ' ' ? 0 : (int64_t)one.x * 1000000 - w->pen;
 		int64_t t = (gap >= 0 ? gap + q / 2 : gap - q / 2) / q * 100;
 		if (t) {
 			k += (size_t)pdf_num(b + k, -t, 3);
 			w->pen += t * r->size;
 		}
-		b[k++] = '(';
+		if (!t && k && b[k - 1] == ')')
+			k--;    /* on the string before */
+		else
+			b[k++] = '(';
 		if (c >= lim) {
 			unsigned char x = (unsigned char)(c >> 8);
 			if (esc[x]) {
@@ -706,6 +720,8 @@ static int draw_run(pw_t *w, const page_run_t *r, int tag)
 	pdf_font_t *font = NULL;
 	if (pdf_font_get(w, r->face, &font) < 0)
 		return -1;
+	if (r->len == 1 && *r->text == ' ' && !r->actual && no_space(font))
+		return 0;
 	w->what = "draw text";
 	text_begin(w, 1);
 	if (w->face != r->face || w->size != r->size) {
@@ -751,7 +767,11 @@ static int draw_run(pw_t *w, const page_run_t *r, int tag)
 		page_word_t g;
 		page_run_t one;
 		page_word_start(&g, r);
-		if (page_word_next(&g, &one)) {
+		int any;
+		while ((any = page_word_next(&g, &one)) && one.len == 1 && *one.text == ' ' &&
+		       no_space(font))
+			;
+		if (any) {
 			text_at(w, &one, (r->synth & 2) != 0);
 			w->pen += show_text(w, font, one.text, (size_t)one.len, NULL, r->size, r->track);
 			word_rest(w, font, r, &g, (r->synth & 2) != 0);

@@ -707,6 +707,27 @@ static void actual_begin(pw_t *w, const char *s, int n)
 	pdf_put(w, ">>>BDC\n", 7);
 }
 
+/* Where the marks of a right-to-left cluster s[0..n) start (its first
+ * non-spacing mark after its first code point, a right-to-left letter),
+ * or 0. */
+static int rtl_marks_at(const char *s, int n)
+{
+	uint32_t cp;
+	int l = utf8_decode(s, (size_t)n, &cp);
+	if (l <= 0 || !((cp >= 0x590 && cp <= 0x8FF) || (cp >= 0xFB1D && cp <= 0xFDFF) ||
+	                (cp >= 0xFE70 && cp <= 0xFEFF) || (cp >= 0x10800 && cp <= 0x10FFF) ||
+	                (cp >= 0x1E800 && cp <= 0x1EFFF)))
+		return 0;
+	for (int k = l; k < n; k += l) {
+		l = utf8_decode(s + k, (size_t)(n - k), &cp);
+		if (l <= 0)
+			return 0;
+		if (uni_is_nonspacing(cp))
+			return k;
+	}
+	return 0;
+}
+
 static int draw_run(pw_t *w, const page_run_t *r, int tag)
 {
 	if (!r->text || r->len <= 0)
@@ -778,10 +799,25 @@ static int draw_run(pw_t *w, const page_run_t *r, int tag)
 		}
 	} else {
 		text_at(w, r, (r->synth & 2) != 0);
-		if (r->glyphs)
+		int cut = r->glyphs || !actual || r->gids ? 0 : rtl_marks_at(r->text, r->len);
+		if (r->glyphs) {
 			show_glyphs(w, font, r);
-		else
+		} else if (cut) {
+			/* a right-to-left letter and its marks: the marks in a
+			   marked-content sequence of their own (inside the
+			   ActualText span, which poppler reads), so that pdf.js,
+			   which reverses the text it gathers between two glyphs
+			   that move the pen leftwards, reads the letter, then its
+			   marks ("مُ", not "ُم"); MuPDF reads the glyphs in order */
+			w->pen += show_text(w, font, r->text, (size_t)cut, NULL, r->size, r->track);
+			pdf_put(w, "/Span BMC\n[", 11);
+			w->tj = 1;
+			w->pen += show_text(w, font, r->text + cut, (size_t)(r->len - cut), NULL, r->size,
+			                    r->track);
+			pdf_put(w, "EMC\n", 4);
+		} else {
 			w->pen += show_text(w, font, r->text, (size_t)r->len, r->gids, r->size, r->track);
+		}
 	}
 	if (actual)
 		pdf_put(w, "EMC\n", 4);

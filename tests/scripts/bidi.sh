@@ -139,6 +139,10 @@ for y in tests/bidi/ar-cv.yaml tests/bidi/he-cv.yaml "$OUT/gen/ar.yaml" "$OUT/ge
 	mutool draw -q -F txt -o "$OUT/$n.mt" "$p" 2>/dev/null
 	python3 tests/tools/rtl_words.py glyphs "$y" "$OUT/$n.mt" >"$OUT/$n.miss" ||
 		{ no "$n: RTL words mutool does not read:"; head -5 "$OUT/$n.miss"; }
+	# ... and with the space between them (it read none: a space between
+	# RTL words was a gap, and MuPDF guesses no space in RTL text)
+	python3 tests/tools/rtl_seq.py pairs "$y" "$OUT/$n.mt" >"$OUT/$n.miss" ||
+		{ no "$n: RTL word pairs mutool does not read with their space:"; head -5 "$OUT/$n.miss"; }
 	if [ -f "$pdfjs" ]; then
 		node tests/tools/pdfjs/text.mjs "$OUT" "$p" 2>&1
 		python3 tests/tools/rtl_words.py glyphs "$y" "$OUT/$n.pjtxt" >"$OUT/$n.miss" ||
@@ -158,5 +162,28 @@ for y in tests/bidi/ar-cv.yaml tests/bidi/he-cv.yaml "$OUT/gen/ar.yaml" "$OUT/ge
 		[ $(($2 * 3)) -lt "$letters" ] || no "$n page $pg: $2 Td/Tm for $letters RTL letters"
 	done
 done
+# Sentences in a right-to-left page (Arabic, Persian, Arabic with harakat,
+# Hebrew, Hebrew with niqqud), each on one line, as every reader reads
+# them: pdftotext and mutool as written, with their spaces; pdf.js each
+# letter before its marks (it read "ُمَحَّمد" for "مُحَمَّد": it reverses
+# the text it gathers between glyphs that move the pen leftwards, and a
+# mark does not move it: the marks are a marked-content sequence of their
+# own) but without the spaces -- it takes a space only from a pen move to
+# the right (or a space glyph followed by one), which text drawn right to
+# left in logical order (as MuPDF, which reorders nothing, needs it) never
+# makes.
+p=$OUT/sequences.pdf
+"$VITA" render tests/bidi/sequences.yaml -o "$p" 2>"$OUT/sequences.err" || { no "sequences: exit $?"; cat "$OUT/sequences.err"; }
+pdftotext -enc UTF-8 "$p" "$OUT/sequences.txt"
+python3 tests/tools/rtl_seq.py text tests/bidi/sequences.yaml "$OUT/sequences.txt" >"$OUT/sequences.miss" ||
+	{ no "sequences: pdftotext does not read:"; cat "$OUT/sequences.miss"; }
+mutool draw -q -F txt -o "$OUT/sequences.mt" "$p" 2>/dev/null
+python3 tests/tools/rtl_seq.py text tests/bidi/sequences.yaml "$OUT/sequences.mt" >"$OUT/sequences.miss" ||
+	{ no "sequences: mutool does not read:"; cat "$OUT/sequences.miss"; }
+if [ -f "$pdfjs" ]; then
+	node tests/tools/pdfjs/text.mjs "$OUT" "$p" 2>&1
+	python3 tests/tools/rtl_seq.py nospace tests/bidi/sequences.yaml "$OUT/sequences.pjtxt" >"$OUT/sequences.miss" ||
+		{ no "sequences: pdf.js does not read:"; cat "$OUT/sequences.miss"; }
+fi
 [ $fail -eq 0 ] && echo "bidi: ok"
 exit $fail

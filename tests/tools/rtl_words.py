@@ -7,8 +7,9 @@ Both sides lose what a reader may place differently: Arabic marks (poppler
 reads a mark beside its word), bidi controls, Arabic punctuation (the comma
 of "القاهرة،" is a neutral that bidi moves). MODE "glyphs" is for readers
 of the glyphs in drawing order, which ignore /ActualText (mutool 1.21,
-pdf.js): NFKC (a joined form is the letter), no spaces (they read no space
-between right-to-left words), no zero-width non-joiner (not drawn)."""
+pdf.js): NFKC (a joined form is the letter), no spaces (pdf.js reads no
+space between right-to-left words; rtl_seq.py checks that mutool does), no
+zero-width non-joiner (not drawn)."""
 import re
 import sys
 import unicodedata

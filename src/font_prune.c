@@ -554,6 +554,11 @@ static int cut_open(cut_t *c)
 		else
 			ns += rd16(c, l + 4);
 	}
+	/* each subtable offset takes 2 bytes of the table: more subtables
+	   than that is a Lookup listed over and over (a hostile file), not
+	   worth the memory */
+	if (c->bad || ns > c->n / 2)
+		return -1;
 	c->first = xmalloc((c->nlookups + 1) * sizeof(*c->first));
 	c->so = xmalloc((ns + 1) * sizeof(*c->so));
 	c->cov = xmalloc((ns + 1) * sizeof(*c->cov));
@@ -597,6 +602,8 @@ static void cut_lookup(cut_t *c, unsigned char *q, unsigned k, int on, unsigned 
 	unsigned flag = rd16(c, l + 2);
 	unsigned mfs = flag & 0x10 ? rd16(c, l + 6 + 2 * (uint64_t)nsub) : 0;
 	unsigned m = 0, exttype = 0;
+	if (c->bad)
+		return;         /* its markFilteringSet past the table: not written */
 	for (unsigned s = 0; on && s < nsub && !c->bad; s++) {
 		unsigned o = rd16(c, l + 6 + 2 * (uint64_t)s);
 		if (ltype == ext && o) {

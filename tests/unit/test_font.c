@@ -2107,6 +2107,280 @@ TEST(prune_tables)
 	errs_done(&e);
 }
 
+/* font_prune on tables a hostile font file could hold (a chain may name
+ * any file): it refuses them (-1, nothing allocated) without reading or
+ * writing outside them. A lookup that says it has a mark filtering set
+ * but ends at the table's end; one Lookup table listed 20,000 times with
+ * 20,000 subtables (400 M subtables to list from 80 K bytes). The first
+ * wrote two bytes past the copy (ASan: heap-buffer-overflow); the second
+ * allocated 4.8 GB and was cut. */
+TEST(prune_hostile)
+{
+	/* header, FeatureList (one feature: lookup 0), LookupList (one
+	   lookup), the lookup: type 1, UseMarkFilteringSet, no subtables,
+	   and no markFilteringSet field: the table ends */
+	unsigned char t[34] = {0};
+	put16(t, 1);
+	put16(t + 6, 10);
+	put16(t + 8, 24);
+	put16(t + 10, 1);
+	memcpy(t + 12, "liga", 4);
+	put16(t + 16, 8);
+	put16(t + 20, 1);
+	put16(t + 24, 1);
+	put16(t + 26, 4);
+	put16(t + 28, 1);
+	put16(t + 30, 0x10);
+	uint8_t g[2] = {1, 0};
+	unsigned char *q[2] = {NULL, NULL};
+	CHECK(font_prune(t, sizeof(t), NULL, 0, g, 16, &q[0], &q[1], NULL) == -1);
+	CHECK(q[0] == NULL && q[1] == NULL);
+	/* the shared lookup: LookupList at 24, 20,000 offsets to one lookup
+	   whose 20,000 subtable offsets are all null */
+	enum { NL = 20000 };
+	size_t n = 24 + 2 + 2 * NL + 6 + 2 * NL;
+	unsigned char *u = calloc(n, 1);
+	memcpy(u, t, 24);
+	put16(u + 24, NL);
+	for (unsigned k = 0; k < NL; k++)
+		put16(u + 26 + 2 * k, 2 + 2 * NL);
+	put16(u + 26 + 2 * NL, 1);
+	put16(u + 26 + 2 * NL + 4, NL);
+	CHECK(font_prune(u, n, NULL, 0, g, 16, &q[0], &q[1], NULL) == -1);
+	CHECK(q[0] == NULL && q[1] == NULL);
+	free(u);
+}
+
+/* A differential test of the cut tables: documents made of random
+ * Tibetan syllables (stacks, vowels, marks in and out of place, tsheg
+ * and shad, Tibetan and ASCII digits, Latin, punctuation, ZWJ/ZWNJ,
+ * NBSP, the dotted circle) are told to a library; the Tibetan face it
+ * cuts (f->cutface) and the face's own tables (f->hbface) shape pieces
+ * of the document, mutated with its own characters, to the same glyphs,
+ * clusters, flags and positions (hb_shape on each: a glyph HarfBuzz
+ * asks for outside the closure would have sent font_shape.c back, and
+ * must not happen for the document's characters). font_shape then gives
+ * the same records in that library as in one never told, for the same
+ * pieces and for pieces with characters the document does not have
+ * (the face goes back to its own tables on the way). */
+static uint64_t prune_rs = 0x9E3779B97F4A7C15ull;
+
+static unsigned prune_rnd(unsigned n)
+{
+	prune_rs ^= prune_rs << 13;
+	prune_rs ^= prune_rs >> 7;
+	prune_rs ^= prune_rs << 17;
+	return (unsigned)(prune_rs % n);
+}
+
+#define PRUNE_PICK(a) a[prune_rnd(sizeof(a) / sizeof(a[0]))]
+
+static int prune_syl(uint32_t *o)
+{
+	static const uint32_t pre[] = {0xF42, 0xF51, 0xF56, 0xF58, 0xF60};
+	static const uint32_t sup[] = {0xF62, 0xF63, 0xF66};
+	static const uint32_t vow[] = {0xF71, 0xF72, 0xF73, 0xF74, 0xF75, 0xF7A, 0xF7B,
+	                               0xF7C, 0xF7D, 0xF80, 0xF81};
+	static const uint32_t mk[] = {0xF7E, 0xF7F, 0xF82, 0xF83, 0xF84, 0xF86, 0xF87, 0xF35,
+	                              0xF37, 0xF39, 0xF18, 0xF19, 0xF3E, 0xF3F, 0xFC6};
+	static const uint32_t pun[] = {0xF0B, 0xF0B, 0xF0B, 0xF0C, 0xF0D, 0xF0E, 0xF11, 0xF14,
+	                               0xF08, 0xF04, 0xF05, 0xF3A, 0xF3B, 0x20, 0x20, 0x2C,
+	                               0x2E, 0x28, 0x29, 0x2D, 0x3A, 0xA0, 0x200D, 0x200C,
+	                               0x25CC, 0xF0B};
+	int n = 0, r = (int)prune_rnd(20);
+	if (r == 0) {
+		for (int k = 1 + (int)prune_rnd(4); k > 0; k--)
+			o[n++] = 0xF20 + prune_rnd(10);
+		o[n++] = PRUNE_PICK(pun);
+		return n;
+	}
+	if (r == 1) {
+		for (int k = 1 + (int)prune_rnd(6); k > 0; k--)
+			o[n++] = prune_rnd(2) ? 'a' + prune_rnd(26) : '0' + prune_rnd(10);
+		o[n++] = PRUNE_PICK(pun);
+		return n;
+	}
+	if (r == 2 || r == 3) {
+		o[n++] = r == 2 ? 0xF00 + prune_rnd(0x20) : 0xFBE + prune_rnd(0x1D);
+		return n;
+	}
+	if (prune_rnd(4) == 0)
+		o[n++] = PRUNE_PICK(pre);
+	if (prune_rnd(4) == 0)
+		o[n++] = PRUNE_PICK(sup);
+	o[n++] = 0xF40 + prune_rnd(0x2D);
+	for (int k = prune_rnd(6) == 0 ? 1 + (int)prune_rnd(3) : prune_rnd(3) == 0; k > 0; k--)
+		o[n++] = 0xF90 + prune_rnd(0x2D);
+	if (prune_rnd(2))
+		o[n++] = PRUNE_PICK(vow);
+	if (prune_rnd(3) == 0)
+		o[n++] = PRUNE_PICK(vow);
+	if (prune_rnd(5) == 0)
+		o[n++] = PRUNE_PICK(mk);
+	if (prune_rnd(3) == 0)
+		o[n++] = 0xF40 + prune_rnd(0x2D);
+	if (prune_rnd(8) == 0)
+		o[n++] = PRUNE_PICK(mk);
+	o[n++] = PRUNE_PICK(pun);
+	return n;
+}
+
+static int prune_put(char *o, uint32_t c)
+{
+	if (c < 0x80) {
+		o[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		o[0] = (char)(0xC0 | c >> 6);
+		o[1] = (char)(0x80 | (c & 63));
+		return 2;
+	}
+	o[0] = (char)(0xE0 | c >> 12);
+	o[1] = (char)(0x80 | (c >> 6 & 63));
+	o[2] = (char)(0x80 | (c & 63));
+	return 3;
+}
+
+static uint8_t *prune_cutg;
+static unsigned prune_ng;
+static int prune_miss;
+
+static hb_bool_t prune_nominal(hb_font_t *font, void *d, hb_codepoint_t u, hb_codepoint_t *g,
+                               void *x)
+{
+	(void)d;
+	(void)x;
+	hb_bool_t r = hb_font_get_nominal_glyph(hb_font_get_parent(font), u, g);
+	if (r && !(*g < prune_ng && prune_cutg[*g >> 3] >> (*g & 7) & 1))
+		prune_miss = 1;
+	return r;
+}
+
+static int prune_same_hb(hb_buffer_t *a, hb_buffer_t *b)
+{
+	unsigned la, lb;
+	hb_glyph_info_t *ia = hb_buffer_get_glyph_infos(a, &la), *ib = hb_buffer_get_glyph_infos(b, &lb);
+	hb_glyph_position_t *pa = hb_buffer_get_glyph_positions(a, NULL);
+	hb_glyph_position_t *pb = hb_buffer_get_glyph_positions(b, NULL);
+	if (la != lb || la == 0)
+		return 0;
+	for (unsigned i = 0; i < la; i++)
+		if (ia[i].codepoint != ib[i].codepoint || ia[i].cluster != ib[i].cluster ||
+		    hb_glyph_info_get_glyph_flags(&ia[i]) != hb_glyph_info_get_glyph_flags(&ib[i]) ||
+		    pa[i].x_advance != pb[i].x_advance || pa[i].y_advance != pb[i].y_advance ||
+		    pa[i].x_offset != pb[i].x_offset || pa[i].y_offset != pb[i].y_offset)
+			return 0;
+	return 1;
+}
+
+TEST(cut_random)
+{
+	enum { DOCS = 12, PIECES = 150, MAXDOC = 1200 };
+	errs_t e;
+	font_lib_t *full = lib_open(&e);
+	hb_font_funcs_t *ff = hb_font_funcs_create();
+	hb_font_funcs_set_nominal_glyph_func(ff, prune_nominal, NULL, NULL);
+	hb_buffer_t *a = hb_buffer_create(), *b = hb_buffer_create();
+	long compared = 0, differ = 0, misses = 0, lib_differ = 0;
+	for (int d = 0; d < DOCS; d++) {
+		uint32_t doc[MAXDOC];
+		int nd = 0;
+		for (int k = 5 + (int)prune_rnd(150); k > 0 && nd < MAXDOC - 16; k--)
+			nd += prune_syl(doc + nd);
+		char text[4 * MAXDOC];
+		int nt = 0;
+		for (int i = 0; i < nd; i++)
+			nt += prune_put(text + nt, doc[i]);
+		font_lib_t *cut = lib_open(&e);
+		static const char *w = "\u0F56\u0F66\u0F9F\u0F53";  /* to find the face */
+		font_lib_expect(cut, text, (size_t)nt);
+		font_lib_expect(cut, w, strlen(w));
+		font_shaped_t sa, sb;
+		font_face_t *f = NULL;
+		CHECK(tib_shape(cut, w, &sb, &f) == 0 && f && f->cut == 1);
+		font_shaped_done(&sb);
+		if (!f || f->cut != 1) {
+			font_lib_free(cut);
+			continue;
+		}
+		prune_cutg = f->cutg;
+		prune_ng = f->nglyphs;
+		hb_font_t *fc = hb_font_create(f->cutface), *fo = hb_font_create(f->hbface);
+		hb_font_t *fcs = hb_font_create_sub_font(fc);
+		hb_font_set_funcs(fcs, ff, NULL, NULL);
+		char s[PIECES][4 * 96];
+		int ns[PIECES];
+		for (int k = 0; k < PIECES; k++) {
+			/* a piece of the document, its own characters put in or
+			   left out here and there */
+			int n = 0, at = (int)prune_rnd((unsigned)nd), l = 1 + (int)prune_rnd(40);
+			for (int i = at; i < nd && i < at + l; i++) {
+				if (prune_rnd(12) == 0)
+					n += prune_put(s[k] + n, doc[prune_rnd((unsigned)nd)]);
+				if (prune_rnd(15))
+					n += prune_put(s[k] + n, doc[i]);
+			}
+			if (!n)
+				n = prune_put(s[k], doc[at]);
+			ns[k] = n;
+			for (int pass = 0; pass < 2; pass++) {
+				hb_buffer_t *x = pass ? b : a;
+				hb_buffer_clear_contents(x);
+				hb_buffer_add_utf8(x, s[k], n, 0, n);
+				hb_buffer_set_direction(x, HB_DIRECTION_LTR);
+				hb_buffer_set_script(x, HB_SCRIPT_TIBETAN);
+				hb_buffer_set_language(x, hb_language_from_string("bo", 2));
+				prune_miss = 0;
+				hb_shape(pass ? fcs : fo, x, NULL, 0);
+			}
+			misses += prune_miss;
+			compared++;
+			if (!prune_same_hb(a, b) && differ++ < 3) {
+				fprintf(stderr, "  cut_random: doc %d piece differs:", d);
+				for (int i = 0; i < n;) {
+					uint32_t cp;
+					i += utf8_decode(s[k] + i, (size_t)(n - i), &cp);
+					fprintf(stderr, " %04X", cp);
+				}
+				fputc('\n', stderr);
+			}
+		}
+		hb_font_destroy(fcs);
+		hb_font_destroy(fc);
+		hb_font_destroy(fo);
+		/* through font_shape: the pieces, then pieces with a character
+		   from anywhere in Tibetan (the face gives its cut up) */
+		for (int k = 0; k < PIECES; k++) {
+			char t2[4 * 96 + 64];
+			int n = ns[k];
+			memcpy(t2, s[k], (size_t)n);
+			if (k >= PIECES / 2) {
+				uint32_t x[16];
+				int nx = prune_syl(x);
+				for (int i = 0; i < nx; i++)
+					n += prune_put(t2 + n, x[i]);
+			}
+			t2[n] = 0;
+			CHECK(tib_shape(full, t2, &sa, NULL) == 0 && tib_shape(cut, t2, &sb, NULL) == 0);
+			if (!same_shaped(&sa, &sb) && lib_differ++ < 3)
+				fprintf(stderr, "  cut_random: font_shape differs for doc %d piece %d\n", d, k);
+			font_shaped_done(&sa);
+			font_shaped_done(&sb);
+		}
+		font_lib_free(cut);
+	}
+	CHECK(compared == DOCS * PIECES);
+	EQ_INT(misses, 0);
+	EQ_INT(differ, 0);
+	EQ_INT(lib_differ, 0);
+	hb_buffer_destroy(a);
+	hb_buffer_destroy(b);
+	hb_font_funcs_destroy(ff);
+	font_lib_free(full);
+	errs_done(&e);
+}
+
 int main(void)
 {
 	if (t_tmpdir(tmpdir, sizeof(tmpdir), "vita-font-test") != 0)
@@ -2131,6 +2405,8 @@ int main(void)
 	RUN(drop_keeps_hbface);
 	RUN(cut_tables);
 	RUN(prune_tables);
+	RUN(prune_hostile);
+	RUN(cut_random);
 	RUN(corrupt);
 	RUN(face_reader);
 	RUN(ascii_picks);

@@ -11,7 +11,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "bidi.h"
 #include "layout_int.h"
+#include "unicode.h"
+#include "utf8.h"
 
 vitem_t *v_new(lay_t *L, int kind, int32_t h)
 {
@@ -442,6 +445,59 @@ static void place_word(page_t *pg, const vitem_t *v, const int *order, const int
 /* Place a line's items, left to right (right to left when rtl: a date
  * column or a label added beside a line later comes where it is read), so
  * that the page list is in reading order. */
+/* The direction of an item's text: 1 left to right (a letter that is not
+ * right to left, or a digit, and no right-to-left letter), -1 right to
+ * left, 0 neither (spaces, punctuation; rules and links, which have none). */
+static int item_dir(const page_item_t *it)
+{
+	if (it->kind != PAGE_RUN)
+		return 0;
+	if (it->u.run.adv)
+		return -1;   /* a right-to-left word */
+	const char *s = it->u.run.text;
+	int n = it->u.run.len, dir = 0;
+	for (int k = 0; k < n;) {
+		uint32_t cp = (unsigned char)s[k];
+		int l = 1;
+		if (cp >= 0x80) {
+			l = utf8_decode(s + k, (size_t)(n - k), &cp);
+			l = l > 0 ? l : 1;
+		}
+		k += l;
+		if (bidi_is_rtl(cp))
+			return -1;
+		if ((cp >= '0' && cp <= '9') || uni_is_letter(cp))
+			dir = 1;
+	}
+	return dir;
+}
+
+/* On a right-to-left page the items are drawn from the right: a stretch of
+ * left-to-right runs in it (a Latin name, split where its kerning changes)
+ * is turned round, so that the readers that take text in drawing order
+ * (MuPDF, pdf.js) read "Layla Hassan", not "yla Hassan La"; poppler orders
+ * by position either way. order[0..n) is the drawing order, xs its keys. */
+static void ltr_stretches(const vitem_t *v, int *order, int32_t *xs, int n)
+{
+	for (int a = 0; a < n; a++) {
+		if (item_dir(&v->it[order[a]]) != 1)
+			continue;
+		int b = a, k = a + 1;
+		for (int d; k < n && (d = item_dir(&v->it[order[k]])) >= 0; k++)
+			if (d == 1)
+				b = k;
+		for (int i = a, j = b; i < j; i++, j--) {
+			int t = order[i];
+			int32_t tx = xs[i];
+			order[i] = order[j];
+			xs[i] = xs[j];
+			order[j] = t;
+			xs[j] = tx;
+		}
+		a = b;
+	}
+}
+
 void lay_place(page_t *pg, const vitem_t *v, int32_t baseline, int rtl)
 {
 	/* insertion sort (stable) of the item indices by x; a line has a
@@ -462,6 +518,8 @@ void lay_place(page_t *pg, const vitem_t *v, int32_t baseline, int rtl)
 		order[k] = i;
 		xs[k] = x;
 	}
+	if (rtl)
+		ltr_stretches(v, order, xs, v->n);
 	for (int i = 0; i < v->n; i++) {
 		const page_item_t *it = &v->it[order[i]];
 		if (rtl && it->kind == PAGE_RUN && it->u.run.adv)

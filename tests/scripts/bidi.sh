@@ -120,6 +120,23 @@ for y in tests/bidi/ar-cv.yaml tests/bidi/he-cv.yaml tests/bidi/en-ar-name.yaml;
 	python3 tests/tools/icon_side.py "$OUT/$n.layout" $side >"$OUT/$n.miss" ||
 		{ no "$n: contact icons not on the $side:"; head -3 "$OUT/$n.miss"; }
 done
+# Latin names on a right-to-left page, split into runs where their
+# kerning changes ("La" + "yla Hassan"): drawn left to right within their
+# stretch (layout_vlist.c ltr_stretches), so that mutool and pdf.js, which
+# read glyphs in drawing order, read them as written (they read "yla
+# Hassan La", "yloraolfgang TW", "ARTAVA")
+"$VITA" render tests/bidi/ltr-in-rtl.yaml -o "$OUT/ltr.pdf" 2>/dev/null || no "ltr-in-rtl: exit $?"
+mutool draw -q -F txt -o "$OUT/ltr.mt" "$OUT/ltr.pdf" 2>/dev/null
+for w in 'Layla Hassan' 'Wolfgang Taylor' 'Stanford' 'AVATAR'; do
+	grep -qF "$w" "$OUT/ltr.mt" || no "ltr-in-rtl: mutool does not read '$w': $(tr '\n' ' ' < "$OUT/ltr.mt")"
+done
+if [ -f tests/tools/pdfjs/node_modules/pdfjs-dist/package.json ]; then
+	node tests/tools/pdfjs/text.mjs "$OUT" "$OUT/ltr.pdf" 2>&1
+	for w in 'Layla Hassan' 'Wolfgang Taylor' 'Stanford' 'AVATAR'; do
+		grep -qF "$w" "$OUT/ltr.pjtxt" || no "ltr-in-rtl: pdf.js does not read '$w': $(tr '\n' ' ' < "$OUT/ltr.pjtxt")"
+	done
+fi
+pdftotext -enc UTF-8 "$OUT/ltr.pdf" - | grep -qF 'Layla Hassan' || no "ltr-in-rtl: pdftotext does not read 'Layla Hassan'"
 # Whole right-to-left CVs (the two here, and zhanda-zhu's CV written in
 # Arabic, Persian and Hebrew by gen_scripts.py): every RTL word of the
 # profile is read by pdftotext (source letters, logical order), and by the

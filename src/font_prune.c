@@ -45,7 +45,10 @@ typedef struct cut {
 	const unsigned char *p;
 	uint32_t n;
 	int t;                  /* T_GSUB or T_GPOS */
-	int bad;                /* a read fell outside the table */
+	int bad;                /* a read fell outside the table, or the
+	                         * work went past the budget */
+	uint64_t work, budget;  /* reads and glyphs looked at, and how many
+	                         * a table of its length may take */
 	uint8_t *g;             /* the closure: a bit per glyph */
 	unsigned ng;
 	int grew;               /* a glyph or a lookup was added this pass */
@@ -68,7 +71,7 @@ typedef struct cut {
 
 static unsigned rd16(cut_t *c, uint64_t o)
 {
-	if (o + 2 > c->n) {
+	if (o + 2 > c->n || ++c->work > c->budget) {
 		c->bad = 1;
 		return 0;
 	}
@@ -78,6 +81,17 @@ static unsigned rd16(cut_t *c, uint64_t o)
 static uint32_t rd32(cut_t *c, uint64_t o)
 {
 	return (uint32_t)rd16(c, o) << 16 | rd16(c, o + 2);
+}
+
+/* A range of glyphs lo..hi about to be looked at: 0 when that is past
+ * the budget (a hostile file's overlapping ranges, each 65,536 glyphs,
+ * would keep the closure going for hours). */
+static int spend(cut_t *c, unsigned lo, unsigned hi)
+{
+	c->work += hi >= lo ? hi - lo + 1 : 0;
+	if (c->work > c->budget)
+		c->bad = 1;
+	return !c->bad;
 }
 
 static int has(const cut_t *c, unsigned g)
@@ -115,6 +129,8 @@ static int cov_meets(cut_t *c, uint32_t cov)
 		} else if (fmt == 2) {
 			uint64_t r = cov + 4 + 6 * (uint64_t)i;
 			unsigned lo = rd16(c, r), hi = rd16(c, r + 2);
+			if (!spend(c, lo, hi))
+				break;
 			for (unsigned g = lo; g <= hi && g < c->ng; g++)
 				if (has(c, g))
 					return 1;
@@ -141,6 +157,8 @@ static void cov_each(cut_t *c, uint32_t cov, uint32_t so, cov_fn *fn)
 		} else if (fmt == 2) {
 			uint64_t r = cov + 4 + 6 * (uint64_t)i;
 			unsigned lo = rd16(c, r), hi = rd16(c, r + 2), at = rd16(c, r + 4);
+			if (!spend(c, lo, hi))
+				break;
 			for (unsigned g = lo; g <= hi && g < c->ng; g++)
 				if (has(c, g))
 					fn(c, so, at + (g - lo));
@@ -269,6 +287,8 @@ static int ctx_rules(cut_t *c, unsigned type, uint32_t so, int go)
 				c->bad = 1;
 				break;
 			}
+			if (!spend(c, lo, hi))
+				break;
 			for (unsigned g = lo; g <= hi && g < c->ng; g++) {
 				unsigned idx = at + (g - lo);
 				if (!has(c, g) || idx >= nset)
@@ -452,6 +472,8 @@ static void sub_outputs(cut_t *c, unsigned type, uint32_t so)
 			} else if (cf == 2) {
 				uint64_t r = cov + 4 + 6 * (uint64_t)i;
 				unsigned lo = rd16(c, r), hi = rd16(c, r + 2);
+				if (!spend(c, lo, hi))
+					break;
 				for (unsigned g = lo; g <= hi && g < c->ng; g++)
 					if (has(c, g))
 						add(c, (g + delta) & 0xffff);
@@ -485,6 +507,8 @@ static void sub_outputs(cut_t *c, unsigned type, uint32_t so)
 				c->bad = 1;
 				break;
 			}
+			if (!spend(c, lo, hi))
+				break;
 			for (unsigned g = lo; g <= hi && g < c->ng; g++)
 				if (has(c, g) && at + (g - lo) < ns)
 					add(c, rd16(c, o + 2 + 2 * (uint64_t)(at + (g - lo))));
@@ -673,6 +697,7 @@ int font_prune(const unsigned char *gsub, size_t ngsub, const unsigned char *gpo
 		c[t].t = t;
 		c[t].g = g;
 		c[t].ng = nglyphs;
+		c[t].budget = 64 * (uint64_t)c[t].n + (1u << 22);
 		for (int k = 0; k < 3; k++)
 			c[t].cls[k] = cls + k * NCLS / 8;
 		if (c[t].n && cut_open(&c[t]) != 0)

@@ -2113,7 +2113,8 @@ TEST(prune_tables)
  * but ends at the table's end; one Lookup table listed 20,000 times with
  * 20,000 subtables (400 M subtables to list from 80 K bytes). The first
  * wrote two bytes past the copy (ASan: heap-buffer-overflow); the second
- * allocated 4.8 GB and was cut. */
+ * allocated 4.8 GB and was cut; the third (ranges that overlap) was cut
+ * after 0.5 s. */
 TEST(prune_hostile)
 {
 	/* header, FeatureList (one feature: lookup 0), LookupList (one
@@ -2148,6 +2149,33 @@ TEST(prune_hostile)
 	put16(u + 26 + 2 * NL + 4, NL);
 	CHECK(font_prune(u, n, NULL, 0, g, 16, &q[0], &q[1], NULL) == -1);
 	CHECK(q[0] == NULL && q[1] == NULL);
+	free(u);
+	/* one lookup of 100 SingleSubsts sharing one coverage of 100
+	   ranges, each 1..65535, and only .notdef in the closure: 650 M
+	   glyphs to look at a pass (the closure went on for 0.5 s; 2,000 of
+	   each, for hours), over the budget of a table of its length */
+	enum { NS = 100, NR = 100 };
+	uint32_t sub = 28 + 6 + 2 * NS;
+	n = sub + 6 + 4 + 6 * NR;
+	u = calloc(n, 1);
+	memcpy(u, t, 28);
+	put16(u + 30, 0);
+	put16(u + 32, NS);
+	for (unsigned k = 0; k < NS; k++)
+		put16(u + 34 + 2 * k, sub - 28);
+	put16(u + sub, 1);
+	put16(u + sub + 2, 6);
+	put16(u + sub + 6, 2);
+	put16(u + sub + 8, NR);
+	for (unsigned k = 0; k < NR; k++) {
+		put16(u + sub + 10 + 6 * k, 1);
+		put16(u + sub + 12 + 6 * k, 0xffff);
+	}
+	uint8_t *big = calloc(65536 / 8, 1);
+	big[0] = 1;
+	CHECK(font_prune(u, n, NULL, 0, big, 65535, &q[0], &q[1], NULL) == -1);
+	CHECK(q[0] == NULL && q[1] == NULL);
+	free(big);
 	free(u);
 }
 

@@ -35,6 +35,10 @@ typedef struct image {
  * *why (static storage, valid until the next call). */
 int image_load(arena_t *a, const char *path, image_t *out, const char **why);
 
+/* image_load of PNG data p[0..n) in memory (a colour font's glyph:
+ * sfnt_bitmap); the same checks and limits. */
+int image_png_data(arena_t *a, const unsigned char *p, size_t n, image_t *out, const char **why);
+
 /* im (no alpha) as a baseline JPEG of the given quality (1-100), with no
  * marker but the image's own (no JFIF, EXIF or comment): a photo for the
  * PDF's DCTDecode at a fraction of its Flate size. 0 and *out (malloc'd,

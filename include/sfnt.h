@@ -123,6 +123,20 @@ void sfnt_free(sfnt_t *f);
 
 unsigned sfnt_nglyphs(const sfnt_t *f);       /* including copies */
 int sfnt_is_cff(const sfnt_t *f);             /* CFF outlines: the program is a CFF */
+/* Colour bitmaps (CBLC/CBDT, no outlines: Noto Color Emoji): drawn from
+ * their PNG images (sfnt_bitmap), never embedded as a font program. */
+int sfnt_is_bitmap(const sfnt_t *f);
+/* A glyph's image in the strike of the most pixels per em: its size and
+ * place in pixels of that strike (bx right, by up from the pen to its top
+ * left corner) and its PNG data (in the font's bytes; len 0: none). */
+typedef struct sfnt_bitmap {
+	int ppem;
+	int w, h, bx, by;
+	const unsigned char *png;
+	uint32_t len;
+} sfnt_bitmap_t;
+/* 0 with *b set, -1 when g has no readable image entry (corrupt tables). */
+int sfnt_bitmap(const sfnt_t *f, unsigned g, sfnt_bitmap_t *b);
 const char *sfnt_psname(const sfnt_t *f);     /* PDF-name safe, not empty */
 /* The glyph of a code point (0 when none). */
 unsigned sfnt_gid(sfnt_t *f, uint32_t cp);
@@ -189,6 +203,7 @@ typedef struct sfnt_face {
 	int asc, desc;           /* font units */
 	int outline;             /* glyf, CFF or CFF2 outlines and no bitmaps */
 	int bitmaps;             /* a CBLC, CBDT or sbix table */
+	int color;               /* colour bitmaps only: CBLC and CBDT, no outlines */
 	int os2;                 /* has an OS/2 table (the fields below) */
 	unsigned os2_version, fs_selection, win_asc, win_desc;
 	int typo_asc, typo_desc;

@@ -570,3 +570,26 @@ int image_load(arena_t *a, const char *path, image_t *out, const char **why)
 		memset(out, 0, sizeof(*out));
 	return rc;
 }
+
+int image_png_data(arena_t *a, const unsigned char *p, size_t n, image_t *out, const char **why)
+{
+	static const char *dummy;
+	if (!why)
+		why = &dummy;
+	memset(out, 0, sizeof(*out));
+	*why = "not PNG data";
+	if (n < 8 || png_sig_cmp(p, 0, 8))
+		return -1;
+	/* the same reader as a file's (a colour font's glyph is a few KB) */
+	FILE *f = fmemopen((void *)(uintptr_t)p, n, "rb");
+	if (!f) {
+		*why = "out of memory";
+		return -1;
+	}
+	out->png = 1;
+	int rc = png_load(f, a, out, why);
+	fclose(f);
+	if (rc)
+		memset(out, 0, sizeof(*out));
+	return rc;
+}

@@ -42,13 +42,14 @@ typedef struct sfnt_tab {
 	int have;
 } sfnt_tab_t;
 
-enum { C_HEAD, C_HHEA, C_MAXP, C_HMTX, C_GLYF, C_LOCA, C_CMAP, C_NAME, C_CFF, C_CFF2, C_N };
+enum { C_HEAD, C_HHEA, C_MAXP, C_HMTX, C_GLYF, C_LOCA, C_CMAP, C_NAME, C_CFF, C_CFF2, C_CBLC,
+       C_CBDT, C_N };
 
 static const uint32_t check_tags[C_N] = {
 	TAG('h', 'e', 'a', 'd'), TAG('h', 'h', 'e', 'a'), TAG('m', 'a', 'x', 'p'),
 	TAG('h', 'm', 't', 'x'), TAG('g', 'l', 'y', 'f'), TAG('l', 'o', 'c', 'a'),
 	TAG('c', 'm', 'a', 'p'), TAG('n', 'a', 'm', 'e'), TAG('C', 'F', 'F', ' '),
-	TAG('C', 'F', 'F', '2'),
+	TAG('C', 'F', 'F', '2'), TAG('C', 'B', 'L', 'C'), TAG('C', 'B', 'D', 'T'),
 };
 
 /* Offset of the table directory of face index (following a ttcf header). */
@@ -135,9 +136,9 @@ static int check_need(const sfnt_tab_t *t, int k, uint32_t minlen, char *why, si
 	return 0;
 }
 
-/* The fields we divide by or size buffers with (cff: no loca). */
-static int check_fields(const unsigned char *p, const sfnt_tab_t *t, int cff, sfnt_file_t *src,
-                        char *why, size_t whysz)
+/* The fields we divide by or size buffers with (cff, bitmaps: no loca). */
+static int check_fields(const unsigned char *p, const sfnt_tab_t *t, int cff, int bitmaps,
+                        sfnt_file_t *src, char *why, size_t whysz)
 {
 	const unsigned char *head = p + t[C_HEAD].off, *hhea = p + t[C_HHEA].off;
 	const unsigned char *maxp = p + t[C_MAXP].off;
@@ -156,6 +157,17 @@ static int check_fields(const unsigned char *p, const sfnt_tab_t *t, int cff, sf
 		return snprintf(why, whysz, "corrupt font: 'hmtx' too short for %u glyphs", nglyphs), -1;
 	if (cff)
 		return sfnt_cff_check(p + t[C_CFF].off, t[C_CFF].len, nglyphs, src, why, whysz);
+	if (bitmaps) {
+		/* the header and the first strike sfnt_cbdt.c reads */
+		const unsigned char *c = p + t[C_CBLC].off;
+		if (t[C_CBLC].len < 56)
+			return snprintf(why, whysz, "corrupt font: 'CBLC' too short"), -1;
+		if (src)
+			sfnt_need(src, c, 8);
+		if (be32(c + 4) == 0 || (uint64_t)8 + 48 * (uint64_t)be32(c + 4) > t[C_CBLC].len)
+			return snprintf(why, whysz, "corrupt font: 'CBLC' has %u strikes", be32(c + 4)), -1;
+		return 0;
+	}
 	if ((uint64_t)t[C_LOCA].len < (nglyphs + 1ull) * (locfmt ? 4 : 2))
 		return snprintf(why, whysz, "corrupt font: 'loca' too short for %u glyphs", nglyphs), -1;
 	return 0;
@@ -177,7 +189,9 @@ static int check_src(const unsigned char *p, size_t n, sfnt_file_t *src, int ind
 		snprintf(why, whysz, "a variable CFF2 font (only TrueType and CFF outlines can be embedded)");
 		return -1;
 	}
-	if (!cff && (!t[C_GLYF].have || !t[C_LOCA].have)) {
+	/* colour bitmaps (Noto Color Emoji): drawn as images, not outlines */
+	int bitmaps = !cff && !t[C_GLYF].have && t[C_CBLC].have && t[C_CBDT].have;
+	if (!cff && !bitmaps && (!t[C_GLYF].have || !t[C_LOCA].have)) {
 		snprintf(why, whysz, "not an outline font (no glyf/loca or CFF tables)");
 		return -1;
 	}
@@ -185,7 +199,7 @@ static int check_src(const unsigned char *p, size_t n, sfnt_file_t *src, int ind
 	    check_need(t, C_MAXP, 6, why, whysz) || check_need(t, C_HMTX, 4, why, whysz) ||
 	    check_need(t, C_CMAP, 4, why, whysz) || check_need(t, C_NAME, 6, why, whysz))
 		return -1;
-	return check_fields(p, t, cff, src, why, whysz);
+	return check_fields(p, t, cff, bitmaps, src, why, whysz);
 }
 
 int sfnt_check(const unsigned char *p, size_t n, int index, char *why, size_t whysz)
@@ -222,7 +236,7 @@ int sfnt_check_file(const char *path, int index, char *why, size_t whysz)
 
 /* sorted, as an sfnt table directory must be (a TrueType program never
  * has CFF: tt_program writes only the tables present) */
-static const char tt_tags[T_N][5] = {"CFF ", "OS/2", "cmap", "cvt ", "fpgm", "glyf", "head",
+static const char tt_tags[T_N][5] = {"CBDT", "CBLC", "CFF ", "OS/2", "cmap", "cvt ", "fpgm", "glyf", "head",
                                      "hhea", "hmtx", "loca", "maxp", "name", "post", "prep"};
 
 static int16_t s16(const unsigned char *p)
@@ -416,8 +430,8 @@ static const char *tt_parse(sfnt_t *f, uint32_t dir, int embed)
 		}
 	}
 	if (f->len[T_HEAD] < 54 || f->len[T_HHEA] < 36 || f->len[T_MAXP] < 6 ||
-	    (!f->len[T_GLYF] && !f->len[T_CFF]))
-		return "a required table (head, hhea, maxp, glyf or CFF) is missing";
+	    (!f->len[T_GLYF] && !f->len[T_CFF] && !(f->len[T_CBLC] && f->len[T_CBDT])))
+		return "a required table (head, hhea, maxp, glyf, CFF or CBDT) is missing";
 	if (!f->len[T_CMAP] || tt_cmap(f))
 		return "the font has no usable Unicode cmap";
 	if (embed && (!f->len[T_NAME] || tt_psname(f)))
@@ -645,7 +659,7 @@ static void tt_table(const sfnt_t *f, int k, const sfnt_out_t *og, int lng, bbuf
  * never read: leaving them out saves about 2 KB per CV. */
 static int tt_embedded(const sfnt_t *f, int k)
 {
-	if (k == T_OS2 || k == T_CMAP || k == T_NAME || k == T_POST)
+	if (k == T_OS2 || k == T_CMAP || k == T_NAME || k == T_POST || k == T_CBDT || k == T_CBLC)
 		return 0;
 	return f->len[k] > 0 || k == T_LOCA;
 }
@@ -711,7 +725,7 @@ sfnt_t *sfnt_open(const unsigned char *p, size_t n, char *why, size_t whysz)
 		free(f);
 		return NULL;
 	}
-	if (!f->len[T_GLYF]) {
+	if (!f->len[T_GLYF] && f->len[T_CFF]) {
 		f->cff = sfnt_cff_open(p + f->off[T_CFF], f->len[T_CFF], f->nglyphs, 0, NULL, why, whysz);
 		if (!f->cff) {
 			free(f);
@@ -761,6 +775,19 @@ void sfnt_free(sfnt_t *f)
 int sfnt_is_cff(const sfnt_t *f)
 {
 	return f->cff != NULL;
+}
+
+int sfnt_is_bitmap(const sfnt_t *f)
+{
+	return !f->len[T_GLYF] && !f->cff && f->len[T_CBLC] && f->len[T_CBDT];
+}
+
+int sfnt_bitmap(const sfnt_t *f, unsigned g, sfnt_bitmap_t *b)
+{
+	memset(b, 0, sizeof(*b));
+	if (!sfnt_is_bitmap(f) || g >= f->nglyphs)
+		return -1;
+	return sfnt_cbdt_glyph(f, g, b);
 }
 
 unsigned sfnt_nglyphs(const sfnt_t *f)

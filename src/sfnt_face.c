@@ -113,9 +113,12 @@ int sfnt_face_read(const unsigned char *p, size_t n, int index, sfnt_face_t *fi)
 	fi->bitmaps = face_table(p, n, dir, TAG('C', 'B', 'L', 'C'), &o, &l) ||
 	              face_table(p, n, dir, TAG('C', 'B', 'D', 'T'), &o, &l) ||
 	              face_table(p, n, dir, TAG('s', 'b', 'i', 'x'), &o, &l);
-	fi->outline = !fi->bitmaps && (face_table(p, n, dir, TAG('g', 'l', 'y', 'f'), &o, &l) ||
-	                               face_table(p, n, dir, TAG('C', 'F', 'F', ' '), &o, &l) ||
-	                               face_table(p, n, dir, TAG('C', 'F', 'F', '2'), &o, &l));
+	int outlines = face_table(p, n, dir, TAG('g', 'l', 'y', 'f'), &o, &l) ||
+	               face_table(p, n, dir, TAG('C', 'F', 'F', ' '), &o, &l) ||
+	               face_table(p, n, dir, TAG('C', 'F', 'F', '2'), &o, &l);
+	fi->outline = !fi->bitmaps && outlines;
+	fi->color = !outlines && face_table(p, n, dir, TAG('C', 'B', 'L', 'C'), &o, &l) &&
+	            face_table(p, n, dir, TAG('C', 'B', 'D', 'T'), &o, &l);
 	if (!face_table(p, n, dir, TAG('h', 'e', 'a', 'd'), &ho, &hl) || (uint64_t)ho + 54 > n ||
 	    !face_table(p, n, dir, TAG('h', 'h', 'e', 'a'), &o, &l) || (uint64_t)o + 36 > n)
 		return -1;

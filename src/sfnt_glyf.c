@@ -283,11 +283,11 @@ static void put_copy(const sfnt_t *f, int k, uint32_t max, bbuf_t *b)
 }
 
 /* The tables of the subset, in tag order. */
-enum { S_CFF, S_OS2, S_CMAP, S_GLYF, S_HEAD, S_HHEA, S_HMTX, S_LOCA, S_MAXP, S_NAME, S_POST,
-       S_N };
-static const char s_tags[S_N][5] = {"CFF ", "OS/2", "cmap", "glyf", "head", "hhea",
-                                    "hmtx", "loca", "maxp", "name", "post"};
-static const int s_from[S_N] = {T_CFF, T_OS2, T_CMAP, T_GLYF, T_HEAD, T_HHEA,
+enum { S_CBDT, S_CBLC, S_CFF, S_OS2, S_CMAP, S_GLYF, S_HEAD, S_HHEA, S_HMTX, S_LOCA, S_MAXP,
+       S_NAME, S_POST, S_N };
+static const char s_tags[S_N][5] = {"CBDT", "CBLC", "CFF ", "OS/2", "cmap", "glyf", "head",
+                                    "hhea", "hmtx", "loca", "maxp", "name", "post"};
+static const int s_from[S_N] = {T_CBDT, T_CBLC, T_CFF, T_OS2, T_CMAP, T_GLYF, T_HEAD, T_HHEA,
                                 T_HMTX, T_LOCA, T_MAXP, T_NAME, T_POST};
 
 typedef struct subset {
@@ -297,6 +297,7 @@ typedef struct subset {
 	const unsigned *ug;     /* their glyphs (0: none) */
 	int nu;
 	const bbuf_t *cff;      /* the CFF table (CFF outlines), or NULL */
+	const bbuf_t *cblc, *cbdt;  /* colour bitmaps (no outlines), or NULL */
 	uint32_t *loca;
 	int lng;                /* long loca */
 	unsigned nlong;         /* hhea.numberOfHMetrics */
@@ -312,6 +313,12 @@ static void put_table(subset_t *u, int k, bbuf_t *b)
 	case S_CFF:
 		memcpy(sfnt_bb_grow(b, u->cff->n), u->cff->p, u->cff->n);
 		break;
+	case S_CBLC:
+	case S_CBDT: {
+		const bbuf_t *t = k == S_CBLC ? u->cblc : u->cbdt;
+		memcpy(sfnt_bb_grow(b, t->n), t->p, t->n);
+		break;
+	}
 	case S_OS2:
 	case S_NAME:
 		put_copy(f, s_from[k], f->len[s_from[k]], b);
@@ -365,14 +372,18 @@ static void put_font(subset_t *u, bbuf_t *b)
 	int have[S_N], nt = 0;
 	for (int k = 0; k < S_N; k++) {
 		int from = s_from[k];
-		if (k == S_CFF || k == S_GLYF || k == S_LOCA)
+		if (k == S_CBDT || k == S_CBLC)
+			have[k] = u->cblc != NULL;
+		else if (u->cblc && (k == S_CFF || k == S_GLYF || k == S_LOCA))
+			have[k] = 0;
+		else if (k == S_CFF || k == S_GLYF || k == S_LOCA)
 			have[k] = (k == S_CFF) == (u->cff != NULL);
 		else
 			have[k] = k == S_CMAP || (from == T_POST ? f->len[from] >= 32 : f->len[from] > 0);
 		nt += have[k];
 	}
 	bbuf_t glyf = {0}, hmtx = {0};
-	if (!u->cff)
+	if (!u->cff && !u->cblc)
 		put_table(u, S_GLYF, &glyf);
 	put_table(u, S_HMTX, &hmtx);
 	unsigned es = 0;
@@ -450,7 +461,8 @@ static int subset(const unsigned char *p, size_t n, sfnt_file_t *src, int index,
 	sfnt_t *f = sfnt_open_face(p, n, src, index, why, whysz);
 	if (!f)
 		return -1;
-	if (!f->len[T_GLYF]) {
+	int bitmaps = !f->len[T_GLYF] && !f->len[T_CFF] && f->len[T_CBLC] && f->len[T_CBDT];
+	if (!f->len[T_GLYF] && !bitmaps) {
 		f->cff = sfnt_cff_open(p + f->off[T_CFF], f->len[T_CFF], f->nglyphs, 1, src, why,
 		                       whysz);
 		if (!f->cff) {
@@ -470,24 +482,28 @@ static int subset(const unsigned char *p, size_t n, sfnt_file_t *src, int index,
 	for (int i = 0; i < ngids; i++)
 		if (gids[i] < f->nglyphs)
 			gs_add(&s, gids[i]);
-	if (!f->cff)
+	if (!f->cff && !bitmaps)
 		gs_closure(f, &s);
 	gs_sort(&s, f->nglyphs);
 	for (int i = 0; i < ngids; i++) {
 		int g = gids[i] < f->nglyphs ? new_id(&s, gids[i]) : -1;
 		newids[i] = g < 0 ? 0 : (uint16_t)g;
 	}
-	bbuf_t cff = {0}, b = {0};
+	bbuf_t cff = {0}, b = {0}, cblc = {0}, cbdt = {0};
+	if (bitmaps)
+		sfnt_cbdt_subset(f, s.id, s.n, &cblc, &cbdt);
 	int rc = f->cff && sfnt_cff_subset(f->cff, s.id, s.n, &cff) ? -1 : 0;
 	if (rc)
 		snprintf(why, whysz, "corrupt font: CFF table: a charstring lies outside the table");
-	subset_t st = {f, &s, u, ug, nu, f->cff ? &cff : NULL,
-	               xmalloc(sizeof(uint32_t) * (s.n + 1)), 0, 0, 0};
+	subset_t st = {f, &s, u, ug, nu, f->cff ? &cff : NULL, bitmaps ? &cblc : NULL,
+	               bitmaps ? &cbdt : NULL, xmalloc(sizeof(uint32_t) * (s.n + 1)), 0, 0, 0};
 	if (rc == 0)
 		put_font(&st, &b);
 	*out = b.p;
 	*outlen = b.n;
 	free(cff.p);
+	free(cblc.p);
+	free(cbdt.p);
 	free(st.loca);
 	free(u);
 	free(ug);

@@ -96,7 +96,7 @@ int sfnt_cff_subset(const sfnt_cff_t *c, const uint16_t *ids, unsigned n, bbuf_t
 /* ---- sfnt.c's reader, for sfnt_glyf.c ---- */
 
 /* The tables sfnt.c reads, in tag order. */
-enum { T_CFF, T_OS2, T_CMAP, T_CVT, T_FPGM, T_GLYF, T_HEAD, T_HHEA, T_HMTX, T_LOCA, T_MAXP,
+enum { T_CBDT, T_CBLC, T_CFF, T_OS2, T_CMAP, T_CVT, T_FPGM, T_GLYF, T_HEAD, T_HHEA, T_HMTX, T_LOCA, T_MAXP,
        T_NAME, T_POST, T_PREP, T_N };
 
 struct sfnt {
@@ -139,5 +139,15 @@ uint32_t sfnt_table_end(bbuf_t *b, size_t dir, const char *tag, size_t at);
 /* A cmap table with one (3,1) format 4 subtable mapping cps[i] to gids[i]
  * (k pairs, BMP, code points ascending) at the end of b. */
 void sfnt_cmap_table(const uint32_t *cps, const unsigned *gids, int k, bbuf_t *b);
+
+/* sfnt_cbdt.c: glyph g's bitmap in the CBLC/CBDT tables of f (its strike
+ * of the most pixels per em): 0 with *b set (b->len 0: the strike has
+ * no image for it), -1 when the tables are corrupt. */
+int sfnt_cbdt_glyph(const sfnt_t *f, unsigned g, sfnt_bitmap_t *b);
+/* The CBLC and CBDT tables of a subset (sfnt_glyf.c) of f's glyphs
+ * ids[0..n) (ascending, ids[0] = 0) as glyphs 0..n-1, each image as
+ * format 17 (small metrics, PNG), one strike, one index of format 1. */
+void sfnt_cbdt_subset(const sfnt_t *f, const uint16_t *ids, unsigned n, bbuf_t *cblc,
+                      bbuf_t *cbdt);
 
 #endif

@@ -232,12 +232,14 @@ static const char *run_problem(const page_run_t *r)
  * type0, or its twin when w->wide. */
 static void set_font(pw_t *w, pdf_font_t *f, int32_t size)
 {
-	int twin = w->wide && f->compact;
-	const char **lp = twin ? &f->localw : &f->local;
-	int *pp = twin ? &f->localw_page : &f->local_page;
+	int twin = w->wide && f->compact && !f->color, bank = f->color ? w->wide : 0;
+	const char **lp = twin ? &f->localw : bank ? &f->blocal[bank] : &f->local;
+	int *pp = twin ? &f->localw_page : bank ? &f->bpage[bank] : &f->local_page;
 	const char *local = *pp == w->pageno + 1 ? *lp : NULL;
 	if (!local) { /* once per page: it puts the font in the resources */
-		local = HPDF_Page_GetLocalFontName(w->page, twin ? pdf_font_twin(w, f) : f->type0);
+		local = HPDF_Page_GetLocalFontName(w->page, twin   ? pdf_font_twin(w, f)
+		                                            : bank ? pdf_font_bank(w, f, bank)
+		                                                   : f->type0);
 		if (!local)
 			pdf_ok(w, HPDF_FAILD_TO_ALLOC_MEM);
 		*lp = local;
@@ -273,10 +275,12 @@ static int64_t show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const 
 	char *o = w->tb;
 	size_t cap = PDF_CHUNK - 8, k = 0, chunk = 0;
 	int64_t adv = 0, sz = (int64_t)size * 1000, tr = (int64_t)track * 1000000;
-	/* CIDs from lim on take two bytes; cur: whether they are what the
-	   font set draws (always, in a font that is not compact) */
-	unsigned lim = f->compact ? PDF_CODE1 : 0;
+	/* cur: which of f's fonts is set (pdf_font_which: always 1 in a
+	   font that is not compact), drawing CIDs lo..lo + span - 1; CIDs
+	   from two on take two bytes */
 	int cur = f->compact ? w->wide : 1;
+	unsigned lo, span, two = f->color ? ~0u : f->compact ? PDF_CODE1 : 0;
+	pdf_font_range(f, cur, &lo, &span);
 	o[k++] = '(';
 	for (size_t i = 0, ci = 0; i < n; ci++) {
 		uint32_t cp = (unsigned char)s[i];
@@ -300,14 +304,15 @@ static int64_t show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const 
 			wd = sfnt_width(f->sf, c);
 		}
 		adv += wd * sz + tr;
-		if ((c >= lim) != cur) {
+		if (c - lo >= span) {
 			/* a compact font's CID past 255 (or back): the other Type0
 			   font of f, in a new TJ array */
 			if (k > 1 || chunk) {
 				o[k++] = ')';
 				pdf_put_raw(w, o, k);
 			}
-			cur = w->wide = c >= lim;
+			cur = w->wide = pdf_font_which(f, c);
+			pdf_font_range(f, cur, &lo, &span);
 			set_font(w, f, size); /* closes the array */
 			pdf_put_raw(w, "[", 1);
 			w->tj = 1;
@@ -324,7 +329,7 @@ static int64_t show_text(pw_t *w, pdf_font_t *f, const char *s, size_t n, const 
 			chunk = 0;
 		}
 		unsigned char x;
-		if (c >= lim) { /* two bytes */
+		if (c >= two) { /* two bytes */
 			x = (unsigned char)(c >> 8);
 			if (esc[x]) {
 				o[k++] = '\\';
@@ -437,7 +442,6 @@ static void word_rest(pw_t *w, pdf_font_t *f, const page_run_t *r, page_word_t *
 	size_t k = 0;
 	const int64_t sz = (int64_t)r->size * 1000, tr = (int64_t)r->track * 1000000,
 	              q = (int64_t)r->size * 100;
-	const unsigned lim = f->compact ? PDF_CODE1 : 0;
 	page_run_t one;
 	while (page_word_next(g, &one)) {
 		uint32_t cp = (unsigned char)one.text[0];
@@ -446,7 +450,7 @@ static void word_rest(pw_t *w, pdf_font_t *f, const page_run_t *r, page_word_t *
 		if (cp == ' ' && no_space(f))
 			continue;
 		unsigned c = cp <= 0xFFFF && pdf_font_has(f, cp) ? f->cid[cp] : pdf_font_cid(f, cp);
-		if ((c >= lim) != (f->compact ? w->wide : 1)) {
+		if (pdf_font_which(f, c) != (f->compact ? w->wide : 1)) {
 			pdf_put_raw(w, b, k);
 			k = 0;
 			text_at(w, &one, slant);
@@ -470,7 +474,7 @@ static void word_rest(pw_t *w, pdf_font_t *f, const page_run_t *r, page_word_t *
 			k--;    /* on the string before */
 		else
 			b[k++] = '(';
-		if (c >= lim) {
+		if (pdf_font_two(f, c)) {
 			unsigned char x = (unsigned char)(c >> 8);
 			if (esc[x]) {
 				b[k++] = '\\';
@@ -510,10 +514,11 @@ static void put_cid(pw_t *w, pdf_font_t *f, const page_run_t *r, unsigned c, int
 {
 	static const unsigned char esc[256] = {['\\'] = '\\', ['('] = '(', [')'] = ')',
 	                                       ['\r'] = 'r', ['\n'] = 'n'};
-	int two = !f->compact || c >= PDF_CODE1;
-	if (f->compact && two != w->wide) {
-		/* past CID 255 (or back): the other Type0 font of f */
-		w->wide = two;
+	int two = pdf_font_two(f, c), which = pdf_font_which(f, c);
+	if (f->compact && which != w->wide) {
+		/* past CID 255 (or back): the other Type0 font of f (a colour
+		   font: the Type 3 font of those 256) */
+		w->wide = which;
 		set_font(w, f, r->size); /* closes the array */
 		pdf_put_raw(w, "[", 1);
 		w->tj = 1;
@@ -540,7 +545,11 @@ static void put_cid(pw_t *w, pdf_font_t *f, const page_run_t *r, unsigned c, int
  * PART_UNITS UTF-16 units (MuPDF 1.21 drops a ToUnicode entry of more
  * than 8 -- "ignoring one to many mapping" -- and poppler one of a few
  * hundred), whole code points; with first, also no further than its first
- * non-spacing mark after the start. Its length in bytes (at least one
+ * non-spacing mark after the start; with one, one code point (an emoji
+ * sequence of a colour font: MuPDF 1.21 reads a ToUnicode entry of more
+ * than one code point as UTF-16 units, each half of a surrogate pair a
+ * U+FFFD; pdf.js 4 drops the part that is U+200D alone, the joiner of a
+ * ZWJ sequence, and reads its emoji). Its length in bytes (at least one
  * code point). */
 #define PART_UNITS 8
 #define PART_SPAN 4     /* more parts: an ActualText span too (show_glyphs) */
@@ -549,7 +558,7 @@ static void put_cid(pw_t *w, pdf_font_t *f, const page_run_t *r, unsigned c, int
    glyph that starts there ("ನೆ." not "ನ.ೆ") */
 #define EMPTY_BACK(r) ((r)->size / 200)
 static void actual_begin(pw_t *w, const char *s, int n);
-static int text_part(const char *s, int n, int first)
+static int text_part(const char *s, int n, int first, int one)
 {
 	int k = 0, units = 0;
 	for (uint32_t cp; k < n;) {
@@ -558,7 +567,7 @@ static int text_part(const char *s, int n, int first)
 			l = 1, cp = 0xFFFD;
 		uint32_t u[2];
 		int nu = utf16_units(cp, u);
-		if (k > 0 && (units + nu > PART_UNITS || (first && uni_is_nonspacing(cp))))
+		if (k > 0 && (one || units + nu > PART_UNITS || (first && uni_is_nonspacing(cp))))
 			break;
 		units += nu;
 		k += l;
@@ -603,10 +612,10 @@ static void show_glyphs(pw_t *w, pdf_font_t *f, const page_run_t *r)
 		int cff = sfnt_is_cff(f->sf);   /* no empty glyphs: ActualText reads it */
 		int whole = n, span = 0, np = 0, plen[PART_SPAN]; /* the parts after the first */
 		if (!cff && n > 0) {
-			n = text_part(s, n, 1);
+			n = text_part(s, n, 1, f->color);
 			int parts = 1;
 			for (int k = n; k < whole && parts <= PART_SPAN; parts++)
-				k += plen[np++] = text_part(s + k, whole - k, 0);
+				k += plen[np++] = text_part(s + k, whole - k, 0, f->color);
 			/* a cluster of hundreds of marks: ActualText for the readers
 			   that take glyphs at one place reading the same for fake
 			   bold (poppler, MuPDF), the glyphs' text for pdf.js */
@@ -665,7 +674,7 @@ static void show_glyphs(pw_t *w, pdf_font_t *f, const page_run_t *r)
 		}
 		/* the rest of its text, read by empty glyphs at its end */
 		for (int k = n, q = 0; drawn && k < whole; q++) {
-			int l = q < np ? plen[q] : text_part(s + k, whole - k, 0);
+			int l = q < np ? plen[q] : text_part(s + k, whole - k, 0, f->color);
 			unsigned e = pdf_font_cid_cluster(f, s + k, l, NULL, NULL, NULL, 0, 0, r->size);
 			if (e)
 				put_cid(w, f, r, e, (int64_t)g0->pen + g0->adv - EMPTY_BACK(r));

@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena.h"
+#include "image.h"
 #include "pdf_int.h"
 #include "unicode.h"
 #include "utf8.h"
@@ -145,20 +146,22 @@ static void bf_short(char *o, size_t *bn, size_t at)
 /* The CIDs of clusters' glyphs (pdf_font_cid_read) to their text: bfchar,
  * a destination of several code points (a conjunct), or none (<>: a
  * cluster's other glyphs read as nothing; its first reads as it all). */
-static void pf_cluster_cmap(buf_t *st, const pdf_font_t *f, unsigned n, int onebyte)
+static void pf_cluster_cmap(buf_t *st, const pdf_font_t *f, unsigned n, int onebyte,
+                            unsigned base)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	int k = 0;
 	buf_t blk = {0};
 	for (int i = 0; i < f->ncgl; i++) {
 		const pdf_cgl_t *e = &f->cgl[i];
-		if (!e->cid || e->cid >= n || (onebyte && e->cid >= PDF_CODE1))
+		if (!e->cid || e->cid >= n || e->cid < base || (onebyte && e->cid >= base + PDF_CODE1))
 			continue;
+		unsigned code = e->cid - base;
 		char o[16];
 		int l = 0;
 		o[l++] = '<';
 		for (int d = onebyte ? 4 : 12; d >= 0; d -= 4)
-			o[l++] = hex[e->cid >> d & 15];
+			o[l++] = hex[code >> d & 15];
 		o[l++] = '>';
 		o[l++] = ' ';
 		o[l++] = '<';
@@ -194,9 +197,10 @@ static void pf_cluster_cmap(buf_t *st, const pdf_font_t *f, unsigned n, int oneb
  * an Arabic presentation form of one letter to that letter, so joined
  * text extracts as the letters written, with no /ActualText;
  * libharu 2.3's own map used the invalid "begincidrange"); onebyte: the
- * codes of a compact font (CIDs 0-255 only). */
+ * codes of a compact font (CIDs 0-255 only), or of a colour font's Type 3
+ * font of CIDs base..base + 255 (pf_type3). */
 static void *pf_tounicode(pw_t *w, const pdf_font_t *f, const uint16_t *cps, unsigned n,
-                          int onebyte)
+                          int onebyte, unsigned base)
 {
 	buf_t *st = pdf_buf(w);
 	buf_puts(st, "/CIDInit /ProcSet findresource begin\n12 dict begin\n"
@@ -206,6 +210,9 @@ static void *pf_tounicode(pw_t *w, const pdf_font_t *f, const uint16_t *cps, uns
 	                                  "begincodespacerange\n");
 	buf_puts(st, onebyte ? "<00> <FF>\nendcodespacerange\n"
 	                     : "<0000> <FFFF>\nendcodespacerange\n");
+	unsigned nall = n;
+	cps += base;
+	n -= base;
 	if (onebyte && n > PDF_CODE1)
 		n = PDF_CODE1;
 	/* runs of consecutive CIDs drawing consecutive code points (a-z in
@@ -214,7 +221,7 @@ static void *pf_tounicode(pw_t *w, const pdf_font_t *f, const uint16_t *cps, uns
 	char blk[100 * 21 + 16];
 	for (int pass = 0; pass < 2; pass++) {
 		const char *kw = pass ? "bfchar" : "bfrange";
-		unsigned c = 1, k = 0;
+		unsigned c = base ? 0 : 1, k = 0;
 		size_t bn = 0;
 		while (c < n) {
 			if (!cps[c] || cps[c] == PF_CLUSTER) {
@@ -260,7 +267,7 @@ static void *pf_tounicode(pw_t *w, const pdf_font_t *f, const uint16_t *cps, uns
 		if (k)
 			pf_cmap_block(st, kw, blk, bn, k);
 	}
-	pf_cluster_cmap(st, f, n, onebyte);
+	pf_cluster_cmap(st, f, nall, onebyte, base);
 	buf_puts(st, "endcmap\nCMapName currentdict /CMap defineresource pop\n"
 	             "end\nend\n");
 	return pdf_raw_stream(w, st->s, st->len, "", PDF_Z_CMAP);
@@ -334,6 +341,18 @@ static HPDF_Dict pf_type0(pw_t *w, int onebyte)
 	return t;
 }
 
+HPDF_Dict pdf_font_bank(pw_t *w, pdf_font_t *f, int b)
+{
+	if (b == 0)
+		return f->type0;
+	if (!f->bank[b]) {
+		f->bank[b] = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
+		pdf_ok(w, HPDF_Xref_Add(w->pdf->xref, f->bank[b]));
+		pdf_ok(w, HPDF_Dict_AddName(f->bank[b], "Type", "Font"));
+	}
+	return f->bank[b];
+}
+
 HPDF_Dict pdf_font_twin(pw_t *w, pdf_font_t *f)
 {
 	if (!f->type0w)
@@ -349,7 +368,7 @@ static void pf_type0_finish(pw_t *w, const pdf_font_t *f, HPDF_Dict t, void *cid
 	HPDF_Array desc_fonts = pdf_array(w);
 	pdf_ok(w, HPDF_Array_Add(desc_fonts, cid));
 	pdf_ok(w, HPDF_Dict_Add(t, "DescendantFonts", desc_fonts));
-	pdf_ok(w, HPDF_Dict_Add(t, "ToUnicode", pf_tounicode(w, f, cps, n, onebyte)));
+	pdf_ok(w, HPDF_Dict_Add(t, "ToUnicode", pf_tounicode(w, f, cps, n, onebyte, 0)));
 }
 
 /* The font descriptor of f, font program ff: a raw object (only the
@@ -391,6 +410,197 @@ static unsigned pf_descriptor(pw_t *w, const pdf_font_t *f, const char *name, vo
 	return d;
 }
 
+/* v / 1000 (a length in 1/1000 em, to 3 decimals) as a token of o */
+static int pf_milli(char *o, int64_t v)
+{
+	return pdf_num(o, v, 3);
+}
+
+/* The image XObject (an /SMask for its alpha) of the bitmap of glyph g,
+ * made once per document for each glyph drawn; NULL when it has none. */
+static void *pf_glyph_image(pw_t *w, const sfnt_bitmap_t *b)
+{
+	image_t im;
+	const char *why;
+	if (!b->len || image_png_data(w->doc->arena, b->png, b->len, &im, &why) || im.w <= 0 ||
+	    im.h <= 0)
+		return NULL;
+	char d[200];
+	void *mask = NULL;
+	if (im.alpha) {
+		snprintf(d, sizeof(d), "/Type/XObject/Subtype/Image/Width %d/Height %d"
+		         "/ColorSpace/DeviceGray/BitsPerComponent 8", im.w, im.h);
+		mask = pdf_raw_stream(w, im.alpha, (size_t)im.w * (size_t)im.h, d, PDF_Z_BEST);
+	}
+	int k = snprintf(d, sizeof(d), "/Type/XObject/Subtype/Image/Width %d/Height %d"
+	                 "/ColorSpace/%s/BitsPerComponent 8", im.w, im.h,
+	                 im.comps == 1 ? "DeviceGray" : "DeviceRGB");
+	if (mask)
+		snprintf(d + k, sizeof(d) - (size_t)k, "/SMask %u 0 R", pdf_obj_id(mask));
+	return pdf_raw_stream(w, im.px, (size_t)im.w * (size_t)im.h * (size_t)im.comps, d,
+	                      PDF_Z_BEST);
+}
+
+/* A colour font (Noto Color Emoji) as a Type 3 font: one-byte codes (its
+ * CIDs below PDF_CODE1), each a glyph procedure that paints the glyph's
+ * PNG, decoded into an image XObject with an /SMask for its alpha, placed
+ * where the font's strike puts it (its bearings in pixels of the strike's
+ * pixels per em) at the advance layout measured (hmtx, as any font's).
+ * The glyph space is 1/1000 em. An empty glyph (the rest of a cluster's
+ * text) paints nothing. Type 3 glyphs are text: ToUnicode and tagging as
+ * for any font. */
+static void pf_type3(pw_t *w, pdf_font_t *f, int idx, const uint16_t *cps, unsigned n,
+                     unsigned base, HPDF_Dict d, void **img)
+{
+	/* the CIDs base..last - 1: its codes c - base */
+	unsigned last = n < base + PDF_CODE1 ? n : base + PDF_CODE1;
+	unsigned first = 0, top = 0;
+	for (unsigned c = base ? base : 1; c < last; c++)
+		if (cps[c]) {
+			first = first ? first : c;
+			top = c;
+		}
+	if (!first)
+		first = top = base ? base : 1;
+	/* poppler's text extraction (TextOutputDev) guesses a Type 3 font's
+	   glyph space from the width of its glyph named 'm' (taken for 0.6 em),
+	   else of any glyph (for 0.5 em): an emoji's 1.25 em made its text
+	   2.5 times its size, and put it on a line of its own. An empty
+	   glyph /m of 0.6 em, never drawn, says the glyph space is the em's. */
+	unsigned mc = top + 1 - base < PDF_CODE1 ? top + 1 - base : 0;
+	pdf_ser_t o;
+	char t[200];
+	int bbox[4] = {0, 0, 0, 0};
+	/* the glyph procedures */
+	void **proc = xcalloc(last + 1 - base, sizeof(void *));   /* by c - base */
+	for (unsigned c = first; c <= top; c++) {
+		if (!cps[c])
+			continue;
+		buf_t *st = pdf_buf(w);
+		int k = pdf_num(t, sfnt_width(f->sf, c), 0);
+		buf_add(st, t, (size_t)k);
+		buf_puts(st, " 0 d0\n");
+		unsigned g = sfnt_source(f->sf, c);
+		sfnt_bitmap_t b;
+		if (g && g < sfnt_nglyphs(f->sf) && sfnt_bitmap(f->sf, g, &b) == 0 && b.len &&
+		    b.ppem > 0) {
+			if (!img[g])
+				img[g] = pf_glyph_image(w, &b);
+			if (img[g]) {
+				int64_t sw = (int64_t)b.w * 1000000 / b.ppem, sh = (int64_t)b.h * 1000000 / b.ppem;
+				int64_t sx = (int64_t)b.bx * 1000000 / b.ppem;
+				int64_t sy = (int64_t)(b.by - b.h) * 1000000 / b.ppem;
+				int e[4] = {(int)(sx / 1000), (int)(sy / 1000), (int)((sx + sw) / 1000),
+				            (int)((sy + sh) / 1000)};
+				for (int j = 0; j < 4; j++)
+					if (j < 2 ? e[j] < bbox[j] : e[j] > bbox[j])
+						bbox[j] = e[j];
+				buf_puts(st, "q ");
+				k = pf_milli(t, sw);
+				buf_add(st, t, (size_t)k);
+				buf_puts(st, " 0 0 ");
+				k = pf_milli(t, sh);
+				buf_add(st, t, (size_t)k);
+				buf_puts(st, " ");
+				k = pf_milli(t, sx);
+				buf_add(st, t, (size_t)k);
+				buf_puts(st, " ");
+				k = pf_milli(t, sy);
+				buf_add(st, t, (size_t)k);
+				k = snprintf(t, sizeof(t), " cm /I%u Do Q\n", g);
+				buf_add(st, t, (size_t)k);
+			}
+		}
+		proc[c - base] = pdf_raw_stream(w, st->s, st->len, "", PDF_Z_CONTENT);
+	}
+	void *procs = pdf_raw_new(w);
+	pdf_raw_begin(w, &o);
+	pdf_ser_lit(&o, "<<");
+	for (unsigned c = first; c <= top; c++)
+		if (proc[c - base]) {
+			snprintf(t, sizeof(t), "g%u", c);
+			pdf_ser_name(&o, t);
+			pdf_ser_ref(&o, pdf_obj_id(proc[c - base]));
+		}
+	void *mproc = NULL;
+	if (mc) {
+		mproc = pdf_raw_stream(w, "600 0 d0\n", 9, "", 0);
+		pdf_ser_lit(&o, "/m");
+		pdf_ser_ref(&o, pdf_obj_id(mproc));
+	}
+	pdf_ser_lit(&o, ">>");
+	pdf_raw_end(w, &o, procs);
+	void *enc = pdf_raw_new(w);
+	pdf_raw_begin(w, &o);
+	pdf_ser_lit(&o, "<</Type/Encoding/Differences[");
+	for (unsigned c = first; c <= top; c++)
+		if (proc[c - base]) {
+			if (c == first || !proc[c - 1 - base])
+				pdf_ser_int(&o, c - base);
+			snprintf(t, sizeof(t), "g%u", c);
+			pdf_ser_name(&o, t);
+		}
+	if (mc) {
+		pdf_ser_int(&o, mc);
+		pdf_ser_lit(&o, "/m");
+	}
+	pdf_ser_lit(&o, "]>>");
+	pdf_raw_end(w, &o, enc);
+	void *wid = pdf_raw_new(w);
+	pdf_raw_begin(w, &o);
+	pdf_ser_lit(&o, "[");
+	for (unsigned c = first; c <= top; c++)
+		pdf_ser_int(&o, proc[c - base] ? sfnt_width(f->sf, c) : 0);
+	if (mc)
+		pdf_ser_int(&o, 600);
+	pdf_ser_lit(&o, "]");
+	pdf_raw_end(w, &o, wid);
+	void *res = pdf_raw_new(w);
+	pdf_raw_begin(w, &o);
+	pdf_ser_lit(&o, "<</XObject<<");
+	for (unsigned g = 0; g < sfnt_nglyphs(f->sf); g++)
+		if (img[g]) {
+			snprintf(t, sizeof(t), "I%u", g);
+			pdf_ser_name(&o, t);
+			pdf_ser_ref(&o, pdf_obj_id(img[g]));
+		}
+	pdf_ser_lit(&o, ">>>>");
+	pdf_raw_end(w, &o, res);
+	/* a Type 3 font of a tagged PDF has a descriptor (ISO 32000-1 9.8.1) */
+	char name[80];
+	if (!base)
+		pf_tag(w, f, w->tags[idx]);
+	snprintf(name, sizeof(name), "%s%s", w->tags[idx], sfnt_psname(f->sf));
+	void *desc = pdf_raw_new(w);
+	pdf_raw_begin(w, &o);
+	pdf_ser_lit(&o, "<</Type/FontDescriptor/FontName");
+	pdf_ser_name(&o, name);
+	/* no Ascent, Descent or FontBBox (not asked of a Type 3 font's): poppler
+	   takes them for text space, and a glyph for three ems tall */
+	pdf_ser_lit(&o, "/Flags 4/ItalicAngle 0>>");
+	pdf_raw_end(w, &o, desc);
+
+	pdf_ok(w, HPDF_Dict_AddName(d, "Subtype", "Type3"));
+	pdf_ok(w, HPDF_Dict_AddName(d, "Name", name));
+	HPDF_Array bb = pdf_array(w), fm = pdf_array(w);
+	for (int i = 0; i < 4; i++)
+		pdf_ok(w, HPDF_Array_AddNumber(bb, bbox[i]));
+	pdf_ok(w, HPDF_Dict_Add(d, "FontBBox", bb));
+	static const float mat[6] = {0.001f, 0, 0, 0.001f, 0, 0};
+	for (int i = 0; i < 6; i++)
+		pdf_ok(w, HPDF_Array_AddReal(fm, mat[i]));
+	pdf_ok(w, HPDF_Dict_Add(d, "FontMatrix", fm));
+	pdf_ok(w, HPDF_Dict_Add(d, "CharProcs", procs));
+	pdf_ok(w, HPDF_Dict_Add(d, "Encoding", enc));
+	pdf_ok(w, HPDF_Dict_AddNumber(d, "FirstChar", (HPDF_INT32)(first - base)));
+	pdf_ok(w, HPDF_Dict_AddNumber(d, "LastChar", (HPDF_INT32)(mc ? mc : top - base)));
+	pdf_ok(w, HPDF_Dict_Add(d, "Widths", wid));
+	pdf_ok(w, HPDF_Dict_Add(d, "FontDescriptor", desc));
+	pdf_ok(w, HPDF_Dict_Add(d, "Resources", res));
+	pdf_ok(w, HPDF_Dict_Add(d, "ToUnicode", pf_tounicode(w, f, cps, last, 1, base)));
+	free(proc);
+}
+
 /* Complete one font's objects from the code points drawn with it. */
 static void pf_finish(pw_t *w, pdf_font_t *f, int idx)
 {
@@ -416,6 +626,14 @@ static void pf_finish(pw_t *w, pdf_font_t *f, int idx)
 	for (int i = 0; i < f->ncgl; i++)   /* drawn; ToUnicode: pf_tounicode */
 		if (f->cgl[i].cid && !cps[f->cgl[i].cid])
 			cps[f->cgl[i].cid] = PF_CLUSTER;
+	if (f->color) {   /* a Type 3 font per 256 CIDs drawn (pdf_font_bank) */
+		void **img = xcalloc(sfnt_nglyphs(f->sf) + 1, sizeof(void *));
+		for (unsigned b = 0; b * PDF_CODE1 < n; b++)
+			if (b == 0 || f->bank[b])
+				pf_type3(w, f, idx, cps, n, b * PDF_CODE1, b ? f->bank[b] : f->type0, img);
+		free(img);
+		return;
+	}
 	uint8_t *keep = w->keep = xrealloc(w->keep, n);
 	for (unsigned c = 0; c < n; c++)
 		keep[c] = c == 0 || cps[c];
@@ -481,6 +699,17 @@ static int pf_load(pw_t *w, pdf_font_t *f)
 	f->owned = xcalloc(sfnt_nglyphs(f->sf), 1);
 	f->owned[0] = 1; /* CID 0 (.notdef) stands for no code point */
 	f->compact = sfnt_nglyphs(f->sf) <= PDF_CODE1;
+	f->color = sfnt_is_bitmap(f->sf);
+	if (f->color) {   /* Type 3 fonts (pf_type3): one-byte codes */
+		f->compact = 1;
+		f->bank = xcalloc(256, sizeof(*f->bank));
+		f->blocal = xcalloc(256, sizeof(*f->blocal));
+		f->bpage = xcalloc(256, sizeof(*f->bpage));
+		f->type0 = pdf_obj(w, HPDF_Dict_New(w->pdf->mmgr));
+		pdf_ok(w, HPDF_Xref_Add(w->pdf->xref, f->type0));
+		pdf_ok(w, HPDF_Dict_AddName(f->type0, "Type", "Font"));
+		return 0;
+	}
 	f->type0 = pf_type0(w, f->compact);
 	return 0;
 }
@@ -552,7 +781,13 @@ unsigned pdf_font_cid(pdf_font_t *f, uint32_t cp)
 	}
 	if (f->used[cp >> 3] >> (cp & 7) & 1)
 		return f->cid[cp];
-	unsigned c = cid_own(f, sfnt_gid(f->sf, cp));
+	/* a colour font's space (after an emoji, the word's end) is its
+	   advance of an emoji; an empty glyph of a quarter em, near the gap
+	   layout put there, keeps the readers' pens (MuPDF took the pen
+	   going back to the next word for a new line) */
+	unsigned c = f->color && cp == ' '
+	             ? sfnt_compose(f->sf, 0, NULL, NULL, NULL, (int32_t)(sfnt_upem(f->sf) / 4))
+	             : cid_own(f, sfnt_gid(f->sf, cp));
 	f->used[cp >> 3] |= (uint8_t)(1u << (cp & 7));
 	f->cid[cp] = (uint16_t)c;
 	f->cw[cp] = sfnt_width(f->sf, c);
@@ -678,7 +913,9 @@ unsigned pdf_font_cid_cluster(pdf_font_t *f, const char *s, int n, const uint16_
                               int32_t size)
 {
 	enum { MAXG = 32 };
-	if (m < 0 || m > MAXG || size <= 0 || sfnt_is_cff(f->sf))
+	/* (a colour font's glyphs are images: no composite of them; show_glyphs
+	   draws them one by one) */
+	if (m < 0 || m > MAXG || size <= 0 || sfnt_is_cff(f->sf) || (f->color && m > 0))
 		return 0;
 	unsigned upem = sfnt_upem(f->sf), g[MAXG];
 	int32_t x[MAXG], y[MAXG], a = pf_funits(adv, size, upem);
@@ -738,6 +975,9 @@ void pdf_fonts_free(pw_t *w)
 		free(w->all[i]->cid);
 		free(w->all[i]->cw);
 		free(w->all[i]->owned);
+		free(w->all[i]->bank);
+		free(w->all[i]->blocal);
+		free(w->all[i]->bpage);
 		free(w->all[i]);
 	}
 }

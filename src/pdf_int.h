@@ -37,6 +37,14 @@ typedef struct pdf_font {
 	pdf_alt_t *alts;            /* feature glyphs drawn (small caps, figures) */
 	int nalts, capalts;
 	int compact;                /* type0 has one-byte codes: CIDs 0-255 */
+	int color;                  /* colour bitmaps (sfnt_is_bitmap): type0 is a
+	                               Type 3 font of one-byte codes (the CIDs
+	                               below PDF_CODE1), its glyphs images; bank[b]
+	                               (b > 0, made on first use) that of CIDs
+	                               256 b .. 256 b + 255 */
+	HPDF_Dict *bank;            /* 256 of them; [0] unused (type0) */
+	const char **blocal;        /* bank[b]'s resource name on page bpage[b] - 1 */
+	int *bpage;
 	HPDF_Dict type0w;           /* a compact font's Identity-H twin for the
 	                               CIDs past 255 (copies), once needed */
 	const char *localw;         /* its resource name on page localw_page - 1 */
@@ -351,6 +359,26 @@ unsigned pdf_font_cid_cluster(pdf_font_t *f, const char *s, int n, const uint16_
                               int32_t size);
 /* A compact font's Identity-H twin, made on first use. */
 HPDF_Dict pdf_font_twin(pw_t *w, pdf_font_t *f);
+/* A colour font's Type 3 font of CIDs 256 b .. 256 b + 255 (b 0: type0),
+ * made on first use. */
+HPDF_Dict pdf_font_bank(pw_t *w, pdf_font_t *f, int b);
+/* Which of f's fonts draws CID c: a compact font's type0 (0) or its twin
+ * (1, two-byte codes), a colour font's bank c >> 8; 1 for any other. */
+static inline int pdf_font_which(const pdf_font_t *f, unsigned c)
+{
+	return f->color ? (int)(c >> 8) : f->compact ? c >= PDF_CODE1 : 1;
+}
+/* The CIDs font which of f draws: lo..lo + span - 1. */
+static inline void pdf_font_range(const pdf_font_t *f, int which, unsigned *lo, unsigned *span)
+{
+	*lo = f->color ? (unsigned)which * PDF_CODE1 : f->compact && which ? PDF_CODE1 : 0;
+	*span = f->color ? PDF_CODE1 : f->compact && !which ? PDF_CODE1 : ~0u - *lo;
+}
+/* Whether CID c takes two bytes in f's font that draws it. */
+static inline int pdf_font_two(const pdf_font_t *f, unsigned c)
+{
+	return !f->color && (!f->compact || c >= PDF_CODE1);
+}
 void pdf_fonts_finish(pw_t *w);
 void pdf_fonts_free(pw_t *w);
 

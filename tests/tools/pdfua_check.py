@@ -156,6 +156,16 @@ class Checker:
                 leaves = font.DescendantFonts if "/DescendantFonts" in font else [font]
                 for leaf in leaves:
                     fd = leaf.get("/FontDescriptor")
+                    if str(leaf.get("/Subtype")) == "/Type3":
+                        # its glyphs are in the file (CharProcs: the colour
+                        # emoji's images), no font program to embed (PDF/A-2
+                        # 6.2.11.4.1 is about programs); a tagged PDF's has a
+                        # descriptor (ISO 32000-1, Table 112)
+                        if not isinstance(fd, Dictionary):
+                            self.bad("Type 3 font %s has no font descriptor" % base)
+                        if not isinstance(leaf.get("/CharProcs"), Dictionary):
+                            self.bad("Type 3 font %s has no /CharProcs" % base)
+                        continue
                     if not isinstance(fd, Dictionary) or not any(
                             k in fd for k in ("/FontFile", "/FontFile2", "/FontFile3")):
                         self.bad("font %s is not embedded" % base)

@@ -74,8 +74,11 @@ DEB_BUILD = gcc make pkg-config libyaml-dev libfreetype-dev libharfbuzz-dev \
 # The fonts the bundled chains (fonts/*.yaml) name, each face's `package:`
 # (README, "Fonts by script"); a CV needs only those of its scripts.
 # (fonts-wqy-microhei: only for a unit test of glyph ids above 32767;
-# fonts-noto-extra: the light faces, Noto Sans Light for modern's name.)
-DEB_FONTS = fonts-noto-core fonts-noto-extra fonts-noto-cjk fonts-font-awesome fonts-wqy-microhei fonts-dejavu-core
+# fonts-noto-extra: the light faces, Noto Sans Light for modern's name;
+# fonts-noto-color-emoji: emoji in colour, optional: without it they are
+# monochrome, and flags are not drawn.)
+DEB_FONTS = fonts-noto-core fonts-noto-extra fonts-noto-cjk fonts-font-awesome fonts-wqy-microhei fonts-dejavu-core \
+            fonts-noto-color-emoji
 # The tests (clang + libclang-rt-dev: the distribution's default clang and
 # its sanitizer/fuzzer runtimes, whatever its version):
 # (libthai0: the reference test_thai_lib compares thai.c's breaks with.)

@@ -112,6 +112,10 @@ int font_chain_missing(font_chain_t *c, uint32_t cp, const char *lang, char *out
 /* The face id (stable index) used for code point cp in a style and
  * language ("en", "zh", "ja", "ko" or NULL); -1 when no face has it. */
 int font_face_for(font_chain_t *c, int style, const char *lang, uint32_t cp);
+/* 1 when chain c has a face of emoji presentation (a chain file's
+ * `presentation: emoji`: Noto Color Emoji) that has cp: U+FE0F after cp
+ * asks for it, and is drawn (as part of the emoji) from it. */
+int font_emoji_has(font_chain_t *c, int style, uint32_t cp);
 /* 1 when the chain's first face (Latin) has a face of its own for style
  * (a light style: a light face, not the regular one standing in). */
 int font_style_real(font_chain_t *c, int style);

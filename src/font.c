@@ -165,7 +165,9 @@ int font_chain_missing(font_chain_t *c, uint32_t cp, const char *lang, char *out
 	}
 	for (int k = 0; k < c->nent; k++) {
 		font_entry_t *en = &c->ent[k];
-		if (!en->missing || (tagged ? !en->langs : en->langs != 0))
+		/* an emoji face is optional: without it emoji are drawn from
+		   the faces after it (monochrome), or missing as without it */
+		if (!en->missing || en->emoji || (tagged ? !en->langs : en->langs != 0))
 			continue;
 		if (tagged_for && !(en->langs & (1u << li)))
 			continue;

@@ -238,7 +238,8 @@ static int face_load(font_lib_t *lib, font_face_t *f)
 		face_error(&lib->late, f->path, "corrupt font: no readable head or hhea table", "", 0, 0);
 		return -1;
 	}
-	if (!f->sf.outline || f->sf.upem == 0) {
+	f->color = f->sf.color;
+	if ((!f->sf.outline && !f->color) || f->sf.upem == 0) {
 		face_error(&lib->late, f->path, "not a TrueType-outline font", "", 0, 0);
 		return -1;
 	}

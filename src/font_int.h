@@ -54,6 +54,8 @@ struct font_face {
 	                         * sub-font that reads glyphs and advances from hb
 	                         * (or otfont itself) */
 	int upem;
+	int color;              /* colour bitmaps (CBDT: emoji), no outlines: shaped
+	                         * into clusters (flags, ZWJ sequences are one glyph) */
 	int asc, desc, cap; /* font units */
 	int kerns;              /* has GPOS or kern: worth shaping; -1 not yet known
 	                         * (font_face_kerns) */
@@ -86,7 +88,7 @@ typedef struct cut_memo {
 } cut_memo_t;
 
 /* One entry of a chain: a family (or explicit files) and its 4 styles. */
-#define FONT_NCOV 8
+#define FONT_NCOV 96     /* an emoji face lists the Emoji_Presentation ranges */
 
 typedef struct font_entry {
 	char *family;           /* the name in the chain (or the file's family) */
@@ -110,8 +112,11 @@ typedef struct font_entry {
 	int line, col;
 	/* covers: the only code points it is looked up for (ranges, inclusive;
 	 * ncov 0: any), so a character of another script never loads it */
-	uint32_t cov[FONT_NCOV][2];
+	uint32_t (*cov)[2];     /* malloc'd (an entry is copied often: kept small) */
 	int ncov;
+	int emoji;              /* presentation: emoji -- a character it has that
+	                         * U+FE0F follows is drawn from it (a text-style
+	                         * symbol asking for its emoji style: ✉️) */
 } font_entry_t;
 
 /* Cached result of shaping one item (a run of text in one face),
@@ -284,6 +289,7 @@ int font_script_lang(uint32_t cp);
 int font_style_ok(int style);
 int font_chain_entry_for(font_chain_t *c, int style, int li, uint32_t cp);
 int font_chain_entry_cjk(font_chain_t *c, int style, int li, uint32_t cp);
+int font_chain_entry_emoji(font_chain_t *c, int style, uint32_t cp);
 int font_entry_has(font_chain_t *c, int k, int style, uint32_t cp);
 
 /* font_chain.c (calls font_face.c, font_fccache.c) */

@@ -164,6 +164,31 @@ int font_chain_entry_cjk(font_chain_t *c, int style, int li, uint32_t cp)
 	return chain_pick(c, style, li, cp);
 }
 
+/* The entry of emoji presentation (presentation: emoji) that has cp,
+ * whatever its covers say: cp is followed by U+FE0F, which asks for its
+ * emoji style (✉️, ☎️, a keycap's digit); -1 when none has it. Not
+ * cached (few such characters). */
+int font_chain_entry_emoji(font_chain_t *c, int style, uint32_t cp)
+{
+	style = font_style_ok(style);
+	for (int k = 0; k < c->nent; k++) {
+		font_entry_t *en = &c->ent[k];
+		if (!en->emoji)
+			continue;
+		if (en->pending)
+			font_chain_resolve(c, k);
+		font_face_t *f = en->face[style];
+		if (f && font_face_use(c->lib, f) >= 0 && font_face_gid(f, cp))
+			return k;
+	}
+	return -1;
+}
+
+int font_emoji_has(font_chain_t *c, int style, uint32_t cp)
+{
+	return font_chain_entry_emoji(c, style, cp) >= 0;
+}
+
 int font_face_for(font_chain_t *c, int style, const char *lang, uint32_t cp)
 {
 	style = font_style_ok(style);

@@ -335,7 +335,7 @@ again:
 	hb_buffer_guess_segment_properties(b);
 	hb_buffer_get_segment_properties(b, &props);
 	nfeats = mask_feats(mask, feats);
-	if (script_clusters(props.script)) {
+	if (f->color || script_clusters(props.script)) {
 		nfeats -= 4;    /* +kern only: no ligature feature turned off */
 		memmove(feats + 1, feats + 5, (nfeats - 1) * sizeof(*feats));
 		mask |= 1u << 31;  /* its own plan */
@@ -526,7 +526,7 @@ static void item_kern(font_lib_t *lib, font_face_t *f, const char *s, uint32_t n
 	hb_glyph_position_t *pos = hb_buffer_get_glyph_positions(lib->buf, NULL);
 	hb_segment_properties_t props;
 	hb_buffer_get_segment_properties(lib->buf, &props);
-	if (script_clusters(props.script))
+	if (f->color || script_clusters(props.script))
 		item_clusters(lib, info, pos, m, 0, g, ng);
 	else
 		item_record(f, info, pos, m, 0, g, ng, mask);
@@ -972,11 +972,32 @@ static int sticks(uint32_t cp)
 	if (cp == 0x200d || cp == 0x200c || cp == 0x0964 || cp == 0x0965 ||
 	    (cp >= 0xfe00 && cp <= 0xfe0f))
 		return 1;
+	/* the emoji modifiers (skin tones) and tags (a subdivision flag's
+	   letters) belong to the emoji before them */
+	if ((cp >= 0x1f3fb && cp <= 0x1f3ff) || (cp >= 0xe0020 && cp <= 0xe007f))
+		return 1;
 	hb_unicode_general_category_t gc =
 		hb_unicode_general_category(hb_unicode_funcs_get_default(), cp);
 	return gc == HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK ||
 	       gc == HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK ||
 	       gc == HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK;
+}
+
+/* What an emoji sequence is made of besides emoji: stays in the emoji
+ * face even where it has no glyph of its own (the font's ligature has
+ * them: 1️⃣, ❤️‍🔥; HarfBuzz hides a variation selector it lacks). */
+static int emoji_joins(uint32_t cp)
+{
+	return cp == 0xfe0f || cp == 0x200d || cp == 0x20e3 || (cp >= 0xe0020 && cp <= 0xe007f) ||
+	       (cp >= 0x1f3fb && cp <= 0x1f3ff);
+}
+
+/* *p (> start) moved back to the start of the code point before it. */
+static void utf8_prev_start(const char *s, uint32_t start, uint32_t *p)
+{
+	do
+		--*p;
+	while (*p > start && ((unsigned char)s[*p] & 0xC0) == 0x80);
 }
 
 /* Quotes and the ellipsis are full-width in Chinese and Japanese text
@@ -1142,7 +1163,7 @@ static void win_shape(win_t *w)
 	int idx[WIN_MAX];
 	for (int i = 0; i < w->n; i++) {
 		witem_t *x = &w->v[i];
-		if (x->kind != W_ITEM || !x->todo ||
+		if (x->kind != W_ITEM || !x->todo || x->f->color ||
 		    !(script_batches(x->script) || script_clusters(x->script)))
 			continue;
 		int m = 0;
@@ -1241,8 +1262,8 @@ static void win_item(win_t *w, font_chain_t *c, int k, int style, unsigned feats
 	}
 	/* a script shaped into clusters (its letters are U+0900 and up:
 	   three bytes of UTF-8) always goes to HarfBuzz */
-	if (x->todo && x->n > 1 && (unsigned char)x->s[0] >= 0xE0 &&
-	    script_clusters(x->script = text_script(x->s, n))) {
+	if (x->todo && x->n > 1 && (f->color || ((unsigned char)x->s[0] >= 0xE0 &&
+	                                         script_clusters(x->script = text_script(x->s, n))))) {
 		shaper_count[1]++;
 		return;
 	}
@@ -1274,7 +1295,21 @@ static void piece_items(win_t *w, font_chain_t *c, int style, int li, unsigned f
 			k = ascii[cp] ? ascii[cp] - 2 : font_chain_entry_for(c, style, li, cp);
 		} else {
 			l = utf8_next(s + i, b - i, &cp);
-			if (cur >= 0 && sticks(cp) && font_entry_has(c, cur, style, cp))
+			uint32_t p = i, pc;
+			int ke;
+			if (cp == 0xFE0F && cur >= 0 && !c->ent[cur].emoji && i > start &&
+			    (utf8_prev_start(s, start, &p), utf8_next(s + p, i - p, &pc) > 0) &&
+			    (ke = font_chain_entry_emoji(c, style, pc)) >= 0) {
+				/* U+FE0F asks for the emoji style of the character
+				   before it (✉️, a keycap's digit): that one goes to
+				   the emoji face, and U+FE0F with it */
+				if (p > start)
+					win_item(w, c, cur, style, feats, s, start, p);
+				start = p;
+				cur = k = ke;
+			} else if (cur >= 0 && sticks(cp) &&
+			           (font_entry_has(c, cur, style, cp) ||
+			            (c->ent[cur].emoji && emoji_joins(cp))))
 				k = cur;
 			else if (cp >= 0x2018 &&
 			         (cl = cjk_context(s + a, b - a, i - a, l, li, cp)) != FONT_LANG_NONE)

@@ -314,6 +314,14 @@ static int kind_of(uint32_t c, int *draw)
 	return K_CHAR;
 }
 
+/* U+FE0F after a character the chain has an emoji face for (✉️, ❤️, a
+ * keycap's digit) is drawn: it asks that face for the character (font.h:
+ * presentation: emoji); after any other, as every variation selector, it is not. */
+static int vs_draws(const inline_span_t *s, uint32_t prev, uint32_t c)
+{
+	return c == 0xFE0F && prev && s->chain && font_emoji_has(s->chain, s->style, prev);
+}
+
 /* ---- 1, 2: text and break opportunities ---- */
 
 static void il_text(il_t *f, const inline_span_t *spans, int n)
@@ -671,6 +679,9 @@ static void il_decode(il_t *f, int n)
 				draw = 1;
 			} else {
 				c->kind = (uint8_t)kind_of(l ? c->cp : 0xFFFD, &draw);
+				if (!draw && nc >= 2 && f->c[nc - 2].span == si && f->c[nc - 2].draw &&
+				    vs_draws(f->sp[si].s, f->c[nc - 2].cp, c->cp))
+					draw = 1;
 			}
 			c->draw = (uint8_t)(l ? draw : 0);   /* a stray byte: never drawn */
 			if (!l) {
@@ -3733,6 +3744,8 @@ static int32_t width_of(const inline_span_t *spans, int n, const char *lang, buf
 				continue;
 			}
 			int kind = kind_of(cp, &draw);
+			if (!draw && vs_draws(s, prev, cp))
+				draw = 1;
 			/* shaped in the chunks inline_set shapes (il_shape): a
 			   word and the spaces after it */
 			if (kind == K_NL) {

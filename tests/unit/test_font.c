@@ -91,7 +91,14 @@ TEST(selection)
 	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, "ja", 0x20bb7)), "Noto Serif CJK JP");
 	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, NULL, 0x1d465)), "Noto Sans Math");
 	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, NULL, 0x1d538)), "Noto Sans Math");
-	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, NULL, 0x1f393)), "Noto Sans Symbols2");
+	/* 🎓: in colour where fonts-noto-color-emoji is installed */
+	int emoji = font_emoji_has(c, FONT_REGULAR, 0x1f393);
+	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, NULL, 0x1f393)),
+	       emoji ? "Noto Color Emoji" : "Noto Sans Symbols2");
+	/* a text-style symbol keeps its face (U+FE0F asks for the emoji) */
+	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, NULL, 0x2709)), "DejaVu Sans");
+	EQ_INT(font_emoji_has(c, FONT_REGULAR, 0x2709), emoji);
+	EQ_INT(font_emoji_has(c, FONT_REGULAR, 'A'), 0);
 	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, NULL, 0x0f40)), "Noto Serif Tibetan");
 	EQ_STR(family_of(lib, font_face_for(c, FONT_REGULAR, NULL, 0x0964)), "Noto Serif Devanagari");
 	EQ_INT(font_face_for(c, FONT_REGULAR, NULL, 0xa840), -1);  /* Phags-pa: no chain face */
@@ -128,7 +135,8 @@ TEST(selection)
 	fclose(f);
 	CHECK(strstr(out, "NotoSerif-Regular.ttf") != NULL);
 	CHECK(strstr(out, "NotoSerifCJK-Bold.ttc index=2") != NULL);
-	/* real bold faces, but for the two of one style (math letters, symbols) */
+	/* real bold faces, but for the two (three) of one style (math letters,
+	   symbols, colour emoji) */
 	int nsynth = 0;
 	for (const char *l = out; (l = strstr(l, "synthetic-bold")) != NULL; l++) {
 		const char *b = l;
@@ -136,10 +144,11 @@ TEST(selection)
 			b--;
 		char line[400] = {0};
 		memcpy(line, b, (size_t)(l - b) < sizeof(line) - 1 ? (size_t)(l - b) : sizeof(line) - 1);
-		CHECK(strstr(line, "NotoSansMath-Regular") || strstr(line, "NotoSansSymbols2-Regular"));
+		CHECK(strstr(line, "NotoSansMath-Regular") || strstr(line, "NotoSansSymbols2-Regular") ||
+		      strstr(line, "NotoColorEmoji"));
 		nsynth++;
 	}
-	EQ_INT(nsynth, 4);   /* bold, bold-italic of each */
+	EQ_INT(nsynth, emoji ? 6 : 4);   /* bold, bold-italic of each */
 	CHECK(strstr(out, "lang=ja") != NULL);
 	free(out);
 	EQ_INT(e.n, 0);

@@ -4,6 +4,10 @@ prefix, the equal-contribution note, the Published heading and the
 Scholar label. Usage: expect.py locales/de.yaml"""
 import sys, yaml
 L = yaml.safe_load(open(sys.argv[1], encoding="utf-8"))
+# a locale with digits (my: ၀-၉) writes its dates and page numbers in them
+D = str.maketrans("0123456789", "".join(L["digits"])) if "digits" in L else {}
+def print(s, _print=print):
+    _print(s.translate(D))
 def fill(p, **kw):
     for k, v in kw.items():
         p = p.replace("{" + k + "}", str(v))

@@ -115,6 +115,27 @@ static void follow(cut_t *c, unsigned k)
 	}
 }
 
+/* Range i of coverage cov in format fmt: glyphs lo..hi, the first's
+ * coverage index at; 0 (and c->bad) for a format that is neither 1 nor 2. */
+static int cov_range(cut_t *c, uint32_t cov, unsigned fmt, unsigned i, unsigned *lo,
+                     unsigned *hi, unsigned *at)
+{
+	if (fmt == 1) {
+		*lo = *hi = rd16(c, cov + 4 + 2 * (uint64_t)i);
+		*at = i;
+		return 1;
+	}
+	if (fmt == 2) {
+		uint64_t r = cov + 4 + 6 * (uint64_t)i;
+		*lo = rd16(c, r);
+		*hi = rd16(c, r + 2);
+		*at = rd16(c, r + 4);
+		return 1;
+	}
+	c->bad = 1;
+	return 0;
+}
+
 /* Whether coverage cov (0: none, HarfBuzz's Null coverage) holds a glyph
  * of the closure. */
 static int cov_meets(cut_t *c, uint32_t cov)
@@ -277,17 +298,7 @@ static int ctx_rules(cut_t *c, unsigned type, uint32_t so, int go)
 		/* the rule sets of the covered glyphs in the closure */
 		for (unsigned i = 0; i < cn && !c->bad; i++) {
 			unsigned lo, hi, at;
-			if (cfmt == 1) {
-				lo = hi = rd16(c, cov + 4 + 2 * (uint64_t)i);
-				at = i;
-			} else if (cfmt == 2) {
-				uint64_t r = cov + 4 + 6 * (uint64_t)i;
-				lo = rd16(c, r), hi = rd16(c, r + 2), at = rd16(c, r + 4);
-			} else {
-				c->bad = 1;
-				break;
-			}
-			if (!spend(c, lo, hi))
+			if (!cov_range(c, cov, cfmt, i, &lo, &hi, &at) || !spend(c, lo, hi))
 				break;
 			for (unsigned g = lo; g <= hi && g < c->ng; g++) {
 				unsigned idx = at + (g - lo);
@@ -497,17 +508,7 @@ static void sub_outputs(cut_t *c, unsigned type, uint32_t so)
 		unsigned cf = cov ? rd16(c, cov) : 0, n = cov ? rd16(c, cov + 2) : 0;
 		for (unsigned i = 0; i < n && !c->bad; i++) {
 			unsigned lo, hi, at;
-			if (cf == 1) {
-				lo = hi = rd16(c, cov + 4 + 2 * (uint64_t)i);
-				at = i;
-			} else if (cf == 2) {
-				uint64_t r = cov + 4 + 6 * (uint64_t)i;
-				lo = rd16(c, r), hi = rd16(c, r + 2), at = rd16(c, r + 4);
-			} else {
-				c->bad = 1;
-				break;
-			}
-			if (!spend(c, lo, hi))
+			if (!cov_range(c, cov, cf, i, &lo, &hi, &at) || !spend(c, lo, hi))
 				break;
 			for (unsigned g = lo; g <= hi && g < c->ng; g++)
 				if (has(c, g) && at + (g - lo) < ns)

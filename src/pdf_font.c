@@ -495,18 +495,14 @@ static void pf_type3(pw_t *w, pdf_font_t *f, int idx, const uint16_t *cps, unsig
 				for (int j = 0; j < 4; j++)
 					if (j < 2 ? e[j] < bbox[j] : e[j] > bbox[j])
 						bbox[j] = e[j];
-				buf_puts(st, "q ");
-				k = pf_milli(t, sw);
-				buf_add(st, t, (size_t)k);
-				buf_puts(st, " 0 0 ");
-				k = pf_milli(t, sh);
-				buf_add(st, t, (size_t)k);
-				buf_puts(st, " ");
-				k = pf_milli(t, sx);
-				buf_add(st, t, (size_t)k);
-				buf_puts(st, " ");
-				k = pf_milli(t, sy);
-				buf_add(st, t, (size_t)k);
+				/* q sw 0 0 sh sx sy cm: the image's square onto its box */
+				const int64_t cm[6] = {sw, 0, 0, sh, sx, sy};
+				buf_puts(st, "q");
+				for (int j = 0; j < 6; j++) {
+					buf_puts(st, " ");
+					k = pf_milli(t, cm[j]);
+					buf_add(st, t, (size_t)k);
+				}
 				k = snprintf(t, sizeof(t), " cm /I%u Do Q\n", g);
 				buf_add(st, t, (size_t)k);
 			}

@@ -386,6 +386,8 @@ static int tt_width(const sfnt_t *f, unsigned g)
 	return (int)(be16(f->p + f->off[T_HMTX] + 4 * m) * 1000u / f->upem);
 }
 
+const unsigned char sfnt_empty_glyph[SFNT_EMPTY_GLYPH_LEN] = {0};
+
 /* Glyph g's bytes in glyf; 0 and *len 0 when empty or out of bounds. */
 const unsigned char *sfnt_glyph_data(const sfnt_t *f, unsigned g, uint32_t *len)
 {
@@ -690,6 +692,10 @@ static void tt_program(sfnt_t *f, const uint8_t *keep, bbuf_t *b)
 	for (unsigned g = 0; g < f->nglyphs + f->ndup; g++)
 		if ((og[g].d = tt_out_glyph(f, keep, g, &og[g].len)))
 			glyf += tt_padded(og[g].len, 0);
+	if (!glyf) { /* every glyph kept empty: glyf is never empty */
+		og[0].d = sfnt_empty_glyph;
+		glyf = og[0].len = SFNT_EMPTY_GLYPH_LEN;
+	}
 	int lng = glyf > 0x1FFFE;
 	for (int k = 0; k < T_N; k++) {
 		if (!tt_embedded(f, k))

@@ -197,7 +197,8 @@ static void put_glyph(const sfnt_t *f, const gset_t *s, unsigned g, bbuf_t *b)
 }
 
 /* glyf, and the offsets of its glyphs (n + 1, each glyph padded to 2
- * bytes) into loca; 1 when they need the long loca format. */
+ * bytes) into loca; 1 when they need the long loca format. When every
+ * glyph is empty, .notdef is sfnt_empty_glyph (glyf is never empty). */
 static int put_glyf(const sfnt_t *f, const gset_t *s, bbuf_t *b, uint32_t *loca)
 {
 	size_t at = b->n;
@@ -207,6 +208,11 @@ static int put_glyf(const sfnt_t *f, const gset_t *s, bbuf_t *b, uint32_t *loca)
 			put_glyph(f, s, s->id[i], b);
 		if ((b->n - at) & 1)
 			*sfnt_bb_grow(b, 1) = 0;
+	}
+	if (b->n == at) { /* every glyph empty: .notdef is a record */
+		memcpy(sfnt_bb_grow(b, SFNT_EMPTY_GLYPH_LEN), sfnt_empty_glyph, SFNT_EMPTY_GLYPH_LEN);
+		for (unsigned i = 1; i < s->n; i++)
+			loca[i] = SFNT_EMPTY_GLYPH_LEN;
 	}
 	loca[s->n] = (uint32_t)(b->n - at);
 	return loca[s->n] > 0x1FFFE;
@@ -406,7 +412,7 @@ static void put_font(subset_t *u, bbuf_t *b)
 		size_t at = b->n;
 		if (k == S_GLYF || k == S_HMTX) {
 			const bbuf_t *t = k == S_GLYF ? &glyf : &hmtx;
-			if (t->n) /* glyf is empty when every glyph is */
+			if (t->n) /* (memcpy from NULL is undefined) */
 				memcpy(sfnt_bb_grow(b, t->n), t->p, t->n);
 		} else {
 			put_table(u, k, b);

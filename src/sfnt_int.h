@@ -130,6 +130,13 @@ sfnt_t *sfnt_open_face(const unsigned char *p, size_t n, sfnt_file_t *src, int i
 /* Glyph g's bytes in glyf (g < nglyphs); NULL and *len 0 when empty or
  * out of bounds. */
 const unsigned char *sfnt_glyph_data(const sfnt_t *f, unsigned g, uint32_t *len);
+/* A glyph record that draws nothing: a simple glyph of no contour, an
+ * empty box and no instructions (12 bytes). A glyf table of no byte (a
+ * subset whose glyphs are all empty: spaces, U+2800) is refused by
+ * readers (pdf.js: 'Required "glyf" table is not found', and sfnt_open),
+ * so such a subset's .notdef is this glyph. */
+#define SFNT_EMPTY_GLYPH_LEN 12
+extern const unsigned char sfnt_empty_glyph[SFNT_EMPTY_GLYPH_LEN];
 /* The sum of the big-endian 32-bit words of p[0..n) (n a multiple of 4). */
 uint32_t sfnt_sum(const unsigned char *p, size_t n);
 /* Close the table written at b->p[at..b->n): pad it to 4 bytes and fill

@@ -9,6 +9,10 @@
 #    in "❤️") pulled DejaVu in for one empty glyph (pdf.js: no glyf table);
 #    it is not drawn, no font is added for it (but after a character of
 #    the emoji face, ❤️: emoji.sh)
+#  - case 29: a face whose only text is empty glyphs (DejaVu Sans for the
+#    braille blank U+2800 and the spaces beside it) was cut into a subset
+#    of an empty glyf table, which the PDF writer refused ("cannot embed
+#    the font: a required table ... is missing"); it is embedded, read
 #  - case 28: zhanda-zhu's "Memory-Parallelism" breaks after its own
 #    hyphen; pdftotext (default mode), mutool and Ghostscript must each read
 #    the hyphen (poppler dropped it: "MemoryParallelism")
@@ -71,6 +75,16 @@ pdffonts "$W/vs-alone.pdf" | grep -q DejaVu && no "case 10: a font embedded for 
 pdftotext "$W/vs.pdf" - | grep -q "and I $(printf '\342\235\244')\($(printf '\357\270\217')\)\{0,1\} it" ||
 	no "case 10: the heart is not read back"
 
+# case 29: a face of empty glyphs only
+printf 'name: Blank\nsections:\n  - {title: T, type: text, text: "a \342\240\200 \342\240\200\342\240\200 b"}\n' >"$W/blank.yaml"
+"$VITA" render "$W/blank.yaml" -o "$W/blank.pdf" 2>"$W/blank.err"; c=$?
+[ $c = 0 ] || no "case 29: render exit $c: $(head -3 "$W/blank.err")"
+[ -s "$W/blank.err" ] && no "case 29: messages: $(head -3 "$W/blank.err")"
+pdffonts "$W/blank.pdf" 2>/dev/null | grep -q '+DejaVuSans  *CID TrueType .* yes yes yes' ||
+	no "case 29: DejaVu Sans is not embedded: $(pdffonts "$W/blank.pdf" 2>&1 | tail -n +3)"
+pdftotext "$W/blank.pdf" - 2>/dev/null | grep -q "a $(printf '\342\240\200') $(printf '\342\240\200\342\240\200') b" ||
+	no "case 29: the blanks are not read back"
+
 # case 28: a word's own hyphen at a line end, read by three extractors
 "$VITA" render profiles/zhanda-zhu.yaml -o "$W/zz.pdf" 2>/dev/null || no "case 28: render"
 pdftotext "$W/zz.pdf" "$W/zz.poppler.txt"
@@ -84,6 +98,6 @@ for t in poppler mutool gs; do
 	grep -q 'Parallelism Co-Optimization\|^Co-Optimization' "$W/zz.$t.txt" || no "case 28: $t lost the word's end"
 done
 
-sh tests/tools/pdf_check.sh "$W/zz.pdf" "$W/flags.pdf" "$W/big.pdf" "$W/vs.pdf" "$W/vs-alone.pdf" || no "pdf_check.sh found problems"
+sh tests/tools/pdf_check.sh "$W/zz.pdf" "$W/flags.pdf" "$W/big.pdf" "$W/vs.pdf" "$W/vs-alone.pdf" "$W/blank.pdf" || no "pdf_check.sh found problems"
 echo "text_crashes.sh: $([ $fail = 0 ] && echo ok || echo FAILED)"
 exit $fail

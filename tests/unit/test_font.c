@@ -1121,6 +1121,89 @@ TEST(subset_composite)
 	errs_done(&e);
 }
 
+/* Table tag's length in the sfnt b[0..n), -1 when it has none. */
+static long table_len(const unsigned char *b, size_t n, const char *tag)
+{
+	unsigned nt = n >= 12 ? (unsigned)b[4] << 8 | b[5] : 0;
+	for (unsigned i = 0; i < nt && 12 + 16 * (size_t)(i + 1) <= n; i++)
+		if (memcmp(b + 12 + 16 * i, tag, 4) == 0)
+			return (long)rd32(b + 12 + 16 * i + 12);
+	return -1;
+}
+
+/* A subset whose glyphs are all empty (DejaVu Sans's braille blank U+2800
+ * and space, as the face of a CV's one ⠀) has a glyf table all the same:
+ * .notdef a record of no contour (a glyf of no byte was refused by
+ * sfnt_open, "a required table ... is missing", and by pdf.js); FreeType
+ * reads it, and so the program the PDF embeds. */
+TEST(subset_empty)
+{
+	errs_t e;
+	font_lib_t *lib = lib_open(&e);
+	font_chain_t *c = font_chain_get(lib, "serif", &e);
+	if (!c) {
+		CHECK(c != NULL);
+		font_lib_free(lib);
+		errs_done(&e);
+		return;
+	}
+	int face = font_face_for(c, FONT_REGULAR, NULL, 0x2800);
+	EQ_STR(family_of(lib, face), "DejaVu Sans");
+	static const uint32_t sets[2][2] = {{0x2800, 0x20}, {0x20, 0}};
+	FT_Library ft;
+	FT_Init_FreeType(&ft);
+	arena_t *a = arena_new();
+	for (int k = 0; k < 2; k++) {
+		const unsigned char *sub = NULL;
+		size_t len = 0;
+		int n = sets[k][1] ? 2 : 1;
+		CHECK(font_subset(lib, face, sets[k], n, a, &sub, &len, &e) == 0);
+		if (!sub)
+			continue;
+		CHECK(sfnt_sums_ok(sub, len));
+		EQ_INT(table_len(sub, len, "glyf"), 12);
+		FT_Face f = NULL;
+		CHECK(FT_New_Memory_Face(ft, sub, (FT_Long)len, 0, &f) == 0);
+		if (f) {
+			EQ_INT(f->num_glyphs, n + 1);
+			for (int i = 0; i < n; i++) {
+				FT_UInt g = FT_Get_Char_Index(f, sets[k][i]);
+				CHECK(g != 0 && FT_Load_Glyph(f, g, FT_LOAD_NO_SCALE) == 0);
+				EQ_INT(f->glyph->outline.n_points, 0);
+				CHECK(f->glyph->advance.x > 0);
+			}
+			CHECK(FT_Load_Glyph(f, 0, FT_LOAD_NO_SCALE) == 0);
+			EQ_INT(f->glyph->outline.n_contours, 0);
+			FT_Done_Face(f);
+		}
+		char why[300] = "";
+		sfnt_t *sf = sfnt_open(sub, len, why, sizeof(why));
+		CHECK(sf != NULL);
+		if (!sf) {
+			fprintf(stderr, "  sfnt_open: %s\n", why);
+			continue;
+		}
+		uint8_t keep[3] = {1, 1, 1};
+		const unsigned char *pp;
+		size_t pn;
+		sfnt_program(sf, keep, &pp, &pn);
+		CHECK(sfnt_sums_ok(pp, pn));
+		EQ_INT(table_len(pp, pn, "glyf"), 12);
+		CHECK(FT_New_Memory_Face(ft, pp, (FT_Long)pn, 0, &f) == 0);
+		if (f) {
+			CHECK(FT_Load_Glyph(f, 1, FT_LOAD_NO_SCALE) == 0);
+			FT_Done_Face(f);
+		}
+		sfnt_free(sf);
+	}
+	FT_Done_FreeType(ft);
+	arena_free(a);
+	EQ_INT(e.n, 0);
+	errs_print(stderr, &e);
+	font_lib_free(lib);
+	errs_done(&e);
+}
+
 /* The CJK face (Noto Serif CJK SC: CID-keyed CFF with subroutines and
  * hints, in a collection) is cut by sfnt_subset too: its charstrings come
  * flattened (no subroutine calls), with no hints, and draw as the font's
@@ -2437,6 +2520,7 @@ int main(void)
 	RUN(nfc);
 	RUN(subset);
 	RUN(subset_composite);
+	RUN(subset_empty);
 	RUN(subset_cff);
 	RUN(drop);
 	RUN(drop_keeps_hbface);

@@ -133,6 +133,10 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
  * i is inside a character), but for flags (regional indicator pairs),
  * which break as UAX #14 says. What inline_set starts from. */
 void inline_breaks(const char *s, size_t len, const char *lang, char *brks);
+/* The orthographic syllables of Lao, Khmer and Myanmar text in s[0..len)
+ * that inline_set may break or stretch between: starts[i] is 1 when one
+ * starts at byte i after a character of the same script, else 0. */
+void inline_syllables(const char *s, size_t len, char *starts);
 /* Natural width (u) of spans set on one line with no breaking. */
 int32_t inline_width(const inline_span_t *spans, int n, const char *lang);
 /* inline_width, through memo m (NULL: none): spans measured before with

@@ -886,13 +886,22 @@ static void il_thai_words(il_t *f)
  *   Khmer: before a consonant or independent vowel not after a coeng
  *     (U+17D2) nor marked by a bantoc (U+17CB) as a final: សា|ស្ត្រ,
  *     ចាន់ whole.
- *   Lao: before a leading vowel (U+0EC0..0EC4), and before a consonant
- *     a vowel or tone mark follows that no leading vowel precedes, but
- *     for a medial (ວ after a consonant; ລ ຣ after one that may begin
- *     a cluster, not after a final ງ ດ ນ ມ ຍ ວ: ຊາດ|ລາວ) and for ຫ's
- *     sonorants (ຫງ ຫຍ ຫນ ຫມ ຫລ ຫວ): ສຸ|ດາ|ລັດ, ພົມ|ມະ|ວົງ, ສະ|ຫວ່າງ;
- *     a syllable whose onset takes no mark (ຄອມ) stays with the one
- *     before: fewer breaks, never a wrong one inside a syllable.
+ *   Lao: a syllable is [leading vowel] onset [medial] [vowels above,
+ *     below, after] [tone mark] [final], every vowel written (the
+ *     vowel may be a letter: ອ ɔː in ຂອງ, ວ ua in ຄວນ; ຽ), the finals
+ *     ກ ງ ດ ນ ບ ມ ຍ ວ. So one starts before a leading vowel (U+0EC0..
+ *     0EC4), and before a consonant that no leading vowel precedes,
+ *     that no U+0ECC silences (ໂປຣແກຣມ's ມ), that is no medial (ວ
+ *     after a consonant; ລ ຣ after one that may begin a cluster, not
+ *     after a final ງ ດ ນ ມ ຍ ວ: ຊາດ|ລາວ) nor one of ຫ's sonorants
+ *     (ຫງ ຫຍ ຫນ ຫມ ຫລ ຫວ), and: a vowel or tone mark follows it; or it
+ *     comes after ະ or ຳ (which take no final); or it is no final (an
+ *     onset then) but ອ, which starts one only before a mark or ອ
+ *     (ອອກ); or it is a final whose vowel letter follows, ອ or ວ
+ *     before a final (ມອບ, ດວງ): ສຸ|ດາ|ລັດ, ພົມ|ມະ|ວົງ, ສະ|ຫວ່າງ,
+ *     ນຳ|ຂອງ|ອາ|ຈານ, ຄອມ|ພິວ|ເຕີ. A final before ວ and a mark
+ *     (ກວ່າ, or ການ|ວາງ?) starts none: fewer breaks where it is not
+ *     sure, never a wrong one inside a syllable.
  * A nobreak span or URL keeps its text whole (il_span_rules). */
 static int sa_script(uint32_t c)
 {
@@ -918,23 +927,52 @@ static int lao_final(uint32_t c)
 	       c == 0x0EA7;
 }
 
+/* ກ ງ ດ ນ ບ ມ ຍ ວ: the consonants that may end a syllable */
+static int lao_coda(uint32_t c)
+{
+	return lao_final(c) || c == 0x0E81 || c == 0x0E9A;
+}
+
+/* A Lao vowel sign (above, below, after: ະ ັ າ ຳ ິ ... ົ ຼ ຽ) or tone
+ * mark or ໍ (not ໌, which silences the letter before it). */
+static int lao_mark(uint32_t c)
+{
+	return (c >= 0x0EB0 && c <= 0x0EBD) || (c >= 0x0EC8 && c <= 0x0ECB) || c == 0x0ECD;
+}
+
+/* Does a Lao syllable start at consonant or vowel c, between p and n, m
+ * (0: no character of the run)? */
+static int lao_starts(uint32_t p, uint32_t c, uint32_t n, uint32_t m)
+{
+	if (c >= 0x0EC0 && c <= 0x0EC4)
+		return 1;
+	if (!lao_cons(c) || (p >= 0x0EC0 && p <= 0x0EC4) || n == 0x0ECC)
+		return 0;
+	if (lao_cons(p) && (c == 0x0EA7 || ((c == 0x0EA5 || c == 0x0EA3) && !lao_final(p))))
+		return 0;   /* a medial */
+	if (p == 0x0EAB && (c == 0x0E87 || c == 0x0E8D || c == 0x0E99 || c == 0x0EA1 ||
+	                    c == 0x0EA5 || c == 0x0EA7))
+		return 0;   /* ຫ's sonorant */
+	if (lao_mark(n) || p == 0x0EB0 || p == 0x0EB3)
+		return 1;
+	if (c == 0x0EAD)
+		return n == 0x0EAD;
+	if (!lao_coda(c))
+		return 1;
+	/* a final, unless its vowel letter follows, before a final */
+	return (n == 0x0EAD || n == 0x0EA7) && lao_coda(m);
+}
+
 /* Does a syllable of script sc start at c[i] (c[i - 1] of the same)? */
 static int sa_starts(const il_t *f, int i, int sc)
 {
 	uint32_t p = f->c[i - 1].cp, c = f->c[i].cp;
 	uint32_t n = i + 1 < f->nc && f->c[i + 1].kind == K_CHAR ? f->c[i + 1].cp : 0;
 	switch (sc) {
-	case 1:
-		if (c >= 0x0EC0 && c <= 0x0EC4)
-			return 1;
-		if (!lao_cons(c) || (p >= 0x0EC0 && p <= 0x0EC4))
-			return 0;
-		if (!((n >= 0x0EB0 && n <= 0x0EBD) || (n >= 0x0EC8 && n <= 0x0ECD)))
-			return 0;
-		if (lao_cons(p) && (c == 0x0EA7 || ((c == 0x0EA5 || c == 0x0EA3) && !lao_final(p))))
-			return 0;   /* a medial */
-		return !(p == 0x0EAB && (c == 0x0E87 || c == 0x0E8D || c == 0x0E99 || c == 0x0EA1 ||
-		                         c == 0x0EA5 || c == 0x0EA7));
+	case 1: {
+		uint32_t m = n && i + 2 < f->nc && f->c[i + 2].kind == K_CHAR ? f->c[i + 2].cp : 0;
+		return lao_starts(p, c, n, m);
+	}
 	case 2:
 		return c >= 0x1780 && c <= 0x17B3 && p != 0x17D2 && n != 0x17CB;
 	default: {
@@ -966,6 +1004,24 @@ static int sa_bytes(const char *s, size_t n)
 				return 1;
 		}
 	return 0;
+}
+
+void inline_syllables(const char *s, size_t len, char *starts)
+{
+	il_t f = {0};
+	f.c = xcalloc(len + 1, sizeof(*f.c));
+	memset(starts, 0, len);
+	for (size_t at = 0; at < len; f.nc++) {
+		f.c[f.nc].off = (int32_t)at;
+		f.c[f.nc].kind = K_CHAR;
+		at += (size_t)utf8_decode(s + at, len - at, &f.c[f.nc].cp);
+	}
+	for (int i = 1; i < f.nc; i++) {
+		int sc = sa_script(f.c[i].cp);
+		if (sc && sa_script(f.c[i - 1].cp) == sc && sa_starts(&f, i, sc))
+			starts[f.c[i].off] = 1;
+	}
+	free(f.c);
 }
 
 static void il_sa_syllables(il_t *f)

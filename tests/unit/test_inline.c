@@ -1203,6 +1203,53 @@ TEST(sa_syllables)
 	CHECK(inside > 10);    /* lines do end between syllables */
 }
 
+/* text with '|' before each syllable inline_syllables finds */
+static const char *syllables_of(const char *text)
+{
+	static char out[1024];
+	char st[512];
+	size_t n = strlen(text), k = 0;
+	inline_syllables(text, n, st);
+	for (size_t i = 0; i < n && k + 2 < sizeof(out); i++) {
+		if (st[i])
+			out[k++] = '|';
+		out[k++] = text[i];
+	}
+	out[k] = 0;
+	return out;
+}
+
+/* Lao orthographic syllables: every vowel is written, some as letters
+ * (ອ ɔː, ວ ua, ຽ), and one consonant ends a syllable at most: a syllable
+ * whose onset carries no mark (ຂອງ, ຄອມ, ສອງ, ຄວາມ) starts where its
+ * onset does (none was found: the one before took it in); a medial, ຫ's
+ * sonorant, a letter U+0ECC silences start none; a final before ວ and a
+ * mark (ກວ່າ) may be an onset or not: no start. Khmer and Myanmar as
+ * they were. */
+TEST(sa_syllable_rules)
+{
+	static const char *const cases[][2] = {
+		{"ການແນະນຳຂອງອາຈານສົມສັກ", "ການ|ແນະ|ນຳ|ຂອງ|ອາ|ຈານ|ສົມ|ສັກ"},
+		{"ຄອມພິວເຕີ", "ຄອມ|ພິວ|ເຕີ"},
+		{"ປີທີສອງຢູ່ມະຫາວິທະຍາໄລແຫ່ງຊາດລາວ", "ປີ|ທີ|ສອງ|ຢູ່|ມະ|ຫາ|ວິ|ທະ|ຍາ|ໄລ|ແຫ່ງ|ຊາດ|ລາວ"},
+		{"ຄວາມຮູ້", "ຄວາມ|ຮູ້"},
+		{"ການມອບໝາຍ", "ການ|ມອບ|ໝາຍ"},
+		{"ດາວດວງ", "ດາວ|ດວງ"},
+		{"ອອກແບບ", "ອອກ|ແບບ"},
+		{"ຮຽນຮູ້ໜັງສື", "ຮຽນ|ຮູ້|ໜັງ|ສື"},
+		{"ນະຄອນຫຼວງພະບາງ", "ນະ|ຄອນ|ຫຼວງ|ພະ|ບາງ"},
+		{"ສະຫວ່າງ", "ສະ|ຫວ່າງ"},
+		{"ເຄື່ອງຈັກຂ້ອຍ", "ເຄື່ອງ|ຈັກ|ຂ້ອຍ"},
+		{"ໂປຣແກຣມ", "ໂປຣ|ແກຣມ"},
+		{"ຫຼາຍກວ່າ", "ຫຼາຍກວ່າ"},
+		{"ຂອງໆ", "ຂອງໆ"},
+		{"សាស្ត្រ", "សា|ស្ត្រ"},
+		{"ကျွန်မ", "ကျွန်|မ"},
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		EQ_STR(syllables_of(cases[k][0]), cases[k][1]);
+}
+
 /* A span in another language than the text (a publication with `lang:
  * en` in a German CV) is hyphenated with its own patterns, from the set;
  * one whose language has none (zh) is not hyphenated; a CV with no
@@ -1296,6 +1343,7 @@ int main(void)
 	RUN(pretolerance);
 	RUN(memo_same);
 	RUN(sa_syllables);
+	RUN(sa_syllable_rules);
 	arena_free(A);
 	hyph_close(hy);
 	font_lib_free(lib);

@@ -606,6 +606,24 @@ line:
 
 /* Flags and U+FFFF (see above) are rewritten first, as bytes of the same
  * length: U+20000 and U+FFFD. */
+/* Khmer's ។ ៕ and Myanmar's ၊ ။ end a sentence or clause after its last
+ * syllable: UAX #14 (class BA) breaks after them and not before, but for
+ * a space before (LB18 before LB21), which some texts have (ខ្ញុំ ។); that
+ * space keeps them with their syllable too, as LB13 keeps ! and ) after
+ * a space. */
+static void sa_marks_keep(const unsigned char *s, size_t len, char *brks)
+{
+	for (const unsigned char *p = s, *e = s + len; (p = memchr(p, 0xE1, (size_t)(e - p)));
+	     p++) {
+		if (e - p < 3 || !((p[1] == 0x9F && (p[2] == 0x94 || p[2] == 0x95)) ||
+		                   (p[1] == 0x81 && (p[2] == 0x8A || p[2] == 0x8B))))
+			continue;
+		size_t at = (size_t)(p - s);
+		if (at > 0 && s[at - 1] == ' ' && brks[at - 1] == LINEBREAK_ALLOWBREAK)
+			brks[at - 1] = LINEBREAK_NOBREAK;
+	}
+}
+
 void inline_breaks(const char *str, size_t len, const char *lang, char *brks)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -624,6 +642,8 @@ void inline_breaks(const char *str, size_t len, const char *lang, char *brks)
 			memcpy(tmp + i, "\xF0\xA0\x80\x80", 4);
 	}
 	lb_breaks(tmp ? (const unsigned char *)tmp : s, len, lang, brks);
+	if (memchr(s, 0xE1, len))
+		sa_marks_keep(s, len, brks);
 	for (size_t i = 0; tmp && i < len; i++) {
 		if (!is_ri_utf8(str, len, i))
 			continue;

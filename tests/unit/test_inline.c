@@ -1250,6 +1250,83 @@ TEST(sa_syllable_rules)
 		EQ_STR(syllables_of(cases[k][0]), cases[k][1]);
 }
 
+/* Khmer's khan ។ and bariyoosan ៕, Myanmar's little section ၊ and
+ * section ။ end a sentence or clause (UAX #14: BA): they belong to the
+ * syllable before them (no break, no syllable start before them, nor a
+ * break at a space before them: a line never starts with one; it did
+ * after a space, 'ខ្ញុំ ។') and a line may break after them, with no space
+ * after (Khmer writes none after ។ at times) as with one. */
+TEST(sa_punctuation)
+{
+	static const char *const texts[] = {
+		"ក្រោមការណែនាំរបស់សាស្ត្រាចារ្យហេងសុវណ្ណ។ចំណាប់អារម្មណ៍ស្រាវជ្រាវរបស់ខ្ញុំគឺប្រព័ន្ធរៀនម៉ាស៊ីន"
+		"ជាពិសេសការបណ្តុះបណ្តាលគំរូភាសាធំៗ។ពីមុនខ្ញុំធ្លាប់ធ្វើការនៅមន្ទីរពិសោធន៍នៅសៀមរាប៕និងបាត់ដំបង។",
+		"သုတေသီဖြစ်ပြီးပါမောက္ခဦးအောင်မြင့်၏လမ်းညွှန်မှုဖြင့်လုပ်ကိုင်နေပါသည်။ကျွန်မ၏ဘာသာစကားမော်ဒယ်များကို"
+		"ထိရောက်စွာလေ့ကျင့်ခြင်း၊ဖြစ်ပါသည်။ယခင်ကမန္တလေးနှင့်နေပြည်တော်ရှိဓာတ်ခွဲခန်းများတွင်အလုပ်လုပ်ခဲ့ပါသည်။",
+		"ក្រោមការណែនាំរបស់សាស្ត្រាចារ្យ ហេង សុវណ្ណ។ ចំណាប់អារម្មណ៍ស្រាវជ្រាវរបស់ខ្ញុំ ។ គឺប្រព័ន្ធរៀនម៉ាស៊ីន "
+		"ជាពិសេសការបណ្តុះបណ្តាលគំរូភាសាធំៗ ៕ ពីមុនខ្ញុំធ្លាប់ធ្វើការនៅមន្ទីរពិសោធន៍នៅសៀមរាប និងបាត់ដំបង ។",
+		"သုတေသီဖြစ်ပြီး ပါမောက္ခ ဦးအောင်မြင့်၏ လမ်းညွှန်မှုဖြင့် လုပ်ကိုင်နေပါသည် ။ ကျွန်မ၏ ဘာသာစကားမော်ဒယ်များကို "
+		"ထိရောက်စွာ လေ့ကျင့်ခြင်း ၊ ဖြစ်ပါသည်။ ယခင်က မန္တလေးနှင့် နေပြည်တော်ရှိ ဓာတ်ခွဲခန်းများတွင် အလုပ်လုပ်ခဲ့ပါသည် ။",
+	};
+	static const char *const marks[] = {"។", "៕", "၊", "။"};
+	for (int t = 0; t < 4; t++) {
+		const char *text = texts[t];
+		size_t n = strlen(text);
+		char brks[2048], st[2048];
+		CHECK(n < sizeof(brks));
+		inline_breaks(text, n, NULL, brks);
+		inline_syllables(text, n, st);
+		int seen = 0;
+		for (int k = 0; k < 4; k++)
+			for (const char *q = text; (q = strstr(q, marks[k])); q += 3) {
+				size_t at = (size_t)(q - text);
+				seen++;
+				EQ_INT(brks[at - 1], 2);  /* LINEBREAK_NOBREAK before */
+				if (text[at - 1] == ' ')
+					EQ_INT(brks[at - 2], 2);  /* and before its space */
+				EQ_INT(st[at], 0);
+				if (at + 3 < n)   /* LINEBREAK_ALLOWBREAK after (and its space) */
+					EQ_INT(brks[text[at + 3] == ' ' ? at + 3 : at + 2], 1);
+			}
+		CHECK(seen >= 4);
+		int after = 0;
+		for (int align = 0; align < 2; align++)
+			for (int32_t w = 60000; w <= 300000; w += 4000) {
+				inline_span_t s = span(text, FONT_REGULAR, 0, NULL);
+				inline_opts_t o = opts(w, align ? INLINE_JUSTIFY : INLINE_LEFT);
+				o.lang = t % 2 ? "my" : "km";
+				o.hyph = NULL;
+				inline_result_t r;
+				errs_t e;
+				errs_init(&e);
+				EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
+				EQ_INT(e.n, 0);
+				const char *p = text;
+				for (int i = 0; i < r.nlines; i++) {
+					const char *l = line_text(&r.lines[i]);
+					size_t ln = strlen(l);
+					CHECK(strncmp(p, l, ln) == 0);
+					p += ln;
+					if (*p == ' ')
+						p++;
+					for (int k = 0; k < 4; k++) {
+						size_t mk = strlen(marks[k]);
+						if (!strncmp(l, marks[k], mk)) {
+							fprintf(stderr, "  line %d at %d u starts with %s\n", i, w, marks[k]);
+							CHECK(0);
+						}
+						if (i + 1 < r.nlines && ln >= mk && !strcmp(l + ln - mk, marks[k]))
+							after++;
+					}
+				}
+				CHECK(*p == 0);
+				errs_done(&e);
+			}
+		CHECK(after > 0);   /* lines do end after them */
+		fprintf(stderr, "  %s: %d lines end after a sentence mark\n", t % 2 ? "my" : "km", after);
+	}
+}
+
 /* A span in another language than the text (a publication with `lang:
  * en` in a German CV) is hyphenated with its own patterns, from the set;
  * one whose language has none (zh) is not hyphenated; a CV with no
@@ -1344,6 +1421,7 @@ int main(void)
 	RUN(memo_same);
 	RUN(sa_syllables);
 	RUN(sa_syllable_rules);
+	RUN(sa_punctuation);
 	arena_free(A);
 	hyph_close(hy);
 	font_lib_free(lib);

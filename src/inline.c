@@ -613,15 +613,13 @@ line:
  * a space. */
 static void sa_marks_keep(const unsigned char *s, size_t len, char *brks)
 {
-	for (const unsigned char *p = s, *e = s + len; (p = memchr(p, 0xE1, (size_t)(e - p)));
-	     p++) {
-		if (e - p < 3 || !((p[1] == 0x9F && (p[2] == 0x94 || p[2] == 0x95)) ||
-		                   (p[1] == 0x81 && (p[2] == 0x8A || p[2] == 0x8B))))
-			continue;
-		size_t at = (size_t)(p - s);
-		if (at > 0 && s[at - 1] == ' ' && brks[at - 1] == LINEBREAK_ALLOWBREAK)
-			brks[at - 1] = LINEBREAK_NOBREAK;
-	}
+	/* spaces are fewer than the scripts' E1 lead bytes */
+	for (const unsigned char *p = s, *e = s + len; (p = memchr(p, ' ', (size_t)(e - p))); p++)
+		if (e - p >= 4 && p[1] == 0xE1 &&
+		    ((p[2] == 0x9F && (p[3] == 0x94 || p[3] == 0x95)) ||
+		     (p[2] == 0x81 && (p[3] == 0x8A || p[3] == 0x8B))) &&
+		    brks[p - s] == LINEBREAK_ALLOWBREAK)
+			brks[p - s] = LINEBREAK_NOBREAK;
 }
 
 void inline_breaks(const char *str, size_t len, const char *lang, char *brks)
@@ -1026,24 +1024,6 @@ static int sa_bytes(const char *s, size_t n)
 	return 0;
 }
 
-void inline_syllables(const char *s, size_t len, char *starts)
-{
-	il_t f = {0};
-	f.c = xcalloc(len + 1, sizeof(*f.c));
-	memset(starts, 0, len);
-	for (size_t at = 0; at < len; f.nc++) {
-		f.c[f.nc].off = (int32_t)at;
-		f.c[f.nc].kind = K_CHAR;
-		at += (size_t)utf8_decode(s + at, len - at, &f.c[f.nc].cp);
-	}
-	for (int i = 1; i < f.nc; i++) {
-		int sc = sa_script(f.c[i].cp);
-		if (sc && sa_script(f.c[i - 1].cp) == sc && sa_starts(&f, i, sc))
-			starts[f.c[i].off] = 1;
-	}
-	free(f.c);
-}
-
 static void il_sa_syllables(il_t *f)
 {
 	if (f->maxcp < 0xE80 || !sa_bytes(f->text.s, f->text.len))
@@ -1068,6 +1048,26 @@ static void il_sa_syllables(il_t *f)
 		a->bk = last < 0 ? BK_SYLIN : BK_SYL;
 		last = i - 1;
 	}
+}
+
+void inline_syllables(const char *s, size_t len, char *starts)
+{
+	il_t f = {0};
+	f.c = xcalloc(len + 1, sizeof(*f.c));
+	f.text.s = (char *)(uintptr_t)s;
+	f.text.len = len;
+	memset(starts, 0, len);
+	for (size_t at = 0; at < len; f.nc++) {
+		f.c[f.nc].off = (int32_t)at;
+		f.c[f.nc].kind = K_CHAR;
+		at += (size_t)utf8_decode(s + at, len - at, &f.c[f.nc].cp);
+		if (f.c[f.nc].cp > f.maxcp)
+			f.maxcp = f.c[f.nc].cp;
+	}
+	il_sa_syllables(&f);
+	for (int i = 0; i + 1 < f.nc; i++)
+		starts[f.c[i + 1].off] = f.c[i].bk == BK_SYL || f.c[i].bk == BK_SYLIN;
+	free(f.c);
 }
 
 /* ---- hyphenation ---- */

@@ -74,6 +74,7 @@ typedef struct kp {
 	int active;               /* head of the active list (by position) */
 	int tail;                 /* its last node */
 	int lim;                  /* the hyphen limit this pass keeps to (0: none) */
+	int limited;              /* a line within the tolerance was refused for the limit */
 } kp_t;
 
 static int is_forced(const para_item_t *p)
@@ -331,6 +332,7 @@ static void kp_try(kp_t *k, int b, int32_t tol, int final)
 	int runs = bn.flagged && lim > 0;
 	int nc = runs ? 4 * (lim + 1) : 4;
 	int64_t best = AWFUL, hbest[PARA_HYPHEN_LIMIT + 1];
+	int refused = 0;
 	for (int f = 0; f < nc; f++)
 		c[f].total = AWFUL;
 	for (int h = 0; h <= PARA_HYPHEN_LIMIT; h++)
@@ -367,6 +369,8 @@ static void kp_try(kp_t *k, int b, int32_t tol, int final)
 				best = t;
 			if (t < hbest[h])
 				hbest[h] = t;
+		} else if (h > lim && over != 1 && (final || (over == 0 && r <= tol))) {
+			refused = 1;
 		} else if (over == 1 && final && best == AWFUL && next < 0 && prev < 0) {
 			/* the last hope: keep the overfull line (TeX's rescue) */
 			c[2].total = na->total;
@@ -387,6 +391,7 @@ static void kp_try(kp_t *k, int b, int32_t tol, int final)
 		}
 		a = next;
 	}
+	k->limited |= refused;
 	for (int ci = 0; ci < nc; ci++) {
 		/* TeX drops a way dearer than the best by more than the fitness
 		   demerits; with a limit, only against ways of the same run (a
@@ -615,9 +620,14 @@ int para_break(const para_item_t *items, int n, const para_opts_t *o,
 	k.lim = o->hyphen_limit > PARA_HYPHEN_LIMIT ? 0 : o->hyphen_limit;
 	int32_t tol = o->tolerance > 0 ? o->tolerance : 2000;
 	last = kp_pass(&k, tol, 0);
+	/* without the limit the same breaks are reachable (a break is, or
+	   is not, whatever the way to it; only the first line's width
+	   depends on more than where it starts) unless a line was refused
+	   for the limit: then it fails again */
 	if (last < 0 && k.lim) {
 		k.lim = 0;
-		last = kp_pass(&k, tol, 0);
+		if (k.limited)
+			last = kp_pass(&k, tol, 0);
 	}
 	if (last < 0 && !o->one_pass)
 		last = kp_pass(&k, INT32_MAX, 1);

@@ -117,6 +117,8 @@ typedef struct inline_line {
 typedef struct inline_result {
 	inline_line_t *lines; int nlines;
 	int greedy;             /* the fallback breaker was used */
+	int *facts;             /* with o->memo: a word kept with the spans' texts (0 at
+	                           first) for what the caller works out from them alone */
 } inline_result_t;
 
 /* Set spans into lines; everything is allocated in a. Warnings (missing

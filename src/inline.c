@@ -215,6 +215,7 @@ typedef struct ment {
 	int ol;                 /* il_one_line_sure may take it: 0 not known yet, 1 yes, -1 no */
 	struct olspan *ols;     /* then what its spans add (nsp) */
 	int64_t olbase;         /* and its code points without a glyph */
+	int facts;              /* the caller's facts of the spans' text (inline_result_t) */
 } ment_t;
 
 /* What the code points of a span of a memo entry add to il_one_line's
@@ -3653,6 +3654,7 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 	f.aux = il_keep.aux;
 	f.capit = il_keep.capit;
 	ment_t *me = oo.memo ? memo_find(oo.memo, spans, n > 0 ? n : 0, &oo) : NULL;
+	out->facts = me ? &me->facts : NULL;
 	if (me && oo.count && me->shp && il_one_line_sure(&f, oo.memo, me, spans, n)) {
 		out->nlines = 1;
 		return 0;
@@ -3668,7 +3670,7 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 		il_keep_words(&f);
 		il_bidi(&f);
 		if (oo.memo)
-			me = memo_add(oo.memo, &f);
+			out->facts = (me = memo_add(oo.memo, &f)) ? &me->facts : NULL;
 	}
 	il_span_langs(&f);
 	for (int i = 0; me && i < f.nsp && i < me->nsp; i++)

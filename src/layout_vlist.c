@@ -224,6 +224,19 @@ static int mostly_tall(const spans_t *s)
 	return tall > other;
 }
 
+/* fn(s), which reads only the texts of s, kept in *facts (bits 2i: known,
+ * 2i + 1: the answer) when the fit's memo keeps a word with them: its
+ * attempts set the same paragraphs again at other sizes. */
+static int text_fact(int *facts, int i, int (*fn)(const spans_t *), const spans_t *s)
+{
+	if (facts && (*facts >> 2 * i & 1))
+		return *facts >> (2 * i + 1) & 1;
+	int v = fn(s);
+	if (facts)
+		*facts |= (1 | v << 1) << 2 * i;
+	return v;
+}
+
 /* Is the region blocks go to sure to need more than L->max_pages pages
  * (then L->over = 1, and nothing more is set)? Called before each
  * paragraph: by then the items of the ones before are final (a block
@@ -270,9 +283,9 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
 	}
 	int first = L->r->nv;
 	int32_t h = lay_lead(L, size);
-	if (hyphenate && mostly_cjk(s))   /* body text, not a name or a title */
+	if (hyphenate && text_fact(r.facts, 0, mostly_cjk, s))   /* body text, not a name or a title */
 		h = (int32_t)((int64_t)size * L->s->leading_cjk / 1000);
-	else if (mostly_tall(s))
+	else if (text_fact(r.facts, 1, mostly_tall, s))
 		/* any line, not only body text: a Tibetan or Burmese headline
 		   reaches into the line below it whatever it is (the compact
 		   header's tagline touched its location line) */

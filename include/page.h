@@ -36,6 +36,10 @@ typedef struct page_run {
 	int face;           /* face id (font_face_info) */
 	int synth;          /* FONT_SYNTH_BOLD | FONT_SYNTH_ITALIC */
 	uint32_t color;     /* 0xRRGGBB */
+	int level;          /* its bidi level (UAX #9) on a line that has right-to-
+	                       left text, else 0: on a left-to-right line the
+	                       runs of a stretch at level 1 and more are drawn in
+	                       reading order (layout_vlist.c lay_place) */
 	const char *text;   /* UTF-8, NFC, BMP only, < 65,535 bytes */
 	int len;            /* bytes */
 	/* What text extraction should read instead of text (PDF /ActualText),

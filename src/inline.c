@@ -2652,7 +2652,7 @@ static void ls_glue(il_t *f, lset_t *L, const faux_t *ax, int32_t at, int32_t gw
 	if (!L->open && L->wlast) /* the cluster ls_word_fast added closes here */
 		L->glv[L->wrun] = c->lv;
 	L->wlast = 0;
-	if ((c->lv & 1) && f->o->rtl && (L->open || L->wrun >= 0) && c->face >= 0 && gw > 0 &&
+	if ((c->lv & 1) && (L->open || L->wrun >= 0) && c->face >= 0 && gw > 0 &&
 	    f->sp[c->span].plain && !gs->url && !(gs->flags & INLINE_ARTIFACT)) {
 		/* A right-to-left page's space between right-to-left words is
 		   a glyph of its own as wide as the glue (it continues the word
@@ -2665,6 +2665,29 @@ static void ls_glue(il_t *f, lset_t *L, const faux_t *ax, int32_t at, int32_t gw
 		   the PDF draws nothing for a face without a space). */
 		int face = L->open ? L->cur.face : L->runs[L->wrun].face;
 		int synth = L->open ? L->cur.synth : L->runs[L->wrun].synth;
+		ls_glyph(f, L, c->span, face, synth, 1, " ", 1, f->text.s + c->off, c->len, c->lv, at,
+		         gw, NULL);
+		return;
+	}
+	if (L->lv > c->lv && !f->o->rtl && (L->open || L->wrun >= 0) && c->face >= 0 && gw > 0 &&
+	    f->sp[c->span].plain && !gs->url && !(gs->flags & INLINE_ARTIFACT)) {
+		/* A left-to-right page's space that ends a stretch of right-
+		   to-left text (its level is below the glyph's before: the
+		   space after "جامعة القاهرة" in "... القاهرة (Cairo", after
+		   "123" in "مرحبا 123 done") is a glyph too, a run of its own
+		   at its level: lay_place draws the stretch from its right
+		   end, then this space where it is, then what follows it.
+		   MuPDF starts a new line at a jump forwards to left-to-right
+		   text, and guesses no space after right-to-left text; the
+		   jump back over the stretch comes at the space, a neutral
+		   character, and it reads the line as one, with the space.
+		   In the face of the glyph before, as above (not the trailing
+		   space of a run above its level, which is drawn inside the
+		   stretch). */
+		int face = L->open ? L->cur.face : L->runs[L->wrun].face;
+		int synth = L->open ? L->cur.synth : L->runs[L->wrun].synth;
+		ls_close(f, L, 0);
+		ls_word_end(f, L);
 		ls_glyph(f, L, c->span, face, synth, 1, " ", 1, f->text.s + c->off, c->len, c->lv, at,
 		         gw, NULL);
 		return;
@@ -2788,6 +2811,7 @@ static void ls_visual(lset_t *L, int rtl)
 	for (int k = 0, r = 0; k < m; k++)
 		if (ord[k] % 2 == 0) {
 			L->runs[r] = old[ord[k] / 2];
+			L->runs[r].level = lv[ord[k]];
 			L->runs[r++].x = nx[ord[k] / 2];
 		}
 	free(ord);
@@ -3010,11 +3034,11 @@ static void il_lines(il_t *f, const para_line_t *pl, int n, inline_result_t *out
 	out->nlines = n;
 	int prev = 0;
 	for (int i = 0; i < n; i++) {
-		/* a right-to-left page's words are merged (lay_place draws
-		   them in reading order), but not at the start of a line that
+		/* right-to-left words are merged (lay_place draws them in
+		   reading order), but not at the start of a line that
 		   continues a hyphenated word (il_actual changes its first
 		   runs) */
-		L.merge = f->o->rtl && !prev && !(i > 0 && ends_in_own_hyphen(f, &pl[i - 1]));
+		L.merge = !prev && !(i > 0 && ends_in_own_hyphen(f, &pl[i - 1]));
 		int drew = ls_line(f, &L, &pl[i], i == 0, &out->lines[i]);
 		if (prev)
 			il_actual(f, &out->lines[i - 1], &out->lines[i], 0);

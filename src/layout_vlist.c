@@ -511,18 +511,88 @@ static void ltr_stretches(const vitem_t *v, int *order, int32_t *xs, int n)
 	}
 }
 
+/* Reverse, among order[a..b], the runs at level lv or more (the other
+ * items keep their places) in each stretch of them that no run of a lower
+ * level, and nothing drawn but runs, interrupts. */
+static void reverse_at(const vitem_t *v, int *order, int32_t *xs, int a, int b, int lv)
+{
+	for (int i = a; i <= b; i++) {
+		const page_item_t *it = &v->it[order[i]];
+		if (it->kind != PAGE_RUN || it->u.run.level < lv)
+			continue;
+		int j = i, e = i;
+		for (; j <= b; j++) {
+			const page_item_t *q = &v->it[order[j]];
+			if (q->kind == PAGE_RUN && q->u.run.level < lv)
+				break;
+			if (q->kind == PAGE_RUN)
+				e = j;
+		}
+		for (int l = i, r = e; l < r; l++, r--) {
+			while (v->it[order[l]].kind != PAGE_RUN)
+				l++;
+			while (v->it[order[r]].kind != PAGE_RUN)
+				r--;
+			if (l >= r)
+				break;
+			int t = order[l];
+			int32_t tx = xs[l];
+			order[l] = order[r];
+			xs[l] = xs[r];
+			order[r] = t;
+			xs[r] = tx;
+		}
+		i = j;
+	}
+}
+
+/* On a left-to-right line the items are drawn from the left: a stretch of
+ * runs at bidi level 1 or more (an Arabic name, a Hebrew title with its
+ * numbers) is put back in reading order, the runs of each level from 1 up
+ * turned round (UAX #9 L2 undone: the right-to-left runs from the right,
+ * a number or a Latin name in them left to right), so that the readers
+ * that take text in drawing order (MuPDF, pdf.js) read "محمد العلي", not
+ * "يلعلا دمحم" (a word, one run, is drawn from its first letter: page.h;
+ * the space after the stretch is a run of its own: inline.c ls_glue).
+ * Links (no ink) keep their places among the runs; a frame, a rule or an
+ * image ends the stretch (each is drawn before and after the glyphs it
+ * was). order[0..n) is the drawing order, xs its keys. */
+static void rtl_stretches(const vitem_t *v, int *order, int32_t *xs, int n)
+{
+	for (int a = 0; a < n; a++) {
+		const page_item_t *it = &v->it[order[a]];
+		if (it->kind != PAGE_RUN || it->u.run.level < 1)
+			continue;
+		int b = a, top = it->u.run.level;
+		for (int k = a + 1; k < n; k++) {
+			const page_item_t *q = &v->it[order[k]];
+			if (q->kind == PAGE_LINK)
+				continue;
+			if (q->kind != PAGE_RUN || q->u.run.level < 1)
+				break;
+			b = k;
+			top = q->u.run.level > top ? q->u.run.level : top;
+		}
+		for (int lv = 1; lv <= top; lv++)
+			reverse_at(v, order, xs, a, b, lv);
+		a = b;
+	}
+}
+
 void lay_place(page_t *pg, const vitem_t *v, int32_t baseline, int rtl)
 {
 	/* insertion sort (stable) of the item indices by x; a line has a
 	   few items, so both arrays are on the stack unless it has many */
 	int order_s[64], *order = v->n <= 64 ? order_s : xmalloc(sizeof(int) * (size_t)v->n);
 	int32_t xs_s[64], *xs = v->n <= 64 ? xs_s : xmalloc(sizeof(int32_t) * (size_t)v->n);
+	int lv = 0;     /* a run above level 0: right-to-left text */
 	for (int m = 0; m < v->n; m++) {
 		/* a right-to-left line's runs come left to right: taken from
 		   the last, they are almost in order (ties stay in the
 		   list's order) */
 		int i = rtl ? v->n - 1 - m : m, k = m;
 		int32_t x = item_x(&v->it[i], rtl);
+		lv |= v->it[i].kind == PAGE_RUN ? v->it[i].u.run.level : 0;
 		while (k > 0 && (xs[k - 1] > x || (xs[k - 1] == x && order[k - 1] > i))) {
 			order[k] = order[k - 1];
 			xs[k] = xs[k - 1];
@@ -533,6 +603,8 @@ void lay_place(page_t *pg, const vitem_t *v, int32_t baseline, int rtl)
 	}
 	if (rtl)
 		ltr_stretches(v, order, xs, v->n);
+	else if (lv)
+		rtl_stretches(v, order, xs, v->n);
 	for (int i = 0; i < v->n; i++) {
 		const page_item_t *it = &v->it[order[i]];
 		if (rtl && it->kind == PAGE_RUN && it->u.run.adv)

@@ -137,6 +137,48 @@ if [ -f tests/tools/pdfjs/node_modules/pdfjs-dist/package.json ]; then
 	done
 fi
 pdftotext -enc UTF-8 "$OUT/ltr.pdf" - | grep -qF 'Layla Hassan' || no "ltr-in-rtl: pdftotext does not read 'Layla Hassan'"
+# Right-to-left phrases in a left-to-right (German) CV: each stretch of
+# runs at bidi level 1 and more is drawn from its first letter
+# (layout_vlist.c rtl_stretches; digits and Latin inside it, level 2, left
+# to right), and the space that ends it is a glyph drawn after it
+# (inline.c ls_glue), so that mutool reads it as written, with its spaces
+# and on one line -- it read 'يلِعَلادمَّحَمُ', 'فیرشیتعنصهاگشناد',
+# '2024תנשבםילדומ3 לערמאמ' -- and pdf.js in logical order, without the
+# spaces (as in a right-to-left page: it takes a space only from a pen
+# move to the right); it read 'يلِعَد المَّحَمُ' and '2024 מודלים בשנת 3
+# מאמר על' (it turns a line round by its own bidi, which puts marks before
+# their letters and numbers first). pdftotext orders by position, as it
+# did: every phrase as written, except where poppler's bidi takes digits
+# and the Arabic comma for left-to-right text and gives the sections in
+# visual order ('2024 מודלים בשנת 3 מאמר על', 'ایران،تهران'): their parts
+# (and a space before a stretch it reads inside it: 'Korpus  پیکره ...معاصرfür').
+# The pages are drawn as they were (the same glyphs at the same places).
+p=$OUT/rtl-in-ltr.pdf
+"$VITA" render tests/bidi/rtl-in-ltr.yaml -o "$p" 2>"$OUT/rtl-in-ltr.err" || { no "rtl-in-ltr: exit $?"; cat "$OUT/rtl-in-ltr.err"; }
+set -- 'مُحَمَّد العَلِي' 'دانشگاه صنعتی شریف' 'تهران، ایران' 'پیکره متنی فارسی معاصر' \
+	'Korpus پیکره متنی فارسی معاصر für' 'מאמר על 3 מודלים בשנת 2024' \
+	'Er schrieb: اللغة العربية من أقدم اللغات السامية وأكثرها انتشارا في العالم ويتحدثها أكثر من أربعمائة مليون نسمة في المنطقة العربية وخارجها، und fügte hinzu.'
+mutool draw -q -F txt -o "$OUT/rtl-in-ltr.mt" "$p" 2>/dev/null
+python3 tests/tools/reads.py "$OUT/rtl-in-ltr.mt" "$@" >"$OUT/rtl-in-ltr.miss" ||
+	{ no "rtl-in-ltr: mutool does not read:"; cat "$OUT/rtl-in-ltr.miss"; }
+# one line each: no line of mutool's text starts or ends inside a phrase
+grep -qx 'Muhammad Al-Ali مُحَمَّد العَلِي' "$OUT/rtl-in-ltr.mt" || no "rtl-in-ltr: mutool breaks the name's line"
+grep -qx '• Aufbau des Korpus پیکره متنی فارسی معاصر für die Gruppe.' "$OUT/rtl-in-ltr.mt" ||
+	no "rtl-in-ltr: mutool breaks the list item's line"
+if [ -f tests/tools/pdfjs/node_modules/pdfjs-dist/package.json ]; then
+	node tests/tools/pdfjs/text.mjs "$OUT" "$p" 2>&1
+	python3 tests/tools/reads.py --nospace "$OUT/rtl-in-ltr.pjtxt" "$@" >"$OUT/rtl-in-ltr.miss" ||
+		{ no "rtl-in-ltr: pdf.js does not read:"; cat "$OUT/rtl-in-ltr.miss"; }
+fi
+pdftotext -enc UTF-8 "$p" "$OUT/rtl-in-ltr.txt"
+python3 tests/tools/reads.py "$OUT/rtl-in-ltr.txt" 'مُحَمَّد العَلِي' 'دانشگاه صنعتی شریف' 'تهران' 'ایران' \
+	'پیکره متنی فارسی معاصر' 'מאמר על' 'מודלים בשנת' \
+	'Er schrieb: اللغة العربية من أقدم اللغات السامية وأكثرها انتشارا في العالم ويتحدثها أكثر من أربعمائة مليون نسمة في المنطقة العربية وخارجها' \
+	>"$OUT/rtl-in-ltr.miss" || { no "rtl-in-ltr: pdftotext does not read:"; cat "$OUT/rtl-in-ltr.miss"; }
+# the sentence is broken across two lines (else it tests no break):
+# its last word on another line than its first (poppler, by position)
+grep -q 'وخارجها' "$OUT/rtl-in-ltr.txt" && ! grep 'Er schrieb' "$OUT/rtl-in-ltr.txt" | grep -q 'وخارجها' ||
+	no "rtl-in-ltr: the Arabic sentence is not broken across two lines"
 # Whole right-to-left CVs (the two here, and zhanda-zhu's CV written in
 # Arabic, Persian and Hebrew by gen_scripts.py): every RTL word of the
 # profile is read by pdftotext (source letters, logical order), and by the

@@ -17,10 +17,16 @@
  * position, its block-splitting statistics per symbol) plus ~40 K per
  * stream building its codes; 2 M of a 2-page CJK CV. Here: greedy
  * matching with one candidate a position (a 4-byte hash, matches of 4 to
- * 258 bytes in the last 32 KiB, one step lazy: a longer match one byte
- * on is taken instead), and per block of BLOCK_BYTES of input the
+ * 258 bytes in the last 32 KiB, one step lazy after a match of fewer
+ * than LAZY_BELOW bytes: a longer match one byte on is taken instead; a
+ * match of more than INSERT_ALL bytes enters only its first and last
+ * positions in the table. Both cost 159 bytes (+0.07%) over the 85
+ * streams of zhanda-zhu, zh-cv and the ta, bn, kn, hi CVs and saved 0.5
+ * M of their 17.6 M instructions), and per block of BLOCK_BYTES of input the
  * smallest of a dynamic, the static and a stored block,
- * measured exactly before it is written. Deterministic: the hash table
+ * measured exactly before it is written (with those 85 streams, 15.6 M
+ * instructions: 7.8 M the matcher, 4.4 M writing the symbols, 3.4 M the
+ * blocks' codes). Deterministic: the hash table
  * is reused between calls (never zeroed again: its entries are stamped
  * with a base that grows past every earlier call's), but an entry of an
  * earlier call is never a candidate, so the same bytes in give the same
@@ -35,6 +41,11 @@ enum {
 	HBITS = 16, WINDOW = 32768, MIN_MATCH = 4, MAX_MATCH = 258,
 	BLOCK_BYTES = PDF_Z_LAZY_BLOCK, /* a block's input: symbol counts stay below 65,536 */
 	NLIT = 286, NDIST = 30, NPRE = 19,
+	/* pdf_zfast: the next position looked at too after a match of fewer
+	   than LAZY_BELOW bytes; a match's positions entered in the table:
+	   all of one of up to INSERT_ALL bytes, else its first INSERT_HEAD
+	   and last INSERT_TAIL */
+	LAZY_BELOW = 8, INSERT_ALL = 16, INSERT_HEAD = 8, INSERT_TAIL = 4,
 };
 
 static const uint16_t len_base[29] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
@@ -49,9 +60,9 @@ static const uint8_t dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5,
 static const uint8_t pre_order[NPRE] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
 
 /* lookup tables, made once: the length code of each match length, the
- * distance code of distance d at [d - 1] (d <= 256), else at
- * [256 + ((d - 1) >> 7)]; bits reversed within a byte */
-static uint8_t len_code[MAX_MATCH + 1], dist_code[512], rev8[256];
+ * distance code of each distance d at [d - 1] (32 KiB: one load, no
+ * test); bits reversed within a byte */
+static uint8_t len_code[MAX_MATCH + 1], dist_code[WINDOW], rev8[256];
 static uint16_t st_code[NLIT + 2], st_dcode[NDIST];
 static uint8_t st_len[NLIT + 2], st_dlen[NDIST];
 
@@ -66,16 +77,14 @@ static unsigned rev_bits(unsigned code, unsigned len)
 	return r >> (16 - len);
 }
 
-/* Canonical codes (bit-reversed, as deflate sends them) for lens[0..n). */
-static void make_codes(const uint8_t *lens, unsigned n, uint16_t *codes)
+/* Canonical codes (bit-reversed, as deflate sends them) for lens[0..n),
+ * of which count[l] have length l (1-15; count[0] is not read). */
+static void make_codes(const uint8_t *lens, unsigned n, const unsigned *count, uint16_t *codes)
 {
-	unsigned count[16] = {0}, next[16];
-	for (unsigned i = 0; i < n; i++)
-		count[lens[i]]++;
-	count[0] = 0;
+	unsigned next[16];
 	unsigned code = 0;
 	for (unsigned l = 1; l < 16; l++) {
-		code = (code + count[l - 1]) << 1;
+		code = (code + (l > 1 ? count[l - 1] : 0)) << 1;
 		next[l] = code;
 	}
 	for (unsigned i = 0; i < n; i++)
@@ -92,42 +101,41 @@ static void init_tables(void)
 		for (unsigned l = len_base[c]; l < (c == 28 ? 259u : len_base[c + 1]); l++)
 			len_code[l] = (uint8_t)c;
 	len_code[258] = 28;
-	/* distances 1-256 one by one, the longer ones by 128 (codes 16 on
-	   start at 257 + a multiple of 128); [256] is distance 1-128's code */
-	for (unsigned c = 0; c < NDIST; c++) {
-		unsigned d0 = dist_base[c], d1 = d0 + (1u << dist_extra[c]);
-		if (c < 16)
-			memset(dist_code + d0 - 1, (int)c, d1 - d0);
-		else
-			memset(dist_code + 256 + ((d0 - 1) >> 7), (int)c, (d1 - d0) >> 7);
-	}
-	memset(dist_code + 256, 0, 2); /* d - 1 < 256: 1-256, codes 0-15 */
+	for (unsigned c = 0; c < NDIST; c++)
+		memset(dist_code + dist_base[c] - 1, (int)c, 1u << dist_extra[c]);
 	for (unsigned i = 1; i < 256; i++) /* rev8[i]: i's bits reversed */
 		rev8[i] = (uint8_t)(rev8[i >> 1] >> 1 | (i & 1) << 7);
 	for (unsigned i = 0; i < NLIT + 2; i++)
 		st_len[i] = i < 144 ? 8 : i < 256 ? 9 : i < 280 ? 7 : 8;
-	make_codes(st_len, NLIT + 2, st_code);
+	unsigned count[16] = {0}, dcount[16] = {0};
+	for (unsigned i = 0; i < NLIT + 2; i++)
+		count[st_len[i]]++;
+	make_codes(st_len, NLIT + 2, count, st_code);
 	memset(st_dlen, 5, sizeof(st_dlen));
-	make_codes(st_dlen, NDIST, st_dcode);
+	dcount[5] = NDIST;
+	make_codes(st_dlen, NDIST, dcount, st_dcode);
 }
 
 static unsigned dcode_of(unsigned d)
 {
-	return d <= 256 ? dist_code[d - 1] : dist_code[256 + ((d - 1) >> 7)];
+	return dist_code[d - 1];
 }
 
 /* Code lengths of at most maxlen bits for the symbols of freq[0..n)
  * (each < 65,536): a Huffman tree built from the symbols sorted by
  * frequency (two queues, in place), then made to fit maxlen by moving leaves down
  * until the Kraft sum is 1 again. At least two symbols get a length (a
- * single one gets a partner), so every code is complete. */
-static void huff_lens(const uint32_t *freq, unsigned n, unsigned maxlen, uint8_t *lens)
+ * single one gets a partner), so every code is complete. count[l]: how
+ * many have length l. */
+static void huff_lens(const uint32_t *freq, unsigned n, unsigned maxlen, uint8_t *lens,
+                      unsigned *count)
 {
 	uint32_t key[NLIT], tmp[NLIT], w[NLIT]; /* key: frequency << 16 | symbol */
 	uint16_t a[NLIT];
 	unsigned m = 0;
 	uint32_t most = 0;
 	memset(lens, 0, n);
+	memset(count, 0, 16 * sizeof(*count));
 	for (unsigned i = 0; i < n; i++)
 		if (freq[i]) {
 			key[m++] = freq[i] << 16 | i;
@@ -182,7 +190,6 @@ static void huff_lens(const uint32_t *freq, unsigned n, unsigned maxlen, uint8_t
 	w[m - 2] = 0; /* the root's depth */
 	for (unsigned k = m - 2; k-- > 0;)
 		w[k] = w[w[k]] + 1;
-	unsigned count[16] = {0};
 	for (unsigned avail = 1, d = 0, k = m - 1; avail > 0; d++) { /* k: nodes left, from the root */
 		unsigned used = 0;
 		while (k > 0 && w[k - 1] == d) {
@@ -223,6 +230,11 @@ static unsigned rle_lens(const uint8_t *lens, unsigned n, uint16_t *out, uint32_
 		while (i + run < n && lens[i + run] == cur)
 			run++;
 		i += run;
+		if (run == 1) { /* the most common: a length unlike the next */
+			out[k++] = (uint16_t)cur;
+			pf[cur]++;
+			continue;
+		}
 		if (cur == 0) {
 			while (run >= 11) {
 				unsigned r = run > 138 ? 138 : run;
@@ -332,18 +344,20 @@ static void put_syms(zout_t *z, const unsigned char *in, size_t n, const zmatch_
 	unsigned char *o = z->p + z->n;
 	const unsigned char *end = in + n;
 #define FLUSH() do { if (nb >= 32) { store32(o, (uint32_t)bits); o += 4; bits >>= 32; nb -= 32; } } while (0)
-	for (size_t j = 0; j <= nm; j++) {
-		const unsigned char *lend = j < nm ? in + mt[j].lit : end;
-		for (; lend - in >= 2; in += 2) { /* two codes of <= 15 bits, then a flush */
-			unsigned a = in[0], b = in[1];
+	for (size_t j = 0;; j++) {
+		size_t nl = j < nm ? mt[j].lit : (size_t)(end - in);
+		const unsigned char *p = in, *pend = in + (nl & ~(size_t)1);
+		in += nl;
+		for (; p != pend; p += 2) { /* two codes of <= 15 bits, then a flush */
+			unsigned a = p[0], b = p[1];
 			bits |= (uint64_t)lc[a] << nb;
 			nb += ll[a];
 			bits |= (uint64_t)lc[b] << nb;
 			nb += ll[b];
 			FLUSH();
 		}
-		if (in < lend) {
-			unsigned a = *in++;
+		if (nl & 1) {
+			unsigned a = *p;
 			bits |= (uint64_t)lc[a] << nb;
 			nb += ll[a];
 			FLUSH();
@@ -377,8 +391,9 @@ static void put_block(zout_t *z, const unsigned char *in, size_t n, const zmatch
 	uint8_t ll[NLIT], dl[NDIST], pl[NPRE];
 	uint16_t lc[NLIT], dc[NDIST], pc[NPRE], pre[NLIT + NDIST];
 	uint32_t pf[NPRE] = {0};
-	huff_lens(lf, NLIT, 15, ll);
-	huff_lens(df, NDIST, 15, dl);
+	unsigned lcount[16], dcount[16], pcount[16];
+	huff_lens(lf, NLIT, 15, ll, lcount);
+	huff_lens(df, NDIST, 15, dl, dcount);
 	unsigned hlit = NLIT, hdist = NDIST;
 	while (hlit > 257 && !ll[hlit - 1])
 		hlit--;
@@ -386,7 +401,7 @@ static void put_block(zout_t *z, const unsigned char *in, size_t n, const zmatch
 		hdist--;
 	unsigned np = rle_lens(ll, hlit, pre, pf);
 	np += rle_lens(dl, hdist, pre + np, pf);
-	huff_lens(pf, NPRE, 7, pl);
+	huff_lens(pf, NPRE, 7, pl, pcount);
 	unsigned hclen = NPRE;
 	while (hclen > 4 && !pl[pre_order[hclen - 1]])
 		hclen--;
@@ -417,9 +432,9 @@ static void put_block(zout_t *z, const unsigned char *in, size_t n, const zmatch
 		put_syms(z, in, n, mt, nm, st_code, st_len, st_dcode, st_dlen);
 		return;
 	}
-	make_codes(ll, NLIT, lc);
-	make_codes(dl, NDIST, dc);
-	make_codes(pl, NPRE, pc);
+	make_codes(ll, hlit, lcount, lc); /* the symbols past hlit and hdist are not used */
+	make_codes(dl, hdist, dcount, dc);
+	make_codes(pl, NPRE, pcount, pc);
 	put_bits(z, (unsigned)last | 2u << 1, 3);
 	put_bits(z, (hlit - 257) | (hdist - 1) << 5 | (hclen - 4) << 10, 14);
 	for (unsigned i = 0; i < hclen; i++)
@@ -442,9 +457,11 @@ size_t pdf_zfast_bound(size_t n)
 
 /* The stamp of position 0 of an input of n bytes: positions are stamped
  * base1 + i in htab (and cprev); an earlier call's are more than a window
- * back, an empty entry's (0) too. (cprev is not cleared when the stamps
- * start again: a chain only reads the links of positions entered in the
- * same call.) */
+ * back, an empty entry's (0) too, and every entry is older than the
+ * position that reads it (pdf_zfast looks a position up before it enters
+ * it, and only past what it entered), so a distance is at least 1.
+ * (cprev is not cleared when the stamps start again: a chain only reads
+ * the links of positions entered in the same call.) */
 static uint32_t stamp_base(size_t n)
 {
 	if (hbase == 0) { /* the first call: the tables are zero */
@@ -490,8 +507,18 @@ static size_t agree(const unsigned char *a, const unsigned char *b, size_t len, 
 
 /* The length of the match at a, dist back, of at most left bytes (the
  * first MIN_MATCH are known to match). */
-static size_t match_len(const unsigned char *a, uint32_t dist, size_t left)
+static inline __attribute__((always_inline)) size_t match_len(const unsigned char *a,
+                                                               uint32_t dist, size_t left)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+	if (left >= MIN_MATCH + 8) { /* most matches end in their next 8 bytes */
+		uint64_t x, y;
+		memcpy(&x, a + MIN_MATCH, 8);
+		memcpy(&y, a + MIN_MATCH - dist, 8);
+		if (x != y)
+			return MIN_MATCH + (size_t)__builtin_ctzll(x ^ y) / 8;
+	}
+#endif
 	return agree(a, a - dist, MIN_MATCH, left < MAX_MATCH ? left : MAX_MATCH);
 }
 
@@ -508,7 +535,7 @@ static size_t next_match(const unsigned char *in, size_t i, size_t bl, uint32_t 
 	for (; k < bl; k++) {
 		uint32_t v = load32(at + k), *e = &ht[hash4(v)], stamp = off + (uint32_t)k, d = stamp - *e;
 		*e = stamp;
-		if (d - 1 < WINDOW && load32(at + k - d) == v) {
+		if (d <= WINDOW && load32(at + k - d) == v) { /* d > 0: an entry is older */
 			*dist = d;
 			break;
 		}
@@ -567,7 +594,7 @@ size_t pdf_zfast(const void *src, size_t n, unsigned char *out, size_t cap)
 			if (i == bl)
 				break;
 			size_t m = match_len(in + i, dist, n - i);
-			if (m < 64 && i + 1 < bl) { /* one step lazy: a longer match at i + 1? */
+			if (m < LAZY_BELOW && i + 1 < bl) { /* one step lazy: a longer match at i + 1? */
 				uint32_t v2 = load32(in + i + 1);
 				uint32_t *e2 = &ht[hash4(v2)];
 				uint32_t d2 = base1 + (uint32_t)i + 1 - *e2;
@@ -588,8 +615,18 @@ size_t pdf_zfast(const void *src, size_t n, unsigned char *out, size_t cap)
 			nm++;
 			lf[257 + len_code[m]]++;
 			df[dcode_of(dist)]++;
-			size_t end = i + m, stop = end < lim ? end : lim;
-			for (size_t k = i + 1; k < stop; k++)
+			size_t end = i + m, stop = end < lim ? end : lim, k = i + 1;
+			if (m > INSERT_ALL) {
+				size_t head = k + INSERT_HEAD < stop ? k + INSERT_HEAD : stop;
+				for (; k < head; k++)
+					ht[hash4(load32(in + k))] = base1 + (uint32_t)k;
+				k = end - INSERT_TAIL;
+			}
+			for (; k + 1 < stop; k += 2) { /* in order: two may share an entry */
+				ht[hash4(load32(in + k))] = base1 + (uint32_t)k;
+				ht[hash4(load32(in + k + 1))] = base1 + (uint32_t)k + 1;
+			}
+			if (k < stop)
 				ht[hash4(load32(in + k))] = base1 + (uint32_t)k;
 			i = lit = end;
 		}

@@ -88,6 +88,97 @@ TEST(runs_and_repeats)
 	free(p);
 }
 
+/* Inputs aimed at the matcher's edges: all zeros and one byte repeated
+ * (258 and more: overlapping matches at distance 1) at every length
+ * near a match's and a block's limits; matches of every length around
+ * LAZY_BELOW (8) with a longer one a byte on, or not; long matches (more
+ * than 16 bytes: only their first and last positions entered) followed
+ * by copies of their middles, near and far; tiny inputs of every byte */
+TEST(adversarial)
+{
+	size_t cap = 300000;
+	unsigned char *p = xmalloc(cap);
+	static const size_t lens[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 257, 258, 259, 260,
+	                              261, 262, 515, 516, 517, 4096, 32767, 32768, 32769, 65536,
+	                              65537, 100000};
+	for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+		memset(p, 0, lens[k]);
+		size_t zn = round_trip(p, lens[k]);
+		CHECK(zn > 0 && (lens[k] < 1000 || zn < lens[k] / 50));
+		memset(p, 0xff, lens[k]);
+		CHECK(round_trip(p, lens[k]) > 0);
+	}
+	/* a match of m bytes at distance 100, then one of m + 1..m + 3 a
+	   byte on (or the same bytes again), with noise between */
+	for (size_t m = 4; m <= 20; m++) {
+		size_t n = 200;
+		for (size_t i = 0; i < n; i++)
+			p[i] = (unsigned char)rnd();
+		while (n + 400 < 60000) {
+			for (size_t i = 0; i < 100; i++)
+				p[n + i] = (unsigned char)rnd();
+			memcpy(p + n + 100, p + n, m);                 /* m bytes from 100 back */
+			p[n + 100 + m] = (unsigned char)(p[n + m] ^ 1); /* and no further */
+			memcpy(p + n + 101 + m, p + n + 101 + m - 150, m + rnd() % 4);
+			n += 101 + 2 * m + 4;
+		}
+		CHECK(round_trip(p, n) > 0);
+	}
+	/* long matches and their middles again */
+	for (size_t m = 17; m < 600; m += 29) {
+		size_t n = 0;
+		for (size_t i = 0; i < m; i++)
+			p[n++] = (unsigned char)rnd();
+		while (n + 3 * m + 64 < cap) {
+			size_t from = 1 + rnd() % (n < 30000 ? n : 30000), n0 = n;
+			for (size_t i = 0; i < m; i++, n++) /* a long copy (it may overlap) */
+				p[n] = p[n - from];
+			size_t mid = 1 + rnd() % (m - 1), ml = 4 + rnd() % 20;
+			for (size_t i = 0; i < ml; i++, n++) /* bytes from inside it */
+				p[n] = p[n0 + mid + i];
+			for (size_t i = rnd() % 8; i > 0; i--)
+				p[n++] = (unsigned char)rnd();
+		}
+		CHECK(round_trip(p, n) > 0);
+	}
+	for (unsigned b = 0; b < 256; b++) { /* tiny inputs of every byte */
+		unsigned char t[6] = {(unsigned char)b, (unsigned char)b, (unsigned char)(b ^ 0x55),
+		                      (unsigned char)b, (unsigned char)b, (unsigned char)b};
+		for (size_t n = 0; n <= 6; n++)
+			CHECK(round_trip(t, n) > 0);
+	}
+	free(p);
+}
+
+/* Random inputs: lengths 0 to 70,000 over alphabets of 1 to 256 bytes,
+ * runs and copies of earlier stretches mixed in; each deflated by both
+ * parses and read back */
+TEST(random_inputs)
+{
+	size_t cap = 70000;
+	unsigned char *p = xmalloc(cap);
+	for (int r = 0; r < 300; r++) {
+		size_t n = r < 200 ? rnd() % 3000 : rnd() % cap;
+		unsigned alpha = 1 + rnd() % 256, mode = rnd() % 3;
+		for (size_t i = 0; i < n;) {
+			unsigned what = mode ? rnd() % 8 : 0;
+			if (what == 1 && i > 0) { /* a copy */
+				size_t d = 1 + rnd() % (i < 40000 ? i : 40000), l = 3 + rnd() % 300;
+				for (; l > 0 && i < n; l--, i++)
+					p[i] = p[i - d];
+			} else if (what == 2) { /* a run */
+				unsigned char c = (unsigned char)(rnd() % alpha);
+				for (size_t l = 1 + rnd() % 600; l > 0 && i < n; l--)
+					p[i++] = c;
+			} else {
+				p[i++] = (unsigned char)(rnd() % alpha);
+			}
+		}
+		CHECK(round_trip(p, n) > 0);
+	}
+	free(p);
+}
+
 /* A ToUnicode map's text, deflated at PDF_Z_FAST: a zlib stream that
  * libdeflate reads back, no more than 2% larger than libdeflate's level 1 */
 TEST(zlib_wrapper_and_size)
@@ -172,6 +263,8 @@ int main(void)
 	RUN(tiny);
 	RUN(random_is_stored);
 	RUN(runs_and_repeats);
+	RUN(adversarial);
+	RUN(random_inputs);
 	RUN(zlib_wrapper_and_size);
 	RUN(same_bytes_whatever_came_before);
 	libdeflate_free_decompressor(dec);

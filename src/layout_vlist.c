@@ -485,6 +485,17 @@ static int item_dir(const page_item_t *it)
 	return dir;
 }
 
+/* Swap items i and j of a drawing order and their x positions. */
+static void swap_at(int *order, int32_t *xs, int i, int j)
+{
+	int t = order[i];
+	int32_t tx = xs[i];
+	order[i] = order[j];
+	xs[i] = xs[j];
+	order[j] = t;
+	xs[j] = tx;
+}
+
 /* On a right-to-left page the items are drawn from the right: a stretch of
  * left-to-right runs in it (a Latin name, split where its kerning changes)
  * is turned round, so that the readers that take text in drawing order
@@ -499,14 +510,8 @@ static void ltr_stretches(const vitem_t *v, int *order, int32_t *xs, int n)
 		for (int d; k < n && (d = item_dir(&v->it[order[k]])) >= 0; k++)
 			if (d == 1)
 				b = k;
-		for (int i = a, j = b; i < j; i++, j--) {
-			int t = order[i];
-			int32_t tx = xs[i];
-			order[i] = order[j];
-			xs[i] = xs[j];
-			order[j] = t;
-			xs[j] = tx;
-		}
+		for (int i = a, j = b; i < j; i++, j--)
+			swap_at(order, xs, i, j);
 		a = b;
 	}
 }
@@ -535,12 +540,7 @@ static void reverse_at(const vitem_t *v, int *order, int32_t *xs, int a, int b, 
 				r--;
 			if (l >= r)
 				break;
-			int t = order[l];
-			int32_t tx = xs[l];
-			order[l] = order[r];
-			xs[l] = xs[r];
-			order[r] = t;
-			xs[r] = tx;
+			swap_at(order, xs, l, r);
 		}
 		i = j;
 	}

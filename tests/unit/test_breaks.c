@@ -3,7 +3,8 @@
  * triple of class representatives, on random text (invalid UTF-8
  * included) in several languages; and flags and U+FFFF as inline.h says.
  * The oracle is set_linebreaks_utf8 with what inline.c used to do around
- * it (U+FFFF read as U+FFFD, flags as ideographs, then paired). */
+ * it (U+FFFF read as U+FFFD, flags as ideographs, then paired), and the
+ * one rule vita adds (a space before ។ ៕ ၊ ။ does not break). */
 #include <linebreak.h>
 #include <linebreakdef.h>
 #include <stdint.h>
@@ -36,6 +37,16 @@ static void oracle(const char *s, size_t len, const char *lang, char *brks)
 		}
 	}
 	set_linebreaks_utf8((const utf8_t *)tmp, len, lang, brks);
+	/* vita's one deliberate change to UAX #14 (inline.c, sa_marks_keep):
+	 * a space before Khmer U+17D4 U+17D5 or Myanmar U+104A U+104B does
+	 * not break, so the mark never starts a line. */
+	for (size_t i = 1; i + 2 < len; i++) {
+		const unsigned char *u = (const unsigned char *)s + i;
+		int mark = u[0] == 0xE1 && ((u[1] == 0x9F && (u[2] == 0x94 || u[2] == 0x95)) ||
+		                            (u[1] == 0x81 && (u[2] == 0x8A || u[2] == 0x8B)));
+		if (mark && s[i - 1] == ' ' && brks[i - 1] == LINEBREAK_ALLOWBREAK)
+			brks[i - 1] = LINEBREAK_NOBREAK;
+	}
 	for (size_t i = 0; any && i < len; i++) {
 		if (!is_ri_at(s, len, i))
 			continue;

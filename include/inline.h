@@ -67,6 +67,16 @@ typedef struct inline_memo inline_memo_t;
 inline_memo_t *inline_memo_new(void);
 void inline_memo_free(inline_memo_t *m);
 
+/* Results of inline_set, kept to be given again when the same spans are
+ * set with the same options into the same arena (a CV's entries repeat
+ * their organisation, location and dates): found by everything
+ * inline_set reads but the spans' source positions (line, col), so a
+ * result is kept only when setting it gave no warning. The results stay
+ * in their arena: the cache must not outlive it. */
+typedef struct inline_cache inline_cache_t;
+inline_cache_t *inline_cache_new(void);
+void inline_cache_free(inline_cache_t *c);
+
 typedef struct inline_opts {
 	int32_t width;          /* u: measure */
 	int32_t indent;         /* u: extra left offset of lines after the first
@@ -92,6 +102,7 @@ typedef struct inline_opts {
 	int count;              /* only count the lines: out->nlines is the number
 	                           setting them gives (the same breaks), out->lines
 	                           is NULL (fit's attempts that are measured only) */
+	inline_cache_t *cache;  /* where results set before are found, or NULL */
 } inline_opts_t;
 
 /* The extent of a INLINE_FRAME span on a line; the caller draws the frame. */

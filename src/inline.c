@@ -3655,8 +3655,8 @@ static int il_one_line_sure(const il_t *f, inline_memo_t *m, ment_t *me,
 	return w <= lw;
 }
 
-int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_t *o,
-             inline_result_t *out, errs_t *e)
+static int il_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_t *o,
+                  inline_result_t *out, errs_t *e)
 {
 	il_t f;
 	inline_opts_t oo = *o;
@@ -3733,6 +3733,187 @@ int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_
 	else
 		il_lines(&f, pl, npl, out);
 	il_free(&f);
+	return 0;
+}
+
+/* ---- the cache (inline_cache_t) ----
+ *
+ * A result is found again by everything inline_set reads but the spans'
+ * source positions, which only its warnings name: so a result is kept
+ * only when setting it said nothing. Strings but the text are compared
+ * by their address (a CV's come from one place: one address, one text;
+ * the same text at another address is only a miss). */
+
+#define CACHE_MAXSPANS 4
+#define CACHE_MAXLEN 128
+
+typedef struct cent {
+	uint64_t hash;
+	arena_t *a;
+	inline_opts_t o;        /* file, memo and cache not compared */
+	inline_span_t *sp;      /* n, their texts copied */
+	int n;
+	inline_result_t r;
+} cent_t;
+
+struct inline_cache {
+	arena_t *a;             /* the entries */
+	cent_t **tab;           /* open addressing, cap a power of two */
+	int cap, n;
+	uint64_t hash;          /* of the spans and options being looked up */
+};
+
+inline_cache_t *inline_cache_new(void)
+{
+	inline_cache_t *c = xcalloc(1, sizeof(*c));
+	c->a = arena_new();
+	return c;
+}
+
+void inline_cache_free(inline_cache_t *c)
+{
+	if (!c)
+		return;
+	arena_free(c->a);
+	free(c->tab);
+	free(c);
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h = (h ^ v) * 0xFF51AFD7ED558CCDull;
+	return h ^ h >> 32;
+}
+
+static int same_opts(const inline_opts_t *x, const inline_opts_t *o)
+{
+	return x->width == o->width && x->indent == o->indent &&
+	       x->first_width == o->first_width && x->align == o->align && x->lang == o->lang &&
+	       x->hyph == o->hyph && x->hyphs == o->hyphs && x->stretch_pm == o->stretch_pm &&
+	       x->shrink_pm == o->shrink_pm && x->tolerance == o->tolerance &&
+	       x->hyphen_limit == o->hyphen_limit && x->rtl == o->rtl && x->cjk == o->cjk &&
+	       x->pretolerance == o->pretolerance && x->memo == o->memo && x->count == o->count;
+}
+
+static int span_len(const inline_span_t *s)
+{
+	return s->text && s->len > 0 ? s->len : 0;
+}
+
+static int same_span(const inline_span_t *x, const inline_span_t *s)
+{
+	return x->len == s->len && !x->text == !s->text && x->chain == s->chain &&
+	       x->style == s->style &&
+	       x->size == s->size && x->color == s->color && x->url == s->url &&
+	       x->flags == s->flags && x->frame == s->frame && x->lang == s->lang &&
+	       x->feats == s->feats && x->track == s->track &&
+	       (!span_len(x) || !memcmp(x->text, s->text, (size_t)x->len));
+}
+
+/* The entry for a, spans and o, or NULL; their hash into c->hash. */
+static cent_t *cache_find(inline_cache_t *c, arena_t *a, const inline_span_t *spans, int n,
+                          const inline_opts_t *o)
+{
+	uint64_t h = mix(mix(0x9E3779B97F4A7C15ull, (uint64_t)n << 32 | (uint32_t)o->width),
+	                 (uintptr_t)a);
+	for (int i = 0; i < n; i++) {
+		const inline_span_t *sp = &spans[i];
+		h = mix(h, (uint64_t)(uint32_t)sp->size << 32 | (uint32_t)sp->style << 8 | sp->flags);
+		h = mix(h, (uintptr_t)sp->chain);
+		const unsigned char *t = (const unsigned char *)sp->text;
+		int k = 0, len = span_len(sp);
+		uint64_t w;
+		for (; k + 8 <= len; k += 8) {
+			memcpy(&w, t + k, 8);
+			h = mix(h, w);
+		}
+		for (w = (uint64_t)len << 56; k < len; k++)
+			w |= (uint64_t)t[k] << 8 * (k & 7);
+		h = mix(h, w);
+	}
+	c->hash = h;
+	if (!c->cap)
+		return NULL;
+	for (unsigned k = (unsigned)h & (unsigned)(c->cap - 1); c->tab[k];
+	     k = (k + 1) & (unsigned)(c->cap - 1)) {
+		cent_t *x = c->tab[k];
+		if (x->hash != h || x->n != n || x->a != a || !same_opts(&x->o, o))
+			continue;
+		int i = 0;
+		while (i < n && same_span(&x->sp[i], &spans[i]))
+			i++;
+		if (i == n)
+			return x;
+	}
+	return NULL;
+}
+
+static void cache_insert(inline_cache_t *c, cent_t *x)
+{
+	unsigned h = (unsigned)x->hash & (unsigned)(c->cap - 1);
+	while (c->tab[h])
+		h = (h + 1) & (unsigned)(c->cap - 1);
+	c->tab[h] = x;
+}
+
+/* Keep r for a, spans and o (whose hash cache_find left in c->hash). */
+static void cache_keep(inline_cache_t *c, arena_t *a, const inline_span_t *spans, int n,
+                       const inline_opts_t *o, const inline_result_t *r)
+{
+	if (2 * (c->n + 1) > c->cap) {
+		cent_t **old = c->tab;
+		int ocap = c->cap;
+		c->cap = ocap ? 2 * ocap : 64;
+		c->tab = xcalloc((size_t)c->cap, sizeof(*c->tab));
+		for (int i = 0; i < ocap; i++)
+			if (old[i])
+				cache_insert(c, old[i]);
+		free(old);
+	}
+	size_t bytes = 0;
+	for (int i = 0; i < n; i++)
+		bytes += (size_t)span_len(&spans[i]);
+	cent_t *x = arena_alloc(c->a, sizeof(*x) + sizeof(*x->sp) * (size_t)n + bytes);
+	x->sp = (inline_span_t *)(x + 1);
+	char *t = (char *)(x->sp + n);
+	for (int i = 0; i < n; i++) {
+		x->sp[i] = spans[i];
+		if (span_len(&spans[i])) {
+			memcpy(t, spans[i].text, (size_t)spans[i].len);
+			x->sp[i].text = t;
+			t += spans[i].len;
+		}
+	}
+	x->hash = c->hash;
+	x->a = a;
+	x->o = *o;
+	x->n = n;
+	x->r = *r;
+	cache_insert(c, x);
+	c->n++;
+}
+
+int inline_set(arena_t *a, const inline_span_t *spans, int n, const inline_opts_t *o,
+               inline_result_t *out, errs_t *e)
+{
+	inline_cache_t *c = o->cache;
+	/* what repeats is short (an organisation, a place, a date): a long
+	   paragraph is not looked for (its key would cost what it saves) */
+	int bytes = 0;
+	for (int i = 0; c && i < n && bytes <= CACHE_MAXLEN; i++)
+		bytes += span_len(&spans[i]);
+	if (!c || n > CACHE_MAXSPANS || bytes > CACHE_MAXLEN)
+		return il_set(a, spans, n, o, out, e);
+	const cent_t *x = cache_find(c, a, spans, n > 0 ? n : 0, o);
+	if (x) {
+		*out = x->r;
+		return 0;
+	}
+	int n0 = e->n, max = e->max ? e->max : 100;
+	if (il_set(a, spans, n, o, out, e))
+		return -1;
+	if (e->n == n0 && n0 < max)
+		cache_keep(c, a, spans, n > 0 ? n : 0, o, out);
 	return 0;
 }
 

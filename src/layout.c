@@ -60,6 +60,7 @@ static void footer_line(lay_t *L, page_t *pg, const char *text, int align, int32
 	o.lang = L->lang;
 	o.file = L->m->file;
 	o.memo = L->memo;
+	o.cache = L->icache;
 	inline_result_t r;
 	/* the footer repeats the name: its characters were already reported
 	   where the profile has them, so only real failures are kept */
@@ -595,6 +596,7 @@ static void lay_end(attempt_t *t)
 	for (int i = 0; i < R_COUNT; i++)
 		free(t->L.reg[i].v);
 	hyph_close(t->own_hyph);
+	inline_cache_free(t->L.icache);
 	arena_free(t->L.a);
 }
 
@@ -646,6 +648,7 @@ static int lay_build(attempt_t *t, const model_t *m, const char *cjk, const styl
 		return -1;
 	light_check(L);
 	L->a = arena_new();
+	L->icache = inline_cache_new();
 	/* the text's language picks the patterns (hyph_de.dic, hyph_ru_RU.dic
 	   ...); none for CJK or RTL languages: no hyphenation */
 	if (s->hyphenate && L->lang && o->hyphs) {

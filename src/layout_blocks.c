@@ -398,6 +398,7 @@ static int probe_dangle(lay_t *L, const spans_t *j, int32_t w, const char *core,
 	o.hyphen_limit = L->s->hyphen_limit;
 	o.file = L->m->file;
 	o.memo = L->memo;
+	o.cache = L->icache;
 	inline_result_t r;
 	errs_t quiet;   /* v_flow says what there is to say */
 	errs_init(&quiet);

@@ -60,6 +60,7 @@ typedef struct lay {
 	hyph_t *hyph;
 	hyph_set_t *hyphs;      /* the patterns of spans in other languages */
 	inline_memo_t *memo;    /* fit's attempts share their paragraphs' work */
+	inline_cache_t *icache; /* and each its repeated ones' results (in a) */
 	const char *lang;
 	region_t reg[R_COUNT];
 	region_t *r;            /* the region blocks go to */

@@ -275,6 +275,7 @@ int v_flow(lay_t *L, const spans_t *s, int32_t dx, int32_t width, int align,
 	o.hyphen_limit = L->s->hyphen_limit;
 	o.file = L->m->file;
 	o.memo = L->memo;
+	o.cache = L->icache;
 	o.count = L->measure;
 	inline_result_t r;
 	if (inline_set(L->a, s->v, s->n, &o, &r, L->e)) {
@@ -333,6 +334,7 @@ int v_beside(lay_t *L, int at, const spans_t *s, int32_t x, int right, int32_t w
 	o.lang = L->lang;
 	o.file = L->m->file;
 	o.memo = L->memo;
+	o.cache = L->icache;
 	o.count = L->measure;
 	inline_result_t r;
 	if (inline_set(L->a, s->v, s->n, &o, &r, L->e)) {

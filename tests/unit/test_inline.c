@@ -1131,6 +1131,85 @@ TEST(memo_same)
 	inline_memo_free(m);
 }
 
+/* A result cache (inline_opts_t.cache: a layout's repeated organisations
+ * and places) gives again what setting the same spans with the same
+ * options gives, from another source position too; not for another
+ * width, size, style, text, arena or option; and a paragraph that warned
+ * is set again, so that it warns again (at its own position). */
+TEST(cache_same)
+{
+	static char a[65536], b[65536];
+	inline_cache_t *c = inline_cache_new();
+	arena_t *A2 = arena_new();
+	const char *text = "Shanghai Jiao Tong University, 上海";
+	inline_span_t sp = span(text, FONT_ITALIC, 0, NULL);
+	inline_opts_t o = opts(160000, INLINE_RIGHT), plain = o;
+	o.cache = c;
+	inline_result_t r1, r2, r0;
+	errs_t e;
+	errs_init(&e);
+	EQ_INT(inline_set(A, &sp, 1, &o, &r1, &e), 0);
+	char copy[64];
+	snprintf(copy, sizeof(copy), "%s", text);
+	inline_span_t sq = sp;
+	sq.text = copy;     /* the same text elsewhere, from another line */
+	sq.line = 40;
+	sq.col = 9;
+	EQ_INT(inline_set(A, &sq, 1, &o, &r2, &e), 0);
+	CHECK(r2.lines == r1.lines);    /* given again, not set again */
+	EQ_INT(inline_set(A, &sq, 1, &plain, &r0, &e), 0);
+	dump_result(&r0, a, sizeof(a));
+	dump_result(&r2, b, sizeof(b));
+	EQ_STR(a, b);
+	EQ_INT(e.n, 0);
+	/* what differs is set afresh */
+	for (int k = 0; k < 8; k++) {
+		inline_span_t x = sq;
+		inline_opts_t ox = o;
+		arena_t *ax = A;
+		if (k == 0)
+			ox.width = 150000;
+		if (k == 1)
+			x.size = 9000;
+		if (k == 2)
+			x.style = FONT_BOLD;
+		if (k == 3)
+			copy[0] = 's';
+		if (k == 4)
+			ax = A2;
+		if (k == 5)
+			ox.align = INLINE_LEFT;
+		if (k == 6)
+			x.color = 0x336699;
+		if (k == 7)
+			ox.count = 1;
+		inline_result_t rx, ry;
+		EQ_INT(inline_set(ax, &x, 1, &ox, &rx, &e), 0);
+		CHECK(rx.lines != r1.lines);
+		ox.cache = NULL;
+		EQ_INT(inline_set(ax, &x, 1, &ox, &ry, &e), 0);
+		EQ_INT(rx.nlines, ry.nlines);
+		if (!ox.count) {
+			dump_result(&ry, a, sizeof(a));
+			dump_result(&rx, b, sizeof(b));
+			EQ_STR(a, b);
+		}
+		copy[0] = 'S';
+	}
+	EQ_INT(e.n, 0);
+	/* a paragraph that warns is not kept: it warns each time */
+	inline_span_t m = span("a \xee\x80\x80 b", FONT_REGULAR, 0, NULL);
+	EQ_INT(inline_set(A, &m, 1, &o, &r1, &e), 0);
+	EQ_INT(e.n, 1);
+	m.line = 12;
+	EQ_INT(inline_set(A, &m, 1, &o, &r2, &e), 0);
+	EQ_INT(e.n, 2);
+	CHECK(e.n == 2 && e.v[1].line == 12);
+	errs_done(&e);
+	arena_free(A2);
+	inline_cache_free(c);
+}
+
 /* The lines of a paragraph joined with '|' (a hyphenated line ends "-"). */
 static const char *lines_of(const inline_result_t *r)
 {
@@ -1419,6 +1498,7 @@ int main(void)
 	RUN(indent);
 	RUN(pretolerance);
 	RUN(memo_same);
+	RUN(cache_same);
 	RUN(sa_syllables);
 	RUN(sa_syllable_rules);
 	RUN(sa_punctuation);

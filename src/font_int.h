@@ -191,6 +191,9 @@ struct font_lib {
 	int nslab;
 	char *slab_at;          /* the free part of the last block */
 	size_t slab_left;
+	struct font_stext **stext;  /* font_shape.c's texts shaped at a size
+	                         * (open addressing, in the slab blocks) */
+	int nstext, capstext;
 	uint8_t *expect;        /* the document's code points (font_lib_expect):
 	                         * a bit each, U+0000..U+10FFFF; NULL: none said */
 	uint32_t *expcp;        /* the same, listed */

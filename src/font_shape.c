@@ -72,6 +72,9 @@ void font_cache_free(font_lib_t *lib)
 	free(lib->cache);
 	lib->cache = NULL;
 	lib->capcache = lib->ncache = 0;
+	free(lib->stext);
+	lib->stext = NULL;
+	lib->nstext = lib->capstext = 0;
 }
 
 static uint64_t item_hash(int face, unsigned feats, const char *s, uint32_t n)
@@ -1333,11 +1336,158 @@ static void piece_items(win_t *w, font_chain_t *c, int style, int li, unsigned f
 		win_item(w, c, cur, style, feats, s, start, b);
 }
 
+/* ---- texts shaped at a size, kept whole ----
+ *
+ * A CV sets the same short texts again and again (", " between authors,
+ * a name in every author list, a year, a place; a date measured for its
+ * column and then set in it): shape_pieces' glyphs for a text at a size
+ * are kept, found by everything they depend on (the chain, the style,
+ * the CJK language index, the size, the features, the pieces' cuts, the
+ * bytes), and copied out again. Only a call into an empty out, with no
+ * late error before or after it, is kept or answered (the glyphs of the
+ * first piece depend on what out holds; a late error stops the pieces).
+ * The texts live in the item cache's blocks and go with it (the glyphs
+ * name faces by id, as its items do). */
+#define STEXT_MAXLEN 256        /* bytes of text kept */
+#define STEXT_MAXCUT 64         /* pieces */
+#define STEXT_MAX 4096          /* texts kept until the item cache is emptied */
+
+typedef struct font_stext {
+	uint64_t hash;
+	font_chain_t *c;
+	int32_t size;
+	int style, li, ncut, n, missing;
+	unsigned feats;
+	uint32_t len;
+	int32_t width;
+	const uint32_t *cut;
+	const char *text;
+	const font_glyph_t *g;
+} font_stext_t;
+
+static uint64_t stext_hash(const font_chain_t *c, int style, int li, int32_t size,
+                           unsigned feats, const char *s, const uint32_t *cut, int ncut)
+{
+	uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)c;
+	h = (h ^ ((uint64_t)(uint32_t)size << 32 | (uint64_t)feats << 8 | (uint64_t)style << 4 |
+	          (uint64_t)li)) * 0xFF51AFD7ED558CCDull;
+	for (int i = 0; i < ncut; i++)
+		h = (h ^ cut[i]) * 0x100000001B3ull;
+	uint32_t n = cut[ncut - 1];
+	const unsigned char *p = (const unsigned char *)s;
+	for (; n >= 8; p += 8, n -= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+		h ^= h >> 32;
+	}
+	for (; n; p++, n--)
+		h = (h ^ *p) * 0x100000001B3ull;
+	return h ^ h >> 29;
+}
+
+/* The slot of the text, or of the empty slot where it would go. */
+static font_stext_t **stext_slot(font_lib_t *lib, uint64_t h, const font_chain_t *c, int style,
+                                 int li, int32_t size, unsigned feats, const char *s,
+                                 const uint32_t *cut, int ncut)
+{
+	unsigned m = (unsigned)lib->capstext - 1, i = (unsigned)h & m;
+	uint32_t len = cut[ncut - 1];
+	for (font_stext_t *t; (t = lib->stext[i]) != NULL; i = (i + 1) & m)
+		if (t->hash == h && t->c == c && t->size == size && t->style == style && t->li == li &&
+		    t->feats == feats && t->ncut == ncut && t->len == len &&
+		    !memcmp(t->cut, cut, sizeof(*cut) * (size_t)ncut) && !memcmp(t->text, s, len))
+			return &lib->stext[i];
+	return &lib->stext[i];
+}
+
+static void stext_grow(font_lib_t *lib)
+{
+	int ocap = lib->capstext;
+	font_stext_t **old = lib->stext;
+	lib->capstext = ocap ? 2 * ocap : 256;
+	lib->stext = xcalloc((size_t)lib->capstext, sizeof(*lib->stext));
+	for (int i = 0; i < ocap; i++) {
+		if (!old[i])
+			continue;
+		unsigned m = (unsigned)lib->capstext - 1, k = (unsigned)old[i]->hash & m;
+		while (lib->stext[k])
+			k = (k + 1) & m;
+		lib->stext[k] = old[i];
+	}
+	free(old);
+}
+
+/* Keep out (n glyphs, shaped from an empty out) under the text's key. */
+static void stext_keep(font_lib_t *lib, font_stext_t **slot, uint64_t h, font_chain_t *c,
+                       int style, int li, int32_t size, unsigned feats, const char *s,
+                       const uint32_t *cut, int ncut, const font_shaped_t *out)
+{
+	uint32_t len = cut[ncut - 1];
+	size_t gb = sizeof(font_glyph_t) * (size_t)out->n, cb = sizeof(*cut) * (size_t)ncut;
+	char *mem = slab_alloc(lib, sizeof(font_stext_t) + gb + cb + len);
+	font_stext_t *t = (font_stext_t *)(void *)mem;
+	font_glyph_t *g = (font_glyph_t *)(void *)(t + 1);
+	uint32_t *cc = (uint32_t *)(void *)((char *)g + gb);
+	char *tx = (char *)(cc + ncut);
+	if (gb)
+		memcpy(g, out->g, gb);
+	memcpy(cc, cut, cb);
+	if (len)
+		memcpy(tx, s, len);
+	*t = (font_stext_t){h, c, size, style, li, ncut, out->n, out->missing, feats, len,
+	                    out->width, cc, tx, g};
+	*slot = t;
+	lib->nstext++;
+}
+
 /* The pieces s[cut[p-1]..cut[p]) (cut[-1] = 0) shaped as if one call
  * each, into out; offsets count from s. With stop, ends at the piece that
  * leaves a late error (a face that failed to load), that piece left out
  * as if its call had failed. */
+static void shape_pieces_now(font_chain_t *c, int style, int32_t size, const char *lang,
+                             unsigned feats, const char *s, const uint32_t *cut, int ncut,
+                             int stop, font_shaped_t *out, font_ushaped_t *uout);
+
 static void shape_pieces(font_chain_t *c, int style, int32_t size, const char *lang,
+                         unsigned feats, const char *s, const uint32_t *cut, int ncut,
+                         int stop, font_shaped_t *out, font_ushaped_t *uout)
+{
+	font_lib_t *lib = c->lib;
+	if (uout || !out || out->n || out->width || out->missing || lib->late.n || ncut <= 0 ||
+	    ncut > STEXT_MAXCUT || cut[ncut - 1] > STEXT_MAXLEN) {
+		shape_pieces_now(c, style, size, lang, feats, s, cut, ncut, stop, out, uout);
+		return;
+	}
+	int st = font_style_ok(style), li = font_lang_index(lang);
+	uint64_t h = stext_hash(c, st, li, size, feats, s, cut, ncut);
+	if (2 * (lib->nstext + 1) > lib->capstext)
+		stext_grow(lib);
+	font_stext_t **slot = stext_slot(lib, h, c, st, li, size, feats, s, cut, ncut);
+	if (*slot) {
+		const font_stext_t *t = *slot;
+		shaped_reserve(out, t->n);
+		if (t->n)
+			memcpy(out->g, t->g, sizeof(*out->g) * (size_t)t->n);
+		out->n = t->n;
+		out->width = t->width;
+		out->missing = t->missing;
+		return;
+	}
+	font_stext_t **tab = lib->stext;
+	shape_pieces_now(c, style, size, lang, feats, s, cut, ncut, stop, out, uout);
+	if (lib->late.n || lib->nstext >= STEXT_MAX)
+		return;
+	/* the item cache was emptied meanwhile (and this table with it) */
+	if (lib->stext != tab) {
+		if (2 * (lib->nstext + 1) > lib->capstext)
+			stext_grow(lib);
+		slot = stext_slot(lib, h, c, st, li, size, feats, s, cut, ncut);
+	}
+	stext_keep(lib, slot, h, c, st, li, size, feats, s, cut, ncut, out);
+}
+
+static void shape_pieces_now(font_chain_t *c, int style, int32_t size, const char *lang,
                          unsigned feats, const char *s, const uint32_t *cut, int ncut,
                          int stop, font_shaped_t *out, font_ushaped_t *uout)
 {

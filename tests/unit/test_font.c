@@ -769,6 +769,144 @@ TEST(plans)
 }
 
 
+/* One shaping of a text at a size, into an empty out (font_shape_pieces
+ * or, with width, font_width_pieces' scratch). */
+typedef struct tc_case {
+	const char *t;
+	uint32_t cut[4];
+	int ncut, style;
+	int32_t size;
+	const char *lang;
+	unsigned feats;
+	int width;
+} tc_case_t;
+
+static void tc_shape(font_chain_t *c, const tc_case_t *k, font_shaped_t *out, errs_t *e)
+{
+	out->n = 0;
+	out->width = 0;
+	out->missing = 0;
+	if (k->width) {
+		int32_t w = font_width_pieces(c, k->style, k->size, k->lang, k->feats, k->t, k->cut,
+		                              k->ncut);
+		EQ_INT(w, c->scratch.width);
+		font_shaped_t *sc = &c->scratch;
+		if (out->cap < sc->n) {
+			out->cap = sc->n;
+			out->g = realloc(out->g, sizeof(*out->g) * (size_t)out->cap);
+		}
+		memcpy(out->g, sc->g, sizeof(*out->g) * (size_t)sc->n);
+		out->n = sc->n;
+		out->width = sc->width;
+		out->missing = sc->missing;
+		return;
+	}
+	CHECK(font_shape_pieces(c, k->style, k->size, k->lang, k->feats, k->t, k->cut, k->ncut, out,
+	                        e) == 0);
+}
+
+static int tc_same(const font_shaped_t *a, const font_shaped_t *b)
+{
+	return a->n == b->n && a->width == b->width && a->missing == b->missing &&
+	       (!a->n || !memcmp(a->g, b->g, sizeof(*a->g) * (size_t)a->n));
+}
+
+/* The texts shaped at a size kept whole (font_shape.c's stext): a text
+ * shaped again, measured or set, is given the glyphs a library that never
+ * saw it gives, and so is every text that differs from one kept in any of
+ * what the glyphs depend on (size, style, features, CJK language, cuts,
+ * bytes); a text appended to glyphs already in out (its first glyph's run
+ * break depends on them) is shaped, not answered. */
+TEST(text_cache)
+{
+	static const tc_case_t cases[] = {
+		{"Zhanda Zhu", {10}, 1, FONT_REGULAR, 10000, "en", 0, 0},
+		{"Zhanda Zhu", {10}, 1, FONT_REGULAR, 10000, "en", 0, 1},
+		{"Zhanda Zhu", {10}, 1, FONT_REGULAR, 12500, "en", 0, 0},
+		{"Zhanda Zhu", {10}, 1, FONT_BOLD, 10000, "en", 0, 0},
+		{"Zhanda Zhu", {10}, 1, FONT_REGULAR, 10000, "en", FONT_FEAT_SMCP, 0},
+		{"Zhanda Zhu", {7, 10}, 2, FONT_REGULAR, 10000, "en", 0, 0},
+		{"AVAV", {4}, 1, FONT_REGULAR, 10000, "en", 0, 0},
+		{"AVAV", {2, 4}, 2, FONT_REGULAR, 10000, "en", 0, 0},
+		{"AVAV", {1, 4}, 2, FONT_REGULAR, 10000, "en", 0, 0},
+		{"AVAW", {4}, 1, FONT_REGULAR, 10000, "en", 0, 0},
+		{", ", {2}, 1, FONT_ITALIC, 10000, "en", 0, 0},
+		{"\u4e2d\u201c\u6587\u201d", {12}, 1, FONT_REGULAR, 10000, "en", 0, 0},
+		{"\u4e2d\u201c\u6587\u201d", {12}, 1, FONT_REGULAR, 10000, "ja", 0, 0},
+		{"\u092A\u094D\u0930\u094C\u0926 \u092F\u094B\u0917", {16, 25}, 2, FONT_REGULAR, 10000,
+		 "hi", 0, 0},
+		{"a\ue000b", {5}, 1, FONT_REGULAR, 10000, "en", 0, 0},
+	};
+	enum { NC = sizeof(cases) / sizeof(cases[0]) };
+	errs_t e, ef;
+	font_lib_t *lib = lib_open(&e);
+	font_chain_t *c = font_chain_get(lib, "serif", &e);
+	CHECK(c != NULL);
+	if (!c) {
+		font_lib_free(lib);
+		errs_done(&e);
+		return;
+	}
+	font_shaped_t got, fresh;
+	font_shaped_init(&got);
+	font_shaped_init(&fresh);
+	int kept = lib->nstext;
+	for (int r = 0; r < 3; r++)
+		for (int i = 0; i < NC; i++) {
+			const tc_case_t *k = &cases[r == 1 ? NC - 1 - i : i];
+			tc_shape(c, k, &got, &e);
+			font_lib_t *fl = lib_open(&ef);
+			font_chain_t *fc = font_chain_get(fl, "serif", &ef);
+			CHECK(fc != NULL);
+			if (fc)
+				tc_shape(fc, k, &fresh, &ef);
+			/* faces are numbered as they load: compare their files */
+			for (int g = 0; g < got.n && g < fresh.n; g++) {
+				const font_face_info_t *a = font_face_info(lib, got.g[g].face);
+				const font_face_info_t *b = font_face_info(fl, fresh.g[g].face);
+				CHECK((a == NULL) == (b == NULL));
+				if (a && b)
+					CHECK(!strcmp(a->path, b->path) && a->index == b->index);
+				fresh.g[g].face = got.g[g].face;
+			}
+			if (!tc_same(&got, &fresh)) {
+				fprintf(stderr, "text_cache: pass %d case %d ('%s'): %d glyphs, %d u / %d, %d\n",
+				        r, (int)(k - cases), k->t, got.n, (int)got.width, fresh.n,
+				        (int)fresh.width);
+				CHECK(0);
+			}
+			font_lib_free(fl);
+			errs_done(&ef);
+		}
+	EQ_INT(got.missing, 1);   /* U+E000: no face has it, also when answered */
+	/* one kept per text (the measured and the set one are one), none again */
+	EQ_INT(lib->nstext - kept, NC - 1);
+	/* into an out that holds glyphs already: appended after them, the
+	   width added to theirs, as a text of its own (a new piece) */
+	const uint32_t one = 3;
+	got.n = 0;
+	got.width = 0;
+	got.missing = 0;
+	CHECK(font_shape_pieces(c, FONT_REGULAR, 10000, "en", 0, "Zhu", &one, 1, &got, &e) == 0);
+	font_shaped_t zhu = got;
+	zhu.g = malloc(sizeof(*zhu.g) * (size_t)(got.n ? got.n : 1));
+	memcpy(zhu.g, got.g, sizeof(*zhu.g) * (size_t)got.n);
+	got.n = 0;
+	got.width = 0;
+	CHECK(font_shape(c, FONT_REGULAR, 10000, "en", "\u4e2d", 3, &got, &e) == 0);
+	int at = got.n;
+	int32_t w0 = got.width;
+	CHECK(font_shape_pieces(c, FONT_REGULAR, 10000, "en", 0, "Zhu", &one, 1, &got, &e) == 0);
+	CHECK(got.n == at + zhu.n && got.width == w0 + zhu.width &&
+	      !memcmp(got.g + at, zhu.g, sizeof(*zhu.g) * (size_t)zhu.n));
+	free(zhu.g);
+	font_shaped_done(&got);
+	font_shaped_done(&fresh);
+	EQ_INT(e.n, 0);
+	font_lib_free(lib);
+	errs_done(&e);
+}
+
 static void nfc_case(const char *in, const char *want)
 {
 	size_t n = 0;
@@ -2517,6 +2655,7 @@ int main(void)
 	RUN(features);
 	RUN(light);
 	RUN(plans);
+	RUN(text_cache);
 	RUN(nfc);
 	RUN(subset);
 	RUN(subset_composite);

@@ -1098,6 +1098,36 @@ static int sfnt_sums_ok(const unsigned char *p, size_t n)
 	return total == 0xB1B0AFBAu;
 }
 
+/* sfnt.c's checksum (src/sfnt_int.h: not a public interface) */
+uint32_t sfnt_sum(const unsigned char *p, size_t n);
+
+/* sfnt_sum is the sum of the big-endian words, whatever the bytes (all
+ * 0xFF: the most its byte sums by place can hold, past 255 blocks of 16),
+ * the length (around the 16-byte blocks and their 255-block groups) and
+ * the alignment. */
+TEST(sum_words)
+{
+	static const size_t lens[] = {0, 4, 12, 16, 20, 60, 64, 68, 4076, 4080, 4084, 4096, 4112,
+	                              8160, 8164, 65532, 200000};
+	unsigned char *buf = malloc(200000 + 8);
+	uint32_t seed = 1;
+	for (int fill = 0; fill < 3; fill++)
+		for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++)
+			for (size_t at = 0; at < 4; at++) {
+				size_t n = lens[li];
+				for (size_t i = 0; i < n + 8; i++) {
+					seed = seed * 1103515245u + 12345u;
+					buf[i] = fill == 0 ? 0xFF : fill == 1 ? (unsigned char)(seed >> 16)
+					         : (seed >> 20) & 1 ? 0xFF : 0;
+				}
+				uint32_t want = 0;
+				for (size_t k = 0; k < n; k += 4)
+					want += rd32(buf + at + k);
+				EQ_INT(sfnt_sum(buf + at, n), want);
+			}
+	free(buf);
+}
+
 /* Glyph ga of face a and gb of face b draw the same outline, unhinted, in
  * font units, with the same advance. */
 static int same_outline(FT_Face a, unsigned ga, FT_Face b, unsigned gb)
@@ -2657,6 +2687,7 @@ int main(void)
 	RUN(plans);
 	RUN(text_cache);
 	RUN(nfc);
+	RUN(sum_words);
 	RUN(subset);
 	RUN(subset_composite);
 	RUN(subset_empty);

@@ -596,7 +596,11 @@ static void cache_grow(font_lib_t *lib)
 	int ocap = lib->capcache;
 	font_sitem_t *old = lib->cache;
 	lib->capcache = ocap ? 2 * ocap : 1024;
-	lib->cache = xcalloc((size_t)lib->capcache, sizeof(*lib->cache));
+	/* an entry is empty while its text is NULL: only that is cleared
+	   (the table is 40 KB to begin with) */
+	lib->cache = xmalloc((size_t)lib->capcache * sizeof(*lib->cache));
+	for (int i = 0; i < lib->capcache; i++)
+		lib->cache[i].text = NULL;
 	for (int i = 0; i < ocap; i++) {
 		if (!old[i].text)
 			continue;

@@ -26,6 +26,7 @@
 #include "arena.h"
 #include <hb-ot.h>
 #include "font_int.h"
+#include "unicode.h"
 #include "utf8.h"
 
 #define ITEM_CACHE_MAXLEN 256
@@ -983,11 +984,7 @@ static int sticks(uint32_t cp)
 	   letters) belong to the emoji before them */
 	if ((cp >= 0x1f3fb && cp <= 0x1f3ff) || (cp >= 0xe0020 && cp <= 0xe007f))
 		return 1;
-	hb_unicode_general_category_t gc =
-		hb_unicode_general_category(hb_unicode_funcs_get_default(), cp);
-	return gc == HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK ||
-	       gc == HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK ||
-	       gc == HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK;
+	return uni_is_mark(cp);
 }
 
 /* What an emoji sequence is made of besides emoji: stays in the emoji

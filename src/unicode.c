@@ -360,9 +360,20 @@ char *uni_nfc_full(const char *s, size_t n, size_t *outlen)
 	return r;
 }
 
+/* HarfBuzz's general category through a small direct-mapped memo (as
+ * qc_memo): a CV asks it of the same few dozen letters of its script,
+ * per code point of every text drawn (pdf.c's text parts), hyphenated
+ * (hyph.c) and itemised (font_shape.c's marks). */
 static hb_unicode_general_category_t category(uint32_t cp)
 {
-	return hb_unicode_general_category(hb_unicode_funcs_get_default(), cp);
+	static uint32_t key[1024];    /* cp + 1; 0 = empty */
+	static uint8_t val[1024];
+	unsigned h = (cp ^ (cp >> 10)) & 1023;
+	if (key[h] != cp + 1) {
+		key[h] = cp + 1;
+		val[h] = (uint8_t)hb_unicode_general_category(hb_unicode_funcs_get_default(), cp);
+	}
+	return (hb_unicode_general_category_t)val[h];
 }
 
 int uni_is_letter(uint32_t cp)

@@ -364,6 +364,37 @@ TEST(presentation_forms)
 	EQ_INT(uni_pres_letter(0xFEFB), 0xFEFB); /* lam-alef: two letters */
 }
 
+/* The category tests (uni_is_letter, _mark, _nonspacing, _nsm: from a
+ * memo of HarfBuzz's answers) are HarfBuzz's for every code point, asked
+ * in an order that evicts (code points 1024 and 1025 apart share slots)
+ * and asked again. */
+TEST(categories)
+{
+	hb_unicode_funcs_t *uf = hb_unicode_funcs_get_default();
+	int bad = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (uint32_t i = 0; i < 0x30000; i++) {
+			uint32_t cp = pass ? (i * 1025u) % 0x30000 : i;
+			hb_unicode_general_category_t g = hb_unicode_general_category(uf, cp);
+			int letter = g == HB_UNICODE_GENERAL_CATEGORY_LOWERCASE_LETTER ||
+			             g == HB_UNICODE_GENERAL_CATEGORY_MODIFIER_LETTER ||
+			             g == HB_UNICODE_GENERAL_CATEGORY_OTHER_LETTER ||
+			             g == HB_UNICODE_GENERAL_CATEGORY_TITLECASE_LETTER ||
+			             g == HB_UNICODE_GENERAL_CATEGORY_UPPERCASE_LETTER;
+			int nsm = g == HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK;
+			int mark = nsm || g == HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK ||
+			           g == HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK;
+			int encl = g == HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK;
+			if (uni_is_letter(cp) != letter || uni_is_mark(cp) != mark ||
+			    uni_is_nonspacing(cp) != (cp >= 0x300 && nsm) ||
+			    uni_is_nsm(cp) != (cp >= 0x300 && (nsm || encl))) {
+				if (bad++ < 5)
+					fprintf(stderr, "  U+%04X: category %d\n", (unsigned)cp, (int)g);
+			}
+		}
+	EQ_INT(bad, 0);
+}
+
 int main(void)
 {
 	RUN(utf8_validation);
@@ -372,5 +403,6 @@ int main(void)
 	RUN(quick_check);
 	RUN(brahmic_quick_check);
 	RUN(presentation_forms);
+	RUN(categories);
 	return t_report();
 }

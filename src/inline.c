@@ -513,18 +513,33 @@ static void lb_breaks(const unsigned char *s, size_t len, const char *lang, char
 	const struct LineBreakProperties *lp = NULL;
 	enum LineBreakClass cur, nw = LBP_Undefined, last;
 	size_t pos = 0, at = (size_t)-1;    /* at: the last byte of the previous character */
-	int cjk = lang && (!strncmp(lang, "zh", 2) || !strncmp(lang, "ja", 2) ||
-	                   !strncmp(lang, "ko", 2)), lowfast;
+	/* the language's CJK flag and table, kept for the next paragraph
+	   (the same language, mostly) */
+	static char lb_lang[16];
+	static const struct LineBreakProperties *lb_lang_lp;
+	static int lb_lang_cjk;
+	int cjk = 0, lowfast;
 	utf32_t ch;
 	lb_init();
 	ch = lb_next(s, len, &pos);
 	if (ch == LB_EOS)
 		return;
-	for (const struct LineBreakPropertiesLang *m = lb_prop_lang_map; lang && m->lang; m++)
-		if (!strncmp(lang, m->lang, m->namelen)) {
-			lp = m->lbp;
-			break;
+	if (lang && lb_lang[0] && !strcmp(lang, lb_lang)) {
+		lp = lb_lang_lp;
+		cjk = lb_lang_cjk;
+	} else if (lang) {
+		cjk = !strncmp(lang, "zh", 2) || !strncmp(lang, "ja", 2) || !strncmp(lang, "ko", 2);
+		for (const struct LineBreakPropertiesLang *m = lb_prop_lang_map; m->lang; m++)
+			if (!strncmp(lang, m->lang, m->namelen)) {
+				lp = m->lbp;
+				break;
+			}
+		if (lang[0] && strlen(lang) < sizeof(lb_lang)) {
+			strcpy(lb_lang, lang);
+			lb_lang_lp = lp;
+			lb_lang_cjk = cjk;
 		}
+	}
 	lowfast = !lp || lp->start >= 0x80;   /* ASCII: no language entries */
 	cur = lb_resolve(lb_class(ch, lp), cjk);
 line:
@@ -536,8 +551,17 @@ line:
 	else if (cur == LBP_SP)
 		cur = LBP_WJ;
 	for (;;) {
-		for (at++; at + 1 < pos; at++)
-			brks[at] = LINEBREAK_INSIDEACHAR;
+		/* the bytes of the character but its last (UTF-8: at most three;
+		   stored one by one, not by a memset call for each character) */
+		at++;
+		if (at + 1 < pos) {
+			brks[at++] = LINEBREAK_INSIDEACHAR;
+			if (at + 1 < pos) {
+				brks[at++] = LINEBREAK_INSIDEACHAR;
+				while (at + 1 < pos)
+					brks[at++] = LINEBREAK_INSIDEACHAR;
+			}
+		}
 		/* inside a word: AL after AL is an indirect break, not taken
 		   (the class before is no space); nothing else changes */
 		if (cur == LBP_AL && nw == LBP_AL && lowfast)

@@ -16,6 +16,9 @@ void *arena_grow(arena_t *a, void *p, size_t old, size_t n); /* copy into a larg
 char *arena_strdup(arena_t *a, const char *s);
 char *arena_strndup(arena_t *a, const char *s, size_t n);
 char *arena_printf(arena_t *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* p (from xmalloc/xrealloc, not NULL) freed with the arena from now on;
+ * returns p (its bytes are not zeroed or moved) */
+void *arena_keep(arena_t *a, void *p);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);

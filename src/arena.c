@@ -15,6 +15,8 @@ struct block {
 
 struct arena {
 	struct block *head;
+	void **kept;            /* arena_keep's */
+	int nkept, capkept;
 };
 
 static void oom(void)
@@ -68,6 +70,9 @@ void arena_free(arena_t *a)
 		free(b);
 		b = next;
 	}
+	for (int i = 0; i < a->nkept; i++)
+		free(a->kept[i]);
+	free(a->kept);
 	free(a);
 }
 
@@ -179,6 +184,16 @@ void *arena_grow(arena_t *a, void *p, size_t old, size_t n)
 	void *q = take(a, n);
 	memcpy(q, p, old);
 	return q;
+}
+
+void *arena_keep(arena_t *a, void *p)
+{
+	if (a->nkept == a->capkept) {
+		a->capkept = a->capkept ? 2 * a->capkept : 8;
+		a->kept = xrealloc(a->kept, sizeof(*a->kept) * (size_t)a->capkept);
+	}
+	a->kept[a->nkept++] = p;
+	return p;
 }
 
 char *arena_strndup(arena_t *a, const char *s, size_t n)

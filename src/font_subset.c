@@ -39,13 +39,13 @@ int font_subset_glyphs(font_lib_t *lib, int face, const uint32_t *cps, int ncps,
 	if (r == 0 && sfnt_check(o, on, 0, why, sizeof(why)) != 0)
 		r = -1;
 	if (r == 0) {
-		unsigned char *d = arena_alloc(a, on);
-		memcpy(d, o, on);
-		*data = d;
+		/* the program's block, cut to its size (in place), is the
+		   arena's: not copied */
+		*data = arena_keep(a, xrealloc(o, on));
 		*len = on;
-	} else {
-		err_sys(e, f->path, "font subset unusable: %s", why);
+		return 0;
 	}
+	err_sys(e, f->path, "font subset unusable: %s", why);
 	free(o);
 	return r;
 }

@@ -1098,6 +1098,24 @@ static int sfnt_sums_ok(const unsigned char *p, size_t n)
 	return total == 0xB1B0AFBAu;
 }
 
+/* arena_keep: blocks handed to an arena keep their bytes where they are
+ * and go with it (ASan's leak check sees any it does not free). */
+TEST(arena_keeps)
+{
+	arena_t *a = arena_new();
+	unsigned char *p[20];
+	for (int i = 0; i < 20; i++) {
+		unsigned char *b = xmalloc(100 + (size_t)i);
+		memset(b, i, 100 + (size_t)i);
+		p[i] = arena_keep(a, b);
+		CHECK(p[i] == b);
+		arena_alloc(a, 64);
+	}
+	for (int i = 0; i < 20; i++)
+		CHECK(p[i][0] == i && p[i][99 + i] == i);
+	arena_free(a);
+}
+
 /* sfnt.c's checksum (src/sfnt_int.h: not a public interface) */
 uint32_t sfnt_sum(const unsigned char *p, size_t n);
 
@@ -2688,6 +2706,7 @@ int main(void)
 	RUN(text_cache);
 	RUN(nfc);
 	RUN(sum_words);
+	RUN(arena_keeps);
 	RUN(subset);
 	RUN(subset_composite);
 	RUN(subset_empty);

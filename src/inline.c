@@ -298,6 +298,11 @@ static int kind_of(uint32_t c, int *draw)
 	*draw = 1;
 	if (c > ' ' && c < 0x7F)
 		return K_CHAR;
+	/* U+0100..U+1FFF (Latin to Greek Extended: the Brahmic scripts,
+	   Thai, Arabic, Cyrillic, ...): letters and marks, but the Arabic
+	   letter mark */
+	if (c - 0x100 < 0x1F00 && c != 0x61C)
+		return K_CHAR;
 	if (c == ' ' || c == '\t')
 		return K_SPACE;
 	if (c == '\n' || c == 0x2028 || c == 0x2029 || c == '\v' || c == '\f')

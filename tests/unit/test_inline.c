@@ -286,6 +286,33 @@ TEST(soft_hyphen)
 	errs_done(&e);
 }
 
+/* Code points that act on levels only or break nothing visibly are not
+ * drawn: the Arabic letter mark U+061C among the letters of U+0100..U+1FFF (here Ā and ἀ)
+ * (kind_of's short way for those), the LRM, ZWSP, word joiner, BOM; the
+ * letters around them are. */
+TEST(invisible_kinds)
+{
+	static const char *cps[] = {"\xd8\x9c", "\xe2\x80\x8e", "\xe2\x80\x8b", "\xe2\x81\xa0",
+	                            "\xef\xbb\xbf"};
+	for (size_t i = 0; i < sizeof(cps) / sizeof(cps[0]); i++) {
+		char t[64];
+		snprintf(t, sizeof(t), "ab%scd \xc4\x80%s\xe1\xbc\x80", cps[i], cps[i]);
+		inline_span_t s = span(t, FONT_REGULAR, 0, NULL);
+		inline_opts_t o = opts(300000, INLINE_LEFT);
+		inline_result_t r;
+		errs_t e;
+		errs_init(&e);
+		EQ_INT(inline_set(A, &s, 1, &o, &r, &e), 0);
+		EQ_INT(r.nlines, 1);
+		const char *l = r.nlines ? line_text(&r.lines[0]) : "";
+		CHECK(!strstr(l, cps[i]));
+		EQ_INT(e.n, 0);   /* not drawn: no face is asked for it */
+		CHECK(strstr(l, "ab") && strstr(l, "cd") && strstr(l, "\xc4\x80") &&
+		      strstr(l, "\xe1\xbc\x80"));
+		errs_done(&e);
+	}
+}
+
 TEST(url)
 {
 	inline_span_t s[2];
@@ -1478,6 +1505,7 @@ int main(void)
 	RUN(hyphen_drawn);
 	RUN(span_lang_hyphen);
 	RUN(soft_hyphen);
+	RUN(invisible_kinds);
 	RUN(url);
 	RUN(runs_across_spans);
 	RUN(runs_across_like_spans);

@@ -582,11 +582,11 @@ static int hc_walk(const hc_lev_t *L, const unsigned char *w, int n, char *v)
 				to = L->root[c];
 			else if (t < e && e <= L->ntrans) {
 				hc_need(L->file, L->ch + t, e - t);
-				for (; t < e; t++)
-					if (L->ch[t] == c) {
-						to = t + 1;
-						break;
-					}
+				/* the first transition on c (a state after a UTF-8
+				   lead byte has dozens) */
+				const unsigned char *q = memchr(L->ch + t, (int)c, e - t);
+				if (q)
+					to = (uint32_t)(q - L->ch) + 1;
 			}
 			if (to < L->nstates) {
 				s = to;

@@ -71,6 +71,13 @@ typedef struct page_run {
 	   Bengali, Tamil, Thai); text is the source text they read as */
 	const page_glyph_t *glyphs;
 	int nglyphs;
+	/* u: white space after the run's last glyph, up to the next run, that
+	   is no space character (glue without text: the quarter em between
+	   Han and Latin, a justified line's stretch between Thai words, Lao,
+	   Khmer or Myanmar syllables, or ideographs), or 0. The PDF makes it
+	   part of a glyph's advance, so that readers see no gap to read as a
+	   space. */
+	int32_t gap;
 } page_run_t;
 
 /* A filled rectangle (rules, bars) or an outline (badge frames, chips). */

@@ -2905,6 +2905,7 @@ static int ls_line(il_t *f, lset_t *L, const para_line_t *pl, int first, inline_
 	}
 	x = x0;
 	int32_t pen = x;        /* where the open run's next glyph would go */
+	int nsp = 0;            /* glue without a space since the last box */
 	L->nruns = L->nlinks = L->nframes = 0;
 	L->open = 0;
 	L->url = NULL;
@@ -2925,6 +2926,12 @@ static int ls_line(il_t *f, lset_t *L, const para_line_t *pl, int first, inline_
 			int32_t at = add32(x, -(int64_t)f->aux[i].lead);
 			if (L->open && at != pen)
 				ls_close(f, L, 0);
+			/* glue without a space moved the pen: the run before
+			   ends in white space that is no space character */
+			if (nsp && at > pen && !f->bidi && L->nruns > 0 &&
+			    (int64_t)L->runs[L->nruns - 1].x + L->runs[L->nruns - 1].w == pen)
+				L->runs[L->nruns - 1].gap = at - pen;
+			nsp = 0;
 			pen = ls_box(f, L, &f->aux[i], at);
 			x = add32(pen, -(int64_t)f->aux[i].cut);
 		} else if (p->type == PARA_GLUE) {
@@ -2932,6 +2939,8 @@ static int ls_line(il_t *f, lset_t *L, const para_line_t *pl, int first, inline_
 			if (f->aux[i].c0 >= 0) {
 				ls_glue(f, L, &f->aux[i], pen, x - pen);
 				pen = x;
+			} else {
+				nsp = 1;
 			}
 		}
 	}

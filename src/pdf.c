@@ -596,7 +596,7 @@ static int text_part(const char *s, int n, int first, int one)
  * ActualText span: the empty glyphs stand at one place, and poppler and
  * MuPDF drop a glyph that reads as the one before at the same place (fake
  * bold); pdf.js, which ignores ActualText, reads the glyphs. */
-static void show_glyphs(pw_t *w, pdf_font_t *f, const page_run_t *r)
+static void show_glyphs(pw_t *w, pdf_font_t *f, const page_run_t *r, int32_t gap)
 {
 	enum { MAXG = 32 };
 	int at = 0;
@@ -605,6 +605,8 @@ static void show_glyphs(pw_t *w, pdf_font_t *f, const page_run_t *r)
 		int m = 1;
 		while (i + m < r->nglyphs && r->glyphs[i + m].n == 0)
 			m++;
+		/* the last cluster's advance takes in the run's gap */
+		int32_t adv = i + m == r->nglyphs ? g0->adv + gap : g0->adv;
 		int n = g0->n <= r->len - at ? g0->n : r->len - at;
 		const char *s = r->text + at;
 		at += n;
@@ -636,11 +638,11 @@ static void show_glyphs(pw_t *w, pdf_font_t *f, const page_run_t *r)
 			/* its advance as the font's (kerning, or a vowel sign's
 			   advance the shaper changed, would put a gap in the TJ
 			   array that a reader may take for a space) */
-			int64_t d = (int64_t)sfnt_width(f->sf, c) * r->size / 1000 - g0->adv;
+			int64_t d = (int64_t)sfnt_width(f->sf, c) * r->size / 1000 - adv;
 			if (c && (d > r->size / 500 || d < -r->size / 500)) {
 				uint16_t gid = g0->gid;
 				int32_t zero = 0;
-				unsigned cc = pdf_font_cid_cluster(f, s, n, &gid, &zero, &zero, 1, g0->adv,
+				unsigned cc = pdf_font_cid_cluster(f, s, n, &gid, &zero, &zero, 1, adv,
 				                                   r->size);
 				c = cc ? cc : c;
 			}
@@ -652,7 +654,7 @@ static void show_glyphs(pw_t *w, pdf_font_t *f, const page_run_t *r)
 				dx[j] = r->glyphs[i + j].x - g0->pen;
 				dy[j] = r->glyphs[i + j].y;
 			}
-			c = pdf_font_cid_cluster(f, s, n, gid, dx, dy, m, g0->adv, r->size);
+			c = pdf_font_cid_cluster(f, s, n, gid, dx, dy, m, adv, r->size);
 		}
 		int drawn = 0;
 		if (c) {
@@ -677,7 +679,7 @@ static void show_glyphs(pw_t *w, pdf_font_t *f, const page_run_t *r)
 			int l = q < np ? plen[q] : text_part(s + k, whole - k, 0, f->color);
 			unsigned e = pdf_font_cid_cluster(f, s + k, l, NULL, NULL, NULL, 0, 0, r->size);
 			if (e)
-				put_cid(w, f, r, e, (int64_t)g0->pen + g0->adv - EMPTY_BACK(r));
+				put_cid(w, f, r, e, (int64_t)g0->pen + (c ? adv : g0->adv) - EMPTY_BACK(r));
 			k += l;
 		}
 		if (span) {
@@ -737,6 +739,99 @@ static int rtl_marks_at(const char *s, int n)
 	return 0;
 }
 
+/* The CID that show_text draws for code point cp, s[0..l), the ci-th of
+ * its run (gids as in page_run_t). */
+static unsigned text_cid(pdf_font_t *f, uint32_t cp, const char *s, int l, const uint16_t *gids,
+                         int ci)
+{
+	unsigned c = 0;
+	if (gids && gids[ci])
+		c = cp > 0xFFFF ? pdf_font_cid_read(f, gids[ci], s, l) : pdf_font_cid_glyph(f, cp, gids[ci]);
+	if (!c)
+		c = cp <= 0xFFFF && pdf_font_has(f, cp) ? f->cid[cp] : pdf_font_cid(f, cp);
+	return c;
+}
+
+/* A run of text as show_text draws it, but for white space that is no
+ * space (page_run.gap): lead u before its first glyph, gap u after its
+ * last, each taken into that glyph's advance (pdf_font_cid_wide: the
+ * glyph drawn where it was, its advance widened; the one after the gap
+ * starts where the gap does), so that no reader sees a gap there to read
+ * as a space (pdftotext, MuPDF and pdf.js all do; the same gap as
+ * character spacing, Tc, poppler and pdf.js take out of the glyph's width
+ * again, MuPDF never counts it; an ActualText span MuPDF reads glyph by
+ * glyph, and pdf.js not at all; /W widths alone MuPDF ignores for the
+ * program's). 0 when it cannot (a CFF face), and the run is not drawn;
+ * else 1, | 2 when the gap after it was taken in. */
+static int show_gaps(pw_t *w, pdf_font_t *f, const page_run_t *r, int32_t lead, int32_t gap)
+{
+	const char *s = r->text;
+	int n = r->len, al = 0, z = 0, zl = 0, ci = 0, zi = 0;
+	uint32_t acp = 0, zcp = 0;
+	for (int i = 0; i < n; ci++) {
+		uint32_t cp;
+		int l = utf8_decode(s + i, (size_t)(n - i), &cp);
+		if (l <= 0)
+			return 0;
+		if (!i) {
+			acp = cp;
+			al = l;
+		}
+		z = i;
+		zl = l;
+		zcp = cp;
+		zi = ci;
+		i += l;
+	}
+	unsigned ca = 0, cz = 0;
+	if (lead > 0) {
+		/* one glyph: it takes in both */
+		int32_t both = z == 0 && gap > 0 ? gap : 0;
+		unsigned c = acp == ' ' ? 0 : text_cid(f, acp, s, al, r->gids, 0);
+		int64_t wd = c ? (int64_t)sfnt_width(f->sf, c) * r->size / 1000 : 0;
+		if (!c || !(ca = pdf_font_cid_wide(f, c, s, al, lead, (int32_t)wd + lead + both,
+		                                   r->size))) {
+			lead = 0;
+		} else if (both) {
+			put_cid(w, f, r, ca, -(int64_t)lead);
+			return 3;
+		}
+	}
+	if (gap > 0 && (lead <= 0 || z > 0)) {
+		unsigned c = zcp == ' ' ? 0 : text_cid(f, zcp, s + z, zl, r->gids, zi);
+		int64_t wd = c ? (int64_t)sfnt_width(f->sf, c) * r->size / 1000 : 0;
+		if (!c || !(cz = pdf_font_cid_wide(f, c, s + z, zl, 0, (int32_t)wd + gap, r->size)))
+			gap = 0;
+	} else {
+		gap = 0;
+	}
+	if (lead <= 0 && gap <= 0)
+		return 0;
+	int took = gap > 0 ? 3 : 1;
+	int from = 0, to = gap > 0 ? z : n;
+	if (lead > 0) {
+		put_cid(w, f, r, ca, -(int64_t)lead);
+		from = al;
+	}
+	if (to > from) {
+		/* the glyphs between from the run's codes, as show_text */
+		int skip = lead > 0;
+		w->pen += show_text(w, f, s + from, (size_t)(to - from), r->gids ? r->gids + skip : NULL,
+		                    r->size, r->track);
+	}
+	if (gap > 0)
+		put_cid(w, f, r, cz, (w->pen + 500000) / 1000000 - r->x);
+	return took;
+}
+
+/* The least white space that is no space (page_run.gap) that a glyph's
+ * advance takes in: a fiftieth of an em. Less no reader takes for a space
+ * (pdftotext read a Lao line's 0.02 em as one), and a justified Khmer
+ * paragraph has a hundred of them: a glyph of its own each would take a
+ * compact font past its 256 one-byte codes, and pdf.js reads a space at
+ * the switch to its twin after a mark's empty glyph. */
+#define GAP_MIN(r) ((r)->size / 50)
+
 static int draw_run(pw_t *w, const page_run_t *r, int tag)
 {
 	if (!r->text || r->len <= 0)
@@ -750,6 +845,8 @@ static int draw_run(pw_t *w, const page_run_t *r, int tag)
 	pdf_font_t *font = NULL;
 	if (pdf_font_get(w, r->face, &font) < 0)
 		return -1;
+	int32_t owe = w->owe, owe_x = w->owe_x, owe_y = w->owe_y, gap = 0;
+	w->owe = 0;
 	if (r->len == 1 && *r->text == ' ' && !r->actual && no_space(font))
 		return 0;
 	w->what = "draw text";
@@ -809,8 +906,20 @@ static int draw_run(pw_t *w, const page_run_t *r, int tag)
 	} else {
 		text_at(w, r, (r->synth & 2) != 0);
 		int cut = r->glyphs || !actual || r->gids ? 0 : rtl_marks_at(r->text, r->len);
+		/* white space that is no space, after the run and before it (the
+		   run before left its gap: a CFF face) */
+		int plain = !actual && !r->track;
+		int g;
+		gap = plain && r->gap >= GAP_MIN(r) ? r->gap : 0;
+		int32_t lead = plain && owe > 0 && r->y == owe_y && r->x == owe_x &&
+		               w->owe_page == w->pageno ? owe : 0;
 		if (r->glyphs) {
-			show_glyphs(w, font, r);
+			show_glyphs(w, font, r, sfnt_is_cff(font->sf) || font->color ? 0 : gap);
+			if (!sfnt_is_cff(font->sf) && !font->color)
+				gap = 0;
+		} else if ((lead || gap) && (g = show_gaps(w, font, r, lead, gap)) > 0) {
+			if (g & 2)
+				gap = 0;
 		} else if (cut) {
 			/* a right-to-left letter and its marks: the marks in a
 			   marked-content sequence of their own (inside the
@@ -830,6 +939,12 @@ static int draw_run(pw_t *w, const page_run_t *r, int tag)
 	}
 	if (actual)
 		pdf_put(w, "EMC\n", 4);
+	if (!r->adv && gap > 0) {
+		w->owe = gap;
+		w->owe_x = r->x + r->w + gap;
+		w->owe_y = r->y;
+		w->owe_page = w->pageno;
+	}
 	return 0;
 }
 

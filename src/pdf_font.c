@@ -965,6 +965,30 @@ unsigned pdf_font_cid_cluster(pdf_font_t *f, const char *s, int n, const uint16_
 	return e->cid;
 }
 
+unsigned pdf_font_cid_wide(pdf_font_t *f, unsigned c, const char *s, int n, int32_t dx,
+                           int32_t adv, int32_t size)
+{
+	if (!c || size <= 0 || n < 0 || (size_t)n + 14 > 1024 || sfnt_is_cff(f->sf) || f->color)
+		return 0;
+	unsigned upem = sfnt_upem(f->sf), g = sfnt_source(f->sf, c);
+	int32_t x = pf_funits(dx, size, upem), y = 0, a = pf_funits(adv, size, upem);
+	/* the key of pdf_font_cid_cluster's composite of one glyph */
+	char key[1024];
+	size_t kn = (size_t)n;
+	uint16_t gg = (uint16_t)g;
+	memcpy(key, s, kn);
+	memcpy(key + kn, &gg, 2);
+	memcpy(key + kn + 2, &x, 4);
+	memcpy(key + kn + 6, &y, 4);
+	memcpy(key + kn + 10, &a, 4);
+	kn += 14;
+	int fresh;
+	pdf_cgl_t *e = cgl_get(f, 0, key, kn, n, &fresh);
+	if (fresh)
+		e->cid = (uint16_t)sfnt_compose(f->sf, 1, &g, &x, &y, a);
+	return e->cid;
+}
+
 /* gid is the face's glyph id; the program is a subset, which numbers its
  * glyphs anew (page_face.alt_from -> alt_to). */
 unsigned pdf_font_cid_glyph(pdf_font_t *f, uint32_t cp, unsigned gid)

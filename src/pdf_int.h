@@ -155,6 +155,10 @@ struct pw {
 	int32_t size, lw;
 	int32_t tc;              /* character spacing (Tc), u */
 	int32_t rise;            /* text rise (Ts), u: a cluster's mark */
+	int32_t owe, owe_x, owe_y; /* u: the last run's gap (page_run.gap) that its
+	                            glyphs did not take in (a CFF face), where
+	                            the run after it starts, its baseline, page */
+	int owe_page;
 	uint32_t fill, stroke;
 	int plain;               /* untagged: no structure, no PDF/A or UA claims */
 	int zcontent;            /* pdf_save: the page contents' deflate level */
@@ -357,6 +361,12 @@ unsigned pdf_font_cid_read(pdf_font_t *f, unsigned gid, const char *s, int n);
 unsigned pdf_font_cid_cluster(pdf_font_t *f, const char *s, int n, const uint16_t *gids,
                               const int32_t *dx, const int32_t *dy, int m, int32_t adv,
                               int32_t size);
+/* The CID of CID c's glyph moved right by dx u, advancing adv u at size
+ * (TrueType: a composite of it), reading as s[0..n): a glyph whose
+ * advance takes in white space layout put beside it that is no space
+ * (page_run.gap). 0 when it cannot be made (CFF, a colour font). */
+unsigned pdf_font_cid_wide(pdf_font_t *f, unsigned c, const char *s, int n, int32_t dx,
+                           int32_t adv, int32_t size);
 /* A compact font's Identity-H twin, made on first use. */
 HPDF_Dict pdf_font_twin(pw_t *w, pdf_font_t *f);
 /* A colour font's Type 3 font of CIDs 256 b .. 256 b + 255 (b 0: type0),

@@ -2,6 +2,7 @@
 #ifndef VITA_BUF_H
 #define VITA_BUF_H
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 typedef struct buf {
@@ -14,6 +15,21 @@ void buf_done(buf_t *b);
 void buf_reset(buf_t *b);
 /* Make room for n more bytes (and the NUL). */
 void buf_grow(buf_t *b, size_t n);
+/* A 64-bit hash of n bytes at p, seeded with h: 8 bytes a multiply, the
+ * tail a byte each (the keys of inline.c's and font_shape.c's caches). */
+static inline uint64_t buf_hash(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	for (; n >= 8; p += 8, n -= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+		h ^= h >> 32;
+	}
+	for (; n; p++, n--)
+		h = (h ^ *p) * 0x100000001B3ull;
+	return h ^ h >> 29;
+}
 /* Appending is inline: most calls add a few bytes to a buffer with room. */
 static inline void buf_add(buf_t *b, const char *s, size_t n)
 {

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena.h"
+#include "buf.h"
 #include <hb-ot.h>
 #include "font_int.h"
 #include "unicode.h"
@@ -1374,17 +1375,7 @@ static uint64_t stext_hash(const font_chain_t *c, int style, int li, int32_t siz
 	          (uint64_t)li)) * 0xFF51AFD7ED558CCDull;
 	for (int i = 0; i < ncut; i++)
 		h = (h ^ cut[i]) * 0x100000001B3ull;
-	uint32_t n = cut[ncut - 1];
-	const unsigned char *p = (const unsigned char *)s;
-	for (; n >= 8; p += 8, n -= 8) {
-		uint64_t w;
-		memcpy(&w, p, 8);
-		h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-		h ^= h >> 32;
-	}
-	for (; n; p++, n--)
-		h = (h ^ *p) * 0x100000001B3ull;
-	return h ^ h >> 29;
+	return buf_hash(h, s, cut[ncut - 1]);
 }
 
 /* The slot of the text, or of the empty slot where it would go. */

@@ -3154,16 +3154,7 @@ static void key_str(buf_t *b, const char *s)
 
 static uint64_t key_hash(const unsigned char *p, size_t n)
 {
-	uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
-	for (; n >= 8; p += 8, n -= 8) {
-		uint64_t w;
-		memcpy(&w, p, 8);
-		h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-		h ^= h >> 32;
-	}
-	for (; n; p++, n--)
-		h = (h ^ *p) * 0x100000001B3ull;
-	return h ^ h >> 29;
+	return buf_hash(0x9E3779B97F4A7C15ull ^ n, p, n);
 }
 
 /* The entry with the key m->key, or NULL; its hash into m->hash. */

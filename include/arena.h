@@ -23,6 +23,8 @@ void *arena_keep(arena_t *a, void *p);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);
 void *xrealloc(void *p, size_t n);
+/* memset(p, c, n) in pieces of less than 2 KB (arena.c says why) */
+void xfill(void *p, int c, size_t n);
 char *xstrdup(const char *s);
 
 #endif

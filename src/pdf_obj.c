@@ -115,7 +115,7 @@ static pdf_held_t *held_at(pw_t *w, unsigned id)
 		while (cap <= id)
 			cap *= 2;
 		w->held = xrealloc(w->held, cap * sizeof(pdf_held_t));
-		memset(w->held + w->nheld, 0, (cap - w->nheld) * sizeof(pdf_held_t));
+		xfill(w->held + w->nheld, 0, (cap - w->nheld) * sizeof(pdf_held_t));
 		w->nheld = cap;
 	}
 	return &w->held[id];

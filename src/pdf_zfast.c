@@ -102,7 +102,7 @@ static void init_tables(void)
 			len_code[l] = (uint8_t)c;
 	len_code[258] = 28;
 	for (unsigned c = 0; c < NDIST; c++)
-		memset(dist_code + dist_base[c] - 1, (int)c, 1u << dist_extra[c]);
+		xfill(dist_code + dist_base[c] - 1, (int)c, 1u << dist_extra[c]);
 	for (unsigned i = 1; i < 256; i++) /* rev8[i]: i's bits reversed */
 		rev8[i] = (uint8_t)(rev8[i >> 1] >> 1 | (i & 1) << 7);
 	for (unsigned i = 0; i < NLIT + 2; i++)

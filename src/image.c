@@ -216,6 +216,7 @@ typedef struct pngjob {     /* on the heap: survives png_longjmp intact */
 	char msg[160];
 	unsigned char *row;
 	box_t box;
+	int direct;             /* png_direct made the image: no box */
 } pngjob_t;
 
 static void png_fail(png_structp p, png_const_charp msg)
@@ -234,11 +235,50 @@ static void png_quiet(png_structp p, png_const_charp msg)
 	(void)msg;
 }
 
+/* An image kept at its size (a colour font's emoji, a small logo), not
+ * interlaced: its rows straight into out, the pixels box_row and box_done
+ * would give (each the average of itself: a colour under alpha 0 is 255,
+ * the alpha dropped when every pixel is opaque), without their sums and
+ * divisions (8.5 M instructions for four flags). */
+static void png_direct(png_structp p, pngjob_t *j, arena_t *a, image_t *out, int w, int h,
+                       int ch, int bps)
+{
+	int alpha = ch == 2 || ch == 4, comps = ch - alpha;
+	size_t n = (size_t)w * (size_t)h;
+	unsigned char *px = arena_alloc(a, n * (size_t)comps), *al = alpha ? arena_alloc(a, n) : NULL;
+	unsigned min_alpha = 255;
+	unsigned char *o = px, *oa = al;
+	for (int y = 0; y < h; y++) {
+		png_read_row(p, j->row, NULL);
+		const unsigned char *q = j->row;
+		if (!alpha) {
+			for (int x = 0; x < w; x++, q += ch * bps)
+				for (int c = 0; c < comps; c++)
+					*o++ = q[c * bps];
+			continue;
+		}
+		for (int x = 0; x < w; x++, q += ch * bps) {
+			unsigned v = q[(ch - 1) * bps];
+			for (int c = 0; c < comps; c++)
+				*o++ = v ? q[c * bps] : 255;
+			*oa++ = (unsigned char)v;
+			min_alpha = v < min_alpha ? v : min_alpha;
+		}
+	}
+	png_read_end(p, NULL);
+	out->w = out->src_w = w;
+	out->h = out->src_h = h;
+	out->comps = comps;
+	out->px = px;
+	out->alpha = alpha && min_alpha < 255 ? al : NULL;
+	j->direct = 1;
+}
+
 /* Every row of every pass (Adam7 is read pass by pass, each pixel summed
  * where it belongs), after libpng's expansion: palette -> RGB, gray below
  * 8 bits -> 8, tRNS -> alpha. 16-bit samples are read by their high byte
  * here, which costs nothing for the rows the filter skips. */
-static void png_rows(png_structp p, png_infop info, pngjob_t *j, image_t *out)
+static void png_rows(png_structp p, png_infop info, pngjob_t *j, arena_t *a, image_t *out)
 {
 	png_set_user_limits(p, IMAGE_MAX_SIDE, IMAGE_MAX_SIDE);
 	png_set_keep_unknown_chunks(p, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
@@ -262,6 +302,10 @@ static void png_rows(png_structp p, png_infop info, pngjob_t *j, image_t *out)
 		png_error(p, "unexpected pixel format");
 	j->row = xmalloc(png_get_rowbytes(p, info));
 	fit(sw, sh, IMAGE_MAX_PX, IMAGE_MAX_PX, &dw, &dh);
+	if (dw == sw && dh == sh && !adam7) {
+		png_direct(p, j, a, out, sw, sh, ch, depth / 8);
+		return;
+	}
 	box_init(&j->box, sw, sh, dw, dh, ch, ch == 2 || ch == 4);
 	j->box.bps = depth / 8;
 	for (int pass = 0; pass < (adam7 ? 7 : 1); pass++) {
@@ -294,8 +338,9 @@ static int png_load(FILE *f, arena_t *a, image_t *out, const char **why)
 	if (setjmp(png_jmpbuf(p)))
 		goto done;
 	png_init_io(p, f);
-	png_rows(p, info, j, out);
-	box_done(&j->box, a, out);
+	png_rows(p, info, j, a, out);
+	if (!j->direct)
+		box_done(&j->box, a, out);
 	rc = 0;
 done:
 	if (rc)

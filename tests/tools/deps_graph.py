@@ -73,7 +73,7 @@ LIBRARIES = [
 # the file's name and "_": font_ for font_face.c), or one of these (README,
 # "Name prefixes"); a name alone (no "_" after it) is an exact name.
 PREFIXES = {
-    "arena": "xcalloc xmalloc xrealloc xstrdup",
+    "arena": "xcalloc xmalloc xrealloc xstrdup xfill",
     "err": "errs_ warn_at",
     "unicode*": "uni_",
     "main": "main",

@@ -29,6 +29,15 @@ typedef struct image {
 	int png;                /* 1 PNG, 0 JPEG */
 	unsigned char *px;      /* w * h * comps, rows top down */
 	unsigned char *alpha;   /* w * h, or NULL when every pixel is opaque */
+	/* image_png_data of a palette PNG kept at its size, not interlaced
+	   (a colour font's emoji): its IDAT data idat[0..nidat), a zlib
+	   stream of PNG-filtered rows of bits-bit palette indices (bits 1, 2,
+	   4 or 8), and its palette, 1 << bits RGB triples in pal: what a PDF
+	   /Indexed image with the PNG predictor takes as it is. NULL else. */
+	const unsigned char *idat;
+	size_t nidat;
+	const unsigned char *pal;
+	int bits;
 } image_t;
 
 /* Decode path into *out (pixels in a); 0, or -1 with a short reason in

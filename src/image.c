@@ -217,6 +217,7 @@ typedef struct pngjob {     /* on the heap: survives png_longjmp intact */
 	unsigned char *row;
 	box_t box;
 	int direct;             /* png_direct made the image: no box */
+	int data;               /* image_png_data's: zlib's checksum checked too */
 } pngjob_t;
 
 static void png_fail(png_structp p, png_const_charp msg)
@@ -257,6 +258,17 @@ static void png_direct(png_structp p, pngjob_t *j, arena_t *a, image_t *out, int
 					*o++ = q[c * bps];
 			continue;
 		}
+		if (ch == 4 && bps == 1) { /* RGBA, and a palette with tRNS: most emoji */
+			for (int x = 0; x < w; x++, q += 4, o += 3) {
+				unsigned v = q[3];
+				o[0] = v ? q[0] : 255;
+				o[1] = v ? q[1] : 255;
+				o[2] = v ? q[2] : 255;
+				*oa++ = (unsigned char)v;
+				min_alpha = v < min_alpha ? v : min_alpha;
+			}
+			continue;
+		}
 		for (int x = 0; x < w; x++, q += ch * bps) {
 			unsigned v = q[(ch - 1) * bps];
 			for (int c = 0; c < comps; c++)
@@ -291,7 +303,8 @@ static void png_rows(png_structp p, png_infop info, pngjob_t *j, arena_t *a, ima
 	png_set_chunk_malloc_max(p, 1 << 20);
 	/* every chunk's CRC is checked already; zlib's checksum over the
 	   inflated data would double the time of a large photo */
-	png_set_option(p, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+	if (!j->data) /* (image_png_data's may go to the PDF as it is: png_idat) */
+		png_set_option(p, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
 	png_read_info(p, info);
 	int sw = (int)png_get_image_width(p, info), sh = (int)png_get_image_height(p, info);
 	int adam7 = png_get_interlace_type(p, info) == PNG_INTERLACE_ADAM7;
@@ -326,9 +339,10 @@ static void png_rows(png_structp p, png_infop info, pngjob_t *j, arena_t *a, ima
 	out->src_h = sh;
 }
 
-static int png_load(FILE *f, arena_t *a, image_t *out, const char **why)
+static int png_load(FILE *f, arena_t *a, image_t *out, const char **why, int data)
 {
 	pngjob_t *j = xcalloc(1, sizeof(*j));
+	j->data = data;
 	png_structp p = png_create_read_struct(PNG_LIBPNG_VER_STRING, j, png_fail, png_quiet);
 	png_infop info = p ? png_create_info_struct(p) : NULL;
 	int rc = -1;
@@ -606,7 +620,7 @@ int image_load(arena_t *a, const char *path, image_t *out, const char **why)
 	rewind(f);
 	if (n == 8 && !png_sig_cmp(b, 0, 8)) {
 		out->png = 1;
-		rc = png_load(f, a, out, why);
+		rc = png_load(f, a, out, why, 0);
 	} else if (n >= 3 && b[0] == 0xff && b[1] == 0xd8 && b[2] == 0xff) {
 		rc = jpg_load(f, a, out, why);
 	}
@@ -614,6 +628,69 @@ int image_load(arena_t *a, const char *path, image_t *out, const char **why)
 	if (rc)
 		memset(out, 0, sizeof(*out));
 	return rc;
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* A palette PNG that libpng read whole and without error (every chunk's
+ * CRC and zlib's checksum checked), not interlaced, kept at its size:
+ * its IDAT data, which is a zlib stream of PNG-filtered rows, and its
+ * palette padded with black to 1 << bits entries (the colour libpng gives
+ * an index past the palette), white where tRNS makes an entry fully
+ * transparent (the pixels png_direct gives), into out, for the PDF to take as they are
+ * (image.h). Anything else leaves out alone. */
+static void png_idat(arena_t *a, const unsigned char *p, size_t n, image_t *out)
+{
+	size_t at = 8, nidat = 0;
+	const unsigned char *plte = NULL, *trns = NULL;
+	unsigned nplte = 0, ntrns = 0, bits = 0;
+	while (at + 12 <= n) {
+		uint32_t len = be32(p + at);
+		const unsigned char *t = p + at + 4, *d = p + at + 8;
+		if (len > n - at - 12)
+			return;
+		if (!memcmp(t, "IHDR", 4)) {
+			if (len < 13 || d[9] != 3 || d[12] != 0) /* palette, not interlaced */
+				return;
+			bits = d[8];
+		} else if (!memcmp(t, "PLTE", 4)) {
+			plte = d;
+			nplte = len / 3;
+		} else if (!memcmp(t, "tRNS", 4)) {
+			trns = d;
+			ntrns = len;
+		} else if (!memcmp(t, "IDAT", 4)) {
+			nidat += len;
+		} else if (!memcmp(t, "IEND", 4)) {
+			break;
+		}
+		at += 12 + (size_t)len;
+	}
+	if (!plte || !nidat || (bits != 1 && bits != 2 && bits != 4 && bits != 8))
+		return;
+	unsigned np = 1u << bits;
+	unsigned char *pal = arena_alloc(a, 3 * (size_t)np); /* zero: black */
+	memcpy(pal, plte, 3 * (size_t)(nplte < np ? nplte : np));
+	for (unsigned i = 0; i < ntrns && i < np; i++)
+		if (!trns[i]) /* a colour under alpha 0 is 255 (box_done's) */
+			memset(pal + 3 * i, 255, 3);
+	unsigned char *idat = arena_alloc(a, nidat);
+	size_t k = 0;
+	for (at = 8; at + 12 <= n && k < nidat;) {
+		uint32_t len = be32(p + at);
+		if (!memcmp(p + at + 4, "IDAT", 4)) {
+			memcpy(idat + k, p + at + 8, len);
+			k += len;
+		}
+		at += 12 + (size_t)len;
+	}
+	out->idat = idat;
+	out->nidat = nidat;
+	out->pal = pal;
+	out->bits = (int)bits;
 }
 
 int image_png_data(arena_t *a, const unsigned char *p, size_t n, image_t *out, const char **why)
@@ -632,9 +709,11 @@ int image_png_data(arena_t *a, const unsigned char *p, size_t n, image_t *out, c
 		return -1;
 	}
 	out->png = 1;
-	int rc = png_load(f, a, out, why);
+	int rc = png_load(f, a, out, why, 1);
 	fclose(f);
 	if (rc)
 		memset(out, 0, sizeof(*out));
+	else if (out->w == out->src_w && out->h == out->src_h)
+		png_idat(a, p, n, out);
 	return rc;
 }

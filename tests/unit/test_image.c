@@ -341,6 +341,85 @@ TEST(png_interlaced_same)
 	CHECK(a.w == 1 && a.h == 1 && a.alpha && a.alpha[0] == 0);
 }
 
+static uint32_t rd32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint32_t crc32_of(const unsigned char *p, size_t n)
+{
+	uint32_t c = 0xffffffffu;
+	for (size_t i = 0; i < n; i++) {
+		c ^= p[i];
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+	}
+	return ~c;
+}
+
+/* image_png_data (a colour font's glyph) gives the pixels image_load
+ * gives, and for a palette PNG kept at its size, not interlaced, its IDAT
+ * data as it is and its palette padded to 1 << depth entries (black), an
+ * entry tRNS makes clear white; for any other kind no IDAT. A palette PNG
+ * whose zlib checksum is wrong is refused (the data would reach the PDF
+ * as it is), though a file's is read. */
+TEST(png_data_idat)
+{
+	for (size_t i = 0; i < sizeof(pngs) / sizeof(pngs[0]); i++) {
+		const pngspec_t *s = &pngs[i].s;
+		if (s->w > IMAGE_MAX_PX || s->h > IMAGE_MAX_PX)
+			continue;
+		size_t n;
+		unsigned char *b = slurp(at(pngs[i].name), &n);
+		image_t f, d;
+		const char *why;
+		EQ_INT(load(pngs[i].name, &f, &why), 0);
+		EQ_INT(image_png_data(A, b, n, &d, &why), 0);
+		size_t px = (size_t)s->w * (size_t)s->h;
+		CHECK(d.w == f.w && d.h == f.h && d.comps == f.comps &&
+		      !memcmp(d.px, f.px, px * (size_t)f.comps) && (d.alpha != NULL) == (f.alpha != NULL) &&
+		      (!d.alpha || !memcmp(d.alpha, f.alpha, px)));
+		int want = s->color == PNG_COLOR_TYPE_PALETTE && !s->interlace;
+		CHECK((d.idat != NULL) == want);
+		if (!want || !d.idat) {
+			free(b);
+			continue;
+		}
+		EQ_INT(d.bits, s->depth);
+		/* the IDAT chunks' data, found here on its own */
+		unsigned char *cat = malloc(n);
+		size_t k = 0, idat_at = 0;
+		for (size_t at = 8; at + 12 <= n; at += 12 + rd32(b + at))
+			if (!memcmp(b + at + 4, "IDAT", 4)) {
+				memcpy(cat + k, b + at + 8, rd32(b + at));
+				k += rd32(b + at);
+				idat_at = at;
+			}
+		CHECK(k == d.nidat && !memcmp(cat, d.idat, k));
+		int bad = 0;
+		for (unsigned e = 0; e < 1u << s->depth; e++) {
+			unsigned char w3[3] = {0, 0, 0};
+			if (e < 4 && s->trns && e == 0)
+				w3[0] = w3[1] = w3[2] = 255;
+			else if (e < 4)
+				w3[0] = palette[e].red, w3[1] = palette[e].green, w3[2] = palette[e].blue;
+			bad += memcmp(d.pal + 3 * e, w3, 3) != 0;
+		}
+		EQ_INT(bad, 0);
+		/* the last IDAT's last byte is the end of zlib's checksum: wrong,
+		   with the chunk's CRC made right again */
+		uint32_t len = rd32(b + idat_at);
+		b[idat_at + 8 + len - 1] ^= 0x5a;
+		uint32_t crc = crc32_of(b + idat_at + 4, 4 + (size_t)len);
+		unsigned char *c = b + idat_at + 8 + len;
+		c[0] = (unsigned char)(crc >> 24), c[1] = (unsigned char)(crc >> 16);
+		c[2] = (unsigned char)(crc >> 8), c[3] = (unsigned char)crc;
+		CHECK(image_png_data(A, b, n, &d, &why) != 0 && d.idat == NULL);
+		free(cat);
+		free(b);
+	}
+}
+
 static int avg(const image_t *im, int x0, int x1, int c)
 {
 	long s = 0, n = 0;
@@ -513,6 +592,7 @@ int main(int argc, char **argv)
 	write_all();
 	RUN(png_kinds);
 	RUN(png_interlaced_same);
+	RUN(png_data_idat);
 	RUN(jpeg_kinds);
 	RUN(refused);
 	RUN(downsample);

@@ -1,7 +1,9 @@
 /* fuzz_image: libFuzzer target for the photo decoder (libpng and libjpeg
  * under image.c's error handling). The input is the file's bytes, written
  * to a temporary file (image_load reads a path); a decoded image is also
- * scaled and re-encoded as the pdf stage would. */
+ * scaled and re-encoded as the pdf stage would. The same bytes go to
+ * image_png_data too (a colour font's glyph), whose IDAT and palette
+ * (png_idat) are read through. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +34,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t n;
 		if (!sc.alpha && image_jpeg(&sc, 90, &jb, &n) == 0)
 			free(jb);
+	}
+	if (image_png_data(a, data, size, &im, &why) == 0 && im.idat) {
+		volatile unsigned sum = 0;
+		for (size_t i = 0; i < im.nidat; i++)
+			sum += im.idat[i];
+		for (size_t i = 0; i < 3u << im.bits; i++)
+			sum += im.pal[i];
 	}
 	arena_free(a);
 	return 0;

@@ -6,7 +6,9 @@
 # an Arabic and a Japanese CV from tests/tools/gen_scripts.py, the Japanese
 # one also in the compact layout (its fit lays it out 11 times); zhanda-zhu
 # in the compact layout, whose fit lays it out 5 times; a RenderCV import naming font
-# families that are not installed: tests/import/rendercv/sb2nov-v2.3.yaml),
+# families that are not installed: tests/import/rendercv/sb2nov-v2.3.yaml;
+# zhanda-zhu's CV generated in Hindi and with four flag emoji, hi-gen and
+# flag-gen),
 # a 250-publication CV (tests/tools/
 # gen_long.py) and a batch of 100 distinct CVs (tests/tools/gen_batch.py):
 #
@@ -62,7 +64,12 @@ cp "$W/in/scripts/ja.yaml" "$W/in/ja-gen.yaml"
 { cat "$W/in/scripts/ja.yaml"; echo "layout: compact"; } > "$W/in/ja-compact.yaml"
 { cat profiles/zhanda-zhu.yaml; echo "layout: compact"; } > "$W/in/zhanda-compact.yaml"
 cp tests/import/rendercv/sb2nov-v2.3.yaml "$W/in/rendercv-sb2nov.yaml"
-INPUTS=${BENCH_INPUTS:-zhanda-zhu ziming-liu hyphen zh-cv ja-cv ko-cv scripts ar-cv ja-gen ja-compact zhanda-compact rendercv-sb2nov long-250 batch-100}
+# zhanda-zhu's CV in Hindi (HarfBuzz's Devanagari shaping, the costliest
+# of the Brahmic scripts) and in English with four flag emoji (the colour
+# font's bitmaps)
+cp "$W/in/scripts/hi.yaml" "$W/in/hi-gen.yaml"
+cp "$W/in/scripts/flag.yaml" "$W/in/flag-gen.yaml"
+INPUTS=${BENCH_INPUTS:-zhanda-zhu ziming-liu hyphen zh-cv ja-cv ko-cv scripts ar-cv ja-gen ja-compact zhanda-compact rendercv-sb2nov hi-gen flag-gen long-250 batch-100}
 
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 now() { date +%s%N; }

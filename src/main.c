@@ -19,6 +19,9 @@
 #include <poll.h>
 #include <getopt.h>
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1242,6 +1245,14 @@ static void batch_worker(bcv_t *cv, int n, int w, int jobs, int *shared, const i
 	const opts_t *o = &one;
 	keep_t k = {.hyphs = hyph_set_new()};
 	ofile_sweep_once();   /* the output directory is read once, not per CV */
+#ifdef __GLIBC__
+	/* the heap a CV grew is kept for the next one: by default glibc gives
+	   its top back to the kernel after every CV (brk, 6 calls a CV) and
+	   maps arrays of 128 KB and more afresh, and the next CV faults those
+	   pages in again, zeroed by the kernel */
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+#endif
 	for (int i, mine = w; (i = next_cv(shared, &mine, jobs, n, order)) < n;) {
 		if (!cv[i].out)
 			continue;

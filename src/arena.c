@@ -33,15 +33,36 @@ void *xmalloc(size_t n)
 	return p;
 }
 
-static void zero(unsigned char *from, unsigned char *to);
-static void fill(unsigned char *from, int c, unsigned char *to);
+/* Zero [from, to) in pieces below 2 KB by glibc's memset, whose vector
+ * loop stores 128 bytes in about five instructions. Above 2 KB it turns
+ * to rep stosb, and GCC expands a memset of bounded size inline as rep
+ * stosq: callgrind counts those at one instruction per byte or per 8
+ * bytes. Called through a volatile pointer so that GCC cannot expand it. */
+#define CLEAR_PIECE 2016
+static void *(*volatile clear)(void *, int, size_t) = memset;
+
+static void fill(unsigned char *from, int c, unsigned char *to)
+{
+	while (from < to) {
+		size_t k = (size_t)(to - from);
+		if (k > CLEAR_PIECE)
+			k = CLEAR_PIECE;
+		clear(from, c, k);
+		from += k;
+	}
+}
+
+static void zero(unsigned char *from, unsigned char *to)
+{
+	fill(from, 0, to);
+}
 
 /* Above 2 KB glibc's calloc clears with rep stosb, which callgrind counts
- * at one instruction a byte (arena.c's zero, below): such arrays are
- * cleared as the arena's blocks are, in pieces. From XCALLOC_MMAP bytes
- * calloc's pages come from mmap, already zero: calloc does not clear
- * them at all. */
-#define XCALLOC_SMALL 2016
+ * at one instruction a byte (fill, above): such arrays are cleared in
+ * pieces, as the arena's blocks are. From XCALLOC_MMAP bytes (glibc's
+ * default mmap threshold) calloc's pages usually come from mmap, already
+ * zero, and calloc does not clear them; where a batch worker raised the
+ * threshold (main.c) calloc clears them itself, as it did before. */
 #define XCALLOC_MMAP (128 * 1024)
 
 void *xcalloc(size_t n, size_t m)
@@ -52,7 +73,7 @@ void *xcalloc(size_t n, size_t m)
 		oom();
 	size_t size = n * m;
 	void *p;
-	if (size <= XCALLOC_SMALL || size >= XCALLOC_MMAP) {
+	if (size <= CLEAR_PIECE || size >= XCALLOC_MMAP) {
 		p = calloc(n, m);
 		if (!p)
 			oom();
@@ -101,29 +122,6 @@ void arena_free(arena_t *a)
 		free(a->kept[i]);
 	free(a->kept);
 	free(a);
-}
-
-/* Zero [from, to) in pieces below 2 KB by glibc's memset, whose vector
- * loop stores 128 bytes in about five instructions. Above 2 KB it turns
- * to rep stosb, and GCC expands a memset of bounded size inline as rep
- * stosq: callgrind counts those at one instruction per byte or per 8
- * bytes. Called through a volatile pointer so that GCC cannot expand it. */
-static void *(*volatile clear)(void *, int, size_t) = memset;
-
-static void fill(unsigned char *from, int c, unsigned char *to)
-{
-	while (from < to) {
-		size_t k = (size_t)(to - from);
-		if (k > 2016)
-			k = 2016;
-		clear(from, c, k);
-		from += k;
-	}
-}
-
-static void zero(unsigned char *from, unsigned char *to)
-{
-	fill(from, 0, to);
 }
 
 /* Bump allocation never hands out a byte twice, so a block is zeroed once,

@@ -27,7 +27,7 @@ typedef struct image {
 	int src_w, src_h;       /* pixels of the file */
 	int comps;              /* 1 gray, 3 RGB */
 	int png;                /* 1 PNG, 0 JPEG */
-	unsigned char *px;      /* w * h * comps, rows top down */
+	unsigned char *px;      /* w * h * comps, rows top down; NULL with idx */
 	unsigned char *alpha;   /* w * h, or NULL when every pixel is opaque */
 	/* image_png_data of a palette PNG kept at its size, not interlaced
 	   (a colour font's emoji): its IDAT data idat[0..nidat), a zlib
@@ -38,6 +38,9 @@ typedef struct image {
 	size_t nidat;
 	const unsigned char *pal;
 	int bits;
+	/* and, decoded, its indices (w * h, one byte each) in place of px:
+	   pixel i is the colour pal[3 * idx[i]] */
+	const unsigned char *idx;
 } image_t;
 
 /* Decode path into *out (pixels in a); 0, or -1 with a short reason in

@@ -286,6 +286,54 @@ static void png_direct(png_structp p, pngjob_t *j, arena_t *a, image_t *out, int
 	j->direct = 1;
 }
 
+/* image_png_data's palette PNG kept at its size, not interlaced (nearly
+ * every glyph of a colour font): its indices, one byte each (packed
+ * depths unpacked), and the alpha tRNS gives them (255 past its entries,
+ * as libpng's expansion gives), without the colours: the PDF takes its
+ * IDAT data and palette as they are (png_idat). The alpha png_direct
+ * would give, for a third of its instructions (libpng's expansion to RGBA
+ * and the loop over it were 0.7 M an emoji). */
+static void png_index(png_structp p, png_infop info, pngjob_t *j, arena_t *a, image_t *out,
+                      int w, int h)
+{
+	png_bytep trns = NULL;
+	int ntrns = 0;
+	if (png_get_valid(p, info, PNG_INFO_tRNS))
+		png_get_tRNS(p, info, &trns, &ntrns, NULL);
+	unsigned char of[256];
+	memset(of, 255, sizeof(of));
+	for (int i = 0; trns && i < ntrns && i < 256; i++)
+		of[i] = trns[i];
+	if (png_get_bit_depth(p, info) < 8)
+		png_set_packing(p);
+	png_read_update_info(p, info);
+	if (png_get_rowbytes(p, info) != (size_t)w)
+		png_error(p, "unexpected pixel format");
+	size_t n = (size_t)w * (size_t)h;
+	unsigned char *ix = arena_alloc(a, n), *al = ntrns > 0 ? arena_alloc(a, n) : NULL;
+	unsigned min_alpha = 255;
+	for (int y = 0; y < h; y++) {
+		unsigned char *r = ix + (size_t)y * (size_t)w;
+		png_read_row(p, r, NULL);
+		if (!al)
+			continue;
+		unsigned char *o = al + (size_t)y * (size_t)w;
+		for (int x = 0; x < w; x++) {
+			unsigned v = of[r[x]];
+			o[x] = (unsigned char)v;
+			min_alpha = v < min_alpha ? v : min_alpha;
+		}
+	}
+	png_read_end(p, NULL);
+	out->w = out->src_w = w;
+	out->h = out->src_h = h;
+	out->comps = 3;
+	out->px = NULL;
+	out->idx = ix;
+	out->alpha = min_alpha < 255 ? al : NULL;
+	j->direct = 1;
+}
+
 /* Every row of every pass (Adam7 is read pass by pass, each pixel summed
  * where it belongs), after libpng's expansion: palette -> RGB, gray below
  * 8 bits -> 8, tRNS -> alpha. 16-bit samples are read by their high byte
@@ -307,14 +355,19 @@ static void png_rows(png_structp p, png_infop info, pngjob_t *j, arena_t *a, ima
 		png_set_option(p, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
 	png_read_info(p, info);
 	int sw = (int)png_get_image_width(p, info), sh = (int)png_get_image_height(p, info);
-	int adam7 = png_get_interlace_type(p, info) == PNG_INTERLACE_ADAM7;
+	int adam7 = png_get_interlace_type(p, info) == PNG_INTERLACE_ADAM7, dw, dh;
+	fit(sw, sh, IMAGE_MAX_PX, IMAGE_MAX_PX, &dw, &dh);
+	if (j->data && png_get_color_type(p, info) == PNG_COLOR_TYPE_PALETTE && !adam7 &&
+	    dw == sw && dh == sh) {
+		png_index(p, info, j, a, out, sw, sh);
+		return;
+	}
 	png_set_expand(p);
 	png_read_update_info(p, info);
-	int ch = png_get_channels(p, info), depth = png_get_bit_depth(p, info), dw, dh;
+	int ch = png_get_channels(p, info), depth = png_get_bit_depth(p, info);
 	if (ch < 1 || ch > 4 || (depth != 8 && depth != 16))
 		png_error(p, "unexpected pixel format");
 	j->row = xmalloc(png_get_rowbytes(p, info));
-	fit(sw, sh, IMAGE_MAX_PX, IMAGE_MAX_PX, &dw, &dh);
 	if (dw == sw && dh == sh && !adam7) {
 		png_direct(p, j, a, out, sw, sh, ch, depth / 8);
 		return;
@@ -711,9 +764,13 @@ int image_png_data(arena_t *a, const unsigned char *p, size_t n, image_t *out, c
 	out->png = 1;
 	int rc = png_load(f, a, out, why, 1);
 	fclose(f);
+	if (!rc && out->w == out->src_w && out->h == out->src_h)
+		png_idat(a, p, n, out);
+	if (!rc && out->idx && !out->idat) { /* (libpng read it: never seen) */
+		*why = "a palette PNG whose chunks cannot be walked";
+		rc = -1;
+	}
 	if (rc)
 		memset(out, 0, sizeof(*out));
-	else if (out->w == out->src_w && out->h == out->src_h)
-		png_idat(a, p, n, out);
 	return rc;
 }

@@ -41,6 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			sum += im.idat[i];
 		for (size_t i = 0; i < 3u << im.bits; i++)
 			sum += im.pal[i];
+		for (size_t i = 0; i < (size_t)im.w * (size_t)im.h; i++)
+			sum += im.pal[3 * im.idx[i]];
 	}
 	arena_free(a);
 	return 0;

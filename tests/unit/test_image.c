@@ -360,7 +360,8 @@ static uint32_t crc32_of(const unsigned char *p, size_t n)
 /* image_png_data (a colour font's glyph) gives the pixels image_load
  * gives, and for a palette PNG kept at its size, not interlaced, its IDAT
  * data as it is and its palette padded to 1 << depth entries (black), an
- * entry tRNS makes clear white; for any other kind no IDAT. A palette PNG
+ * entry tRNS makes clear white, and in place of the pixels their indices
+ * into it (the same colours, the same alpha); for any other kind no IDAT. A palette PNG
  * whose zlib checksum is wrong is refused (the data would reach the PDF
  * as it is), though a file's is read. */
 TEST(png_data_idat)
@@ -376,15 +377,20 @@ TEST(png_data_idat)
 		EQ_INT(load(pngs[i].name, &f, &why), 0);
 		EQ_INT(image_png_data(A, b, n, &d, &why), 0);
 		size_t px = (size_t)s->w * (size_t)s->h;
-		CHECK(d.w == f.w && d.h == f.h && d.comps == f.comps &&
-		      !memcmp(d.px, f.px, px * (size_t)f.comps) && (d.alpha != NULL) == (f.alpha != NULL) &&
-		      (!d.alpha || !memcmp(d.alpha, f.alpha, px)));
 		int want = s->color == PNG_COLOR_TYPE_PALETTE && !s->interlace;
-		CHECK((d.idat != NULL) == want);
+		CHECK((d.idat != NULL) == want && (d.idx != NULL) == want && (d.px == NULL) == want);
+		CHECK(d.w == f.w && d.h == f.h && d.comps == f.comps &&
+		      (d.alpha != NULL) == (f.alpha != NULL) && (!d.alpha || !memcmp(d.alpha, f.alpha, px)));
 		if (!want || !d.idat) {
+			CHECK(d.px && !memcmp(d.px, f.px, px * (size_t)f.comps));
 			free(b);
 			continue;
 		}
+		/* the colours are the palette's of the indices: the file's pixels */
+		int off = 0;
+		for (size_t i = 0; i < px; i++)
+			off += d.idx[i] >= 1u << s->depth || memcmp(d.pal + 3 * d.idx[i], f.px + 3 * i, 3);
+		EQ_INT(off, 0);
 		EQ_INT(d.bits, s->depth);
 		/* the IDAT chunks' data, found here on its own */
 		unsigned char *cat = malloc(n);

@@ -311,18 +311,15 @@ static void png_index(png_structp p, png_infop info, pngjob_t *j, arena_t *a, im
 		png_error(p, "unexpected pixel format");
 	size_t n = (size_t)w * (size_t)h;
 	unsigned char *ix = arena_alloc(a, n), *al = ntrns > 0 ? arena_alloc(a, n) : NULL;
-	unsigned min_alpha = 255;
+	unsigned all = 255;   /* the alphas and-ed: 255 when every pixel is opaque */
 	for (int y = 0; y < h; y++) {
 		unsigned char *r = ix + (size_t)y * (size_t)w;
 		png_read_row(p, r, NULL);
 		if (!al)
 			continue;
 		unsigned char *o = al + (size_t)y * (size_t)w;
-		for (int x = 0; x < w; x++) {
-			unsigned v = of[r[x]];
-			o[x] = (unsigned char)v;
-			min_alpha = v < min_alpha ? v : min_alpha;
-		}
+		for (int x = 0; x < w; x++)
+			all &= o[x] = of[r[x]];
 	}
 	png_read_end(p, NULL);
 	out->w = out->src_w = w;
@@ -330,7 +327,7 @@ static void png_index(png_structp p, png_infop info, pngjob_t *j, arena_t *a, im
 	out->comps = 3;
 	out->px = NULL;
 	out->idx = ix;
-	out->alpha = min_alpha < 255 ? al : NULL;
+	out->alpha = all < 255 ? al : NULL;
 	j->direct = 1;
 }
 

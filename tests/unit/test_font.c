@@ -210,6 +210,53 @@ TEST(fccache)
 		CHECK(strstr(a, "NotoSerif-Regular.ttf") != NULL);
 		free(a);
 	}
+	/* a record whose directory time is not the directory's (a font added
+	   to it since) is not used: fontconfig is asked and the record written
+	   again with the right time, here for a face after the first of the
+	   family (font_fccache.c stats each directory once a lookup) */
+	f = fopen(p, "r");
+	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = 0;
+	char *fam = strstr(buf, "\nF "), *line = NULL;
+	for (; fam; fam = strstr(fam + 1, "\nF ")) {
+		char *nl = strchr(fam + 1, '\n');
+		if (nl && nl - fam > 11 && !memcmp(nl - 11, " Noto Serif", 11))
+			break;
+	}
+	char *bold = fam ? strstr(fam, "/NotoSerif-Bold.ttf\n") : NULL;
+	CHECK(bold != NULL && strstr(fam, "/NotoSerif-Regular.ttf\n") < bold);
+	if (bold) {
+		line = bold;
+		while (line > buf && line[-1] != '\n')
+			line--;
+		/* C index weight slant width truetype mtime size dirmtime path */
+		char *d = line;
+		for (int k = 0; k < 8 && d; k++)
+			d = strchr(d + 1, ' ');
+		char *de = d ? strchr(d + 1, ' ') : NULL;
+		CHECK(de != NULL && de[-1] >= '0' && de[-1] <= '9');
+		if (de) {
+			char want = de[-1];
+			de[-1] = (char)(want == '9' ? '0' : want + 1);   /* the same length */
+			f = fopen(p, "w");
+			fwrite(buf, 1, n, f);
+			fclose(f);
+			a = describe("serif");
+			free(a);
+			f = fopen(p, "r");
+			char buf2[65536];
+			size_t n2 = f ? fread(buf2, 1, sizeof(buf2) - 1, f) : 0;
+			if (f)
+				fclose(f);
+			buf2[n2] = 0;
+			*de = 0;
+			CHECK(strstr(buf2, line) == NULL);   /* the wrong time is gone */
+			de[-1] = want;
+			CHECK(strstr(buf2, line) != NULL);   /* the right one is back */
+		}
+	}
 }
 
 static int32_t nominal_sum(font_lib_t *lib, int face, const char *s, int32_t size)

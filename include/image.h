@@ -32,7 +32,8 @@ typedef struct image {
 	/* image_png_data of a palette PNG kept at its size, not interlaced
 	   (a colour font's emoji): its IDAT data idat[0..nidat), a zlib
 	   stream of PNG-filtered rows of bits-bit palette indices (bits 1, 2,
-	   4 or 8), and its palette, 1 << bits RGB triples in pal: what a PDF
+	   4 or 8), and its palette, 1 << bits RGB triples in pal (padded
+	   with black, white where the entry is fully clear): what a PDF
 	   /Indexed image with the PNG predictor takes as it is. NULL else. */
 	const unsigned char *idat;
 	size_t nidat;
@@ -48,7 +49,10 @@ typedef struct image {
 int image_load(arena_t *a, const char *path, image_t *out, const char **why);
 
 /* image_load of PNG data p[0..n) in memory (a colour font's glyph:
- * sfnt_bitmap); the same checks and limits. */
+ * sfnt_bitmap); the same checks and limits, and what libpng only warns of
+ * refused too. A palette PNG kept at its size, not interlaced, comes as
+ * idx, pal and idat with px NULL: for the PDF to take as it is, not for
+ * image_scale, image_crop or image_jpeg, which read px. */
 int image_png_data(arena_t *a, const unsigned char *p, size_t n, image_t *out, const char **why);
 
 /* im (no alpha) as a baseline JPEG of the given quality (1-100), with no

@@ -288,23 +288,36 @@ static void png_direct(png_structp p, pngjob_t *j, arena_t *a, image_t *out, int
 
 /* image_png_data's palette PNG kept at its size, not interlaced (nearly
  * every glyph of a colour font): its indices, one byte each (packed
- * depths unpacked), and the alpha tRNS gives them (255 past its entries,
- * as libpng's expansion gives), without the colours: the PDF takes its
- * IDAT data and palette as they are (png_idat). The alpha png_direct
- * would give, for a third of its instructions (libpng's expansion to RGBA
- * and the loop over it were 0.7 M an emoji). */
+ * depths unpacked), the alpha tRNS gives them (255 past its entries) and
+ * the palette padded to 1 << depth entries with black, an entry tRNS
+ * makes fully clear white: the colours and alpha libpng's expansion
+ * gives (png_direct's pixels), from the PLTE and tRNS libpng read, for
+ * the PDF to take with the file's own compressed rows (png_idat). A
+ * third of png_direct's instructions (libpng's expansion to RGBA and
+ * the loop over it were 0.7 M an emoji). */
 static void png_index(png_structp p, png_infop info, pngjob_t *j, arena_t *a, image_t *out,
                       int w, int h)
 {
+	png_colorp plte = NULL;
+	int nplte = 0, ntrns = 0, bits = png_get_bit_depth(p, info);
 	png_bytep trns = NULL;
-	int ntrns = 0;
+	if (!png_get_PLTE(p, info, &plte, &nplte) || bits < 1 || bits > 8)
+		png_error(p, "unexpected pixel format");
 	if (png_get_valid(p, info, PNG_INFO_tRNS))
 		png_get_tRNS(p, info, &trns, &ntrns, NULL);
 	unsigned char of[256];
 	memset(of, 255, sizeof(of));
 	for (int i = 0; trns && i < ntrns && i < 256; i++)
 		of[i] = trns[i];
-	if (png_get_bit_depth(p, info) < 8)
+	unsigned np = 1u << bits;
+	unsigned char *pal = arena_alloc(a, 3 * (size_t)np); /* zero: black */
+	for (unsigned i = 0; i < np; i++) {
+		if (!of[i])
+			memset(pal + 3 * i, 255, 3);   /* a colour under alpha 0 is 255 (box_done's) */
+		else if ((int)i < nplte)
+			pal[3 * i] = plte[i].red, pal[3 * i + 1] = plte[i].green, pal[3 * i + 2] = plte[i].blue;
+	}
+	if (bits < 8)
 		png_set_packing(p);
 	png_read_update_info(p, info);
 	if (png_get_rowbytes(p, info) != (size_t)w)
@@ -321,19 +334,22 @@ static void png_index(png_structp p, png_infop info, pngjob_t *j, arena_t *a, im
 		for (int x = 0; x < w; x++)
 			all &= o[x] = of[r[x]];
 	}
-	png_read_end(p, NULL);
+	png_read_end(p, info);   /* (with info: the chunks after the image data checked too) */
 	out->w = out->src_w = w;
 	out->h = out->src_h = h;
 	out->comps = 3;
 	out->px = NULL;
 	out->idx = ix;
+	out->pal = pal;
+	out->bits = bits;
 	out->alpha = all < 255 ? al : NULL;
 	j->direct = 1;
 }
 
 /* Every row of every pass (Adam7 is read pass by pass, each pixel summed
  * where it belongs), after libpng's expansion: palette -> RGB, gray below
- * 8 bits -> 8, tRNS -> alpha. 16-bit samples are read by their high byte
+ * 8 bits -> 8, tRNS -> alpha (but for image_png_data's palette PNG kept
+ * at its size: png_index). 16-bit samples are read by their high byte
  * here, which costs nothing for the rows the filter skips. */
 static void png_rows(png_structp p, png_infop info, pngjob_t *j, arena_t *a, image_t *out)
 {
@@ -346,10 +362,16 @@ static void png_rows(png_structp p, png_infop info, pngjob_t *j, arena_t *a, ima
 	static const png_byte skip[] = "tEXt\0zTXt\0iTXt\0eXIf\0iCCP\0sPLT\0tIME\0";
 	png_set_keep_unknown_chunks(p, PNG_HANDLE_CHUNK_NEVER, skip, (int)(sizeof(skip) / 5));
 	png_set_chunk_malloc_max(p, 1 << 20);
-	/* every chunk's CRC is checked already; zlib's checksum over the
-	   inflated data would double the time of a large photo */
+	/* the chunks' CRCs are checked already (a critical chunk's refuses
+	   it); zlib's checksum over the inflated data would double the time
+	   of a large photo */
 	if (!j->data) /* (image_png_data's may go to the PDF as it is: png_idat) */
 		png_set_option(p, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+	/* and then what libpng only warns of (an ancillary chunk's bad CRC, a
+	   tRNS out of place or longer than the palette, compressed data past
+	   the image's) refuses it: the PDF would take those bytes */
+	if (j->data)
+		png_set_benign_errors(p, 0);
 	png_read_info(p, info);
 	int sw = (int)png_get_image_width(p, info), sh = (int)png_get_image_height(p, info);
 	int adam7 = png_get_interlace_type(p, info) == PNG_INTERLACE_ADAM7, dw, dh;
@@ -685,48 +707,26 @@ static uint32_t be32(const unsigned char *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* A palette PNG that libpng read whole and without error (every chunk's
- * CRC and zlib's checksum checked), not interlaced, kept at its size:
- * its IDAT data, which is a zlib stream of PNG-filtered rows, and its
- * palette padded with black to 1 << bits entries (the colour libpng gives
- * an index past the palette), white where tRNS makes an entry fully
- * transparent (the pixels png_direct gives), into out, for the PDF to take as they are
- * (image.h). Anything else leaves out alone. */
+/* The IDAT data of a palette PNG png_index read (its zlib stream of
+ * PNG-filtered rows, every chunk's CRC and zlib's checksum checked, and
+ * nothing libpng would only warn of), the chunks' data in their order,
+ * into out (image.h); out->idat stays NULL when the chunks cannot be
+ * walked as libpng walked them. */
 static void png_idat(arena_t *a, const unsigned char *p, size_t n, image_t *out)
 {
 	size_t at = 8, nidat = 0;
-	const unsigned char *plte = NULL, *trns = NULL;
-	unsigned nplte = 0, ntrns = 0, bits = 0;
 	while (at + 12 <= n) {
 		uint32_t len = be32(p + at);
-		const unsigned char *t = p + at + 4, *d = p + at + 8;
 		if (len > n - at - 12)
 			return;
-		if (!memcmp(t, "IHDR", 4)) {
-			if (len < 13 || d[9] != 3 || d[12] != 0) /* palette, not interlaced */
-				return;
-			bits = d[8];
-		} else if (!memcmp(t, "PLTE", 4)) {
-			plte = d;
-			nplte = len / 3;
-		} else if (!memcmp(t, "tRNS", 4)) {
-			trns = d;
-			ntrns = len;
-		} else if (!memcmp(t, "IDAT", 4)) {
+		if (!memcmp(p + at + 4, "IDAT", 4))
 			nidat += len;
-		} else if (!memcmp(t, "IEND", 4)) {
+		else if (!memcmp(p + at + 4, "IEND", 4))
 			break;
-		}
 		at += 12 + (size_t)len;
 	}
-	if (!plte || !nidat || (bits != 1 && bits != 2 && bits != 4 && bits != 8))
+	if (!nidat)
 		return;
-	unsigned np = 1u << bits;
-	unsigned char *pal = arena_alloc(a, 3 * (size_t)np); /* zero: black */
-	memcpy(pal, plte, 3 * (size_t)(nplte < np ? nplte : np));
-	for (unsigned i = 0; i < ntrns && i < np; i++)
-		if (!trns[i]) /* a colour under alpha 0 is 255 (box_done's) */
-			memset(pal + 3 * i, 255, 3);
 	unsigned char *idat = arena_alloc(a, nidat);
 	size_t k = 0;
 	for (at = 8; at + 12 <= n && k < nidat;) {
@@ -739,8 +739,6 @@ static void png_idat(arena_t *a, const unsigned char *p, size_t n, image_t *out)
 	}
 	out->idat = idat;
 	out->nidat = nidat;
-	out->pal = pal;
-	out->bits = (int)bits;
 }
 
 int image_png_data(arena_t *a, const unsigned char *p, size_t n, image_t *out, const char **why)
@@ -761,7 +759,7 @@ int image_png_data(arena_t *a, const unsigned char *p, size_t n, image_t *out, c
 	out->png = 1;
 	int rc = png_load(f, a, out, why, 1);
 	fclose(f);
-	if (!rc && out->w == out->src_w && out->h == out->src_h)
+	if (!rc && out->idx)
 		png_idat(a, p, n, out);
 	if (!rc && out->idx && !out->idat) { /* (libpng read it: never seen) */
 		*why = "a palette PNG whose chunks cannot be walked";

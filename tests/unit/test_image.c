@@ -388,8 +388,8 @@ TEST(png_data_idat)
 		}
 		/* the colours are the palette's of the indices: the file's pixels */
 		int off = 0;
-		for (size_t i = 0; i < px; i++)
-			off += d.idx[i] >= 1u << s->depth || memcmp(d.pal + 3 * d.idx[i], f.px + 3 * i, 3);
+		for (size_t q = 0; q < px; q++)
+			off += d.idx[q] >= 1u << s->depth || memcmp(d.pal + 3 * d.idx[q], f.px + 3 * q, 3);
 		EQ_INT(off, 0);
 		EQ_INT(d.bits, s->depth);
 		/* the IDAT chunks' data, found here on its own */
@@ -422,6 +422,162 @@ TEST(png_data_idat)
 		c[2] = (unsigned char)(crc >> 8), c[3] = (unsigned char)crc;
 		CHECK(image_png_data(A, b, n, &d, &why) != 0 && d.idat == NULL);
 		free(cat);
+		free(b);
+	}
+}
+
+/* A palette PNG of w x h pixels whose pixel (x, y) is index (x + 2y) %
+ * (1 << depth), with npal palette entries (index i: a colour of its own)
+ * and ntrns tRNS entries trns[]; its bytes in *n (malloc'd). */
+static unsigned char *pal_png(int depth, int npal, int ntrns, const png_byte *trns, int w, int h,
+                              size_t *n)
+{
+	char *out = NULL;
+	size_t on = 0;
+	FILE *f = open_memstream(&out, &on);
+	png_structp p = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	png_infop info = png_create_info_struct(p);
+	png_init_io(p, f);
+	png_set_check_for_invalid_index(p, 0);   /* indices past the palette: written */
+	png_set_IHDR(p, info, (png_uint_32)w, (png_uint_32)h, depth, PNG_COLOR_TYPE_PALETTE,
+	             PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	png_color pl[256];
+	for (int i = 0; i < npal; i++)
+		pl[i] = (png_color){(png_byte)(40 + 50 * i), (png_byte)(200 - 30 * i), (png_byte)(7 * i)};
+	png_set_PLTE(p, info, pl, npal);
+	if (ntrns)
+		png_set_tRNS(p, info, trns, ntrns, NULL);
+	png_write_info(p, info);
+	png_bytep row = calloc(1, (size_t)w + 8);
+	for (int y = 0; y < h; y++) {
+		memset(row, 0, (size_t)w + 8);
+		for (int x = 0; x < w; x++) {
+			unsigned v = (unsigned)(x + 2 * y) % (1u << depth);
+			int bit = x * depth;
+			row[bit / 8] |= (png_byte)(v << (8 - depth - bit % 8));
+		}
+		png_write_row(p, row);
+	}
+	png_write_end(p, info);
+	png_destroy_write_struct(&p, &info);
+	free(row);
+	fclose(f);
+	*n = on;
+	return (unsigned char *)out;
+}
+
+/* Chunk k (0: IHDR) of PNG b: its offset, or 0 past the last. */
+static size_t chunk_at(const unsigned char *b, size_t n, const char *type)
+{
+	for (size_t at = 8; at + 12 <= n; at += 12 + rd32(b + at))
+		if (!memcmp(b + at + 4, type, 4))
+			return at;
+	return 0;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24), p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8), p[3] = (unsigned char)v;
+}
+
+/* image_png_data of a palette PNG against image_load of the same file:
+ * the same size and alpha, each pixel the colour of its index; the
+ * indices past the palette black, past tRNS opaque; an all-opaque tRNS
+ * no alpha; 1- and 2-bit rows of widths no multiple of 8. What libpng
+ * only warns of (a tRNS longer than the palette or after the image data,
+ * compressed data past the image) is refused there, though a file with
+ * it is read (the PDF would take those bytes as they are). */
+TEST(png_data_palettes)
+{
+	static const png_byte t2[] = {0, 100}, t4[] = {255, 255, 255, 255};
+	static const struct {
+		int depth, npal, ntrns;
+		const png_byte *trns;
+		int w, h;
+	} k[] = {
+		{2, 3, 2, t2, 11, 5},    /* index 3 past the palette, 2 and 3 past tRNS */
+		{1, 2, 0, NULL, 13, 3},
+		{8, 4, 4, t4, 9, 4},     /* tRNS all opaque: no alpha */
+		{4, 16, 2, t2, 21, 2},
+	};
+	for (size_t c = 0; c < sizeof(k) / sizeof(k[0]); c++) {
+		size_t n;
+		unsigned char *b = pal_png(k[c].depth, k[c].npal, k[c].ntrns, k[c].trns, k[c].w, k[c].h, &n);
+		spit(at("pal-edge.png"), b, n);
+		image_t f, d;
+		const char *why;
+		EQ_INT(load("pal-edge.png", &f, &why), 0);
+		EQ_INT(image_png_data(A, b, n, &d, &why), 0);
+		size_t px = (size_t)k[c].w * (size_t)k[c].h;
+		CHECK(d.idx && d.idat && !d.px && d.bits == k[c].depth && d.w == f.w && d.h == f.h);
+		CHECK((d.alpha != NULL) == (f.alpha != NULL) && (d.alpha != NULL) == (c == 0 || c == 3));
+		if (!d.idx || d.w != f.w || d.h != f.h) {
+			free(b);
+			continue;
+		}
+		int off = 0;
+		for (size_t i = 0; i < px; i++) {
+			unsigned ix = d.idx[i];
+			off += ix != (unsigned)((i % (size_t)k[c].w) + 2 * (i / (size_t)k[c].w)) % (1u << k[c].depth);
+			int fa = f.alpha ? f.alpha[i] : 255, da = d.alpha ? d.alpha[i] : 255;
+			off += fa != da || memcmp(d.pal + 3 * ix, f.px + 3 * i, 3) != 0;
+			if ((int)ix >= k[c].npal)   /* past the palette: black, opaque */
+				off += da != 255 || d.pal[3 * ix] || d.pal[3 * ix + 1] || d.pal[3 * ix + 2];
+			else if ((int)ix >= k[c].ntrns)
+				off += da != 255;
+		}
+		EQ_INT(off, 0);
+		free(b);
+	}
+	/* what libpng warns of: refused as data, read as a file */
+	for (int bad = 0; bad < 4; bad++) {
+		size_t n;
+		unsigned char *b = pal_png(2, 3, 2, t2, 11, 5, &n);
+		unsigned char *c = malloc(n + 64);
+		size_t t = chunk_at(b, n, "tRNS"), i = chunk_at(b, n, "IDAT"), e = chunk_at(b, n, "IEND");
+		size_t m = 0;
+		CHECK(t && i && e && t < i && chunk_at(b + i + 12 + rd32(b + i), n - i, "IDAT") == 0);
+		if (bad == 0) { /* tRNS of 4 entries, 3 in the palette */
+			memcpy(c, b, t);
+			put32(c + t, 4);
+			memcpy(c + t + 4, "tRNS", 4);
+			memcpy(c + t + 8, "\0\144\377\377", 4);
+			put32(c + t + 12, crc32_of(c + t + 4, 8));
+			m = t + 16;
+			memcpy(c + m, b + i, n - i);
+			m += n - i;
+		} else if (bad == 1) { /* tRNS after IDAT */
+			memcpy(c, b, t);
+			memcpy(c + t, b + i, e - i);
+			memcpy(c + t + (e - i), b + t, i - t);
+			memcpy(c + e, b + e, n - e);
+			m = n;
+		} else if (bad == 2) { /* the IDAT's data goes on past zlib's stream */
+			uint32_t len = rd32(b + i);
+			memcpy(c, b, i + 8 + len);
+			memcpy(c + i + 8 + len, "\1\2\3", 3);
+			put32(c + i, len + 3);
+			put32(c + i + 11 + len, crc32_of(c + i + 4, 7 + (size_t)len));
+			memcpy(c + i + 15 + len, b + e, n - e);
+			m = i + 15 + len + (n - e);
+		} else { /* an IDAT after another chunk after the image data */
+			memcpy(c, b, e);
+			put32(c + e, 1);
+			memcpy(c + e + 4, "teXtA", 5);
+			put32(c + e + 9, crc32_of(c + e + 4, 5));
+			put32(c + e + 13, 2);
+			memcpy(c + e + 17, "IDAT\1\2", 6);
+			put32(c + e + 23, crc32_of(c + e + 17, 6));
+			memcpy(c + e + 27, b + e, n - e);
+			m = n + 27;
+		}
+		spit(at("pal-bad.png"), c, m);
+		image_t f, d;
+		const char *why;
+		EQ_INT(load("pal-bad.png", &f, &why), 0);
+		CHECK(image_png_data(A, c, m, &d, &why) != 0 && d.idat == NULL && d.idx == NULL);
+		free(c);
 		free(b);
 	}
 }
@@ -599,6 +755,7 @@ int main(int argc, char **argv)
 	RUN(png_kinds);
 	RUN(png_interlaced_same);
 	RUN(png_data_idat);
+	RUN(png_data_palettes);
 	RUN(jpeg_kinds);
 	RUN(refused);
 	RUN(downsample);

@@ -48,12 +48,22 @@ typedef struct image {
  * *why (static storage, valid until the next call). */
 int image_load(arena_t *a, const char *path, image_t *out, const char **why);
 
+/* A zlib decompressor: in[0..n) into out[0..cap); the bytes written, or
+ * -1 unless in is one whole zlib stream (its checksum right, nothing
+ * after it) of at most cap bytes. */
+typedef long image_inflate_fn(const unsigned char *in, size_t n, unsigned char *out, size_t cap);
+
 /* image_load of PNG data p[0..n) in memory (a colour font's glyph:
  * sfnt_bitmap); the same checks and limits, and what libpng only warns of
  * refused too. A palette PNG kept at its size, not interlaced, comes as
  * idx, pal and idat with px NULL: for the PDF to take as it is, not for
- * image_scale, image_crop or image_jpeg, which read px. */
-int image_png_data(arena_t *a, const unsigned char *p, size_t n, image_t *out, const char **why);
+ * image_scale, image_crop or image_jpeg, which read px. With inflate, its
+ * IDAT is inflated whole by it and its rows unfiltered here (the same
+ * pixels: libpng inflates a row at a time, at four times the cost); its
+ * chunks' CRCs before the image data are libpng's to check, the image
+ * data's zlib's checksum. NULL: libpng reads every row. */
+int image_png_data(arena_t *a, const unsigned char *p, size_t n, image_inflate_fn *inflate,
+                   image_t *out, const char **why);
 
 /* im (no alpha) as a baseline JPEG of the given quality (1-100), with no
  * marker but the image's own (no JFIF, EXIF or comment): a photo for the

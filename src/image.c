@@ -218,6 +218,9 @@ typedef struct pngjob {     /* on the heap: survives png_longjmp intact */
 	box_t box;
 	int direct;             /* png_direct made the image: no box */
 	int data;               /* image_png_data's: zlib's checksum checked too */
+	const unsigned char *raw;  /* and its bytes, raw[0..nraw) */
+	size_t nraw;
+	image_inflate_fn *inflate; /* its decompressor, or NULL (libpng's rows) */
 } pngjob_t;
 
 static void png_fail(png_structp p, png_const_charp msg)
@@ -286,6 +289,90 @@ static void png_direct(png_structp p, pngjob_t *j, arena_t *a, image_t *out, int
 	j->direct = 1;
 }
 
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* The IDAT data of image_png_data's palette PNG raw[0..n) (its zlib
+ * stream of PNG-filtered rows), the chunks' data in their order, into
+ * out (image.h): the IDAT chunks one after another, and after them no
+ * PLTE, tRNS or IDAT (what libpng reads after the image data, or warns
+ * of); else an error. */
+static void png_idat(png_structp p, arena_t *a, const unsigned char *raw, size_t n, image_t *out)
+{
+	size_t at = 8, nidat = 0, first = 0;
+	int state = 0;   /* 0 before the IDATs, 1 in them, 2 after them */
+	while (at + 12 <= n) {
+		uint32_t len = be32(raw + at);
+		const unsigned char *t = raw + at + 4;
+		if (len > n - at - 12)
+			png_error(p, "a chunk past the end of the data");
+		int idat = !memcmp(t, "IDAT", 4);
+		if (!memcmp(t, "IEND", 4))
+			break;
+		if (!idat && state == 1)
+			state = 2;
+		if (idat && state == 2)
+			png_error(p, "image data after other chunks");
+		if (state == 2 && (!memcmp(t, "PLTE", 4) || !memcmp(t, "tRNS", 4)))
+			png_error(p, "a palette chunk after the image data");
+		if (idat) {
+			first = state ? first : at;
+			state = 1;
+			nidat += len;
+		}
+		at += 12 + (size_t)len;
+	}
+	if (!nidat)
+		png_error(p, "no image data");
+	unsigned char *idat = arena_alloc(a, nidat);
+	size_t k = 0;
+	for (at = first; k < nidat; at += 12 + (size_t)be32(raw + at)) {
+		uint32_t len = be32(raw + at);
+		memcpy(idat + k, raw + at + 8, len);
+		k += len;
+	}
+	out->idat = idat;
+	out->nidat = nidat;
+}
+
+/* PNG's filters undone in place on h rows of 1 + rb bytes (the filter
+ * type, then the row), a byte a pixel or less (bits <= 8). */
+static void png_unfilter(png_structp p, unsigned char *b, size_t rb, int h)
+{
+	const unsigned char *up = NULL;
+	for (int y = 0; y < h; y++, b += rb + 1) {
+		unsigned char *r = b + 1;
+		switch (b[0]) {
+		case 0:
+			break;
+		case 1:
+			for (size_t i = 1; i < rb; i++)
+				r[i] = (unsigned char)(r[i] + r[i - 1]);
+			break;
+		case 2:
+			for (size_t i = 0; up && i < rb; i++)
+				r[i] = (unsigned char)(r[i] + up[i]);
+			break;
+		case 3:
+			for (size_t i = 0; i < rb; i++)
+				r[i] = (unsigned char)(r[i] + (((i ? r[i - 1] : 0) + (up ? up[i] : 0)) >> 1));
+			break;
+		case 4:
+			for (size_t i = 0; i < rb; i++) {
+				int a = i ? r[i - 1] : 0, c = i && up ? up[i - 1] : 0, u = up ? up[i] : 0;
+				int pa = abs(u - c), pb = abs(a - c), pc = abs(a + u - 2 * c);
+				r[i] = (unsigned char)(r[i] + (pa <= pb && pa <= pc ? a : pb <= pc ? u : c));
+			}
+			break;
+		default:
+			png_error(p, "bad filter type");
+		}
+		up = r;
+	}
+}
+
 /* image_png_data's palette PNG kept at its size, not interlaced (nearly
  * every glyph of a colour font): its indices, one byte each (packed
  * depths unpacked), the alpha tRNS gives them (255 past its entries) and
@@ -317,24 +404,46 @@ static void png_index(png_structp p, png_infop info, pngjob_t *j, arena_t *a, im
 		else if ((int)i < nplte)
 			pal[3 * i] = plte[i].red, pal[3 * i + 1] = plte[i].green, pal[3 * i + 2] = plte[i].blue;
 	}
-	if (bits < 8)
-		png_set_packing(p);
-	png_read_update_info(p, info);
-	if (png_get_rowbytes(p, info) != (size_t)w)
-		png_error(p, "unexpected pixel format");
 	size_t n = (size_t)w * (size_t)h;
 	unsigned char *ix = arena_alloc(a, n), *al = ntrns > 0 ? arena_alloc(a, n) : NULL;
-	unsigned all = 255;   /* the alphas and-ed: 255 when every pixel is opaque */
-	for (int y = 0; y < h; y++) {
-		unsigned char *r = ix + (size_t)y * (size_t)w;
-		png_read_row(p, r, NULL);
-		if (!al)
-			continue;
-		unsigned char *o = al + (size_t)y * (size_t)w;
-		for (int x = 0; x < w; x++)
-			all &= o[x] = of[r[x]];
+	if (j->inflate) {
+		/* the IDAT inflated whole (libpng inflates it a row at a time,
+		   where zlib's fast loop never runs: 0.4 M instructions an
+		   emoji), its filters undone here; the data is one whole zlib
+		   stream, its checksum right, of exactly the rows' bytes */
+		png_idat(p, a, j->raw, j->nraw, out);
+		size_t rb = ((size_t)w * (size_t)bits + 7) / 8, need = (rb + 1) * (size_t)h;
+		unsigned char *buf = arena_alloc(a, need);
+		if (j->inflate(out->idat, out->nidat, buf, need) != (long)need)
+			png_error(p, "damaged image data");
+		png_unfilter(p, buf, rb, h);
+		unsigned mask = (1u << bits) - 1;
+		for (int y = 0; y < h; y++) {
+			const unsigned char *r = buf + (size_t)y * (rb + 1) + 1;
+			unsigned char *o = ix + (size_t)y * (size_t)w;
+			if (bits == 8) {
+				memcpy(o, r, (size_t)w);
+				continue;
+			}
+			for (int x = 0; x < w; x++) {
+				unsigned bit = (unsigned)x * (unsigned)bits;
+				o[x] = (unsigned char)(r[bit / 8] >> (8 - bits - bit % 8) & mask);
+			}
+		}
+	} else {
+		if (bits < 8)
+			png_set_packing(p);
+		png_read_update_info(p, info);
+		if (png_get_rowbytes(p, info) != (size_t)w)
+			png_error(p, "unexpected pixel format");
+		for (int y = 0; y < h; y++)
+			png_read_row(p, ix + (size_t)y * (size_t)w, NULL);
+		png_read_end(p, info);   /* (with info: the chunks after the image data checked too) */
+		png_idat(p, a, j->raw, j->nraw, out);
 	}
-	png_read_end(p, info);   /* (with info: the chunks after the image data checked too) */
+	unsigned all = 255;   /* the alphas and-ed: 255 when every pixel is opaque */
+	for (size_t i = 0; al && i < n; i++)
+		all &= al[i] = of[ix[i]];
 	out->w = out->src_w = w;
 	out->h = out->src_h = h;
 	out->comps = 3;
@@ -411,10 +520,14 @@ static void png_rows(png_structp p, png_infop info, pngjob_t *j, arena_t *a, ima
 	out->src_h = sh;
 }
 
-static int png_load(FILE *f, arena_t *a, image_t *out, const char **why, int data)
+static int png_load(FILE *f, arena_t *a, image_t *out, const char **why, int data,
+                    const unsigned char *raw, size_t nraw, image_inflate_fn *inflate)
 {
 	pngjob_t *j = xcalloc(1, sizeof(*j));
 	j->data = data;
+	j->raw = raw;
+	j->nraw = nraw;
+	j->inflate = inflate;
 	png_structp p = png_create_read_struct(PNG_LIBPNG_VER_STRING, j, png_fail, png_quiet);
 	png_infop info = p ? png_create_info_struct(p) : NULL;
 	int rc = -1;
@@ -692,7 +805,7 @@ int image_load(arena_t *a, const char *path, image_t *out, const char **why)
 	rewind(f);
 	if (n == 8 && !png_sig_cmp(b, 0, 8)) {
 		out->png = 1;
-		rc = png_load(f, a, out, why, 0);
+		rc = png_load(f, a, out, why, 0, NULL, 0, NULL);
 	} else if (n >= 3 && b[0] == 0xff && b[1] == 0xd8 && b[2] == 0xff) {
 		rc = jpg_load(f, a, out, why);
 	}
@@ -702,46 +815,8 @@ int image_load(arena_t *a, const char *path, image_t *out, const char **why)
 	return rc;
 }
 
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* The IDAT data of a palette PNG png_index read (its zlib stream of
- * PNG-filtered rows, every chunk's CRC and zlib's checksum checked, and
- * nothing libpng would only warn of), the chunks' data in their order,
- * into out (image.h); out->idat stays NULL when the chunks cannot be
- * walked as libpng walked them. */
-static void png_idat(arena_t *a, const unsigned char *p, size_t n, image_t *out)
-{
-	size_t at = 8, nidat = 0;
-	while (at + 12 <= n) {
-		uint32_t len = be32(p + at);
-		if (len > n - at - 12)
-			return;
-		if (!memcmp(p + at + 4, "IDAT", 4))
-			nidat += len;
-		else if (!memcmp(p + at + 4, "IEND", 4))
-			break;
-		at += 12 + (size_t)len;
-	}
-	if (!nidat)
-		return;
-	unsigned char *idat = arena_alloc(a, nidat);
-	size_t k = 0;
-	for (at = 8; at + 12 <= n && k < nidat;) {
-		uint32_t len = be32(p + at);
-		if (!memcmp(p + at + 4, "IDAT", 4)) {
-			memcpy(idat + k, p + at + 8, len);
-			k += len;
-		}
-		at += 12 + (size_t)len;
-	}
-	out->idat = idat;
-	out->nidat = nidat;
-}
-
-int image_png_data(arena_t *a, const unsigned char *p, size_t n, image_t *out, const char **why)
+int image_png_data(arena_t *a, const unsigned char *p, size_t n, image_inflate_fn *inflate,
+                   image_t *out, const char **why)
 {
 	static const char *dummy;
 	if (!why)
@@ -757,14 +832,8 @@ int image_png_data(arena_t *a, const unsigned char *p, size_t n, image_t *out, c
 		return -1;
 	}
 	out->png = 1;
-	int rc = png_load(f, a, out, why, 1);
+	int rc = png_load(f, a, out, why, 1, p, n, inflate);
 	fclose(f);
-	if (!rc && out->idx)
-		png_idat(a, p, n, out);
-	if (!rc && out->idx && !out->idat) { /* (libpng read it: never seen) */
-		*why = "a palette PNG whose chunks cannot be walked";
-		rc = -1;
-	}
 	if (rc)
 		memset(out, 0, sizeof(*out));
 	return rc;

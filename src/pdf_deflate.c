@@ -38,6 +38,7 @@
  */
 #include <fcntl.h>
 #include <libdeflate.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,6 +166,18 @@ size_t pdf_deflate(const void *in, size_t n, int level, const unsigned char **ou
 	if (zn && keep)
 		memo_add(in, n, level, zbuf, zn);
 	return zn;
+}
+
+long pdf_inflate(const unsigned char *in, size_t n, unsigned char *out, size_t cap)
+{
+	static struct libdeflate_decompressor *d;
+	size_t used = 0, got = 0;
+	if (!d && !(d = libdeflate_alloc_decompressor()))
+		return -1;
+	if (libdeflate_zlib_decompress_ex(d, in, n, out, cap, &used, &got) != LIBDEFLATE_SUCCESS ||
+	    used != n || got > (size_t)LONG_MAX)
+		return -1;
+	return (long)got;
 }
 
 /* ---- constant inputs, kept between processes ---- */

@@ -438,7 +438,8 @@ static void *pf_deflated_stream(pw_t *w, const void *p, size_t n, const char *di
  * rows, as an /Indexed image with the PNG predictor: its colours are not
  * deflated again (2.2 M instructions an emoji), the file is smaller (four
  * flags 54,730 -> 49,854 bytes, 440 emoji 1.61 -> 1.39 MB) and the
- * pages are the same pixels (poppler, MuPDF). */
+ * pages are the same pixels (poppler, MuPDF); only its alpha is decoded,
+ * its rows inflated whole by pdf_inflate (image.h). */
 static void *pf_glyph_image(pw_t *w, const sfnt_bitmap_t *b)
 {
 	image_t im;
@@ -446,7 +447,7 @@ static void *pf_glyph_image(pw_t *w, const sfnt_bitmap_t *b)
 	if (!b->len)
 		return NULL;
 	arena_t *a = arena_new();
-	if (image_png_data(a, b->png, b->len, &im, &why) || im.w <= 0 || im.h <= 0) {
+	if (image_png_data(a, b->png, b->len, pdf_inflate, &im, &why) || im.w <= 0 || im.h <= 0) {
 		arena_free(a);
 		return NULL;
 	}

@@ -431,6 +431,11 @@ size_t pdf_deflate_const(const void *in, size_t n, const unsigned char **out);
  * memo (a batch's next CVs find the streams of the earlier ones there;
  * a process that writes one PDF would only copy them). */
 void pdf_deflate_done(void);
+/* libdeflate's zlib inflate of in[0..n) into out[0..cap): the bytes
+ * written, or -1 unless in is one whole zlib stream (checksum right,
+ * nothing after it) of at most cap bytes (image.h: image_inflate_fn, for
+ * a colour font's glyph). */
+long pdf_inflate(const unsigned char *in, size_t n, unsigned char *out, size_t cap);
 
 /* pdf_zfast.c: raw deflate (RFC 1951) of in[0..n) into out[0..cap),
  * cap >= pdf_zfast_bound(n); returns its length, 0 when it cannot.

@@ -3,13 +3,16 @@
  * to a temporary file (image_load reads a path); a decoded image is also
  * scaled and re-encoded as the pdf stage would. The same bytes go to
  * image_png_data too (a colour font's glyph), whose IDAT and palette
- * (png_idat) are read through. */
+ * (png_idat) are read through, both ways (libpng's rows, and the IDAT
+ * inflated whole by pdf_inflate): what both read must be the same. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <string.h>
 #include "image.h"
+#include "../../src/pdf_int.h"   /* pdf_inflate */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -35,7 +38,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!sc.alpha && image_jpeg(&sc, 90, &jb, &n) == 0)
 			free(jb);
 	}
-	if (image_png_data(a, data, size, &im, &why) == 0 && im.idat) {
+	/* the PDF's way (its IDAT inflated whole) against libpng's rows: when
+	   both read it, the same indices, alpha, palette and IDAT */
+	image_t z;
+	int zr = image_png_data(a, data, size, pdf_inflate, &z, &why);
+	if (image_png_data(a, data, size, NULL, &im, &why) == 0 && zr == 0) {
+		size_t px = (size_t)im.w * (size_t)im.h;
+		if (im.w != z.w || im.h != z.h || !im.idx != !z.idx || !im.alpha != !z.alpha ||
+		    (im.idx && memcmp(im.idx, z.idx, px)) || (im.alpha && memcmp(im.alpha, z.alpha, px)) ||
+		    (im.idat && (im.nidat != z.nidat || memcmp(im.idat, z.idat, im.nidat) ||
+		                 memcmp(im.pal, z.pal, 3u << im.bits))))
+			abort();
+	}
+	if (image_png_data(a, data, size, NULL, &im, &why) == 0 && im.idat) {
 		volatile unsigned sum = 0;
 		for (size_t i = 0; i < im.nidat; i++)
 			sum += im.idat[i];

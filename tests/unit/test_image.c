@@ -14,6 +14,7 @@
 #include <png.h>
 #include "image.h"
 #include "t.h"
+#include "../../src/pdf_int.h"   /* pdf_inflate: the PDF's decompressor */
 
 #define W 37
 #define H 23
@@ -357,6 +358,22 @@ static uint32_t crc32_of(const unsigned char *p, size_t n)
 	return ~c;
 }
 
+/* Two image_png_data results the same: size, indices or pixels, alpha,
+ * palette and IDAT. */
+static int same_data(const image_t *x, const image_t *y)
+{
+	size_t px = (size_t)x->w * (size_t)x->h;
+	if (x->w != y->w || x->h != y->h || x->comps != y->comps || !x->idx != !y->idx ||
+	    !x->px != !y->px || !x->alpha != !y->alpha || !x->idat != !y->idat || x->bits != y->bits)
+		return 0;
+	if ((x->idx && memcmp(x->idx, y->idx, px)) ||
+	    (x->px && memcmp(x->px, y->px, px * (size_t)x->comps)) ||
+	    (x->alpha && memcmp(x->alpha, y->alpha, px)))
+		return 0;
+	return !x->idat || (x->nidat == y->nidat && !memcmp(x->idat, y->idat, x->nidat) &&
+	                    !memcmp(x->pal, y->pal, 3u << x->bits));
+}
+
 /* image_png_data (a colour font's glyph) gives the pixels image_load
  * gives, and for a palette PNG kept at its size, not interlaced, its IDAT
  * data as it is and its palette padded to 1 << depth entries (black), an
@@ -375,8 +392,11 @@ TEST(png_data_idat)
 		image_t f, d;
 		const char *why;
 		EQ_INT(load(pngs[i].name, &f, &why), 0);
-		EQ_INT(image_png_data(A, b, n, &d, &why), 0);
+		EQ_INT(image_png_data(A, b, n, NULL, &d, &why), 0);
 		size_t px = (size_t)s->w * (size_t)s->h;
+		image_t z;   /* inflated whole and unfiltered here: the same */
+		EQ_INT(image_png_data(A, b, n, pdf_inflate, &z, &why), 0);
+		CHECK(same_data(&d, &z));
 		int want = s->color == PNG_COLOR_TYPE_PALETTE && !s->interlace;
 		CHECK((d.idat != NULL) == want && (d.idx != NULL) == want && (d.px == NULL) == want);
 		CHECK(d.w == f.w && d.h == f.h && d.comps == f.comps &&
@@ -420,7 +440,8 @@ TEST(png_data_idat)
 		unsigned char *c = b + idat_at + 8 + len;
 		c[0] = (unsigned char)(crc >> 24), c[1] = (unsigned char)(crc >> 16);
 		c[2] = (unsigned char)(crc >> 8), c[3] = (unsigned char)crc;
-		CHECK(image_png_data(A, b, n, &d, &why) != 0 && d.idat == NULL);
+		CHECK(image_png_data(A, b, n, NULL, &d, &why) != 0 && d.idat == NULL);
+		CHECK(image_png_data(A, b, n, pdf_inflate, &d, &why) != 0 && d.idat == NULL);
 		free(cat);
 		free(b);
 	}
@@ -428,9 +449,10 @@ TEST(png_data_idat)
 
 /* A palette PNG of w x h pixels whose pixel (x, y) is index (x + 2y) %
  * (1 << depth), with npal palette entries (index i: a colour of its own)
- * and ntrns tRNS entries trns[]; its bytes in *n (malloc'd). */
+ * and ntrns tRNS entries trns[], its rows filtered as filter (libpng's
+ * PNG_FILTER_* set; 0: its default); its bytes in *n (malloc'd). */
 static unsigned char *pal_png(int depth, int npal, int ntrns, const png_byte *trns, int w, int h,
-                              size_t *n)
+                              int filter, size_t *n)
 {
 	char *out = NULL;
 	size_t on = 0;
@@ -439,6 +461,8 @@ static unsigned char *pal_png(int depth, int npal, int ntrns, const png_byte *tr
 	png_infop info = png_create_info_struct(p);
 	png_init_io(p, f);
 	png_set_check_for_invalid_index(p, 0);   /* indices past the palette: written */
+	if (filter)
+		png_set_filter(p, 0, filter);    /* (libpng's default for a palette: none) */
 	png_set_IHDR(p, info, (png_uint_32)w, (png_uint_32)h, depth, PNG_COLOR_TYPE_PALETTE,
 	             PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
 	png_color pl[256];
@@ -494,24 +518,36 @@ TEST(png_data_palettes)
 	static const struct {
 		int depth, npal, ntrns;
 		const png_byte *trns;
-		int w, h;
+		int w, h, filter;
 	} k[] = {
-		{2, 3, 2, t2, 11, 5},    /* index 3 past the palette, 2 and 3 past tRNS */
-		{1, 2, 0, NULL, 13, 3},
-		{8, 4, 4, t4, 9, 4},     /* tRNS all opaque: no alpha */
-		{4, 16, 2, t2, 21, 2},
+		{2, 3, 2, t2, 11, 5, 0},    /* index 3 past the palette, 2 and 3 past tRNS */
+		{1, 2, 0, NULL, 13, 3, 0},
+		{8, 4, 4, t4, 9, 4, 0},     /* tRNS all opaque: no alpha */
+		{4, 16, 2, t2, 21, 2, 0},
+		/* each of PNG's filters on every row (inflated whole, they are
+		   undone by image.c, not libpng) */
+		{8, 16, 2, t2, 23, 7, PNG_FILTER_SUB},
+		{8, 16, 2, t2, 23, 7, PNG_FILTER_UP},
+		{8, 16, 2, t2, 23, 7, PNG_FILTER_AVG},
+		{8, 16, 2, t2, 23, 7, PNG_FILTER_PAETH},
+		{4, 16, 2, t2, 23, 7, PNG_ALL_FILTERS},
+		{2, 4, 2, t2, 37, 9, PNG_FILTER_PAETH},
 	};
 	for (size_t c = 0; c < sizeof(k) / sizeof(k[0]); c++) {
 		size_t n;
-		unsigned char *b = pal_png(k[c].depth, k[c].npal, k[c].ntrns, k[c].trns, k[c].w, k[c].h, &n);
+		unsigned char *b = pal_png(k[c].depth, k[c].npal, k[c].ntrns, k[c].trns, k[c].w, k[c].h,
+		                           k[c].filter, &n);
 		spit(at("pal-edge.png"), b, n);
 		image_t f, d;
 		const char *why;
 		EQ_INT(load("pal-edge.png", &f, &why), 0);
-		EQ_INT(image_png_data(A, b, n, &d, &why), 0);
+		EQ_INT(image_png_data(A, b, n, NULL, &d, &why), 0);
 		size_t px = (size_t)k[c].w * (size_t)k[c].h;
+		image_t z;
+		EQ_INT(image_png_data(A, b, n, pdf_inflate, &z, &why), 0);
+		CHECK(same_data(&d, &z));
 		CHECK(d.idx && d.idat && !d.px && d.bits == k[c].depth && d.w == f.w && d.h == f.h);
-		CHECK((d.alpha != NULL) == (f.alpha != NULL) && (d.alpha != NULL) == (c == 0 || c == 3));
+		CHECK((d.alpha != NULL) == (f.alpha != NULL) && (d.alpha != NULL) == (c != 1 && c != 2));
 		if (!d.idx || d.w != f.w || d.h != f.h) {
 			free(b);
 			continue;
@@ -530,10 +566,48 @@ TEST(png_data_palettes)
 		EQ_INT(off, 0);
 		free(b);
 	}
-	/* what libpng warns of: refused as data, read as a file */
-	for (int bad = 0; bad < 4; bad++) {
+	/* image data that is not right (a filter type 5; the stream cut
+	   short, its CRC made right; a whole stream of a row too few):
+	   refused both ways, and as a file */
+	for (int bad = 0; bad < 3; bad++) {
 		size_t n;
-		unsigned char *b = pal_png(2, 3, 2, t2, 11, 5, &n);
+		unsigned char *b = pal_png(8, 16, 2, t2, 23, 7, PNG_FILTER_SUB, &n);
+		size_t i = chunk_at(b, n, "IDAT"), e = chunk_at(b, n, "IEND");
+		uint32_t len = rd32(b + i);
+		CHECK(i && e && i + 12 + len == e);
+		unsigned char rows[24 * 7], *c = malloc(n + 4096);
+		const unsigned char *z = b + i + 8;
+		size_t zn = len;
+		if (bad == 0) {
+			CHECK(pdf_inflate(b + i + 8, len, rows, sizeof(rows)) == (long)sizeof(rows));
+			rows[24 * 3] = 5;   /* the fourth row's filter type */
+			zn = pdf_deflate(rows, sizeof(rows), PDF_Z_BEST, &z);
+		} else if (bad == 1) {
+			zn = len - 9;       /* (the last row and the checksum) */
+		} else {
+			CHECK(pdf_inflate(b + i + 8, len, rows, sizeof(rows)) == (long)sizeof(rows));
+			zn = pdf_deflate(rows, 24 * 6, PDF_Z_BEST, &z);
+		}
+		memcpy(c, b, i);
+		put32(c + i, (uint32_t)zn);
+		memcpy(c + i + 4, "IDAT", 4);
+		memcpy(c + i + 8, z, zn);
+		put32(c + i + 8 + zn, crc32_of(c + i + 4, 4 + zn));
+		memcpy(c + i + 12 + zn, b + e, n - e);
+		size_t m = i + 12 + zn + (n - e);
+		spit(at("pal-bad.png"), c, m);
+		image_t d;
+		const char *why;
+		CHECK(load("pal-bad.png", &d, &why) != 0);
+		CHECK(image_png_data(A, c, m, NULL, &d, &why) != 0 && d.idx == NULL);
+		CHECK(image_png_data(A, c, m, pdf_inflate, &d, &why) != 0 && d.idx == NULL);
+		free(c);
+		free(b);
+	}
+	/* what libpng warns of: refused as data, read as a file */
+	for (int bad = 0; bad < 5; bad++) {
+		size_t n;
+		unsigned char *b = pal_png(2, 3, 2, t2, 11, 5, 0, &n);
 		unsigned char *c = malloc(n + 64);
 		size_t t = chunk_at(b, n, "tRNS"), i = chunk_at(b, n, "IDAT"), e = chunk_at(b, n, "IEND");
 		size_t m = 0;
@@ -561,22 +635,26 @@ TEST(png_data_palettes)
 			put32(c + i + 11 + len, crc32_of(c + i + 4, 7 + (size_t)len));
 			memcpy(c + i + 15 + len, b + e, n - e);
 			m = i + 15 + len + (n - e);
-		} else { /* an IDAT after another chunk after the image data */
+		} else { /* an IDAT after another chunk after the image data (3:
+			    2 bytes, 4: none) */
+			size_t x = bad == 3 ? 2 : 0;
 			memcpy(c, b, e);
 			put32(c + e, 1);
 			memcpy(c + e + 4, "teXtA", 5);
 			put32(c + e + 9, crc32_of(c + e + 4, 5));
-			put32(c + e + 13, 2);
-			memcpy(c + e + 17, "IDAT\1\2", 6);
-			put32(c + e + 23, crc32_of(c + e + 17, 6));
-			memcpy(c + e + 27, b + e, n - e);
-			m = n + 27;
+			put32(c + e + 13, (uint32_t)x);
+			memcpy(c + e + 17, "IDAT\1\2", 4 + x);
+			put32(c + e + 21 + x, crc32_of(c + e + 17, 4 + x));
+			memcpy(c + e + 25 + x, b + e, n - e);
+			m = n + 25 + x;
 		}
 		spit(at("pal-bad.png"), c, m);
 		image_t f, d;
 		const char *why;
 		EQ_INT(load("pal-bad.png", &f, &why), 0);
-		CHECK(image_png_data(A, c, m, &d, &why) != 0 && d.idat == NULL && d.idx == NULL);
+		CHECK(image_png_data(A, c, m, NULL, &d, &why) != 0 && d.idat == NULL && d.idx == NULL);
+		CHECK(image_png_data(A, c, m, pdf_inflate, &d, &why) != 0 && d.idat == NULL &&
+		      d.idx == NULL);
 		free(c);
 		free(b);
 	}

@@ -406,18 +406,22 @@ static void png_index(png_structp p, png_infop info, pngjob_t *j, arena_t *a, im
 	}
 	size_t n = (size_t)w * (size_t)h;
 	unsigned char *ix = arena_alloc(a, n), *al = ntrns > 0 ? arena_alloc(a, n) : NULL;
-	if (j->inflate) {
+	size_t rb = ((size_t)w * (size_t)bits + 7) / 8, need = (rb + 1) * (size_t)h;
+	png_idat(p, a, j->raw, j->nraw, out);
+	/* a stream whose header asks for a window under 32 KiB may reach
+	   farther back than it (zlib refuses that; libdeflate does not look):
+	   libpng's rows then */
+	unsigned cinfo = out->nidat ? out->idat[0] >> 4 : 7;
+	if (j->inflate && (cinfo >= 7 || need <= 256u << cinfo)) {
 		/* the IDAT inflated whole (libpng inflates it a row at a time,
 		   where zlib's fast loop never runs: 0.4 M instructions an
 		   emoji), its filters undone here; the data is one whole zlib
 		   stream, its checksum right, of exactly the rows' bytes */
-		png_idat(p, a, j->raw, j->nraw, out);
-		size_t rb = ((size_t)w * (size_t)bits + 7) / 8, need = (rb + 1) * (size_t)h;
 		unsigned char *buf = arena_alloc(a, need);
 		if (j->inflate(out->idat, out->nidat, buf, need) != (long)need)
 			png_error(p, "damaged image data");
 		png_unfilter(p, buf, rb, h);
-		unsigned mask = (1u << bits) - 1;
+		unsigned mask = (1u << bits) - 1, most = 0;
 		for (int y = 0; y < h; y++) {
 			const unsigned char *r = buf + (size_t)y * (rb + 1) + 1;
 			unsigned char *o = ix + (size_t)y * (size_t)w;
@@ -428,8 +432,13 @@ static void png_index(png_structp p, png_infop info, pngjob_t *j, arena_t *a, im
 			for (int x = 0; x < w; x++) {
 				unsigned bit = (unsigned)x * (unsigned)bits;
 				o[x] = (unsigned char)(r[bit / 8] >> (8 - bits - bit % 8) & mask);
+				most = o[x] > most ? o[x] : most;
 			}
 		}
+		/* libpng's own test (below 8 bits, an index past the palette's
+		   count): refused as it refuses it */
+		if (bits < 8 && (int)most > nplte)
+			png_error(p, "Read palette index exceeding num_palette");
 	} else {
 		if (bits < 8)
 			png_set_packing(p);
@@ -439,7 +448,6 @@ static void png_index(png_structp p, png_infop info, pngjob_t *j, arena_t *a, im
 		for (int y = 0; y < h; y++)
 			png_read_row(p, ix + (size_t)y * (size_t)w, NULL);
 		png_read_end(p, info);   /* (with info: the chunks after the image data checked too) */
-		png_idat(p, a, j->raw, j->nraw, out);
 	}
 	unsigned all = 255;   /* the alphas and-ed: 255 when every pixel is opaque */
 	for (size_t i = 0; al && i < n; i++)

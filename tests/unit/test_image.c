@@ -566,6 +566,52 @@ TEST(png_data_palettes)
 		EQ_INT(off, 0);
 		free(b);
 	}
+	/* rows of random filtered bytes, each with a random filter type (the
+	   sums of Average and the choices of Paeth libpng's writer would not
+	   make): the same both ways */
+	unsigned seed = 12345;
+	for (int c = 0; c < 300; c++) {
+		int depth = 1 << (c % 4), w = 1 + c * 7 % 39, h = 1 + c % 9;
+		size_t n;
+		unsigned char *b = pal_png(depth, 1 << depth, 2, t2, w, h, 0, &n);
+		size_t i = chunk_at(b, n, "IDAT"), e = chunk_at(b, n, "IEND");
+		size_t rb = ((size_t)w * (size_t)depth + 7) / 8, rn = (rb + 1) * (size_t)h;
+		unsigned char *rows = malloc(rn), *cp = malloc(n + rn + 4096);
+		for (size_t q = 0; q < rn; q++) {
+			seed = seed * 1103515245u + 12345u;
+			rows[q] = (unsigned char)(seed >> 16);
+			if (q % (rb + 1) == 0)
+				rows[q] = (unsigned char)((seed >> 16) % 5);
+		}
+		const unsigned char *z;
+		size_t zn = pdf_deflate(rows, rn, PDF_Z_BEST, &z);
+		memcpy(cp, b, i);
+		put32(cp + i, (uint32_t)zn);
+		memcpy(cp + i + 4, "IDAT", 4);
+		memcpy(cp + i + 8, z, zn);
+		put32(cp + i + 8 + zn, crc32_of(cp + i + 4, 4 + zn));
+		memcpy(cp + i + 12 + zn, b + e, n - e);
+		size_t m = i + 12 + zn + (n - e);
+		image_t d, y;
+		const char *why;
+		EQ_INT(image_png_data(A, cp, m, NULL, &d, &why), 0);
+		EQ_INT(image_png_data(A, cp, m, pdf_inflate, &y, &why), 0);
+		CHECK(same_data(&d, &y));
+		free(rows);
+		free(cp);
+		free(b);
+	}
+	/* below 8 bits, an index past the palette's count: libpng refuses
+	   it, and so does the other way */
+	{
+		size_t n;
+		unsigned char *b = pal_png(4, 2, 0, NULL, 9, 3, 0, &n);
+		image_t d;
+		const char *why;
+		CHECK(image_png_data(A, b, n, NULL, &d, &why) != 0);
+		CHECK(image_png_data(A, b, n, pdf_inflate, &d, &why) != 0 && d.idx == NULL);
+		free(b);
+	}
 	/* image data that is not right (a filter type 5; the stream cut
 	   short, its CRC made right; a whole stream of a row too few):
 	   refused both ways, and as a file */

@@ -505,6 +505,21 @@ static void put32(unsigned char *p, uint32_t v)
 	p[2] = (unsigned char)(v >> 8), p[3] = (unsigned char)v;
 }
 
+/* PNG b[0..n) (one IDAT, then IEND) with z[0..zn) for its IDAT's data,
+ * the chunk's CRC made right, into out (n + zn + 12 bytes); its length. */
+static size_t with_idat(const unsigned char *b, size_t n, const unsigned char *z, size_t zn,
+                        unsigned char *out)
+{
+	size_t i = chunk_at(b, n, "IDAT"), e = chunk_at(b, n, "IEND");
+	memcpy(out, b, i);
+	put32(out + i, (uint32_t)zn);
+	memcpy(out + i + 4, "IDAT", 4);
+	memcpy(out + i + 8, z, zn);
+	put32(out + i + 8 + zn, crc32_of(out + i + 4, 4 + zn));
+	memcpy(out + i + 12 + zn, b + e, n - e);
+	return i + 12 + zn + (n - e);
+}
+
 /* image_png_data of a palette PNG against image_load of the same file:
  * the same size and alpha, each pixel the colour of its index; the
  * indices past the palette black, past tRNS opaque; an all-opaque tRNS
@@ -574,7 +589,6 @@ TEST(png_data_palettes)
 		int depth = 1 << (c % 4), w = 1 + c * 7 % 39, h = 1 + c % 9;
 		size_t n;
 		unsigned char *b = pal_png(depth, 1 << depth, 2, t2, w, h, 0, &n);
-		size_t i = chunk_at(b, n, "IDAT"), e = chunk_at(b, n, "IEND");
 		size_t rb = ((size_t)w * (size_t)depth + 7) / 8, rn = (rb + 1) * (size_t)h;
 		unsigned char *rows = malloc(rn), *cp = malloc(n + rn + 4096);
 		for (size_t q = 0; q < rn; q++) {
@@ -585,13 +599,7 @@ TEST(png_data_palettes)
 		}
 		const unsigned char *z;
 		size_t zn = pdf_deflate(rows, rn, PDF_Z_BEST, &z);
-		memcpy(cp, b, i);
-		put32(cp + i, (uint32_t)zn);
-		memcpy(cp + i + 4, "IDAT", 4);
-		memcpy(cp + i + 8, z, zn);
-		put32(cp + i + 8 + zn, crc32_of(cp + i + 4, 4 + zn));
-		memcpy(cp + i + 12 + zn, b + e, n - e);
-		size_t m = i + 12 + zn + (n - e);
+		size_t m = with_idat(b, n, z, zn, cp);
 		image_t d, y;
 		const char *why;
 		EQ_INT(image_png_data(A, cp, m, NULL, &d, &why), 0);
@@ -634,13 +642,7 @@ TEST(png_data_palettes)
 			CHECK(pdf_inflate(b + i + 8, len, rows, sizeof(rows)) == (long)sizeof(rows));
 			zn = pdf_deflate(rows, 24 * 6, PDF_Z_BEST, &z);
 		}
-		memcpy(c, b, i);
-		put32(c + i, (uint32_t)zn);
-		memcpy(c + i + 4, "IDAT", 4);
-		memcpy(c + i + 8, z, zn);
-		put32(c + i + 8 + zn, crc32_of(c + i + 4, 4 + zn));
-		memcpy(c + i + 12 + zn, b + e, n - e);
-		size_t m = i + 12 + zn + (n - e);
+		size_t m = with_idat(b, n, z, zn, c);
 		spit(at("pal-bad.png"), c, m);
 		image_t d;
 		const char *why;
